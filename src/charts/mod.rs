@@ -1,0 +1,1 @@
+//! charts (to be written).

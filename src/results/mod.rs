@@ -1,0 +1,249 @@
+//! What a run produced, reduced over trials: the only thing exporters, charts
+//! and the report read. Statistics are plain functions in [`stats`].
+
+pub mod stats;
+
+use serde::Serialize;
+
+pub use stats::{Proportion, Stat};
+
+/// Everything one scenario run produced (base design and its variants).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct RunResults {
+    /// Scenario name.
+    pub scenario: String,
+    /// Scenario description.
+    pub description: String,
+    /// Base seed.
+    pub seed: u64,
+    /// Trials simulated.
+    pub trials: u32,
+    /// The crate version that produced the results.
+    pub keyheat_version: String,
+    /// Window length, seconds.
+    pub window_s: f64,
+    /// Simulated busy period, seconds.
+    pub duration_s: f64,
+    /// Growth horizon, days.
+    pub horizon_days: f64,
+    /// Headroom the checks judge against.
+    pub headroom: f64,
+    /// Store kind and the figures and assumptions in force.
+    pub store: StoreSummary,
+    /// Per table (and index) results of the base design.
+    pub tables: Vec<TableResults>,
+    /// Verdicts of the base design.
+    pub verdicts: Vec<Verdict>,
+    /// Alternatives, when the scenario lists variants or a sweep.
+    pub variants: Vec<VariantResults>,
+    /// The smallest change that passes every check, when variants exist.
+    pub recommendation: Option<Recommendation>,
+    /// The scenario file as written (echoed in the report).
+    #[serde(skip)]
+    pub source_text: String,
+}
+
+/// The store model in force.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct StoreSummary {
+    /// Scenario spelling of the kind (`"dynamodb"`).
+    pub kind: String,
+    /// Capacity unit names for reads and writes (`"RCU"`, `"WCU"`; `"ops"`).
+    pub read_unit: String,
+    /// Write capacity unit name.
+    pub write_unit: String,
+    /// Every figure the model uses, documented or assumed.
+    pub figures: Vec<Figure>,
+}
+
+/// One figure a store model uses, with where it comes from.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Figure {
+    /// Setting name (`partition_write_limit`).
+    pub name: String,
+    /// Value as shown to the user, with its unit.
+    pub value: String,
+    /// Source: documentation page, or "scenario" when set by the user.
+    pub source: String,
+    /// `true` when the figure is an undocumented or planning assumption.
+    pub assumption: bool,
+}
+
+/// Results for one table or index, reduced over trials.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct TableResults {
+    /// Table name, or `"table.index"` for an index.
+    pub name: String,
+    /// Partitions the store model gives this table.
+    pub partitions: usize,
+    /// Per-partition read limit, read units per second (`None`: no separate read limit).
+    pub partition_read_limit_per_s: Option<f64>,
+    /// Per-partition write limit, write units per second.
+    pub partition_write_limit_per_s: Option<f64>,
+    /// Per-partition limit on read + write units per second (Cosmos DB RU, Redis ops).
+    pub partition_combined_limit_per_s: Option<f64>,
+    /// Peak over windows and partitions of consumed units ÷ limit, per trial.
+    pub peak_utilization: Stat,
+    /// Throttled units ÷ requested units over the busy period, per trial.
+    pub throttled_fraction: Stat,
+    /// Expected share of the table's requested units on its hottest partition, per trial.
+    pub hottest_partition_share: Stat,
+    /// Largest item collection (bytes under one partition key value) reached within the horizon.
+    pub max_item_collection_bytes: Stat,
+    /// Largest item (bytes) reached within the horizon.
+    pub max_item_bytes: Stat,
+    /// Item-collection ceiling in force, bytes (`None`: the store has none here).
+    pub partition_size_limit_bytes: Option<f64>,
+    /// Item ceiling, bytes.
+    pub item_size_limit_bytes: Option<f64>,
+    /// When an item collection first crosses its ceiling.
+    pub size_breach: Breach,
+    /// When an item first crosses the item ceiling.
+    pub item_size_breach: Breach,
+    /// Queries a whole-key read issues (shards × buckets read).
+    pub fan_out: u32,
+    /// Mean requests per second in the busy period (all patterns on this table).
+    pub requests_per_s: f64,
+    /// Per-partition load by rank (1 = the trial's hottest), averaged over trials.
+    pub partition_ranks: Vec<PartitionRank>,
+    /// Hottest keys of the representative trial (trial 0).
+    pub hot_keys: Vec<KeyLoad>,
+    /// Utilization per partition over time, representative trial.
+    pub timeseries: Timeseries,
+    /// Largest item collection and item over the horizon, by day.
+    pub growth: Vec<GrowthPoint>,
+}
+
+/// First-breach statistics over trials.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Breach {
+    /// Probability that a breach happens within the horizon.
+    pub probability: Proportion,
+    /// Mean day of the first breach over the trials that breach (`None`: no trial breaches).
+    pub mean_day: Option<f64>,
+    /// 95% CI of that mean.
+    pub ci95: Option<[f64; 2]>,
+}
+
+/// One partition rank's load (rank 1 = each trial's hottest partition).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct PartitionRank {
+    /// 1-based rank by expected utilization within each trial.
+    pub rank: usize,
+    /// Mean over trials of the partition's read units per second.
+    pub read_units_per_s: f64,
+    /// Mean over trials of its write units per second.
+    pub write_units_per_s: f64,
+    /// Mean over trials of its expected utilization (busy-period mean load ÷ limit).
+    pub mean_utilization: f64,
+    /// Mean over trials of its peak-window utilization.
+    pub peak_utilization: f64,
+    /// 95th percentile over trials of its peak-window utilization.
+    pub peak_utilization_p95: f64,
+}
+
+/// One hot key of the representative trial.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct KeyLoad {
+    /// The partition key value (with shard / bucket suffix).
+    pub key: String,
+    /// Partition it lands on (0-based).
+    pub partition: usize,
+    /// Requests it received ÷ requests the table received, over the busy period.
+    pub request_share: f64,
+    /// Mean requests per second it received.
+    pub requests_per_s: f64,
+    /// Mean units per second it consumed (reads + writes).
+    pub units_per_s: f64,
+    /// Requests in its busiest window.
+    pub peak_window_requests: f64,
+}
+
+/// Utilization per partition over time (representative trial), at a coarser
+/// step than the window when the busy period has many windows.
+#[derive(Debug, Clone, Serialize, PartialEq, Default)]
+pub struct Timeseries {
+    /// Step between columns, seconds.
+    pub step_s: f64,
+    /// `utilization[partition][step]`: peak window utilization within the step.
+    pub utilization: Vec<Vec<f64>>,
+    /// `units[partition][step]`: mean units per second within the step (reads + writes).
+    pub units_per_s: Vec<Vec<f64>>,
+}
+
+/// Size of the largest item collection and item by day, over trials.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct GrowthPoint {
+    /// Day since t = 0.
+    pub day: f64,
+    /// Mean over trials of the largest item collection, bytes.
+    pub collection_mean_bytes: f64,
+    /// 5th percentile over trials, bytes.
+    pub collection_p05_bytes: f64,
+    /// 95th percentile over trials, bytes.
+    pub collection_p95_bytes: f64,
+    /// Mean over trials of the largest item, bytes.
+    pub item_mean_bytes: f64,
+    /// 95th percentile over trials of the largest item, bytes.
+    pub item_p95_bytes: f64,
+}
+
+/// pass / warn / fail.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// The design meets the check with the headroom the scenario sets.
+    Pass,
+    /// Within the limit but over the headroom.
+    Warn,
+    /// The limit is exceeded.
+    Fail,
+}
+
+impl Status {
+    /// `"pass"`, `"warn"`, `"fail"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Warn => "warn",
+            Status::Fail => "fail",
+        }
+    }
+}
+
+/// One check's verdict on one table.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Verdict {
+    /// Check name: `hot_partition`, `partition_size`, `item_size`, ….
+    pub check: String,
+    /// Table (or `table.index`) checked.
+    pub table: String,
+    /// Outcome.
+    pub status: Status,
+    /// Why, with the figures.
+    pub detail: String,
+}
+
+/// One alternative's results.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct VariantResults {
+    /// Variant name.
+    pub name: String,
+    /// Overrides applied, path → value.
+    pub set: serde_json::Map<String, serde_json::Value>,
+    /// Per-table results.
+    pub tables: Vec<TableResults>,
+    /// Verdicts.
+    pub verdicts: Vec<Verdict>,
+}
+
+/// The recommended alternative.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Recommendation {
+    /// Variant name (`"base"` when the base design already passes).
+    pub variant: String,
+    /// Its overrides.
+    pub set: serde_json::Map<String, serde_json::Value>,
+    /// Why it was chosen.
+    pub reason: String,
+}

@@ -1,0 +1,242 @@
+//! Plain numeric statistics over per-trial samples: means, percentiles and
+//! 95% confidence intervals. No I/O, no randomness.
+
+use serde::Serialize;
+
+/// z₀.₉₇₅, the two-sided 95% normal quantile.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// Summary of one quantity over trials.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Default)]
+pub struct Stat {
+    /// Sample mean over trials.
+    pub mean: f64,
+    /// Median over trials.
+    pub p50: f64,
+    /// 95th percentile over trials.
+    pub p95: f64,
+    /// 95% confidence interval of the mean (normal approximation, mean ± 1.96·s/√n).
+    pub ci95: [f64; 2],
+}
+
+/// A probability estimated over trials.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Default)]
+pub struct Proportion {
+    /// Fraction of trials in which the event happened.
+    pub mean: f64,
+    /// 95% Wilson score interval.
+    pub ci95: [f64; 2],
+}
+
+/// Arithmetic mean; 0 for an empty slice.
+///
+/// ```
+/// assert_eq!(keyheat::results::stats::mean(&[1.0, 2.0, 3.0]), 2.0);
+/// ```
+pub fn mean(xs: &[f64]) -> f64 {
+    if xs.is_empty() {
+        0.0
+    } else {
+        xs.iter().sum::<f64>() / xs.len() as f64
+    }
+}
+
+/// Sample standard deviation (n − 1 denominator); 0 for fewer than 2 samples.
+pub fn std_dev(xs: &[f64]) -> f64 {
+    if xs.len() < 2 {
+        return 0.0;
+    }
+    let m = mean(xs);
+    let ss: f64 = xs.iter().map(|x| (x - m) * (x - m)).sum();
+    (ss / (xs.len() - 1) as f64).sqrt()
+}
+
+/// Percentile `q` in [0, 1] by linear interpolation between order statistics
+/// (Hyndman–Fan type 7, as numpy's default); 0 for an empty slice.
+///
+/// ```
+/// use keyheat::results::stats::percentile;
+/// assert_eq!(percentile(&[1.0, 2.0, 3.0, 4.0, 5.0], 0.5), 3.0);
+/// assert_eq!(percentile(&[1.0, 2.0], 0.95), 1.95);
+/// ```
+pub fn percentile(xs: &[f64], q: f64) -> f64 {
+    if xs.is_empty() {
+        return 0.0;
+    }
+    let mut v: Vec<f64> = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    percentile_sorted(&v, q)
+}
+
+/// [`percentile`] of an already sorted slice.
+pub fn percentile_sorted(v: &[f64], q: f64) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    let h = (v.len() - 1) as f64 * q.clamp(0.0, 1.0);
+    let lo = h.floor() as usize;
+    let hi = h.ceil() as usize;
+    v[lo] + (h - lo as f64) * (v[hi] - v[lo])
+}
+
+/// 95% confidence interval of the mean: mean ± 1.96·s/√n.
+pub fn ci95_mean(xs: &[f64]) -> [f64; 2] {
+    let m = mean(xs);
+    if xs.len() < 2 {
+        return [m, m];
+    }
+    let half = Z95 * std_dev(xs) / (xs.len() as f64).sqrt();
+    [m - half, m + half]
+}
+
+impl Stat {
+    /// Summarises per-trial samples.
+    ///
+    /// ```
+    /// let s = keyheat::results::Stat::from_samples(&[1.0, 1.0, 1.0]);
+    /// assert_eq!((s.mean, s.p50, s.p95, s.ci95), (1.0, 1.0, 1.0, [1.0, 1.0]));
+    /// ```
+    pub fn from_samples(xs: &[f64]) -> Stat {
+        let mut v: Vec<f64> = xs.to_vec();
+        v.sort_by(f64::total_cmp);
+        Stat {
+            mean: mean(xs),
+            p50: percentile_sorted(&v, 0.5),
+            p95: percentile_sorted(&v, 0.95),
+            ci95: ci95_mean(xs),
+        }
+    }
+}
+
+impl Proportion {
+    /// Wilson score interval for `k` successes in `n` trials.
+    ///
+    /// ```
+    /// let p = keyheat::results::Proportion::wilson(0, 200);
+    /// assert_eq!(p.mean, 0.0);
+    /// assert!(p.ci95[1] > 0.018 && p.ci95[1] < 0.02);
+    /// ```
+    pub fn wilson(k: usize, n: usize) -> Proportion {
+        if n == 0 {
+            return Proportion::default();
+        }
+        let n_f = n as f64;
+        let p = k as f64 / n_f;
+        let z2 = Z95 * Z95;
+        let denom = 1.0 + z2 / n_f;
+        let centre = (p + z2 / (2.0 * n_f)) / denom;
+        let half = Z95 * (p * (1.0 - p) / n_f + z2 / (4.0 * n_f * n_f)).sqrt() / denom;
+        Proportion {
+            mean: p,
+            ci95: [(centre - half).max(0.0), (centre + half).min(1.0)],
+        }
+    }
+}
+
+/// Standard normal CDF Φ(x) (via the complementary error function, |error| < 1.2e-7).
+pub fn normal_cdf(x: f64) -> f64 {
+    0.5 * erfc(-x / std::f64::consts::SQRT_2)
+}
+
+/// Complementary error function (Numerical Recipes `erfcc`, fractional error < 1.2e-7).
+pub fn erfc(x: f64) -> f64 {
+    let z = x.abs();
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let r = t
+        * (-z * z - 1.265_512_23
+            + t * (1.000_023_68
+                + t * (0.374_091_96
+                    + t * (0.096_784_18
+                        + t * (-0.186_288_06
+                            + t * (0.278_868_07
+                                + t * (-1.135_203_98
+                                    + t * (1.488_515_87
+                                        + t * (-0.822_152_23 + t * 0.170_872_77)))))))))
+            .exp();
+    if x >= 0.0 {
+        r
+    } else {
+        2.0 - r
+    }
+}
+
+/// Standard normal quantile Φ⁻¹(p) for p in (0, 1) (Acklam's rational
+/// approximation refined by one Halley step; |relative error| < 1e-9).
+/// Returns ±∞ at 0 and 1.
+pub fn normal_quantile(p: f64) -> f64 {
+    if p <= 0.0 {
+        return f64::NEG_INFINITY;
+    }
+    if p >= 1.0 {
+        return f64::INFINITY;
+    }
+    const A: [f64; 6] = [
+        -3.969_683_028_665_376e1,
+        2.209_460_984_245_205e2,
+        -2.759_285_104_469_687e2,
+        1.383_577_518_672_69e2,
+        -3.066_479_806_614_716e1,
+        2.506_628_277_459_239,
+    ];
+    const B: [f64; 5] = [
+        -5.447_609_879_822_406e1,
+        1.615_858_368_580_409e2,
+        -1.556_989_798_598_866e2,
+        6.680_131_188_771_972e1,
+        -1.328_068_155_288_572e1,
+    ];
+    const C: [f64; 6] = [
+        -7.784_894_002_430_293e-3,
+        -3.223_964_580_411_365e-1,
+        -2.400_758_277_161_838,
+        -2.549_732_539_343_734,
+        4.374_664_141_464_968,
+        2.938_163_982_698_783,
+    ];
+    const D: [f64; 4] = [
+        7.784_695_709_041_462e-3,
+        3.224_671_290_700_398e-1,
+        2.445_134_137_142_996,
+        3.754_408_661_907_416,
+    ];
+    let plow = 0.024_25;
+    let x = if p < plow {
+        let q = (-2.0 * p.ln()).sqrt();
+        (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
+            / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
+    } else if p <= 1.0 - plow {
+        let q = p - 0.5;
+        let r = q * q;
+        (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q
+            / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
+    } else {
+        let q = (-2.0 * (1.0 - p).ln()).sqrt();
+        -(((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
+            / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
+    };
+    // One Halley refinement step.
+    let e = normal_cdf(x) - p;
+    let u = e * (2.0 * std::f64::consts::PI).sqrt() * (x * x / 2.0).exp();
+    x - u / (1.0 + x * u / 2.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normal_quantile_matches_published_values() {
+        // Φ⁻¹(0.975) = 1.959963984540054, Φ⁻¹(0.99) = 2.326347874040841.
+        assert!((normal_quantile(0.975) - 1.959_963_984_540_054).abs() < 1e-6);
+        assert!((normal_quantile(0.99) - 2.326_347_874_040_841).abs() < 1e-6);
+        assert!((normal_quantile(0.5)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn wilson_interval_matches_textbook_example() {
+        // 10 of 100: Wilson 95% interval [0.0552, 0.1744].
+        let p = Proportion::wilson(10, 100);
+        assert!((p.ci95[0] - 0.0552).abs() < 1e-3, "{:?}", p);
+        assert!((p.ci95[1] - 0.1744).abs() < 1e-3, "{:?}", p);
+    }
+}

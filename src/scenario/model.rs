@@ -1,0 +1,410 @@
+//! The validated scenario: every value checked, every unit converted to SI
+//! (bytes, seconds, operations per second). Built from the raw TOML structs in
+//! [`super::raw`] by [`super::Scenario::from_path`] / [`super::Scenario::from_str`].
+
+use std::collections::BTreeMap;
+
+/// A validated scenario, schema version 1 (see `DESIGN.md`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scenario {
+    /// Output folder name (`name = "…"`).
+    pub name: String,
+    /// Free text shown in the report.
+    pub description: String,
+    /// The target store and its settings.
+    pub store: StoreConfig,
+    /// Trials, windows, duration and horizon.
+    pub simulation: Simulation,
+    /// Populations keys are built from, in file order.
+    pub entities: Vec<Entity>,
+    /// Key layouts, in file order.
+    pub tables: Vec<Table>,
+    /// The access-pattern table, in file order.
+    pub access_patterns: Vec<AccessPattern>,
+    /// Pass/fail thresholds.
+    pub checks: Checks,
+    /// Alternatives to compare (from `[[variant]]` and `[sweep]`), each a
+    /// complete scenario with its overrides applied. Empty when none.
+    pub variants: Vec<Variant>,
+    /// The scenario file's text, echoed in the report.
+    pub source_text: String,
+    /// The path the scenario was read from (`"<string>"` when parsed from text).
+    pub source_path: String,
+}
+
+/// The store a scenario targets, with its settings as written (store models
+/// validate them; see `store::Model::new`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoreConfig {
+    /// Which store model places keys and costs operations.
+    pub kind: StoreKind,
+    /// Store-specific numeric or text settings, keyed by their TOML name, in
+    /// key order. Values are already unit-converted where the key is a known
+    /// size (`*_size*`, `*_limit` of bytes) or duration; see `scenario::raw`.
+    pub settings: BTreeMap<String, SettingValue>,
+}
+
+/// One store setting value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SettingValue {
+    /// A number (sizes already in bytes, durations in seconds, rates in units/s).
+    Number(f64),
+    /// A boolean switch.
+    Bool(bool),
+    /// A word (e.g. `mode = "on-demand"`).
+    Text(String),
+}
+
+/// The store families keyheat models.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum StoreKind {
+    /// A store described only by its per-partition limits.
+    Generic,
+    /// Amazon DynamoDB.
+    DynamoDb,
+    /// Apache Cassandra.
+    Cassandra,
+    /// ScyllaDB.
+    ScyllaDb,
+    /// MongoDB (sharded).
+    MongoDb,
+    /// Redis Cluster.
+    RedisCluster,
+    /// Azure Cosmos DB.
+    CosmosDb,
+    /// Google Cloud Firestore.
+    Firestore,
+    /// Google Cloud Bigtable.
+    Bigtable,
+}
+
+impl StoreKind {
+    /// Every kind with its scenario-file spelling.
+    pub const ALL: [(StoreKind, &'static str); 9] = [
+        (StoreKind::Generic, "generic"),
+        (StoreKind::DynamoDb, "dynamodb"),
+        (StoreKind::Cassandra, "cassandra"),
+        (StoreKind::ScyllaDb, "scylladb"),
+        (StoreKind::MongoDb, "mongodb"),
+        (StoreKind::RedisCluster, "redis-cluster"),
+        (StoreKind::CosmosDb, "cosmosdb"),
+        (StoreKind::Firestore, "firestore"),
+        (StoreKind::Bigtable, "bigtable"),
+    ];
+
+    /// The scenario-file spelling (`"dynamodb"`, `"redis-cluster"`, …).
+    pub fn as_str(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(k, _)| *k == self)
+            .map(|(_, s)| *s)
+            .unwrap_or("generic")
+    }
+
+    /// Parses the scenario-file spelling.
+    pub fn parse(text: &str) -> Option<StoreKind> {
+        Self::ALL.iter().find(|(_, s)| *s == text).map(|(k, _)| *k)
+    }
+}
+
+/// `[simulation]`: all durations in seconds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Simulation {
+    /// Base seed: trial `i` draws from a stream derived from `(seed, i)`.
+    pub seed: u64,
+    /// Independent random worlds simulated (default 200).
+    pub trials: u32,
+    /// Window at which limits are checked, seconds (default 1).
+    pub window_s: f64,
+    /// Simulated busy period, seconds (default 3600).
+    pub duration_s: f64,
+    /// Size-growth projection, days (default 365).
+    pub horizon_days: f64,
+}
+
+/// `[[entity]]`: a population keys are built from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entity {
+    /// Placeholder name used in key templates (`{customer}`).
+    pub name: String,
+    /// Number of instances (for `new`, ignored: every operation is fresh).
+    pub count: u64,
+    /// How requests pick an instance.
+    pub popularity: Popularity,
+}
+
+/// How requests are spread over an entity's instances, by popularity rank.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Popularity {
+    /// Every instance equally likely.
+    Uniform,
+    /// Rank r has weight r^-exponent (exponent ≥ 0).
+    Zipf {
+        /// θ in r^-θ.
+        exponent: f64,
+    },
+    /// `hot_fraction` of the instances take `hot_share` of the requests, uniform within each set
+    /// (YCSB hotspot; 0.2 / 0.8 by default there).
+    Hotspot {
+        /// Fraction of instances that are hot, in (0, 1).
+        hot_fraction: f64,
+        /// Share of requests the hot set takes, in [0, 1].
+        hot_share: f64,
+    },
+    /// Explicit weights, one per instance (low-cardinality values); `count` equals `weights.len()`.
+    Weights {
+        /// Non-negative weights, normalised by their sum.
+        weights: Vec<f64>,
+    },
+    /// Newest instances hottest: rank by recency, weight r^-exponent.
+    Latest {
+        /// θ in r^-θ.
+        exponent: f64,
+    },
+    /// Every operation touches a fresh instance (ids, timestamps).
+    New,
+}
+
+/// One placeholder or literal run of a key template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TemplatePart {
+    /// Literal text.
+    Literal(String),
+    /// `{<entity>}`: the instance id of a declared entity.
+    Entity(String),
+    /// `{bucket}`: the time bucket index.
+    Bucket,
+    /// `{shard}`: the write-shard suffix number.
+    Shard,
+    /// `{time}`: the item's write time (monotonic).
+    Time,
+    /// `{id}`: a fresh item id.
+    Id,
+}
+
+/// A key template such as `"CUSTOMER#{customer}"`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyTemplate {
+    /// The template as written.
+    pub text: String,
+    /// Parsed parts in order.
+    pub parts: Vec<TemplatePart>,
+}
+
+impl KeyTemplate {
+    /// Entity names the template uses, in order of appearance, without repeats.
+    pub fn entities(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for p in &self.parts {
+            if let TemplatePart::Entity(e) = p {
+                if !out.contains(&e.as_str()) {
+                    out.push(e);
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether the template contains the given placeholder kind.
+    pub fn has(&self, part: &TemplatePart) -> bool {
+        self.parts.iter().any(|p| p == part)
+    }
+}
+
+/// A size distribution, in bytes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SizeDist {
+    /// Always this many bytes.
+    Fixed(f64),
+    /// Uniform on [min, max] bytes.
+    Uniform {
+        /// Lower bound, bytes.
+        min: f64,
+        /// Upper bound, bytes.
+        max: f64,
+    },
+    /// Log-normal given by its median and 99th percentile, bytes
+    /// (σ = ln(p99 / median) / z₀.₉₉ with z₀.₉₉ = 2.326 347 874).
+    LogNormal {
+        /// Median, bytes.
+        median: f64,
+        /// 99th percentile, bytes (≥ median).
+        p99: f64,
+    },
+}
+
+/// A count distribution (initial items per partition key).
+#[derive(Debug, Clone, PartialEq)]
+pub enum CountDist {
+    /// Always this many.
+    Fixed(f64),
+    /// Uniform on [min, max].
+    Uniform {
+        /// Lower bound.
+        min: f64,
+        /// Upper bound.
+        max: f64,
+    },
+    /// Log-normal by median and p99.
+    LogNormal {
+        /// Median.
+        median: f64,
+        /// 99th percentile.
+        p99: f64,
+    },
+}
+
+/// How a write shard suffix is chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShardStrategy {
+    /// A random suffix per write: reading one item needs all `shards` queries.
+    Random,
+    /// Suffix = hash(item id) mod shards: a point read stays 1 query.
+    Calculated,
+}
+
+/// What a secondary index projects.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Projection {
+    /// Only the key attributes.
+    KeysOnly,
+    /// Every attribute.
+    All,
+    /// Keys plus the named attributes, of the given total size in bytes.
+    Include {
+        /// Bytes of the included attributes per item.
+        bytes: f64,
+    },
+}
+
+/// `[[table.index]]`: a secondary index (DynamoDB GSI or LSI).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Index {
+    /// Name; access patterns address it as `"<table>.<index>"`.
+    pub name: String,
+    /// `true` for a local secondary index (same partition key as the table).
+    pub local: bool,
+    /// The index's partition key template.
+    pub partition_key: KeyTemplate,
+    /// The index's sort key template, if any.
+    pub sort_key: Option<KeyTemplate>,
+    /// What it projects.
+    pub projection: Projection,
+}
+
+/// `[[table]]`: a key layout.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Table {
+    /// Name used by access patterns.
+    pub name: String,
+    /// Partition key template.
+    pub partition_key: KeyTemplate,
+    /// Sort key template (none: one item per partition key, puts overwrite).
+    pub sort_key: Option<KeyTemplate>,
+    /// Item size distribution, bytes.
+    pub item_size: SizeDist,
+    /// Write-sharding factor (1 = unsharded).
+    pub shards: u32,
+    /// How the shard suffix is chosen.
+    pub shard_strategy: ShardStrategy,
+    /// Time bucket width, seconds (`None` = no bucket).
+    pub bucket_s: Option<f64>,
+    /// Item time to live, seconds (`None` = items never expire).
+    pub ttl_s: Option<f64>,
+    /// Items already stored per partition key at t = 0.
+    pub initial_items: CountDist,
+    /// Secondary indexes.
+    pub indexes: Vec<Index>,
+}
+
+/// Operations an access pattern performs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operation {
+    /// Point read of one item.
+    Get,
+    /// Range read of `items` items under one partition key.
+    Query,
+    /// Insert (or overwrite) an item.
+    Put,
+    /// Update an item in place.
+    Update,
+    /// Delete an item.
+    Delete,
+    /// Grow an existing item by `element_size` (an embedded array).
+    Append,
+}
+
+impl Operation {
+    /// Whether the operation consumes write capacity.
+    pub fn is_write(self) -> bool {
+        !matches!(self, Operation::Get | Operation::Query)
+    }
+    /// Scenario-file spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Operation::Get => "get",
+            Operation::Query => "query",
+            Operation::Put => "put",
+            Operation::Update => "update",
+            Operation::Delete => "delete",
+            Operation::Append => "append",
+        }
+    }
+}
+
+/// Read/write consistency.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Consistency {
+    /// Eventually consistent (DynamoDB: half an RCU per 4 KB).
+    Eventual,
+    /// Strongly consistent.
+    Strong,
+    /// Transactional (DynamoDB: twice the strong cost).
+    Transactional,
+}
+
+/// `[[access_pattern]]`: one row of the access-pattern table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AccessPattern {
+    /// Row name, e.g. "Create order".
+    pub name: String,
+    /// Index into [`Scenario::tables`].
+    pub table: usize,
+    /// Index into that table's `indexes`, when the pattern addresses `"table.index"`.
+    pub index: Option<usize>,
+    /// The operation.
+    pub operation: Operation,
+    /// Mean operations per second.
+    pub rate_per_s: f64,
+    /// Busy-hour rate ÷ mean rate (≥ 1 typically).
+    pub peak_factor: f64,
+    /// Entity whose popularity picks the key (`None`: keys uniform over the template's entities).
+    pub by: Option<String>,
+    /// Items touched per operation.
+    pub items: u32,
+    /// Consistency of the operation.
+    pub consistency: Consistency,
+    /// Bytes added to the item per `append`.
+    pub element_size: Option<SizeDist>,
+    /// Time span a `query` reads, seconds: over a bucketed table it spans
+    /// ceil(range / bucket) buckets (default: one bucket).
+    pub range_s: Option<f64>,
+}
+
+/// `[checks]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Checks {
+    /// A design passes when the p95 over trials of peak utilization ≤ headroom (default 0.8).
+    pub headroom: f64,
+}
+
+/// One alternative design: a name, the overrides, and the resulting scenario.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Variant {
+    /// Variant name (`[[variant]] name`, or built from a sweep's values).
+    pub name: String,
+    /// Overrides as `(path, value)`, e.g. `("table.orders.shards", 16)`, in file order.
+    pub set: Vec<(String, serde_json::Value)>,
+    /// The scenario with the overrides applied (its own `variants` is empty).
+    pub scenario: Box<Scenario>,
+}

@@ -1,0 +1,1 @@
+//! Unit parsing (to be written).

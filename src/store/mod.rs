@@ -1,0 +1,2 @@
+//! Store models (to be written).
+pub mod settings;
