@@ -1,0 +1,212 @@
+//! Human formatting of numbers, shares and byte sizes, shared by the chart
+//! axes and the report: three significant figures, thousands separators,
+//! decimal byte units (1 KB = 1000 B). Pure functions; the same input always
+//! gives the same text.
+
+/// Three significant figures; values of 1000 and more are rounded to three
+/// significant figures and written as integers with thousands separators;
+/// very small values use scientific notation. Non-finite values read `n/a`,
+/// `∞` or `-∞`.
+///
+/// ```
+/// use keyheat::charts::format::sig3;
+/// assert_eq!(sig3(0.9512), "0.951");
+/// assert_eq!(sig3(1.0), "1.00");
+/// assert_eq!(sig3(12_345.6), "12,300");
+/// assert_eq!(sig3(9.996), "10.0");
+/// assert_eq!(sig3(0.0), "0");
+/// assert_eq!(sig3(-2.5), "-2.50");
+/// assert_eq!(sig3(0.000_012_34), "1.23e-5");
+/// ```
+pub fn sig3(x: f64) -> String {
+    if x.is_nan() {
+        return "n/a".to_string();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "∞" } else { "-∞" }.to_string();
+    }
+    if x == 0.0 {
+        return "0".to_string();
+    }
+    // `{:.2e}` rounds exactly to three significant figures, so its exponent is
+    // the exponent of the rounded value (9.996 → "1.00e1").
+    let sci = format!("{x:.2e}");
+    let Some((mantissa, exp)) = sci.split_once('e') else {
+        return sci;
+    };
+    let Ok(exp) = exp.parse::<i32>() else {
+        return sci;
+    };
+    if exp >= 3 {
+        return match sci.parse::<f64>() {
+            Ok(rounded) if rounded.abs() < 9.0e15 => thousands(rounded.round() as i64),
+            _ => sci,
+        };
+    }
+    if exp < -4 {
+        return format!("{mantissa}e{exp}");
+    }
+    let decimals = (2 - exp) as usize;
+    format!("{x:.decimals$}")
+}
+
+/// An integer with thousands separators.
+///
+/// ```
+/// assert_eq!(keyheat::charts::format::thousands(-1_234_567), "-1,234,567");
+/// assert_eq!(keyheat::charts::format::thousands(999), "999");
+/// ```
+pub fn thousands(n: i64) -> String {
+    let digits = n.unsigned_abs().to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
+    if n < 0 {
+        out.push('-');
+    }
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A count (partitions, trials) with thousands separators.
+///
+/// ```
+/// assert_eq!(keyheat::charts::format::count(4096), "4,096");
+/// ```
+pub fn count(n: usize) -> String {
+    thousands(i64::try_from(n).unwrap_or(i64::MAX))
+}
+
+/// A fraction in [0, 1] as a percentage with three significant figures.
+///
+/// ```
+/// use keyheat::charts::format::percent;
+/// assert_eq!(percent(0.023149), "2.31%");
+/// assert_eq!(percent(1.0), "100%");
+/// assert_eq!(percent(0.0), "0%");
+/// ```
+pub fn percent(p: f64) -> String {
+    format!("{}%", sig3(p * 100.0))
+}
+
+const BYTE_UNITS: [&str; 7] = ["B", "KB", "MB", "GB", "TB", "PB", "EB"];
+
+/// Bytes in decimal units (1 KB = 1000 B) with three significant figures.
+///
+/// ```
+/// use keyheat::charts::format::bytes;
+/// assert_eq!(bytes(512.0), "512 B");
+/// assert_eq!(bytes(1_234_567.0), "1.23 MB");
+/// assert_eq!(bytes(999_700.0), "1.00 MB");
+/// assert_eq!(bytes(10e9), "10.0 GB");
+/// ```
+pub fn bytes(b: f64) -> String {
+    let (value, unit) = scale_bytes(b);
+    if unit == 0 {
+        format!("{} B", whole(value))
+    } else {
+        format!("{} {}", sig3(value), BYTE_UNITS[unit])
+    }
+}
+
+/// [`bytes`] without trailing zeros, for axis labels.
+///
+/// ```
+/// use keyheat::charts::format::bytes_short;
+/// assert_eq!(bytes_short(1_000_000.0), "1 MB");
+/// assert_eq!(bytes_short(1_500.0), "1.5 KB");
+/// assert_eq!(bytes_short(0.0), "0 B");
+/// ```
+pub fn bytes_short(b: f64) -> String {
+    let (value, unit) = scale_bytes(b);
+    let number = if unit == 0 {
+        whole(value)
+    } else {
+        trim_zeros(&sig3(value))
+    };
+    format!("{number} {}", BYTE_UNITS[unit])
+}
+
+/// A number for an axis label: [`sig3`] without trailing zeros.
+///
+/// ```
+/// assert_eq!(keyheat::charts::format::axis(0.50), "0.5");
+/// assert_eq!(keyheat::charts::format::axis(1200.0), "1,200");
+/// ```
+pub fn axis(x: f64) -> String {
+    trim_zeros(&sig3(x))
+}
+
+/// A byte count below 1000 as a whole number.
+fn whole(b: f64) -> String {
+    if b.is_finite() {
+        format!("{}", b.round() as i64)
+    } else {
+        sig3(b)
+    }
+}
+
+/// Removes trailing zeros after a decimal point (`"1.50"` → `"1.5"`, `"2.00"` → `"2"`).
+fn trim_zeros(s: &str) -> String {
+    if s.contains('.') && !s.contains('e') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s.to_string()
+    }
+}
+
+/// Picks the decimal unit so the three-significant-figure value is below 1000.
+fn scale_bytes(b: f64) -> (f64, usize) {
+    if !b.is_finite() || b.abs() < 999.5 {
+        return (b, 0);
+    }
+    let mut unit = 0;
+    let mut value = b;
+    while unit + 1 < BYTE_UNITS.len() {
+        // Compare after rounding so 999.7 KB becomes 1.00 MB, not 1,000 KB.
+        let rounded: f64 = format!("{value:.2e}").parse().unwrap_or(value);
+        if rounded.abs() < 1000.0 {
+            break;
+        }
+        value /= 1000.0;
+        unit += 1;
+    }
+    (value, unit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sig3_keeps_three_significant_figures_across_magnitudes() {
+        let cases = [
+            (0.001234, "0.00123"),
+            (0.1, "0.100"),
+            (1.2345, "1.23"),
+            (12.345, "12.3"),
+            (123.45, "123"),
+            (999.6, "1,000"),
+            (1234.5, "1,230"),
+            (1e6, "1,000,000"),
+        ];
+        for (x, want) in cases {
+            assert_eq!(sig3(x), want, "sig3({x})");
+        }
+        assert_eq!(sig3(f64::NAN), "n/a");
+    }
+
+    #[test]
+    fn bytes_switch_units_after_rounding() {
+        assert_eq!(bytes(999.4), "999 B");
+        assert_eq!(bytes(5.0), "5 B");
+        assert_eq!(bytes(999.6), "1.00 KB");
+        assert_eq!(bytes(1_200.0), "1.20 KB");
+        assert_eq!(bytes(400_000.0), "400 KB");
+        assert_eq!(bytes(-2_000.0), "-2.00 KB");
+        assert_eq!(bytes_short(2.5e12), "2.5 TB");
+    }
+}

@@ -1,0 +1,140 @@
+//! Partition load vs limit: one bar per partition rank (1 = each trial's
+//! hottest) at its mean utilization, with the peak-window utilization (mean
+//! and p95 over trials) as markers, the limit at 1 and the headroom line.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::{
+    desc_font, draw_legend, draw_no_data, draw_reference_lines, finite, format, label_font,
+    title_font, utilization_axis_max, Chart, DrawResult, BAR, GRID, MAX_LOAD_RANKS, PEAK_MEAN,
+    PEAK_P95,
+};
+use crate::results::{PartitionRank, RunResults, TableResults};
+
+/// The load chart of one table.
+pub(crate) struct LoadChart<'a> {
+    title: String,
+    x_desc: String,
+    headroom: f64,
+    ranks: Vec<&'a PartitionRank>,
+}
+
+impl<'a> LoadChart<'a> {
+    pub(crate) fn new(results: &RunResults, table: &'a TableResults) -> LoadChart<'a> {
+        let mut ranks: Vec<&PartitionRank> = table.partition_ranks.iter().collect();
+        ranks.sort_by_key(|r| r.rank);
+        let total = ranks.len();
+        ranks.truncate(MAX_LOAD_RANKS);
+        let x_desc = if total > ranks.len() {
+            format!(
+                "partition rank (1 = hottest in each trial); the {} hottest of {} shown",
+                ranks.len(),
+                format::count(total)
+            )
+        } else {
+            "partition rank (1 = hottest in each trial)".to_string()
+        };
+        LoadChart {
+            title: format!(
+                "{}: partition load vs limit ({} partitions, {} trials)",
+                table.name,
+                format::count(table.partitions),
+                format::count(results.trials as usize)
+            ),
+            x_desc,
+            headroom: results.headroom,
+            ranks,
+        }
+    }
+}
+
+impl Chart for LoadChart<'_> {
+    fn size(&self) -> (u32, u32) {
+        (1280, 720)
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
+        root.fill(&WHITE)?;
+        let n = self.ranks.len();
+        let data_max = self
+            .ranks
+            .iter()
+            .map(|r| {
+                finite(r.mean_utilization)
+                    .max(finite(r.peak_utilization))
+                    .max(finite(r.peak_utilization_p95))
+            })
+            .fold(0.0, f64::max);
+        let y_max = utilization_axis_max(data_max, self.headroom, 1.3);
+        let x_range = (0.5, n.max(1) as f64 + 0.5);
+        let mut chart = ChartBuilder::on(root)
+            .caption(&self.title, title_font())
+            .margin(18)
+            .x_label_area_size(64)
+            .y_label_area_size(84)
+            .build_cartesian_2d(x_range.0..x_range.1, 0.0..y_max)?;
+        let integer_label = |x: &f64| {
+            if (x - x.round()).abs() < 1e-9 && *x >= 1.0 {
+                format!("{}", x.round() as i64)
+            } else {
+                String::new()
+            }
+        };
+        let y_label = |y: &f64| format::axis(*y);
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .bold_line_style(GRID)
+            .light_line_style(TRANSPARENT)
+            .x_labels(n.clamp(1, 20))
+            .y_labels(12)
+            .x_label_formatter(&integer_label)
+            .y_label_formatter(&y_label)
+            .x_desc(self.x_desc.as_str())
+            .y_desc("utilization (consumed ÷ limit)")
+            .label_style(label_font())
+            .axis_desc_style(desc_font())
+            .draw()?;
+        if n == 0 {
+            return draw_no_data(
+                &chart.plotting_area().strip_coord_spec(),
+                "no partition data",
+            );
+        }
+        let half = 0.38;
+        chart
+            .draw_series(self.ranks.iter().enumerate().map(|(i, r)| {
+                let x = (i + 1) as f64;
+                Rectangle::new(
+                    [(x - half, 0.0), (x + half, finite(r.mean_utilization))],
+                    BAR.mix(0.85).filled(),
+                )
+            }))?
+            .label("mean utilization over the busy period")
+            .legend(|(x, y)| Rectangle::new([(x, y - 6), (x + 24, y + 6)], BAR.mix(0.85).filled()));
+        let marker = if n > 60 { 3 } else { 5 };
+        chart
+            .draw_series(self.ranks.iter().enumerate().map(|(i, r)| {
+                Circle::new(
+                    ((i + 1) as f64, finite(r.peak_utilization)),
+                    marker,
+                    PEAK_MEAN.filled(),
+                )
+            }))?
+            .label("peak-window utilization, mean over trials")
+            .legend(|(x, y)| Circle::new((x + 12, y), 5, PEAK_MEAN.filled()));
+        chart
+            .draw_series(self.ranks.iter().enumerate().map(|(i, r)| {
+                TriangleMarker::new(
+                    ((i + 1) as f64, finite(r.peak_utilization_p95)),
+                    marker + 2,
+                    PEAK_P95.filled(),
+                )
+            }))?
+            .label("peak-window utilization, p95 over trials")
+            .legend(|(x, y)| TriangleMarker::new((x + 12, y), 7, PEAK_P95.filled()));
+        draw_reference_lines(&mut chart, x_range, self.headroom)?;
+        draw_legend(&mut chart, SeriesLabelPosition::UpperRight)
+    }
+}

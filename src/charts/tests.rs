@@ -1,0 +1,224 @@
+use std::path::{Path, PathBuf};
+
+use super::fixture::{self, TableBuilder};
+use super::heatmap::{bin_color, bin_of, BINS, MAX_COLUMNS, MAX_ROWS};
+use super::*;
+
+/// Width and height from a PNG's IHDR chunk, after checking the signature.
+fn png_size(path: &Path) -> (u32, u32) {
+    let bytes = std::fs::read(path).unwrap();
+    assert!(
+        bytes.len() > 1000,
+        "{} is {} bytes",
+        path.display(),
+        bytes.len()
+    );
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{}", path.display());
+    assert_eq!(&bytes[12..16], b"IHDR");
+    let be = |b: &[u8]| u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
+    (be(&bytes[16..20]), be(&bytes[20..24]))
+}
+
+fn names(paths: &[PathBuf]) -> Vec<String> {
+    paths
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect()
+}
+
+fn svg(dir: &Path, name: &str) -> String {
+    std::fs::read_to_string(dir.join(name)).unwrap()
+}
+
+/// The trimmed contents of every `<text>` element of an SVG.
+fn texts(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let body = &t[t.find('>')? + 1..];
+            Some(body[..body.find("</text>")?].trim().to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn write_all_writes_png_and_svg_per_chart_in_table_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let written = write_all(&fixture::results(), dir.path()).unwrap();
+    let mut want = Vec::new();
+    for t in ["orders", "orders.by_status"] {
+        for kind in TABLE_CHART_KINDS {
+            want.push(format!("{kind}-{t}.png"));
+            want.push(format!("{kind}-{t}.svg"));
+        }
+    }
+    assert_eq!(names(&written), want);
+    for p in &written {
+        assert_eq!(p.parent(), Some(dir.path()));
+        if p.extension().is_some_and(|e| e == "png") {
+            let (w, h) = png_size(p);
+            assert!(
+                (1280..=2400).contains(&w) && (700..=900).contains(&h),
+                "{w}×{h}"
+            );
+        } else {
+            let text = std::fs::read_to_string(p).unwrap();
+            assert!(text.starts_with("<svg"), "{}", p.display());
+            assert!(text.contains("font-family=\"sans-serif\""));
+        }
+    }
+    assert_eq!(png_size(&dir.path().join("load-orders.png")), (1280, 720));
+}
+
+#[test]
+fn svgs_carry_titles_axis_text_and_reference_labels() {
+    let dir = tempfile::tempdir().unwrap();
+    write_all(&fixture::results(), dir.path()).unwrap();
+    let load = svg(dir.path(), "load-orders.svg");
+    assert!(load.contains("orders: partition load vs limit (8 partitions, 200 trials)"));
+    let labels = texts(&load);
+    assert!(labels.iter().any(|t| t == "limit"), "{labels:?}");
+    assert!(labels.iter().any(|t| t == "headroom"), "{labels:?}");
+    for rank in 1..=8 {
+        assert!(labels.contains(&rank.to_string()), "x label {rank}");
+    }
+    assert!(load.contains("headroom (0.8)"));
+    assert!(load.contains("utilization (consumed ÷ limit)"));
+    let heat = svg(dir.path(), "heatmap-orders.svg");
+    assert!(heat.contains("orders: utilization by partition over time"));
+    assert!(heat.contains("time (s)"));
+    assert!(heat.contains("red: ≥ 1, throttled"));
+    assert!(heat.contains("≥1.5"), "colour bar top label");
+    // The quiet table runs 120 steps of 10 s: over 10 minutes, so minutes.
+    assert!(svg(dir.path(), "heatmap-orders.by_status.svg").contains("time (min)"));
+    let growth = svg(dir.path(), "growth-orders.svg");
+    assert!(growth.contains("orders: largest item collection vs ceiling (200 trials)"));
+    assert!(growth.contains("item-collection ceiling 10.0 GB"));
+    assert!(growth.contains("first breach: mean day 123 (probability 45.0%)"));
+    let item = svg(dir.path(), "item-growth-orders.svg");
+    assert!(item.contains("orders: largest item vs item size limit (200 trials)"));
+    assert!(item.contains("item size limit 400 KB"));
+    // 400 KB is over 20× the largest item (≤ 13.3 KB): log axis.
+    assert!(item.contains("log scale"));
+    assert!(
+        !item.contains("first breach"),
+        "no item breach in the fixture"
+    );
+}
+
+#[test]
+fn charts_are_byte_identical_across_writes() {
+    let results = fixture::with_variants(4);
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let wa = write_all(&results, a.path()).unwrap();
+    let wb = write_all(&results, b.path()).unwrap();
+    assert_eq!(names(&wa), names(&wb));
+    for (pa, pb) in wa.iter().zip(&wb) {
+        assert_eq!(
+            std::fs::read(pa).unwrap(),
+            std::fs::read(pb).unwrap(),
+            "{}",
+            pa.display()
+        );
+    }
+}
+
+#[test]
+fn variants_chart_marks_recommendation_and_shortens_long_names() {
+    let mut results = fixture::with_variants(20);
+    results.variants[19].name = "x".repeat(60);
+    let dir = tempfile::tempdir().unwrap();
+    let written = write_all(&results, dir.path()).unwrap();
+    let names = names(&written);
+    assert_eq!(names[names.len() - 2..], ["variants.png", "variants.svg"]);
+    let (w, h) = png_size(&dir.path().join("variants.png"));
+    assert!(w >= 1280 && h == 820, "{w}×{h}");
+    let text = svg(dir.path(), "variants.svg");
+    assert!(text.contains("Variants: p95 of peak utilization over 200 trials"));
+    // 1.5 / 2 = 0.75 ≤ 0.8 headroom: shards=2 is the first pass.
+    assert!(text.contains("★ shards=2,bucket=1d"));
+    assert!(text.contains("★ recommended"));
+    assert!(text.contains(&format!("{}…", "x".repeat(35))));
+    assert!(text.contains("rotate(270"));
+    assert!(text.contains("bar 2: orders.by_status"));
+}
+
+#[test]
+fn large_tables_are_capped_and_empty_series_still_draw() {
+    let mut results = fixture::results();
+    results.tables = vec![
+        TableBuilder::quiet("big", 5000).build(),
+        TableBuilder::orders().empty_series().build(),
+    ];
+    results.tables[1].name = "empty".to_string();
+    results.tables[1].partition_size_limit_bytes = None;
+    let dir = tempfile::tempdir().unwrap();
+    write_all(&results, dir.path()).unwrap();
+    let load = svg(dir.path(), "load-big.svg");
+    assert!(load.contains("the 200 hottest of 5,000 shown"));
+    let heat = svg(dir.path(), "heatmap-big.svg");
+    assert!(heat.contains("per row, max shown"));
+    let cells = heat.matches("<rect").count();
+    assert!(
+        cells <= MAX_ROWS * MAX_COLUMNS.min(120) + 100,
+        "{cells} rects"
+    );
+    assert!(svg(dir.path(), "load-empty.svg").contains("no partition data"));
+    assert!(svg(dir.path(), "heatmap-empty.svg").contains("no timeseries data"));
+    let growth = svg(dir.path(), "growth-empty.svg");
+    assert!(growth.contains("no growth data"));
+    assert!(growth.contains("no item-collection ceiling in this store"));
+}
+
+#[test]
+fn heatmap_bins_saturate_at_one_and_clamp() {
+    assert_eq!(bin_of(0.0), 0);
+    assert_eq!(bin_of(f64::NAN), 0);
+    assert_eq!(bin_of(0.999), 19);
+    assert_eq!(bin_of(1.0), 20);
+    assert_eq!(bin_of(1.5), BINS - 1);
+    assert_eq!(bin_of(40.0), BINS - 1);
+    // Every bin from 1 up is red-dominated; every bin below is not.
+    for bin in 0..BINS {
+        let RGBColor(r, g, b) = bin_color(bin);
+        let red = r > 100 && g < 40 && b < 40;
+        assert_eq!(red, bin >= 20, "bin {bin}: {r},{g},{b}");
+    }
+}
+
+#[test]
+fn table_stems_are_safe_and_unique() {
+    let mut results = fixture::results();
+    results.tables[0].name = "a b".to_string();
+    results.tables[1].name = "a/b".to_string();
+    assert_eq!(table_stems(&results), ["a-b", "a-b-2"]);
+    assert_eq!(sanitize("../x"), "-x");
+    assert_eq!(sanitize(""), "table");
+}
+
+#[test]
+fn unwritable_folder_is_a_chart_error_naming_the_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("not-a-folder");
+    std::fs::write(&file, "x").unwrap();
+    let err = write_all(&fixture::results(), &file).unwrap_err();
+    match err.kind() {
+        crate::ErrorKind::Chart { path, .. } => assert_eq!(path, &file),
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Writes the fixture's charts (with 6 variants) to `$TMPDIR/keyheat-chart-preview`
+/// for looking at: `cargo test --release --lib charts::tests::preview -- --ignored`.
+#[test]
+#[ignore = "writes files for visual review"]
+fn preview() {
+    let dir = std::env::temp_dir().join("keyheat-chart-preview");
+    let mut results = fixture::with_variants(6);
+    results
+        .tables
+        .push(TableBuilder::quiet("big", 5000).build());
+    for p in write_all(&results, &dir).unwrap() {
+        println!("{}", p.display());
+    }
+}
