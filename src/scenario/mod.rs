@@ -4,7 +4,11 @@
 
 pub mod model;
 pub mod raw;
+pub mod suggest;
+pub mod template;
 pub mod units;
+pub mod validate;
+pub mod variants;
 
 pub use model::*;
 

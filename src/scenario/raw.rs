@@ -1,8 +1,545 @@
-//! Raw TOML structs (to be written).
-use super::Scenario;
-use crate::error::Result;
+//! The raw document layer: scenario text → a spanned TOML tree, with typed,
+//! position-aware readers used by [`super::validate`] to build the model.
+//!
+//! The tree is `toml`'s [`DeTable`]: every key and value keeps its byte span,
+//! so each error names `file:line:column` of the offending key or value.
+//! Unknown keys are rejected per section with a "did you mean" hint (the
+//! equivalent of serde's `deny_unknown_fields`, with better messages).
+//!
+//! Error keys are dotted paths. An element of an array of tables is named by
+//! its `name` when it has one — `table.orders.item_size.p99`,
+//! `access_pattern.Create order.rate`, the same path a `[[variant]]` uses to
+//! override it — and by its 0-based index otherwise (`table[0].name`).
 
-/// Parses scenario text.
-pub fn parse(_text: &str, path: &str) -> Result<Scenario> {
-    Err(crate::Error::scenario(path, (0, 0), "", "not implemented", ""))
+use super::suggest::{did_you_mean, list};
+use super::units;
+use super::Scenario;
+use crate::error::{Error, Result};
+use std::ops::Range;
+use toml::de::{DeArray, DeTable, DeValue};
+use toml::Spanned;
+
+/// A spanned TOML value.
+pub(crate) type Node<'i> = Spanned<DeValue<'i>>;
+
+/// Parses and validates scenario text; `path` names the file in errors.
+///
+/// # Errors
+/// [`crate::ErrorKind::Scenario`] for TOML syntax errors and every schema
+/// violation, naming `path:line:column`, the dotted key, and the fix.
+///
+/// ```
+/// let text = r#"
+/// schema_version = 1
+/// name = "demo"
+/// [store]
+/// kind = "generic"
+/// [[entity]]
+/// name = "user"
+/// count = 1000
+/// [[table]]
+/// name = "users"
+/// partition_key = "USER#{user}"
+/// item_size = "1KB"
+/// [[access_pattern]]
+/// name = "Get user"
+/// table = "users"
+/// operation = "get"
+/// rate = "500/s"
+/// "#;
+/// let scenario = keyheat::scenario::raw::parse(text, "demo.toml").unwrap();
+/// assert_eq!(scenario.access_patterns[0].rate_per_s, 500.0);
+/// let err = keyheat::scenario::raw::parse("schema_version = 1\nnam = 1", "x.toml").unwrap_err();
+/// assert!(err.to_string().starts_with("x.toml:2:1: nam: unknown key `nam`; did you mean `name`?"));
+/// ```
+pub fn parse(text: &str, path: &str) -> Result<Scenario> {
+    let src = Source::new(text, path);
+    let doc = src.parse_document()?;
+    let mut scenario = super::validate::scenario(&src, doc.get_ref())?;
+    scenario.variants = super::variants::expand(&src, doc.get_ref())?;
+    Ok(scenario)
+}
+
+/// The scenario text with its path and line index, for positions.
+pub(crate) struct Source<'t> {
+    /// The file name used in errors.
+    pub path: &'t str,
+    /// The whole text.
+    pub text: &'t str,
+    /// Byte offset at which each line starts.
+    line_starts: Vec<usize>,
+}
+
+impl<'t> Source<'t> {
+    /// Indexes `text`'s lines.
+    pub fn new(text: &'t str, path: &'t str) -> Source<'t> {
+        let line_starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        Source {
+            path,
+            text,
+            line_starts,
+        }
+    }
+
+    /// 1-based (line, column) of a byte offset; the column counts characters.
+    pub fn position(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let line = self.line_starts.partition_point(|&s| s <= offset).max(1);
+        let start = self.line_starts.get(line - 1).copied().unwrap_or(0);
+        let column = self
+            .text
+            .get(start..offset)
+            .map_or(offset.saturating_sub(start), |s| s.chars().count());
+        (line, column + 1)
+    }
+
+    /// A scenario error at the start of `span`.
+    pub fn error(
+        &self,
+        span: &Range<usize>,
+        key: impl Into<String>,
+        message: impl Into<String>,
+        fix: impl Into<String>,
+    ) -> Error {
+        Error::scenario(self.path, self.position(span.start), key, message, fix)
+    }
+
+    /// The source text of `span` on one line, shortened to 40 characters.
+    pub fn snippet(&self, span: &Range<usize>) -> String {
+        let raw = self.text.get(span.clone()).unwrap_or("");
+        let line = raw.lines().next().unwrap_or("");
+        if line.chars().count() > 40 || line.len() < raw.len() {
+            let short: String = line.chars().take(40).collect();
+            format!("{short}…")
+        } else {
+            line.to_string()
+        }
+    }
+
+    /// Whether the source at `span` starts with a quote (a quoted key or a string).
+    pub fn is_quoted(&self, span: &Range<usize>) -> bool {
+        matches!(
+            self.text.get(span.start..).and_then(|s| s.chars().next()),
+            Some('"' | '\'')
+        )
+    }
+
+    /// The file offset of byte `byte` of the string `value` written at
+    /// `span`, when the source is a one-line quoted string without escapes
+    /// (so offsets map one to one); otherwise the start of `span`.
+    pub fn offset_in_string(&self, span: &Range<usize>, value: &str, byte: usize) -> usize {
+        let inner = span.start + 1..span.end.saturating_sub(1);
+        if span.end >= span.start + 2 && self.text.get(inner) == Some(value) {
+            span.start + 1 + byte.min(value.len())
+        } else {
+            span.start
+        }
+    }
+
+    /// Parses the text into a spanned table, converting TOML syntax errors.
+    pub fn parse_document(&self) -> Result<Spanned<DeTable<'t>>> {
+        DeTable::parse(self.text).map_err(|e| {
+            let start = e.span().map_or(0, |s| s.start);
+            let message = e.message().trim().to_string();
+            let fix = if message.starts_with("duplicate key") {
+                "remove or rename the repeated key (each key appears once per table)"
+            } else {
+                "fix the TOML syntax here (see https://toml.io/en/v1.0.0); strings need quotes, e.g. kind = \"dynamodb\""
+            };
+            self.error(&(start..start), "syntax", format!("invalid TOML: {message}"), fix)
+        })
+    }
+}
+
+/// Entries of a table in file order (by key position).
+pub(crate) fn in_file_order<'a, 'i>(
+    table: &'a DeTable<'i>,
+) -> Vec<(&'a Spanned<std::borrow::Cow<'i, str>>, &'a Node<'i>)> {
+    let mut entries: Vec<_> = table.iter().collect();
+    entries.sort_by_key(|(k, _)| k.span().start);
+    entries
+}
+
+/// A TOML table being read: the root, `[store]`, one `[[table]]`, an inline table…
+pub(crate) struct Section<'a, 'i> {
+    /// The text, for positions.
+    pub src: &'a Source<'a>,
+    /// The table.
+    pub table: &'a DeTable<'i>,
+    /// Dotted key of the table (`""` for the root).
+    pub key: String,
+    /// Where a missing key is reported: the header or the inline table.
+    pub span: Range<usize>,
+    /// How the section is written, for messages (`[[table]]`).
+    pub header: String,
+}
+
+impl<'a, 'i> Section<'a, 'i> {
+    /// The document root.
+    pub fn root(src: &'a Source<'a>, table: &'a DeTable<'i>) -> Section<'a, 'i> {
+        Section {
+            src,
+            table,
+            key: String::new(),
+            span: 0..0,
+            header: "the top level".into(),
+        }
+    }
+
+    /// Dotted key of a child.
+    pub fn child_key(&self, name: &str) -> String {
+        if self.key.is_empty() {
+            name.to_string()
+        } else {
+            format!("{}.{name}", self.key)
+        }
+    }
+
+    /// Rejects keys not in `accepted`, reporting the first in file order.
+    pub fn deny_unknown(&self, accepted: &[&str]) -> Result<()> {
+        let unknown = in_file_order(self.table)
+            .into_iter()
+            .find(|(k, _)| !accepted.contains(&k.get_ref().as_ref()));
+        let Some((k, _)) = unknown else {
+            return Ok(());
+        };
+        let name = k.get_ref().as_ref();
+        let (message, fix) = match did_you_mean(name, accepted.iter().copied()) {
+            Some(close) => (
+                format!("unknown key `{name}`; did you mean `{close}`?"),
+                format!("rename `{name}` to `{close}`"),
+            ),
+            None => (
+                format!("unknown key `{name}`"),
+                format!("{} accepts {}", self.header, list(accepted.iter().copied())),
+            ),
+        };
+        Err(self
+            .src
+            .error(&k.span(), self.child_key(name), message, fix))
+    }
+
+    /// The field `name`, if present.
+    pub fn get(&self, name: &str) -> Option<Field<'a, 'i>> {
+        self.table.get_key_value(name).map(|(k, v)| Field {
+            src: self.src,
+            key: self.child_key(name),
+            key_span: k.span(),
+            node: v,
+        })
+    }
+
+    /// The field `name`, or an error saying to add it as `example`.
+    pub fn require(&self, name: &str, example: &str) -> Result<Field<'a, 'i>> {
+        self.get(name).ok_or_else(|| self.missing(name, example))
+    }
+
+    /// The error for a missing required key.
+    pub fn missing(&self, name: &str, example: &str) -> Error {
+        self.src.error(
+            &self.span,
+            self.child_key(name),
+            format!("missing `{name}` in {}", self.header),
+            format!("add {example}"),
+        )
+    }
+
+    /// The elements of an array of tables `name` (`[[name]]`), each as a
+    /// section keyed by its `name` (or index); empty when absent.
+    /// `header` is how the section is written, e.g. `[[table.index]]`.
+    pub fn elements(&self, name: &str, header: &str) -> Result<Vec<Section<'a, 'i>>> {
+        let Some(field) = self.get(name) else {
+            return Ok(Vec::new());
+        };
+        let DeValue::Array(items) = field.node.get_ref() else {
+            return Err(field.error(
+                format!(
+                    "expected an array of tables written {header}, found {}",
+                    field.found()
+                ),
+                format!("write each element under its own {header} header"),
+            ));
+        };
+        let mut out = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            let DeValue::Table(table) = item.get_ref() else {
+                return Err(self.src.error(
+                    &item.span(),
+                    format!("{}[{i}]", field.key),
+                    format!(
+                        "expected a table, found {} `{}`",
+                        item.get_ref().type_str(),
+                        self.src.snippet(&item.span())
+                    ),
+                    format!("write each element under its own {header} header"),
+                ));
+            };
+            let key = match table.get("name").map(|n| n.get_ref()) {
+                Some(DeValue::String(n)) if !n.is_empty() => format!("{}.{n}", field.key),
+                _ => format!("{}[{i}]", field.key),
+            };
+            out.push(Section {
+                src: self.src,
+                table,
+                key,
+                span: item.span(),
+                header: header.to_string(),
+            });
+        }
+        Ok(out)
+    }
+
+    /// The sub-table `name`, if present (`[name]` or an inline table).
+    pub fn subsection(&self, name: &str, example: &str) -> Result<Option<Section<'a, 'i>>> {
+        self.get(name).map(|f| f.table(example)).transpose()
+    }
+}
+
+/// One key = value being read.
+pub(crate) struct Field<'a, 'i> {
+    /// The text, for positions.
+    pub src: &'a Source<'a>,
+    /// Dotted key, e.g. `table.orders.shards`.
+    pub key: String,
+    /// Where the key is written.
+    pub key_span: Range<usize>,
+    /// The value.
+    pub node: &'a Node<'i>,
+}
+
+impl<'a, 'i> Field<'a, 'i> {
+    /// The value's span.
+    pub fn span(&self) -> Range<usize> {
+        self.node.span()
+    }
+
+    /// An error at the value.
+    pub fn error(&self, message: impl Into<String>, fix: impl Into<String>) -> Error {
+        self.src.error(&self.span(), self.key.clone(), message, fix)
+    }
+
+    /// An error at the key.
+    pub fn key_error(&self, message: impl Into<String>, fix: impl Into<String>) -> Error {
+        self.src
+            .error(&self.key_span, self.key.clone(), message, fix)
+    }
+
+    /// "string `"200"`": the value's type and how it is written.
+    pub fn found(&self) -> String {
+        format!(
+            "{} `{}`",
+            self.node.get_ref().type_str(),
+            self.src.snippet(&self.span())
+        )
+    }
+
+    /// The wrong-type error: expected `expected`, fix "write `example`".
+    pub fn type_error(&self, expected: &str, example: &str) -> Error {
+        self.error(
+            format!("expected {expected}, found {}", self.found()),
+            format!("write {example}"),
+        )
+    }
+
+    /// A string value.
+    pub fn str(&self, example: &str) -> Result<&'a str> {
+        match self.node.get_ref() {
+            DeValue::String(s) => Ok(s.as_ref()),
+            _ => Err(self.type_error("a string", example)),
+        }
+    }
+
+    /// A boolean value.
+    pub fn bool(&self, example: &str) -> Result<bool> {
+        match self.node.get_ref() {
+            DeValue::Boolean(b) => Ok(*b),
+            _ => Err(self.type_error("`true` or `false`", example)),
+        }
+    }
+
+    /// A number (integer or float), finite.
+    pub fn number(&self, example: &str) -> Result<f64> {
+        match self.node.get_ref() {
+            DeValue::Integer(i) => i128::from_str_radix(i.as_str(), i.radix())
+                .map(|v| v as f64)
+                .map_err(|_| self.type_error("a number", example)),
+            DeValue::Float(f) => match f.as_str().parse::<f64>() {
+                Ok(v) if v.is_finite() => Ok(v),
+                _ => Err(self.error(
+                    format!("expected a finite number, found {}", self.found()),
+                    format!("write {example}"),
+                )),
+            },
+            _ => Err(self.type_error("a number", example)),
+        }
+    }
+
+    /// A whole number in `[min, max]` (integral floats such as `1e6` accepted).
+    pub fn whole(&self, min: u64, max: u64, example: &str) -> Result<u64> {
+        let value: i128 = match self.node.get_ref() {
+            DeValue::Integer(i) => i128::from_str_radix(i.as_str(), i.radix())
+                .map_err(|_| self.type_error("an integer", example))?,
+            DeValue::Float(_) => {
+                let v = self.number(example)?;
+                if v.fract() != 0.0 || v.abs() > 1e30 {
+                    return Err(self.error(
+                        format!("expected a whole number, found {}", self.found()),
+                        format!("write {example}"),
+                    ));
+                }
+                v as i128
+            }
+            _ => return Err(self.type_error("an integer", example)),
+        };
+        if value < i128::from(min) || value > i128::from(max) {
+            let range = if max == u64::MAX {
+                format!("≥ {min}")
+            } else {
+                format!("between {min} and {max}")
+            };
+            return Err(self.error(
+                format!("must be {range}, found {value}"),
+                format!("write {example}"),
+            ));
+        }
+        // In [min, max] ⊂ u64, checked just above.
+        Ok(value as u64)
+    }
+
+    /// A size in bytes: a number, or a string with a unit (`"1.2KB"`).
+    pub fn size(&self, example: &str) -> Result<f64> {
+        match self.node.get_ref() {
+            DeValue::String(s) => units::parse_size(s)
+                .map_err(|e| self.error(e.to_string(), format!("write {example}"))),
+            DeValue::Integer(_) | DeValue::Float(_) => self.number(example),
+            _ => Err(self.type_error("a size (bytes, or a string such as \"2KB\")", example)),
+        }
+    }
+
+    /// A duration in seconds: a number, or a string with a unit (`"10d"`).
+    pub fn duration(&self, example: &str) -> Result<f64> {
+        match self.node.get_ref() {
+            DeValue::String(s) => units::parse_duration(s)
+                .map_err(|e| self.error(e.to_string(), format!("write {example}"))),
+            DeValue::Integer(_) | DeValue::Float(_) => self.number(example),
+            _ => Err(self.type_error("a duration (seconds, or a string such as \"1h\")", example)),
+        }
+    }
+
+    /// A rate per second: a number, or a string with a unit (`"3M/day"`).
+    pub fn rate(&self, example: &str) -> Result<f64> {
+        match self.node.get_ref() {
+            DeValue::String(s) => units::parse_rate(s)
+                .map_err(|e| self.error(e.to_string(), format!("write {example}"))),
+            DeValue::Integer(_) | DeValue::Float(_) => self.number(example),
+            _ => Err(self.type_error(
+                "a rate (per second, or a string such as \"500/s\")",
+                example,
+            )),
+        }
+    }
+
+    /// One of the listed words.
+    pub fn word<T: Copy>(&self, choices: &[(&str, T)]) -> Result<T> {
+        let words = || choices.iter().map(|(w, _)| *w);
+        let example = format!(
+            "{} = \"{}\"",
+            self.last_key(),
+            choices.first().map_or("", |c| c.0)
+        );
+        let text = self.str(&example).map_err(|_| {
+            self.type_error(
+                &format!("one of {}", super::suggest::one_of(words())),
+                &example,
+            )
+        })?;
+        if let Some((_, v)) = choices.iter().find(|(w, _)| *w == text) {
+            return Ok(*v);
+        }
+        Err(match did_you_mean(text, words()) {
+            Some(close) => self.error(
+                format!("unknown value `{text}`; did you mean `{close}`?"),
+                format!("write {} = \"{close}\"", self.last_key()),
+            ),
+            None => self.error(
+                format!("unknown value `{text}`"),
+                format!("use one of {}", super::suggest::one_of(words())),
+            ),
+        })
+    }
+
+    /// The value as a table section (inline table or `[header]`).
+    pub fn table(&self, example: &str) -> Result<Section<'a, 'i>> {
+        match self.node.get_ref() {
+            DeValue::Table(table) => Ok(Section {
+                src: self.src,
+                table,
+                key: self.key.clone(),
+                span: self.span(),
+                header: format!("`{}`", self.key),
+            }),
+            _ => Err(self.type_error("a table", example)),
+        }
+    }
+
+    /// The value as an array.
+    pub fn array(&self, example: &str) -> Result<&'a DeArray<'i>> {
+        match self.node.get_ref() {
+            DeValue::Array(a) => Ok(a),
+            _ => Err(self.type_error("an array", example)),
+        }
+    }
+
+    /// The last segment of the dotted key.
+    pub fn last_key(&self) -> &str {
+        self.key.rsplit('.').next().unwrap_or(&self.key)
+    }
+
+    /// A field for one element of this array value.
+    pub fn item(&self, index: usize, node: &'a Node<'i>) -> Field<'a, 'i> {
+        Field {
+            src: self.src,
+            key: format!("{}[{index}]", self.key),
+            key_span: node.span(),
+            node,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_are_one_based_and_count_characters() {
+        let src = Source::new("a = 1\nbé = \"x\"\n", "f");
+        assert_eq!(src.position(0), (1, 1));
+        assert_eq!(src.position(4), (1, 5));
+        assert_eq!(src.position(6), (2, 1));
+        // "bé = " is 6 bytes, 5 characters
+        assert_eq!(src.position(12), (2, 6));
+        assert_eq!(src.position(10_000), (3, 1));
+    }
+
+    #[test]
+    fn offsets_inside_plain_strings() {
+        let text = "k = \"A#{b}\"";
+        let src = Source::new(text, "f");
+        assert_eq!(src.offset_in_string(&(4..11), "A#{b}", 2), 7);
+        // an escaped string falls back to the value's start
+        let src = Source::new("k = \"A\\u0023{b}\"", "f");
+        assert_eq!(src.offset_in_string(&(4..16), "A#{b}", 2), 4);
+    }
+
+    #[test]
+    fn syntax_errors_name_line_and_column() {
+        let err = parse("schema_version = 1\nname = \"x", "s.toml").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "s.toml:2:10: syntax: invalid TOML: invalid basic string, expected `\"`\n  \
+             fix: fix the TOML syntax here (see https://toml.io/en/v1.0.0); strings need quotes, e.g. kind = \"dynamodb\""
+        );
+    }
 }

@@ -1,1 +1,351 @@
-//! Unit parsing (to be written).
+//! Units in scenario files: sizes → bytes, durations → seconds, rates →
+//! operations per second.
+//!
+//! These are pure functions over the text of a TOML string value; a TOML
+//! number is handled by the caller (bytes, seconds and per second
+//! respectively). Signs are accepted (`"-5/s"` is −5) so that the caller can
+//! report a range error ("rate must be > 0") rather than a syntax error.
+//!
+//! | kind | forms | examples |
+//! |---|---|---|
+//! | size | number of bytes, optionally followed (after an optional space) by `B`, `KB` (also `kB`) = 10³, `MB` = 10⁶, `GB` = 10⁹, `TB` = 10¹², `KiB` = 2¹⁰, `MiB` = 2²⁰, `GiB` = 2³⁰, `TiB` = 2⁴⁰ — case-sensitive | `"1.2KB"` = 1200, `"1KiB"` = 1024, `"6 MB"` |
+//! | duration | seconds, or a number followed by `ms`, `s`, `m` (minutes), `h`, `d`, `w` (7 d), `mo` (30 d) or `y` (365 d) | `"10d"` = 864 000, `"1.5h"` = 5400, `"90s"` |
+//! | rate | per second, or `<number>[k\|K\|M\|G]/<unit>` with unit `s`, `sec`, `second`, `m`, `min`, `minute`, `h`, `hour`, `d`, `day`, `w`, `week` (plurals accepted) | `"500/s"`, `"3M/day"` = 34.72…, `"20k/min"` |
+//!
+//! Numbers are decimal (`1.5`, `.5`), may carry `_` digit separators
+//! (`"3_000/s"`) and no exponent.
+
+use std::fmt;
+
+/// Size suffixes and their multipliers in bytes, as accepted (case-sensitive).
+pub const SIZE_UNITS: &[(&str, f64)] = &[
+    ("B", 1.0),
+    ("KB", 1e3),
+    ("kB", 1e3),
+    ("MB", 1e6),
+    ("GB", 1e9),
+    ("TB", 1e12),
+    ("KiB", 1024.0),
+    ("MiB", 1_048_576.0),
+    ("GiB", 1_073_741_824.0),
+    ("TiB", 1_099_511_627_776.0),
+];
+
+/// Duration suffixes and their length in seconds (`mo` = 30 days, `y` = 365 days).
+pub const DURATION_UNITS: &[(&str, f64)] = &[
+    ("ms", 1e-3),
+    ("s", 1.0),
+    ("m", 60.0),
+    ("h", 3600.0),
+    ("d", 86_400.0),
+    ("w", 604_800.0),
+    ("mo", 2_592_000.0),
+    ("y", 31_536_000.0),
+];
+
+/// Rate time units (after the `/`) and their length in seconds.
+pub const RATE_UNITS: &[(&str, f64)] = &[
+    ("s", 1.0),
+    ("sec", 1.0),
+    ("second", 1.0),
+    ("seconds", 1.0),
+    ("m", 60.0),
+    ("min", 60.0),
+    ("minute", 60.0),
+    ("minutes", 60.0),
+    ("h", 3600.0),
+    ("hour", 3600.0),
+    ("hours", 3600.0),
+    ("d", 86_400.0),
+    ("day", 86_400.0),
+    ("days", 86_400.0),
+    ("w", 604_800.0),
+    ("week", 604_800.0),
+    ("weeks", 604_800.0),
+];
+
+/// Count multipliers accepted before the `/` of a rate.
+pub const RATE_MULTIPLIERS: &[(&str, f64)] = &[("k", 1e3), ("K", 1e3), ("M", 1e6), ("G", 1e9)];
+
+/// Why a unit string could not be read. `Display` is one sentence naming the
+/// accepted forms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnitError {
+    message: String,
+}
+
+impl UnitError {
+    fn new(message: String) -> UnitError {
+        UnitError { message }
+    }
+
+    /// The message (the same text as `Display`).
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for UnitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for UnitError {}
+
+/// Splits `text` into a leading decimal number and the rest (leading
+/// whitespace of the rest removed). `None` when there is no number.
+fn split_number(text: &str) -> Option<(f64, &str)> {
+    let text = text.trim();
+    let end = text
+        .char_indices()
+        .find(|&(i, c)| {
+            !(c.is_ascii_digit() || c == '.' || c == '_' || (i == 0 && (c == '-' || c == '+')))
+        })
+        .map_or(text.len(), |(i, _)| i);
+    let digits: String = text[..end].chars().filter(|&c| c != '_').collect();
+    if !digits.chars().any(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let value: f64 = digits.parse().ok()?;
+    if !value.is_finite() {
+        return None;
+    }
+    Some((value, text[end..].trim_start()))
+}
+
+/// Formats a unit table's names as `` `a`, `b` or `c` ``.
+fn names(units: &[(&str, f64)]) -> String {
+    let list: Vec<String> = units.iter().map(|(n, _)| format!("`{n}`")).collect();
+    match list.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        Some((last, _)) => last.clone(),
+        None => String::new(),
+    }
+}
+
+/// A case-insensitive look-alike among `units`, for a hint.
+fn case_hint(suffix: &str, units: &[(&str, f64)]) -> String {
+    units
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(suffix))
+        .map(|(n, _)| format!(" (did you mean `{n}`?)"))
+        .unwrap_or_default()
+}
+
+fn lookup(suffix: &str, units: &[(&str, f64)]) -> Option<f64> {
+    units.iter().find(|(n, _)| *n == suffix).map(|&(_, m)| m)
+}
+
+/// Parses a size into bytes.
+///
+/// # Errors
+/// When `text` is not a number optionally followed by one of [`SIZE_UNITS`].
+///
+/// ```
+/// use keyheat::scenario::units::parse_size;
+/// assert_eq!(parse_size("1.2KB"), Ok(1200.0));
+/// assert_eq!(parse_size("1KiB"), Ok(1024.0));
+/// assert_eq!(parse_size("6 MB"), Ok(6e6));
+/// assert_eq!(parse_size("512"), Ok(512.0));
+/// assert!(parse_size("10 parsecs").is_err());
+/// ```
+pub fn parse_size(text: &str) -> Result<f64, UnitError> {
+    let accepted = format!(
+        "a size is a number of bytes, optionally followed by {} (e.g. \"1.2KB\", \"4KiB\")",
+        names(SIZE_UNITS)
+    );
+    let Some((value, suffix)) = split_number(text) else {
+        return Err(UnitError::new(format!(
+            "`{text}` is not a size: {accepted}"
+        )));
+    };
+    if suffix.is_empty() {
+        return Ok(value);
+    }
+    match lookup(suffix, SIZE_UNITS) {
+        Some(m) => Ok(value * m),
+        None => Err(UnitError::new(format!(
+            "`{text}` is not a size: unknown unit `{suffix}`{}; {accepted}",
+            case_hint(suffix, SIZE_UNITS)
+        ))),
+    }
+}
+
+/// Parses a duration into seconds.
+///
+/// # Errors
+/// When `text` is not a number optionally followed by one of [`DURATION_UNITS`].
+///
+/// ```
+/// use keyheat::scenario::units::parse_duration;
+/// assert_eq!(parse_duration("10d"), Ok(864_000.0));
+/// assert_eq!(parse_duration("1.5h"), Ok(5400.0));
+/// assert_eq!(parse_duration("250ms"), Ok(0.25));
+/// assert_eq!(parse_duration("1mo"), Ok(30.0 * 86_400.0));
+/// assert!(parse_duration("3 fortnights").is_err());
+/// ```
+pub fn parse_duration(text: &str) -> Result<f64, UnitError> {
+    let accepted = format!(
+        "a duration is a number of seconds, optionally followed by {} (mo = 30 days, y = 365 days), e.g. \"10d\"",
+        names(DURATION_UNITS)
+    );
+    let Some((value, suffix)) = split_number(text) else {
+        return Err(UnitError::new(format!(
+            "`{text}` is not a duration: {accepted}"
+        )));
+    };
+    if suffix.is_empty() {
+        return Ok(value);
+    }
+    match lookup(suffix, DURATION_UNITS) {
+        Some(m) => Ok(value * m),
+        None => Err(UnitError::new(format!(
+            "`{text}` is not a duration: unknown unit `{suffix}`{}; {accepted}",
+            case_hint(suffix, DURATION_UNITS)
+        ))),
+    }
+}
+
+/// Parses a rate into operations per second.
+///
+/// # Errors
+/// When `text` is not `<number>[k|K|M|G][/<unit>]` with a unit from [`RATE_UNITS`].
+///
+/// ```
+/// use keyheat::scenario::units::parse_rate;
+/// assert_eq!(parse_rate("500/s"), Ok(500.0));
+/// assert!((parse_rate("3M/day").unwrap() - 34.722_222).abs() < 1e-5);
+/// assert!((parse_rate("20k/min").unwrap() - 333.333_333).abs() < 1e-5);
+/// assert_eq!(parse_rate("50"), Ok(50.0));
+/// assert!(parse_rate("5 per fortnight").is_err());
+/// ```
+pub fn parse_rate(text: &str) -> Result<f64, UnitError> {
+    let accepted = format!(
+        "a rate is a number per second, or <number>[k|M|G]/<unit> with unit {}, e.g. \"500/s\", \"3M/day\"",
+        names(&RATE_UNITS.iter().filter(|(n, _)| !n.ends_with('s') || *n == "s").copied().collect::<Vec<_>>())
+    );
+    let (count, unit) = match text.split_once('/') {
+        Some((count, unit)) => (count, Some(unit.trim())),
+        None => (text, None),
+    };
+    let Some((value, multiplier)) = split_number(count) else {
+        return Err(UnitError::new(format!(
+            "`{text}` is not a rate: {accepted}"
+        )));
+    };
+    let multiplier = if multiplier.is_empty() {
+        1.0
+    } else {
+        match lookup(multiplier, RATE_MULTIPLIERS) {
+            Some(m) => m,
+            None => {
+                return Err(UnitError::new(format!(
+                    "`{text}` is not a rate: unknown multiplier `{multiplier}` (use k, M or G); {accepted}"
+                )))
+            }
+        }
+    };
+    let per_seconds = match unit {
+        None => 1.0,
+        Some(unit) => match lookup(unit, RATE_UNITS) {
+            Some(s) => s,
+            None => {
+                return Err(UnitError::new(format!(
+                    "`{text}` is not a rate: unknown time unit `{unit}`{}; {accepted}",
+                    case_hint(unit, RATE_UNITS)
+                )))
+            }
+        },
+    };
+    Ok(value * multiplier / per_seconds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_si_and_iec() {
+        assert_eq!(parse_size("1B"), Ok(1.0));
+        assert_eq!(parse_size("1KB"), Ok(1000.0));
+        assert_eq!(parse_size("1kB"), Ok(1000.0));
+        assert_eq!(parse_size("2MB"), Ok(2e6));
+        assert_eq!(parse_size("10GB"), Ok(1e10));
+        assert_eq!(parse_size("1TB"), Ok(1e12));
+        assert_eq!(parse_size("1KiB"), Ok(1024.0));
+        assert_eq!(parse_size("1MiB"), Ok(1_048_576.0));
+        assert_eq!(parse_size("1GiB"), Ok(1_073_741_824.0));
+        assert_eq!(parse_size("1TiB"), Ok(1_099_511_627_776.0));
+        assert_eq!(parse_size("1.2KB"), Ok(1200.0));
+        assert_eq!(parse_size("400 KB"), Ok(400_000.0));
+        assert_eq!(parse_size(" 7 "), Ok(7.0));
+        assert_eq!(parse_size("-1KB"), Ok(-1000.0));
+    }
+
+    #[test]
+    fn size_suffixes_are_case_sensitive() {
+        let err = parse_size("1kb").unwrap_err();
+        assert!(
+            err.message()
+                .contains("unknown unit `kb` (did you mean `KB`?)"),
+            "{err}"
+        );
+        assert!(parse_size("1kib").is_err());
+        assert!(parse_size("1mb").is_err());
+    }
+
+    #[test]
+    fn junk_names_the_accepted_suffixes() {
+        let err = parse_size("10 parsecs").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "`10 parsecs` is not a size: unknown unit `parsecs`; a size is a number of bytes, optionally followed by \
+             `B`, `KB`, `kB`, `MB`, `GB`, `TB`, `KiB`, `MiB`, `GiB` or `TiB` (e.g. \"1.2KB\", \"4KiB\")"
+        );
+        assert!(parse_size("").is_err());
+        assert!(parse_size("KB").is_err());
+        assert!(parse_size(".").is_err());
+        assert!(parse_size("1.2.3KB").is_err());
+        assert!(parse_size("1e3").is_err());
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("90s"), Ok(90.0));
+        assert_eq!(parse_duration("90"), Ok(90.0));
+        assert_eq!(parse_duration("1m"), Ok(60.0));
+        assert_eq!(parse_duration("1h"), Ok(3600.0));
+        assert_eq!(parse_duration("10d"), Ok(864_000.0));
+        assert_eq!(parse_duration("2w"), Ok(1_209_600.0));
+        assert_eq!(parse_duration("1y"), Ok(31_536_000.0));
+        assert_eq!(parse_duration("1.5h"), Ok(5400.0));
+        assert_eq!(parse_duration("100ms"), Ok(0.1));
+        let err = parse_duration("1H").unwrap_err();
+        assert!(err.message().contains("(did you mean `h`?)"), "{err}");
+        assert!(parse_duration("1 hour").is_err());
+    }
+
+    #[test]
+    fn rates() {
+        assert_eq!(parse_rate("500/s"), Ok(500.0));
+        assert_eq!(parse_rate("500 / sec"), Ok(500.0));
+        assert_eq!(parse_rate("1.5/h"), Ok(1.5 / 3600.0));
+        assert_eq!(parse_rate("100/d"), Ok(100.0 / 86_400.0));
+        assert_eq!(parse_rate("3M/day"), Ok(3e6 / 86_400.0));
+        assert_eq!(parse_rate("20k/min"), Ok(20_000.0 / 60.0));
+        assert_eq!(parse_rate("2G/week"), Ok(2e9 / 604_800.0));
+        assert_eq!(parse_rate("3_000/minute"), Ok(50.0));
+        assert_eq!(parse_rate("12"), Ok(12.0));
+        assert_eq!(parse_rate("-5/s"), Ok(-5.0));
+        assert!(parse_rate("5/fortnight")
+            .unwrap_err()
+            .message()
+            .contains("unknown time unit `fortnight`"));
+        assert!(parse_rate("5x/s")
+            .unwrap_err()
+            .message()
+            .contains("unknown multiplier `x`"));
+        assert!(parse_rate("/s").is_err());
+    }
+}

@@ -1,0 +1,234 @@
+//! Key templates: `"CUSTOMER#{customer}#{bucket}"` → [`TemplatePart`]s.
+//!
+//! `{bucket}`, `{shard}`, `{time}` and `{id}` are special placeholders; any
+//! other `{name}` must be a declared entity. Braces must balance; there is no
+//! escape for a literal brace. Adjacent literal text is merged into one
+//! [`TemplatePart::Literal`].
+
+use super::model::TemplatePart;
+use super::suggest::{did_you_mean, list};
+
+/// The special placeholders, which are not entity names.
+pub const SPECIAL_PLACEHOLDERS: [&str; 4] = ["bucket", "shard", "time", "id"];
+
+/// Why a template could not be parsed. `offset` is the byte offset in the
+/// template text of the offending brace or placeholder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TemplateError {
+    /// Byte offset in the template text.
+    pub offset: usize,
+    /// What is wrong.
+    pub message: String,
+    /// How to fix it.
+    pub fix: String,
+}
+
+/// Parses `text`, resolving placeholders against the declared `entities`.
+///
+/// # Errors
+/// [`TemplateError`] for an empty template, unbalanced braces, an empty
+/// placeholder `{}`, or a placeholder that is neither special nor a declared
+/// entity (with a "did you mean" over the entities and special names).
+///
+/// ```
+/// use keyheat::scenario::template::parse_template;
+/// use keyheat::scenario::TemplatePart::*;
+/// let parts = parse_template("CUSTOMER#{customer}#{bucket}", &["customer"]).unwrap();
+/// assert_eq!(
+///     parts,
+///     vec![Literal("CUSTOMER#".into()), Entity("customer".into()), Literal("#".into()), Bucket]
+/// );
+/// assert!(parse_template("C#{custmer}", &["customer"]).is_err());
+/// assert!(parse_template("C#{customer", &["customer"]).is_err());
+/// ```
+pub fn parse_template(text: &str, entities: &[&str]) -> Result<Vec<TemplatePart>, TemplateError> {
+    if text.is_empty() {
+        return Err(TemplateError {
+            offset: 0,
+            message: "key template is empty".into(),
+            fix: "write a template such as \"CUSTOMER#{customer}\"".into(),
+        });
+    }
+    let mut parts: Vec<TemplatePart> = Vec::new();
+    let mut literal = String::new();
+    let mut open: Option<usize> = None;
+    for (i, c) in text.char_indices() {
+        match (c, open) {
+            ('{', Some(_)) => {
+                return Err(TemplateError {
+                    offset: i,
+                    message: format!("unbalanced braces in template `{text}`: a `{{` opens inside another placeholder"),
+                    fix: "close each placeholder, e.g. \"A#{customer}#{order}\"".into(),
+                })
+            }
+            ('{', None) => open = Some(i),
+            ('}', None) => {
+                return Err(TemplateError {
+                    offset: i,
+                    message: format!("unbalanced braces in template `{text}`: `}}` has no matching `{{`"),
+                    fix: "remove the `}` or open the placeholder with `{`".into(),
+                })
+            }
+            ('}', Some(start)) => {
+                let name = &text[start + 1..i];
+                let part = placeholder(text, name, start, entities)?;
+                if !literal.is_empty() {
+                    parts.push(TemplatePart::Literal(std::mem::take(&mut literal)));
+                }
+                parts.push(part);
+                open = None;
+            }
+            (c, None) => literal.push(c),
+            (_, Some(_)) => {}
+        }
+    }
+    if let Some(start) = open {
+        return Err(TemplateError {
+            offset: start,
+            message: format!("unbalanced braces in template `{text}`: `{{` is never closed"),
+            fix: "close the placeholder with `}`".into(),
+        });
+    }
+    if !literal.is_empty() {
+        parts.push(TemplatePart::Literal(literal));
+    }
+    Ok(parts)
+}
+
+fn placeholder(
+    text: &str,
+    name: &str,
+    offset: usize,
+    entities: &[&str],
+) -> Result<TemplatePart, TemplateError> {
+    match name {
+        "bucket" => return Ok(TemplatePart::Bucket),
+        "shard" => return Ok(TemplatePart::Shard),
+        "time" => return Ok(TemplatePart::Time),
+        "id" => return Ok(TemplatePart::Id),
+        _ => {}
+    }
+    if entities.contains(&name) {
+        return Ok(TemplatePart::Entity(name.to_string()));
+    }
+    if name.is_empty() {
+        return Err(TemplateError {
+            offset,
+            message: format!("template `{text}` has an empty placeholder `{{}}`"),
+            fix: format!(
+                "name an entity or a special placeholder inside the braces: {}",
+                list(entities.iter().copied().chain(SPECIAL_PLACEHOLDERS))
+            ),
+        });
+    }
+    let candidates = entities.iter().copied().chain(SPECIAL_PLACEHOLDERS);
+    let (hint, fix) = match did_you_mean(name, candidates) {
+        Some(close) => (
+            format!("; did you mean `{{{close}}}`?"),
+            format!("write {{{close}}}, or declare an [[entity]] named \"{name}\""),
+        ),
+        None => (
+            String::new(),
+            format!(
+                "declare an [[entity]] named \"{name}\", or use one of {}",
+                list(entities.iter().copied().chain(SPECIAL_PLACEHOLDERS))
+            ),
+        ),
+    };
+    Err(TemplateError {
+        offset,
+        message: format!(
+            "template `{text}` names `{{{name}}}`, which is not a declared entity (declared: {}){hint}",
+            list(entities.iter().copied())
+        ),
+        fix,
+    })
+}
+
+/// Merges adjacent literals and appends `parts` of `suffix` to `parts`.
+pub(crate) fn append(parts: &mut Vec<TemplatePart>, suffix: &[TemplatePart]) {
+    for part in suffix {
+        match (parts.last_mut(), part) {
+            (Some(TemplatePart::Literal(prev)), TemplatePart::Literal(next)) => prev.push_str(next),
+            _ => parts.push(part.clone()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use TemplatePart::*;
+
+    #[test]
+    fn all_placeholder_kinds() {
+        let parts = parse_template("{shard}:{time}:{id}:{c}x", &["c"]).unwrap();
+        assert_eq!(
+            parts,
+            vec![
+                Shard,
+                Literal(":".into()),
+                Time,
+                Literal(":".into()),
+                Id,
+                Literal(":".into()),
+                Entity("c".into()),
+                Literal("x".into())
+            ]
+        );
+        assert_eq!(
+            parse_template("STATIC", &[]).unwrap(),
+            vec![Literal("STATIC".into())]
+        );
+    }
+
+    #[test]
+    fn errors_carry_offsets() {
+        let e = parse_template("A#{b}#{c", &["b", "c"]).unwrap_err();
+        assert_eq!(e.offset, 6);
+        assert_eq!(
+            e.message,
+            "unbalanced braces in template `A#{b}#{c`: `{` is never closed"
+        );
+        let e = parse_template("A}", &[]).unwrap_err();
+        assert_eq!(e.offset, 1);
+        let e = parse_template("A{b{c}}", &["b"]).unwrap_err();
+        assert_eq!(e.offset, 3);
+        let e = parse_template("A#{}", &["b"]).unwrap_err();
+        assert_eq!(e.offset, 2);
+        assert!(parse_template("", &[]).is_err());
+    }
+
+    #[test]
+    fn undeclared_entity_suggests() {
+        let e = parse_template("C#{custmer}", &["customer", "order"]).unwrap_err();
+        assert_eq!(e.offset, 2);
+        assert_eq!(
+            e.message,
+            "template `C#{custmer}` names `{custmer}`, which is not a declared entity \
+             (declared: `customer`, `order`); did you mean `{customer}`?"
+        );
+        assert_eq!(
+            e.fix,
+            "write {customer}, or declare an [[entity]] named \"custmer\""
+        );
+    }
+
+    #[test]
+    fn append_merges_literals() {
+        let mut parts = vec![Literal("A#".into()), Entity("c".into())];
+        append(&mut parts, &[Literal("#".into()), Shard]);
+        append(&mut parts, &[Literal("#".into())]);
+        append(&mut parts, &[Literal("x".into())]);
+        assert_eq!(
+            parts,
+            vec![
+                Literal("A#".into()),
+                Entity("c".into()),
+                Literal("#".into()),
+                Shard,
+                Literal("#x".into())
+            ]
+        );
+    }
+}

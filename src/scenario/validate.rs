@@ -1,0 +1,1082 @@
+//! Validation: the raw spanned document ([`super::raw`]) → a [`Scenario`]
+//! with every value checked and converted to bytes, seconds and operations
+//! per second. Variants are expanded separately by [`super::variants`].
+//!
+//! Key templates get implicit suffixes, documented here because they change
+//! the partition key the engine builds (the template `text` stays as
+//! written):
+//! - a table with `bucket` set whose `partition_key` lacks `{bucket}` gets
+//!   `#{bucket}` appended (`Literal("#")`, `Bucket`);
+//! - a table with `shards > 1` whose `partition_key` lacks `{shard}` gets
+//!   `#{shard}` appended after that (`Literal("#")`, `Shard`), as DESIGN.md
+//!   says ("{shard} appended as #n when the template lacks it").
+//!
+//! Indexes get no implicit suffix (a local index takes the table's partition
+//! key parts, suffixes included).
+
+use super::model::*;
+use super::raw::{Field, Section, Source};
+use super::suggest::{did_you_mean, list, one_of};
+use super::template::{append, parse_template, SPECIAL_PLACEHOLDERS};
+use crate::error::Result;
+use crate::store::settings::{settings_for, SettingUnit};
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Range;
+use toml::de::{DeTable, DeValue};
+
+/// Keys accepted at the top level.
+pub(crate) const TOP_KEYS: &[&str] = &[
+    "schema_version",
+    "name",
+    "description",
+    "store",
+    "simulation",
+    "entity",
+    "table",
+    "access_pattern",
+    "variant",
+    "sweep",
+    "checks",
+];
+/// Keys accepted in `[simulation]`.
+pub(crate) const SIMULATION_KEYS: &[&str] = &["seed", "trials", "window", "duration", "horizon"];
+/// Keys accepted in `[[entity]]`.
+pub(crate) const ENTITY_KEYS: &[&str] = &["name", "count", "popularity"];
+/// Keys accepted in `[[table]]`.
+pub(crate) const TABLE_KEYS: &[&str] = &[
+    "name",
+    "partition_key",
+    "sort_key",
+    "item_size",
+    "shards",
+    "shard_strategy",
+    "bucket",
+    "ttl",
+    "initial_items",
+    "index",
+];
+/// Keys accepted in `[[table.index]]`.
+pub(crate) const INDEX_KEYS: &[&str] =
+    &["name", "partition_key", "sort_key", "local", "projection"];
+/// Keys accepted in `[[access_pattern]]`.
+pub(crate) const PATTERN_KEYS: &[&str] = &[
+    "name",
+    "table",
+    "operation",
+    "rate",
+    "peak_factor",
+    "by",
+    "items",
+    "consistency",
+    "element_size",
+    "range",
+];
+/// Keys accepted in `[checks]`.
+pub(crate) const CHECKS_KEYS: &[&str] = &["headroom"];
+
+const OPERATIONS: &[(&str, Operation)] = &[
+    ("get", Operation::Get),
+    ("query", Operation::Query),
+    ("put", Operation::Put),
+    ("update", Operation::Update),
+    ("delete", Operation::Delete),
+    ("append", Operation::Append),
+];
+const CONSISTENCIES: &[(&str, Consistency)] = &[
+    ("eventual", Consistency::Eventual),
+    ("strong", Consistency::Strong),
+    ("transactional", Consistency::Transactional),
+];
+const SHARD_STRATEGIES: &[(&str, ShardStrategy)] = &[
+    ("random", ShardStrategy::Random),
+    ("calculated", ShardStrategy::Calculated),
+];
+
+/// Validates a parsed document (without expanding variants: `variants` is empty).
+pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
+    let root = Section::root(src, doc);
+    root.deny_unknown(TOP_KEYS)?;
+    schema_version(&root)?;
+    let name = scenario_name(&root)?;
+    let description = match root.get("description") {
+        Some(f) => f
+            .str("description = \"Single-table orders, newest first\"")?
+            .to_string(),
+        None => String::new(),
+    };
+    let store = store(&root)?;
+    let simulation = simulation(&root)?;
+    let entities = entities(&root)?;
+    let tables = tables(&root, &entities)?;
+    let access_patterns = access_patterns(&root, &tables, &entities)?;
+    let checks = checks(&root)?;
+    if tables.is_empty() {
+        return Err(root.missing(
+            "table",
+            "a [[table]] with name, partition_key and item_size (a scenario needs at least one table)",
+        ));
+    }
+    if access_patterns.is_empty() {
+        return Err(root.missing(
+            "access_pattern",
+            "an [[access_pattern]] with name, table, operation and rate (a scenario needs at least one)",
+        ));
+    }
+    Ok(Scenario {
+        name,
+        description,
+        store,
+        simulation,
+        entities,
+        tables,
+        access_patterns,
+        checks,
+        variants: Vec::new(),
+        source_text: src.text.to_string(),
+        source_path: src.path.to_string(),
+    })
+}
+
+fn schema_version(root: &Section) -> Result<()> {
+    let f = root.get("schema_version").ok_or_else(|| {
+        root.missing(
+            "schema_version",
+            "schema_version = 1 as the first line of the file",
+        )
+    })?;
+    let version = f.whole(0, u64::MAX, "schema_version = 1")?;
+    if version != 1 {
+        return Err(f.error(
+            format!(
+                "schema_version {version} is not supported; this keyheat reads schema version 1"
+            ),
+            "write schema_version = 1 and check the file against DESIGN.md",
+        ));
+    }
+    Ok(())
+}
+
+/// Whether `name` is usable as a folder name: letters, digits, `-`, `_`, `.`.
+fn is_safe_folder_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 200
+        && name.chars().any(|c| c != '.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+/// `name` with each run of other characters replaced by one `-`.
+fn folder_name_like(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() || matches!(c, '_' | '.') {
+            out.push(c);
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let out = out.trim_matches(|c| c == '-' || c == '.').to_string();
+    if out.is_empty() {
+        "my-scenario".to_string()
+    } else {
+        out
+    }
+}
+
+fn scenario_name(root: &Section) -> Result<String> {
+    let f = root.require(
+        "name",
+        "name = \"orders-by-customer\" (the output folder name)",
+    )?;
+    let name = f.str("name = \"orders-by-customer\"")?;
+    if !is_safe_folder_name(name) {
+        return Err(f.error(
+            format!(
+                "`{name}` is not a safe folder name: use letters, digits, `-`, `_` and `.` only"
+            ),
+            format!("write name = \"{}\"", folder_name_like(name)),
+        ));
+    }
+    Ok(name.to_string())
+}
+
+fn store(root: &Section) -> Result<StoreConfig> {
+    let example = "[store]\nkind = \"dynamodb\"";
+    let Some(mut section) = root.subsection("store", example)? else {
+        return Err(root.missing(
+            "store",
+            "a [store] section, e.g. [store] kind = \"dynamodb\" (or generic, cassandra, …)",
+        ));
+    };
+    section.header = "[store]".into();
+    let kinds: Vec<(&str, StoreKind)> = StoreKind::ALL.iter().map(|&(k, s)| (s, k)).collect();
+    let kind = section
+        .require("kind", "kind = \"dynamodb\"")?
+        .word(&kinds)?;
+    let specs = settings_for(kind);
+    if specs.is_empty() {
+        if let Some((k, _)) = super::raw::in_file_order(section.table)
+            .into_iter()
+            .find(|(k, _)| k.get_ref().as_ref() != "kind")
+        {
+            let name = k.get_ref().as_ref();
+            return Err(section.src.error(
+                &k.span(),
+                section.child_key(name),
+                format!(
+                    "unknown key `{name}`: store kind `{}` has no settings modelled yet",
+                    kind.as_str()
+                ),
+                format!("remove `{name}`; only `kind` is read for this store"),
+            ));
+        }
+    } else {
+        let accepted: Vec<&str> = std::iter::once("kind")
+            .chain(specs.iter().map(|s| s.name))
+            .collect();
+        section.header = format!("[store] with kind = \"{}\"", kind.as_str());
+        section.deny_unknown(&accepted)?;
+    }
+    let mut settings = BTreeMap::new();
+    for spec in specs {
+        let Some(f) = section.get(spec.name) else {
+            continue;
+        };
+        let name = spec.name;
+        let value = match spec.unit {
+            SettingUnit::Number => {
+                let v = f.number(&format!("{name} = 1000"))?;
+                SettingValue::Number(at_least_zero(&f, v, &format!("{name} = 1000"))?)
+            }
+            SettingUnit::Size => {
+                let example = format!("{name} = \"10GB\"");
+                SettingValue::Number(positive(&f, f.size(&example)?, &example)?)
+            }
+            SettingUnit::Duration => {
+                let example = format!("{name} = \"300s\"");
+                SettingValue::Number(positive(&f, f.duration(&example)?, &example)?)
+            }
+            SettingUnit::Rate => {
+                let example = format!("{name} = 1000");
+                SettingValue::Number(positive(&f, f.rate(&example)?, &example)?)
+            }
+            SettingUnit::Bool => SettingValue::Bool(f.bool(&format!("{name} = true"))?),
+            SettingUnit::Word(words) => {
+                let choices: Vec<(&str, &str)> = words.iter().map(|w| (*w, *w)).collect();
+                SettingValue::Text(f.word(&choices)?.to_string())
+            }
+        };
+        settings.insert(name.to_string(), value);
+    }
+    Ok(StoreConfig { kind, settings })
+}
+
+/// `v` if > 0, else an error at `f`.
+fn positive(f: &Field, v: f64, example: &str) -> Result<f64> {
+    if v > 0.0 {
+        Ok(v)
+    } else {
+        Err(f.error(
+            format!("must be > 0, found `{}`", f.src.snippet(&f.span())),
+            format!("write {example}"),
+        ))
+    }
+}
+
+/// `v` if ≥ 0, else an error at `f`.
+fn at_least_zero(f: &Field, v: f64, example: &str) -> Result<f64> {
+    if v >= 0.0 {
+        Ok(v)
+    } else {
+        Err(f.error(
+            format!("must be ≥ 0, found `{}`", f.src.snippet(&f.span())),
+            format!("write {example}"),
+        ))
+    }
+}
+
+fn simulation(root: &Section) -> Result<Simulation> {
+    let mut sim = Simulation {
+        seed: 42,
+        trials: 200,
+        window_s: 1.0,
+        duration_s: 3600.0,
+        horizon_days: 365.0,
+    };
+    let Some(mut section) = root.subsection("simulation", "[simulation]\ntrials = 200")? else {
+        return Ok(sim);
+    };
+    section.header = "[simulation]".into();
+    section.deny_unknown(SIMULATION_KEYS)?;
+    if let Some(f) = section.get("seed") {
+        sim.seed = f.whole(0, u64::MAX, "seed = 42")?;
+    }
+    if let Some(f) = section.get("trials") {
+        // In [1, u32::MAX] by `whole`.
+        sim.trials = f.whole(1, u64::from(u32::MAX), "trials = 200")? as u32;
+    }
+    let window = section.get("window");
+    if let Some(f) = &window {
+        sim.window_s = positive(f, f.duration("window = \"1s\"")?, "window = \"1s\"")?;
+    }
+    let duration = section.get("duration");
+    if let Some(f) = &duration {
+        sim.duration_s = positive(f, f.duration("duration = \"1h\"")?, "duration = \"1h\"")?;
+    }
+    if let Some(f) = section.get("horizon") {
+        sim.horizon_days =
+            positive(&f, f.duration("horizon = \"365d\"")?, "horizon = \"365d\"")? / 86_400.0;
+    }
+    if sim.window_s > sim.duration_s {
+        let message = format!(
+            "window ({} s) is longer than duration ({} s)",
+            sim.window_s, sim.duration_s
+        );
+        let fix = "make window ≤ duration, e.g. window = \"1s\" with duration = \"1h\"";
+        return Err(match (window, duration) {
+            (Some(f), _) | (None, Some(f)) => f.error(message, fix),
+            (None, None) => section
+                .src
+                .error(&section.span, "simulation.window", message, fix),
+        });
+    }
+    Ok(sim)
+}
+
+/// Records `name` at `span`, or errors when it was already declared.
+fn unique(
+    seen: &mut HashMap<String, Range<usize>>,
+    f: &Field,
+    name: &str,
+    what: &str,
+) -> Result<()> {
+    if let Some(first) = seen.get(name) {
+        let (line, _) = f.src.position(first.start);
+        return Err(f.error(
+            format!("duplicate {what} name `{name}` (first declared on line {line})"),
+            format!("give each {what} a different name"),
+        ));
+    }
+    seen.insert(name.to_string(), f.span());
+    Ok(())
+}
+
+/// A name made of letters, digits, `_` and `-` (usable in paths and templates).
+fn is_word(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+fn entities(root: &Section) -> Result<Vec<Entity>> {
+    let mut out = Vec::new();
+    let mut seen = HashMap::new();
+    for section in root.elements("entity", "[[entity]]")? {
+        section.deny_unknown(ENTITY_KEYS)?;
+        let f = section.require("name", "name = \"customer\"")?;
+        let name = f.str("name = \"customer\"")?;
+        if !is_word(name) {
+            return Err(f.error(
+                format!("entity name `{name}` must use letters, digits, `_` and `-` only (it is written as {{{name}}} in key templates)"),
+                format!("write name = \"{}\"", folder_name_like(name).replace('.', "_")),
+            ));
+        }
+        if SPECIAL_PLACEHOLDERS.contains(&name) {
+            return Err(f.error(
+                format!("`{name}` is a special placeholder ({{{name}}}) and cannot name an entity"),
+                format!("rename the entity, e.g. name = \"{name}_value\""),
+            ));
+        }
+        unique(&mut seen, &f, name, "entity")?;
+        let popularity = match section.get("popularity") {
+            Some(p) => popularity(&p)?,
+            None => Popularity::Uniform,
+        };
+        let count_field = section.get("count");
+        let count = match (&popularity, count_field) {
+            (Popularity::Weights { weights }, None) => weights.len() as u64,
+            (Popularity::Weights { weights }, Some(c)) => {
+                let count = c.whole(1, u64::MAX, &format!("count = {}", weights.len()))?;
+                if count != weights.len() as u64 {
+                    return Err(c.error(
+                        format!("count {count} does not match the {} weights given", weights.len()),
+                        format!("write count = {} or remove count (it defaults to the number of weights)", weights.len()),
+                    ));
+                }
+                count
+            }
+            (Popularity::New, None) => 1,
+            (_, Some(c)) => c.whole(1, u64::MAX, "count = 1_000_000")?,
+            (_, None) => {
+                return Err(section.missing("count", "count = 1_000_000 (the number of instances)"))
+            }
+        };
+        out.push(Entity {
+            name: name.to_string(),
+            count,
+            popularity,
+        });
+    }
+    Ok(out)
+}
+
+const DISTRIBUTIONS: &[(&str, &str)] = &[
+    ("uniform", "popularity = { distribution = \"uniform\" }"),
+    (
+        "zipf",
+        "popularity = { distribution = \"zipf\", exponent = 1.0 }",
+    ),
+    (
+        "hotspot",
+        "popularity = { distribution = \"hotspot\", hot_fraction = 0.2, hot_share = 0.8 }",
+    ),
+    (
+        "weights",
+        "popularity = { distribution = \"weights\", weights = [70, 20, 10] }",
+    ),
+    (
+        "latest",
+        "popularity = { distribution = \"latest\", exponent = 1.0 }",
+    ),
+    ("new", "popularity = { distribution = \"new\" }"),
+];
+
+fn popularity(f: &Field) -> Result<Popularity> {
+    let names: Vec<(&str, &str)> = DISTRIBUTIONS.iter().map(|&(n, _)| (n, n)).collect();
+    let example = |name: &str| {
+        DISTRIBUTIONS
+            .iter()
+            .find(|d| d.0 == name)
+            .map_or("", |d| d.1)
+            .to_string()
+    };
+    if let DeValue::String(_) = f.node.get_ref() {
+        // Shorthand for the parameterless distributions: popularity = "uniform".
+        return match f.word(&names)? {
+            "uniform" => Ok(Popularity::Uniform),
+            "new" => Ok(Popularity::New),
+            other => Err(f.error(
+                format!("distribution `{other}` needs parameters"),
+                format!("write {}", example(other)),
+            )),
+        };
+    }
+    let section = f.table(&example("zipf"))?;
+    let dist = section
+        .require("distribution", &example("zipf"))?
+        .word(&names)?;
+    let keys: &[&str] = match dist {
+        "zipf" | "latest" => &["distribution", "exponent"],
+        "hotspot" => &["distribution", "hot_fraction", "hot_share"],
+        "weights" => &["distribution", "weights"],
+        _ => &["distribution"],
+    };
+    section.deny_unknown(keys)?;
+    let ex = example(dist);
+    Ok(match dist {
+        "zipf" | "latest" => {
+            let e = section.require("exponent", "exponent = 1.0")?;
+            let exponent = at_least_zero(&e, e.number(&ex)?, "exponent = 1.0")?;
+            if dist == "zipf" {
+                Popularity::Zipf { exponent }
+            } else {
+                Popularity::Latest { exponent }
+            }
+        }
+        "hotspot" => {
+            let hf = section.require("hot_fraction", "hot_fraction = 0.2")?;
+            let hot_fraction = hf.number("hot_fraction = 0.2")?;
+            if !(hot_fraction > 0.0 && hot_fraction < 1.0) {
+                return Err(hf.error(
+                    format!("must be in (0, 1), found `{}`", hf.src.snippet(&hf.span())),
+                    "write hot_fraction = 0.2 (the fraction of instances that are hot)",
+                ));
+            }
+            let hs = section.require("hot_share", "hot_share = 0.8")?;
+            let hot_share = hs.number("hot_share = 0.8")?;
+            if !(0.0..=1.0).contains(&hot_share) {
+                return Err(hs.error(
+                    format!("must be in [0, 1], found `{}`", hs.src.snippet(&hs.span())),
+                    "write hot_share = 0.8 (the share of requests the hot set takes)",
+                ));
+            }
+            Popularity::Hotspot {
+                hot_fraction,
+                hot_share,
+            }
+        }
+        "weights" => {
+            let w = section.require("weights", "weights = [70, 20, 10]")?;
+            let items = w.array("weights = [70, 20, 10]")?;
+            if items.is_empty() {
+                return Err(w.error(
+                    "weights is empty",
+                    "list one weight per instance, e.g. weights = [70, 20, 10]",
+                ));
+            }
+            let mut weights = Vec::with_capacity(items.len());
+            for (i, node) in items.iter().enumerate() {
+                let item = w.item(i, node);
+                weights.push(at_least_zero(
+                    &item,
+                    item.number("weights = [70, 20, 10]")?,
+                    "a weight ≥ 0",
+                )?);
+            }
+            if weights.iter().sum::<f64>() <= 0.0 {
+                return Err(w.error(
+                    "the weights sum to 0",
+                    "give at least one instance a positive weight",
+                ));
+            }
+            Popularity::Weights { weights }
+        }
+        "new" => Popularity::New,
+        _ => Popularity::Uniform,
+    })
+}
+
+/// A fixed value or a distribution, before conversion to [`SizeDist`] / [`CountDist`].
+enum Dist {
+    Fixed(f64),
+    Uniform { min: f64, max: f64 },
+    LogNormal { median: f64, p99: f64 },
+}
+
+/// Reads a quantity that may be a fixed value or `{distribution = …}`.
+/// `read` converts one value (size or count); `fixed_min_exclusive` makes a
+/// fixed value of 0 an error (sizes) rather than allowed (counts).
+fn dist(
+    f: &Field,
+    read: &dyn Fn(&Field, &str) -> Result<f64>,
+    examples: [&str; 3],
+    zero_ok: bool,
+) -> Result<Dist> {
+    let [fixed_ex, uniform_ex, lognormal_ex] = examples;
+    if !matches!(f.node.get_ref(), DeValue::Table(_)) {
+        let v = read(f, fixed_ex)?;
+        return if zero_ok {
+            at_least_zero(f, v, fixed_ex).map(Dist::Fixed)
+        } else {
+            positive(f, v, fixed_ex).map(Dist::Fixed)
+        };
+    }
+    let section = f.table(fixed_ex)?;
+    let kinds = [("uniform", "uniform"), ("lognormal", "lognormal")];
+    let kind = section
+        .require("distribution", lognormal_ex)?
+        .word(&kinds)?;
+    if kind == "uniform" {
+        section.deny_unknown(&["distribution", "min", "max"])?;
+        let min_f = section.require("min", uniform_ex)?;
+        let min = at_least_zero(&min_f, read(&min_f, uniform_ex)?, uniform_ex)?;
+        let max_f = section.require("max", uniform_ex)?;
+        let max = read(&max_f, uniform_ex)?;
+        if max < min || max <= 0.0 {
+            return Err(max_f.error(
+                format!(
+                    "max `{}` must be > 0 and ≥ min `{}`",
+                    f.src.snippet(&max_f.span()),
+                    f.src.snippet(&min_f.span())
+                ),
+                format!("write {uniform_ex}"),
+            ));
+        }
+        Ok(Dist::Uniform { min, max })
+    } else {
+        section.deny_unknown(&["distribution", "median", "p99"])?;
+        let median_f = section.require("median", lognormal_ex)?;
+        let median = positive(&median_f, read(&median_f, lognormal_ex)?, lognormal_ex)?;
+        let p99_f = section.require("p99", lognormal_ex)?;
+        let p99 = positive(&p99_f, read(&p99_f, lognormal_ex)?, lognormal_ex)?;
+        if p99 < median {
+            return Err(p99_f.error(
+                format!(
+                    "p99 `{}` ({p99}) is below the median `{}` ({median})",
+                    f.src.snippet(&p99_f.span()),
+                    f.src.snippet(&median_f.span())
+                ),
+                "a log-normal's p99 must be ≥ its median: raise p99 or lower median (were they swapped?)",
+            ));
+        }
+        Ok(Dist::LogNormal { median, p99 })
+    }
+}
+
+fn size_dist(f: &Field) -> Result<SizeDist> {
+    let name = f.last_key().to_string();
+    let examples = [
+        format!("{name} = \"2KB\""),
+        format!("{name} = {{ distribution = \"uniform\", min = \"1KB\", max = \"4KB\" }}"),
+        format!("{name} = {{ distribution = \"lognormal\", median = \"1.2KB\", p99 = \"6KB\" }}"),
+    ];
+    let read = |f: &Field, ex: &str| f.size(ex);
+    Ok(
+        match dist(f, &read, [&examples[0], &examples[1], &examples[2]], false)? {
+            Dist::Fixed(v) => SizeDist::Fixed(v),
+            Dist::Uniform { min, max } => SizeDist::Uniform { min, max },
+            Dist::LogNormal { median, p99 } => SizeDist::LogNormal { median, p99 },
+        },
+    )
+}
+
+fn count_dist(f: &Field) -> Result<CountDist> {
+    let examples = [
+        "initial_items = 100",
+        "initial_items = { distribution = \"uniform\", min = 0, max = 500 }",
+        "initial_items = { distribution = \"lognormal\", median = 20, p99 = 2000 }",
+    ];
+    let read = |f: &Field, ex: &str| f.number(ex);
+    Ok(match dist(f, &read, examples, true)? {
+        Dist::Fixed(v) => CountDist::Fixed(v),
+        Dist::Uniform { min, max } => CountDist::Uniform { min, max },
+        Dist::LogNormal { median, p99 } => CountDist::LogNormal { median, p99 },
+    })
+}
+
+/// `bucket` / `ttl`: `"none"` or a positive duration.
+fn optional_duration(f: &Field, example: &str) -> Result<Option<f64>> {
+    if let DeValue::String(s) = f.node.get_ref() {
+        if s.as_ref() == "none" {
+            return Ok(None);
+        }
+    }
+    let v = f.duration(example)?;
+    positive(f, v, example).map(Some)
+}
+
+/// Parses a key template against the declared entities.
+fn template(f: &Field, entities: &[&str]) -> Result<KeyTemplate> {
+    let example = format!("{} = \"CUSTOMER#{{customer}}\"", f.last_key());
+    let text = f.str(&example)?;
+    let parts = parse_template(text, entities).map_err(|e| {
+        let at = f.src.offset_in_string(&f.span(), text, e.offset);
+        f.src.error(&(at..at), f.key.clone(), e.message, e.fix)
+    })?;
+    Ok(KeyTemplate {
+        text: text.to_string(),
+        parts,
+    })
+}
+
+/// Errors when `tpl` (read from `f`) uses `{bucket}` on a table without a bucket.
+fn check_bucket(f: &Field, tpl: &KeyTemplate, bucket_s: Option<f64>) -> Result<()> {
+    if bucket_s.is_none() && tpl.has(&TemplatePart::Bucket) {
+        let byte = tpl.text.find("{bucket}").unwrap_or(0);
+        let at = f.src.offset_in_string(&f.span(), &tpl.text, byte);
+        return Err(f.src.error(
+            &(at..at),
+            f.key.clone(),
+            format!(
+                "template `{}` uses {{bucket}} but the table has no time bucket",
+                tpl.text
+            ),
+            "set bucket = \"1d\" (the bucket width) in this [[table]], or remove {bucket}",
+        ));
+    }
+    Ok(())
+}
+
+fn tables(root: &Section, entities: &[Entity]) -> Result<Vec<Table>> {
+    let entity_names: Vec<&str> = entities.iter().map(|e| e.name.as_str()).collect();
+    let mut out = Vec::new();
+    let mut seen = HashMap::new();
+    for section in root.elements("table", "[[table]]")? {
+        section.deny_unknown(TABLE_KEYS)?;
+        let f = section.require("name", "name = \"orders\"")?;
+        let name = f.str("name = \"orders\"")?;
+        if !is_word(name) {
+            return Err(f.error(
+                format!("table name `{name}` must use letters, digits, `_` and `-` only (`.` separates a table from its index)"),
+                format!("write name = \"{}\"", folder_name_like(name).replace('.', "_")),
+            ));
+        }
+        unique(&mut seen, &f, name, "table")?;
+        let shards = match section.get("shards") {
+            // In [1, u32::MAX] by `whole`.
+            Some(f) => f.whole(1, u64::from(u32::MAX), "shards = 16")? as u32,
+            None => 1,
+        };
+        let shard_strategy = match section.get("shard_strategy") {
+            Some(f) => f.word(SHARD_STRATEGIES)?,
+            None => ShardStrategy::Random,
+        };
+        let bucket_s = match section.get("bucket") {
+            Some(f) => optional_duration(&f, "bucket = \"1d\" (or \"none\")")?,
+            None => None,
+        };
+        let ttl_s = match section.get("ttl") {
+            Some(f) => optional_duration(&f, "ttl = \"90d\" (or \"none\")")?,
+            None => None,
+        };
+        let pk_field =
+            section.require("partition_key", "partition_key = \"CUSTOMER#{customer}\"")?;
+        let mut partition_key = template(&pk_field, &entity_names)?;
+        check_bucket(&pk_field, &partition_key, bucket_s)?;
+        if bucket_s.is_some() && !partition_key.has(&TemplatePart::Bucket) {
+            append(
+                &mut partition_key.parts,
+                &[TemplatePart::Literal("#".into()), TemplatePart::Bucket],
+            );
+        }
+        if shards > 1 && !partition_key.has(&TemplatePart::Shard) {
+            append(
+                &mut partition_key.parts,
+                &[TemplatePart::Literal("#".into()), TemplatePart::Shard],
+            );
+        }
+        let sort_key = match section.get("sort_key") {
+            Some(f) => {
+                let tpl = template(&f, &entity_names)?;
+                check_bucket(&f, &tpl, bucket_s)?;
+                if tpl.has(&TemplatePart::Shard) {
+                    return Err(f.error(
+                        format!("template `{}` uses {{shard}} in the sort key; write sharding suffixes the partition key", tpl.text),
+                        "move {shard} to partition_key (or drop it: shards > 1 appends #{shard} to the partition key)",
+                    ));
+                }
+                Some(tpl)
+            }
+            None => None,
+        };
+        let item_size = size_dist(&section.require(
+            "item_size",
+            "item_size = \"2KB\" (or { distribution = \"lognormal\", median = \"1.2KB\", p99 = \"6KB\" })",
+        )?)?;
+        let initial_items = match section.get("initial_items") {
+            Some(f) => count_dist(&f)?,
+            None => CountDist::Fixed(0.0),
+        };
+        let indexes = indexes(&section, &entity_names, &partition_key, bucket_s)?;
+        out.push(Table {
+            name: name.to_string(),
+            partition_key,
+            sort_key,
+            item_size,
+            shards,
+            shard_strategy,
+            bucket_s,
+            ttl_s,
+            initial_items,
+            indexes,
+        });
+    }
+    Ok(out)
+}
+
+fn indexes(
+    table: &Section,
+    entities: &[&str],
+    table_pk: &KeyTemplate,
+    bucket_s: Option<f64>,
+) -> Result<Vec<Index>> {
+    let mut out = Vec::new();
+    let mut seen = HashMap::new();
+    for section in table.elements("index", "[[table.index]]")? {
+        section.deny_unknown(INDEX_KEYS)?;
+        let f = section.require("name", "name = \"by_status\"")?;
+        let name = f.str("name = \"by_status\"")?;
+        if !is_word(name) {
+            return Err(f.error(
+                format!("index name `{name}` must use letters, digits, `_` and `-` only (patterns address it as \"table.index\")"),
+                format!("write name = \"{}\"", folder_name_like(name).replace('.', "_")),
+            ));
+        }
+        unique(&mut seen, &f, name, "index")?;
+        let local = match section.get("local") {
+            Some(f) => f.bool("local = true")?,
+            None => false,
+        };
+        let partition_key = match (section.get("partition_key"), local) {
+            (Some(f), true) => {
+                let tpl = template(&f, entities)?;
+                if tpl.text != table_pk.text {
+                    return Err(f.error(
+                        format!(
+                            "a local index shares the table's partition key `{}`, but this one is `{}`",
+                            table_pk.text, tpl.text
+                        ),
+                        "remove partition_key from this local index, or set local = false (a global index)",
+                    ));
+                }
+                table_pk.clone()
+            }
+            (None, true) => table_pk.clone(),
+            (Some(f), false) => {
+                let tpl = template(&f, entities)?;
+                check_bucket(&f, &tpl, bucket_s)?;
+                tpl
+            }
+            (None, false) => {
+                return Err(section.missing(
+                    "partition_key",
+                    "partition_key = \"STATUS#{status}\" (or local = true to share the table's)",
+                ))
+            }
+        };
+        let sort_key = match section.get("sort_key") {
+            Some(f) => {
+                let tpl = template(&f, entities)?;
+                check_bucket(&f, &tpl, bucket_s)?;
+                Some(tpl)
+            }
+            None => None,
+        };
+        let projection = match section.get("projection") {
+            Some(f) => projection(&f)?,
+            None => Projection::All,
+        };
+        out.push(Index {
+            name: name.to_string(),
+            local,
+            partition_key,
+            sort_key,
+            projection,
+        });
+    }
+    Ok(out)
+}
+
+fn projection(f: &Field) -> Result<Projection> {
+    if let DeValue::Table(_) = f.node.get_ref() {
+        let section = f.table("projection = { include = \"200B\" }")?;
+        section.deny_unknown(&["include"])?;
+        let inc = section.require(
+            "include",
+            "include = \"200B\" (bytes of the included attributes)",
+        )?;
+        let bytes = at_least_zero(&inc, inc.size("include = \"200B\"")?, "include = \"200B\"")?;
+        return Ok(Projection::Include { bytes });
+    }
+    let words = [
+        ("keys_only", Projection::KeysOnly),
+        ("all", Projection::All),
+    ];
+    let choice = f.word(&words.map(|(w, _)| (w, w))).map_err(|e| {
+        if matches!(f.node.get_ref(), DeValue::String(_)) {
+            e
+        } else {
+            f.type_error(
+                "\"keys_only\", \"all\" or { include = \"<size>\" }",
+                "projection = \"all\"",
+            )
+        }
+    })?;
+    Ok(if choice == "keys_only" {
+        Projection::KeysOnly
+    } else {
+        Projection::All
+    })
+}
+
+/// Resolves `table = "t"` or `"t.i"` to (table index, index index).
+fn pattern_table(f: &Field, tables: &[Table]) -> Result<(usize, Option<usize>)> {
+    let text = f.str("table = \"orders\"")?;
+    let (table_name, index_name) = match text.split_once('.') {
+        Some((t, i)) => (t, Some(i)),
+        None => (text, None),
+    };
+    let Some(ti) = tables.iter().position(|t| t.name == table_name) else {
+        let mut candidates: Vec<String> = tables.iter().map(|t| t.name.clone()).collect();
+        for t in tables {
+            candidates.extend(t.indexes.iter().map(|i| format!("{}.{}", t.name, i.name)));
+        }
+        let declared = list(tables.iter().map(|t| t.name.as_str()));
+        return Err(match did_you_mean(text, candidates.iter().map(String::as_str)) {
+            Some(close) => f.error(
+                format!("table `{text}` is not declared (declared: {declared}); did you mean `{close}`?"),
+                format!("write table = \"{close}\""),
+            ),
+            None => f.error(
+                format!("table `{text}` is not declared (declared: {declared})"),
+                "declare it with a [[table]] or name a declared table (\"table\" or \"table.index\")",
+            ),
+        });
+    };
+    let Some(index_name) = index_name else {
+        return Ok((ti, None));
+    };
+    let table = &tables[ti];
+    match table.indexes.iter().position(|i| i.name == index_name) {
+        Some(ii) => Ok((ti, Some(ii))),
+        None => {
+            let declared = list(table.indexes.iter().map(|i| i.name.as_str()));
+            let hint = did_you_mean(index_name, table.indexes.iter().map(|i| i.name.as_str()));
+            Err(f.error(
+                format!(
+                    "table `{table_name}` has no index `{index_name}` (declared: {declared}){}",
+                    hint.map(|h| format!("; did you mean `{table_name}.{h}`?"))
+                        .unwrap_or_default()
+                ),
+                match hint {
+                    Some(h) => format!("write table = \"{table_name}.{h}\""),
+                    None => format!("declare it with a [[table.index]] under table `{table_name}`"),
+                },
+            ))
+        }
+    }
+}
+
+fn access_patterns(
+    root: &Section,
+    tables: &[Table],
+    entities: &[Entity],
+) -> Result<Vec<AccessPattern>> {
+    let mut out = Vec::new();
+    let mut seen = HashMap::new();
+    for section in root.elements("access_pattern", "[[access_pattern]]")? {
+        section.deny_unknown(PATTERN_KEYS)?;
+        let f = section.require("name", "name = \"Create order\"")?;
+        let name = f.str("name = \"Create order\"")?;
+        if name.trim().is_empty() {
+            return Err(f.error("the name is empty", "write name = \"Create order\""));
+        }
+        unique(&mut seen, &f, name, "access pattern")?;
+        let (table, index) =
+            pattern_table(&section.require("table", "table = \"orders\"")?, tables)?;
+        let op_field = section.require(
+            "operation",
+            &format!(
+                "operation = \"get\" (one of {})",
+                one_of(OPERATIONS.iter().map(|o| o.0))
+            ),
+        )?;
+        let operation = op_field.word(OPERATIONS)?;
+        let rate_field = section.require(
+            "rate",
+            "rate = 50 (operations per second) or rate = \"3M/day\"",
+        )?;
+        let rate_per_s = rate_field.rate("rate = 50 or rate = \"3M/day\"")?;
+        if rate_per_s <= 0.0 {
+            return Err(rate_field.error(
+                format!("rate must be > 0, found `{}`", rate_field.src.snippet(&rate_field.span())),
+                "write a positive rate such as rate = 50 or rate = \"3M/day\" (remove the pattern if it has no traffic)",
+            ));
+        }
+        let peak_factor = match section.get("peak_factor") {
+            Some(f) => positive(&f, f.number("peak_factor = 3.0")?, "peak_factor = 3.0")?,
+            None => 1.0,
+        };
+        let by = match section.get("by") {
+            Some(f) => {
+                let by = f.str("by = \"customer\"")?;
+                if !entities.iter().any(|e| e.name == by) {
+                    let declared = list(entities.iter().map(|e| e.name.as_str()));
+                    return Err(match did_you_mean(by, entities.iter().map(|e| e.name.as_str())) {
+                        Some(close) => f.error(
+                            format!("`{by}` is not a declared entity (declared: {declared}); did you mean `{close}`?"),
+                            format!("write by = \"{close}\""),
+                        ),
+                        None => f.error(
+                            format!("`{by}` is not a declared entity (declared: {declared})"),
+                            format!("declare it with [[entity]] name = \"{by}\", or name a declared entity"),
+                        ),
+                    });
+                }
+                Some(by.to_string())
+            }
+            None => None,
+        };
+        let items = match section.get("items") {
+            // In [1, u32::MAX] by `whole`.
+            Some(f) => f.whole(1, u64::from(u32::MAX), "items = 20")? as u32,
+            None => 1,
+        };
+        let consistency = match section.get("consistency") {
+            Some(f) => f.word(CONSISTENCIES)?,
+            None => Consistency::Eventual,
+        };
+        let element_size = match (section.get("element_size"), operation) {
+            (Some(f), Operation::Append) => Some(size_dist(&f)?),
+            (None, Operation::Append) => {
+                return Err(section.missing(
+                    "element_size",
+                    "element_size = \"200B\" (the bytes each append adds to the item)",
+                ))
+            }
+            (Some(f), op) => {
+                return Err(f.key_error(
+                    format!(
+                        "element_size applies only to operation = \"append\", not \"{}\"",
+                        op.as_str()
+                    ),
+                    "remove element_size, or set operation = \"append\"",
+                ))
+            }
+            (None, _) => None,
+        };
+        let range_s = match (section.get("range"), operation) {
+            (Some(f), Operation::Query) => Some(positive(
+                &f,
+                f.duration("range = \"7d\"")?,
+                "range = \"7d\"",
+            )?),
+            (Some(f), op) => {
+                return Err(f.key_error(
+                    format!(
+                        "range applies only to operation = \"query\", not \"{}\"",
+                        op.as_str()
+                    ),
+                    "remove range, or set operation = \"query\"",
+                ))
+            }
+            (None, _) => None,
+        };
+        out.push(AccessPattern {
+            name: name.to_string(),
+            table,
+            index,
+            operation,
+            rate_per_s,
+            peak_factor,
+            by,
+            items,
+            consistency,
+            element_size,
+            range_s,
+        });
+    }
+    Ok(out)
+}
+
+fn checks(root: &Section) -> Result<Checks> {
+    let mut checks = Checks { headroom: 0.8 };
+    let Some(mut section) = root.subsection("checks", "[checks]\nheadroom = 0.8")? else {
+        return Ok(checks);
+    };
+    section.header = "[checks]".into();
+    section.deny_unknown(CHECKS_KEYS)?;
+    if let Some(f) = section.get("headroom") {
+        let h = f.number("headroom = 0.8")?;
+        if !(h > 0.0 && h <= 1.0) {
+            return Err(f.error(
+                format!("must be in (0, 1], found `{}`", f.src.snippet(&f.span())),
+                "write headroom = 0.8 (a design passes when p95 peak utilization ≤ headroom)",
+            ));
+        }
+        checks.headroom = h;
+    }
+    Ok(checks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folder_names() {
+        assert!(is_safe_folder_name("orders-by_customer.v2"));
+        assert!(!is_safe_folder_name("orders by customer"));
+        assert!(!is_safe_folder_name(".."));
+        assert!(!is_safe_folder_name("a/b"));
+        assert!(!is_safe_folder_name(""));
+        assert_eq!(
+            folder_name_like("orders by customer!"),
+            "orders-by-customer"
+        );
+        assert_eq!(folder_name_like("../x"), "x");
+        assert_eq!(folder_name_like("///"), "my-scenario");
+    }
+}
