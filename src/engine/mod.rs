@@ -1,1 +1,117 @@
-//! engine (to be written).
+//! The Monte Carlo engine: trials × windows over the store's partitions.
+//!
+//! Pure: no I/O. Trials run in parallel on rayon's current pool; trial `i`
+//! draws from its own stream seeded by `(seed, i)` and results are reduced in
+//! trial order, so any thread count gives identical results.
+
+pub mod growth;
+pub mod plan;
+pub mod popularity;
+mod reduce;
+pub mod severity;
+pub mod trial;
+
+use crate::error::Result;
+use crate::results::RunResults;
+use crate::scenario::Scenario;
+use crate::store::Model;
+use rayon::prelude::*;
+
+/// Run options that override the scenario file.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Options {
+    /// Trials instead of `simulation.trials`.
+    pub trials: Option<u32>,
+    /// Seed instead of `simulation.seed`.
+    pub seed: Option<u64>,
+}
+
+/// Total trials a run of `scenario` simulates (base and every variant), for progress bars.
+pub fn total_trials(scenario: &Scenario, options: &Options) -> u64 {
+    let per = |s: &Scenario| u64::from(options.trials.unwrap_or(s.simulation.trials));
+    per(scenario)
+        + scenario
+            .variants
+            .iter()
+            .map(|v| per(&v.scenario))
+            .sum::<u64>()
+}
+
+/// Simulates `scenario` and its variants; `progress` is called with the
+/// number of trials just finished (from any thread).
+///
+/// # Errors
+/// A scenario error when the store settings are invalid or the store kind is
+/// not modelled.
+///
+/// ```
+/// let text = r#"
+/// schema_version = 1
+/// name = "doc"
+/// [store]
+/// kind = "generic"
+/// partitions = 4
+/// partition_write_limit = 100
+/// [simulation]
+/// trials = 4
+/// duration = "10s"
+/// [[entity]]
+/// name = "user"
+/// count = 1000
+/// [[table]]
+/// name = "t"
+/// partition_key = "U#{user}"
+/// item_size = "1KB"
+/// [[access_pattern]]
+/// name = "write"
+/// table = "t"
+/// operation = "put"
+/// rate = 100
+/// by = "user"
+/// "#;
+/// let s = keyheat::Scenario::from_str_at(text, "doc.toml").unwrap();
+/// let r = keyheat::engine::run(&s, &Default::default(), &|_| {}).unwrap();
+/// assert_eq!(r.tables[0].partitions, 4);
+/// assert!(r.tables[0].peak_utilization.mean > 0.25);
+/// ```
+pub fn run(
+    scenario: &Scenario,
+    options: &Options,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<RunResults> {
+    let base = simulate(scenario, options, progress)?;
+    let mut variants = Vec::with_capacity(scenario.variants.len());
+    for v in &scenario.variants {
+        let r = simulate(&v.scenario, options, progress)?;
+        variants.push(reduce::variant(v, r));
+    }
+    Ok(reduce::finish(scenario, base, variants))
+}
+
+/// One design's trials reduced to tables and verdicts.
+fn simulate(
+    scenario: &Scenario,
+    options: &Options,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<reduce::Design> {
+    let mut scenario = scenario.clone();
+    if let Some(t) = options.trials {
+        scenario.simulation.trials = t.max(1);
+    }
+    if let Some(s) = options.seed {
+        scenario.simulation.seed = s;
+    }
+    let scenario = &scenario;
+    let model = Model::new(&scenario.store, &scenario.source_path)?;
+    let store = model.store();
+    let plan = plan::build(scenario, store);
+    let trials: Vec<Vec<trial::TableTrial>> = (0..plan.trials)
+        .into_par_iter()
+        .map(|t| {
+            let out = trial::run_trial(&plan, store, t);
+            progress(1);
+            out
+        })
+        .collect();
+    Ok(reduce::design(scenario, &plan, store, trials))
+}

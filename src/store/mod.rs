@@ -1,2 +1,194 @@
-//! Store models (to be written).
+//! Store models: where a key lands (placement), what an operation costs in
+//! the store's capacity units, and which per-partition limits apply.
+//!
+//! One file per store. The engine sees only the [`StoreModel`] trait, so a new
+//! store never touches the engine.
+
+pub mod dynamodb;
+pub mod generic;
+pub mod hash;
 pub mod settings;
+
+use crate::error::{Error, Result};
+use crate::results::Figure;
+use crate::scenario::{Consistency, Operation, SettingValue, StoreConfig, StoreKind};
+use std::collections::BTreeMap;
+
+/// What the engine tells a store model about a table before asking for its layout.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableDemand {
+    /// Table (or `table.index`) name.
+    pub name: String,
+    /// Bytes stored at t = 0 (all item collections), used to size partitions.
+    pub initial_bytes: f64,
+    /// Whether the table has a local secondary index (DynamoDB's 10 GB item-collection limit applies).
+    pub has_local_index: bool,
+}
+
+/// A table's partitions and their limits, as the store model sets them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableLayout {
+    /// Number of partitions (≥ 1).
+    pub partitions: usize,
+    /// Read units per second one partition serves (`None`: unlimited / not separate).
+    pub read_limit_per_s: Option<f64>,
+    /// Write units per second one partition serves.
+    pub write_limit_per_s: Option<f64>,
+    /// Read + write units per second one partition serves.
+    pub combined_limit_per_s: Option<f64>,
+    /// Ceiling on one item collection (all items of one partition-key value), bytes.
+    pub item_collection_limit_bytes: Option<f64>,
+    /// Ceiling on one item, bytes.
+    pub item_size_limit_bytes: Option<f64>,
+}
+
+/// A store's placement, cost and limit rules.
+///
+/// Implementations are pure and cheap to call from many threads.
+pub trait StoreModel: Send + Sync + std::fmt::Debug {
+    /// Which store this models.
+    fn kind(&self) -> StoreKind;
+
+    /// Names of the read and write capacity units (`("RCU", "WCU")`, `("ops", "ops")`).
+    fn unit_names(&self) -> (&'static str, &'static str);
+
+    /// The table's partition count and limits.
+    fn layout(&self, table: &TableDemand) -> TableLayout;
+
+    /// The partition (in `0..partitions`) a partition-key value lands on.
+    fn place(&self, key: &str, partitions: usize) -> usize;
+
+    /// Capacity units one read request consumes: `bytes` is the item size for a
+    /// get, the summed size of the returned items for a query; `items` the
+    /// number of items returned.
+    fn read_cost(&self, op: Operation, consistency: Consistency, bytes: f64, items: f64) -> f64;
+
+    /// Capacity units one write request consumes for an item of `bytes`
+    /// (for `append`, the item's size after the append).
+    fn write_cost(&self, op: Operation, consistency: Consistency, bytes: f64) -> f64;
+
+    /// Every figure the model uses, with its source; assumptions labelled.
+    fn figures(&self) -> Vec<Figure>;
+}
+
+/// The store model a scenario asks for.
+#[derive(Debug)]
+pub struct Model {
+    inner: Box<dyn StoreModel>,
+}
+
+impl Model {
+    /// Builds the model for `config`.
+    ///
+    /// # Errors
+    /// A scenario error naming `store.<key>` when a setting is out of range, or
+    /// `store.kind` when that store is not modelled yet.
+    pub fn new(config: &StoreConfig, path: &str) -> Result<Model> {
+        let s = Settings {
+            map: &config.settings,
+            path,
+        };
+        let inner: Box<dyn StoreModel> = match config.kind {
+            StoreKind::Generic => Box::new(generic::Generic::new(&s)?),
+            StoreKind::DynamoDb => Box::new(dynamodb::DynamoDb::new(&s)?),
+            other => {
+                return Err(Error::scenario(
+                    path,
+                    (0, 0),
+                    "store.kind",
+                    format!("the `{}` store model is not available yet", other.as_str()),
+                    "use kind = \"generic\" with that store's per-partition limits, or kind = \"dynamodb\"",
+                ))
+            }
+        };
+        Ok(Model { inner })
+    }
+
+    /// The model as a trait object.
+    pub fn store(&self) -> &dyn StoreModel {
+        self.inner.as_ref()
+    }
+}
+
+/// Typed access to `[store]` settings for the model constructors.
+#[derive(Debug, Clone, Copy)]
+pub struct Settings<'a> {
+    map: &'a BTreeMap<String, SettingValue>,
+    path: &'a str,
+}
+
+impl<'a> Settings<'a> {
+    /// A numeric setting, if given.
+    pub fn number(&self, name: &str) -> Option<f64> {
+        match self.map.get(name) {
+            Some(SettingValue::Number(x)) => Some(*x),
+            _ => None,
+        }
+    }
+
+    /// A boolean setting, if given.
+    pub fn flag(&self, name: &str) -> Option<bool> {
+        match self.map.get(name) {
+            Some(SettingValue::Bool(b)) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// A numeric setting that must be > 0 when given.
+    ///
+    /// # Errors
+    /// A scenario error naming `store.<name>`.
+    pub fn positive(&self, name: &str) -> Result<Option<f64>> {
+        match self.number(name) {
+            Some(x) if !(x > 0.0 && x.is_finite()) => Err(Error::scenario(
+                self.path,
+                (0, 0),
+                format!("store.{name}"),
+                format!("must be a positive number, found {x}"),
+                format!("set {name} to a value greater than 0, or remove it to take the default"),
+            )),
+            other => Ok(other),
+        }
+    }
+}
+
+/// `x` formatted with thousands separators and at most 3 decimals, for figure values.
+pub fn fmt_number(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        let s = format!("{}", x.abs() as u64);
+        let mut out = String::new();
+        for (i, c) in s.chars().enumerate() {
+            if i > 0 && (s.len() - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        if x < 0.0 {
+            format!("-{out}")
+        } else {
+            out
+        }
+    } else {
+        format!("{}", (x * 1000.0).round() / 1000.0)
+    }
+}
+
+/// A figure taken from the scenario when set there, else the documented default.
+pub(crate) fn figure(
+    name: &str,
+    value: String,
+    set_by_user: bool,
+    source: &str,
+    assumption: bool,
+) -> Figure {
+    Figure {
+        name: name.to_string(),
+        value,
+        source: if set_by_user {
+            "scenario".to_string()
+        } else {
+            source.to_string()
+        },
+        assumption: assumption && !set_by_user,
+    }
+}

@@ -1,0 +1,394 @@
+//! Growth of item collections and items over the horizon, and the day each
+//! first crosses its ceiling.
+//!
+//! Each key class (keys with the same write rate: one hot rank, or a band of
+//! ranks bounded above by its first rank's rate) grows by a compound Poisson
+//! process: items arrive at `a` per day with sizes S, so after τ days the
+//! collection holds I + aτ items of mean I·E[S] + aτ·E[S] bytes and variance
+//! aτ·E[S²] (+ I·Var[S]). Growth stops at τ = G = min(horizon, bucket width,
+//! TTL): a time bucket starts a fresh collection, a TTL expires old items.
+//! The largest of a class's n keys is drawn once per trial as the normal
+//! quantile at U^{1/n} (the maximum of n independent keys), so a class of 10⁹
+//! keys costs one draw; the draw is held over the horizon, making each trial a
+//! smooth growth path whose first crossing of the ceiling is the breach day.
+
+use super::plan::{KeySpace, Stream, DAY_S};
+use crate::results::stats::normal_quantile;
+use crate::scenario::{CountDist, Operation, Popularity, Scenario, SizeDist, Table, TemplatePart};
+use crate::store::TableLayout;
+use rand::Rng;
+
+/// Ranks tracked one by one before doubling bands take over.
+const EXACT_RANKS: u64 = 32;
+/// Points on the day grid of the growth chart.
+pub const GRID_POINTS: usize = 121;
+
+/// Keys that grow alike.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GrowthClass {
+    /// Keys in the class over the horizon (ranks × other combinations × shards × buckets).
+    pub keys: f64,
+    /// New items per key per day (net of deletes, ≥ 0).
+    pub items_per_day: f64,
+    /// Appends per key per day.
+    pub appends_per_day: f64,
+}
+
+/// Growth of one table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GrowthPlan {
+    /// Key classes.
+    pub classes: Vec<GrowthClass>,
+    /// Item size distribution.
+    pub item_size: SizeDist,
+    /// Appended element size distribution (when the table has appends).
+    pub element_size: Option<SizeDist>,
+    /// Items per key at t = 0.
+    pub initial_items: CountDist,
+    /// Items a collection can hold at most (overwriting puts), `None` = unbounded.
+    pub max_items: Option<f64>,
+    /// Days a collection grows before a bucket or TTL resets it.
+    pub growth_days: f64,
+    /// Horizon, days.
+    pub horizon_days: f64,
+    /// Items written per day over the whole table.
+    pub items_written_per_day: f64,
+    /// Item-collection ceiling, bytes.
+    pub collection_limit: Option<f64>,
+    /// Item ceiling, bytes.
+    pub item_limit: Option<f64>,
+}
+
+/// One trial's growth outcome.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GrowthTrial {
+    /// Largest item collection on each grid day, bytes.
+    pub collection_by_day: Vec<f64>,
+    /// Largest item on each grid day, bytes.
+    pub item_by_day: Vec<f64>,
+    /// Day the largest collection first reaches its ceiling.
+    pub size_breach_day: Option<f64>,
+    /// Day an item first reaches the item ceiling.
+    pub item_breach_day: Option<f64>,
+    /// Largest item collection reached within the horizon, bytes.
+    pub max_collection_bytes: f64,
+    /// Largest item reached within the horizon, bytes.
+    pub max_item_bytes: f64,
+}
+
+impl GrowthPlan {
+    /// Builds the growth classes of `table` from its write streams (mean rates).
+    pub fn new(
+        scenario: &Scenario,
+        table: &Table,
+        keys: &KeySpace,
+        streams: &[Stream],
+        layout: &TableLayout,
+    ) -> GrowthPlan {
+        let horizon = scenario.simulation.horizon_days;
+        let bucket_days = table.bucket_s.map(|b| b / DAY_S);
+        let ttl_days = table.ttl_s.map(|t| t / DAY_S);
+        let growth_days = horizon
+            .min(bucket_days.unwrap_or(f64::INFINITY))
+            .min(ttl_days.unwrap_or(f64::INFINITY));
+        let buckets_over_horizon = bucket_days.map_or(1.0, |b| (horizon / b).ceil().max(1.0));
+        let shards = f64::from(table.shards.max(1));
+        let (adds_items, max_items) = sort_key_growth(table, scenario);
+
+        let mut classes = Vec::new();
+        let mut drivers: Vec<Option<usize>> = Vec::new();
+        for s in streams.iter().filter(|s| s.is_write) {
+            if !drivers.contains(&s.driver) {
+                drivers.push(s.driver);
+            }
+        }
+        let per_day = |s: &Stream| s.mean_rate_per_s * DAY_S;
+        let items_of = |s: &Stream| f64::from(scenario.access_patterns[s.pattern].items.max(1));
+        let mut items_written_per_day = 0.0;
+        for s in streams.iter().filter(|s| s.is_write) {
+            let op = scenario.access_patterns[s.pattern].operation;
+            if matches!(op, Operation::Put | Operation::Update) {
+                items_written_per_day += per_day(s) * items_of(s);
+            }
+        }
+        for driver in drivers {
+            let group: Vec<&Stream> = streams
+                .iter()
+                .filter(|s| s.is_write && s.driver == driver)
+                .collect();
+            let Some(first) = group.first() else { continue };
+            if first.shares.is_fresh() {
+                // Every write makes a new key: no key grows past one write.
+                classes.push(GrowthClass {
+                    keys: f64::MAX,
+                    items_per_day: 0.0,
+                    appends_per_day: 0.0,
+                });
+                continue;
+            }
+            let n = first.shares.count();
+            let per_key = first.other_combos * shards;
+            let rates = |rank: u64| -> (f64, f64) {
+                let mut items = 0.0;
+                let mut appends = 0.0;
+                for s in &group {
+                    let share = s.shares.share(rank) / per_key;
+                    let op = scenario.access_patterns[s.pattern].operation;
+                    match op {
+                        Operation::Put if adds_items => items += per_day(s) * items_of(s) * share,
+                        Operation::Delete => items -= per_day(s) * items_of(s) * share,
+                        Operation::Append => appends += per_day(s) * share,
+                        _ => {}
+                    }
+                }
+                (items.max(0.0), appends)
+            };
+            let mut a = 1u64;
+            while a <= n {
+                let b = if a <= EXACT_RANKS {
+                    a
+                } else {
+                    (2 * a - 1).min(n)
+                };
+                // Merge a run of equal shares into one exact class.
+                let b = if first.shares.share(a) == first.shares.share(n.min(b.max(a))) {
+                    extend_equal(&first.shares, a, b, n)
+                } else {
+                    b
+                };
+                let (items_per_day, appends_per_day) = rates(a);
+                classes.push(GrowthClass {
+                    keys: (b - a + 1) as f64 * per_key * buckets_over_horizon,
+                    items_per_day,
+                    appends_per_day,
+                });
+                a = b + 1;
+            }
+        }
+        if classes.is_empty() {
+            let n = if keys.fresh {
+                1.0
+            } else {
+                keys.cardinality() * shards
+            };
+            classes.push(GrowthClass {
+                keys: n,
+                items_per_day: 0.0,
+                appends_per_day: 0.0,
+            });
+        }
+        let element_size = scenario
+            .access_patterns
+            .iter()
+            .filter(|p| p.operation == Operation::Append)
+            .find(|p| std::ptr::eq(&scenario.tables[p.table], table))
+            .and_then(|p| p.element_size.clone());
+        GrowthPlan {
+            classes,
+            item_size: table.item_size.clone(),
+            element_size,
+            initial_items: table.initial_items.clone(),
+            max_items,
+            growth_days,
+            horizon_days: horizon,
+            items_written_per_day,
+            collection_limit: layout.item_collection_limit_bytes,
+            item_limit: layout.item_size_limit_bytes,
+        }
+    }
+
+    /// Days on the chart grid: [`GRID_POINTS`] evenly spaced over the horizon.
+    pub fn grid(&self) -> Vec<f64> {
+        (0..GRID_POINTS)
+            .map(|i| self.horizon_days * i as f64 / (GRID_POINTS - 1) as f64)
+            .collect()
+    }
+
+    /// Draws one trial's growth.
+    pub fn simulate<R: Rng + ?Sized>(&self, rng: &mut R) -> GrowthTrial {
+        let es = self.item_size.mean();
+        let es2 = self.item_size.second_moment();
+        let var_s = (es2 - es * es).max(0.0);
+        let (ee, ee2) = self
+            .element_size
+            .as_ref()
+            .map_or((0.0, 0.0), |e| (e.mean(), e.second_moment()));
+        // Per class: (z of the largest key, its initial items).
+        let draws: Vec<(f64, f64)> = self
+            .classes
+            .iter()
+            .map(|c| {
+                let z = max_of_normals(c.keys, rng.random::<f64>());
+                let q = upper_tail_of_max(c.keys, rng.random::<f64>());
+                (z, self.initial_items.upper_quantile(q).max(0.0))
+            })
+            .collect();
+        let collection = |t: f64| -> f64 {
+            let tau = t.min(self.growth_days).max(0.0);
+            self.classes
+                .iter()
+                .zip(&draws)
+                .map(|(c, &(z, init))| {
+                    let mut items = init + c.items_per_day * tau;
+                    if let Some(m) = self.max_items {
+                        items = items.min(m.max(init));
+                    }
+                    let mean = items * es + c.appends_per_day * tau * ee;
+                    let var = items * var_s
+                        + c.items_per_day * tau * (es2 - var_s)
+                        + c.appends_per_day * tau * ee2;
+                    (mean + z * var.max(0.0).sqrt()).max(0.0)
+                })
+                .fold(0.0, f64::max)
+        };
+        let item = |t: f64| -> f64 {
+            let tau = t.min(self.growth_days).max(0.0);
+            self.classes
+                .iter()
+                .zip(&draws)
+                .map(|(c, &(z, _))| {
+                    let mean = es + c.appends_per_day * tau * ee;
+                    let var = c.appends_per_day * tau * ee2;
+                    (mean + z * var.max(0.0).sqrt()).max(0.0)
+                })
+                .fold(0.0, f64::max)
+        };
+        // Largest freshly written item: the maximum of all items written within the horizon.
+        let written = (self.items_written_per_day * self.horizon_days).max(1.0);
+        let base_item_max = self
+            .item_size
+            .upper_quantile(upper_tail_of_max(written, rng.random::<f64>()));
+        let base_item_breach = self.item_limit.and_then(|limit| {
+            let per_day = self.items_written_per_day * self.item_size.exceedance(limit);
+            if per_day <= 0.0 {
+                return None;
+            }
+            // First over-limit item: exponential waiting time.
+            let day = -(1.0 - rng.random::<f64>()).ln() / per_day;
+            (day <= self.horizon_days).then_some(day)
+        });
+        let grid = self.grid();
+        let collection_by_day: Vec<f64> = grid.iter().map(|&t| collection(t)).collect();
+        let item_by_day: Vec<f64> = grid.iter().map(|&t| item(t)).collect();
+        let size_breach_day = self
+            .collection_limit
+            .and_then(|l| first_crossing(&grid, &collection_by_day, l, &collection));
+        let append_breach = self
+            .item_limit
+            .and_then(|l| first_crossing(&grid, &item_by_day, l, &item));
+        let item_breach_day = match (append_breach, base_item_breach) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        GrowthTrial {
+            max_collection_bytes: collection_by_day.iter().copied().fold(0.0, f64::max),
+            max_item_bytes: item_by_day
+                .iter()
+                .copied()
+                .fold(0.0, f64::max)
+                .max(base_item_max),
+            collection_by_day,
+            item_by_day,
+            size_breach_day,
+            item_breach_day,
+        }
+    }
+}
+
+/// Whether puts add items to a collection, and the most items it can hold.
+/// A sort key with `{time}`, `{id}` or a `new` entity makes every put a new
+/// item (unbounded); one with only finite entities holds at most their
+/// product; no sort key (or a constant one) means one item, overwritten.
+fn sort_key_growth(table: &Table, scenario: &Scenario) -> (bool, Option<f64>) {
+    let Some(sk) = &table.sort_key else {
+        return (false, Some(1.0));
+    };
+    let mut bound = 1.0;
+    for part in &sk.parts {
+        match part {
+            TemplatePart::Time | TemplatePart::Id => return (true, None),
+            TemplatePart::Entity(name) => {
+                match scenario.entities.iter().find(|e| &e.name == name) {
+                    Some(e) if e.popularity == Popularity::New => return (true, None),
+                    Some(e) => bound *= e.count.max(1) as f64,
+                    None => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    (bound > 1.0, Some(bound))
+}
+
+/// Extends `[a, b]` while shares stay equal to rank `a`'s (exact classes for
+/// uniform and hotspot populations), by doubling then bisecting.
+fn extend_equal(shares: &super::popularity::RankShares, a: u64, b: u64, n: u64) -> u64 {
+    let target = shares.share(a);
+    let mut hi = b.max(a);
+    if shares.share(hi) != target {
+        return b;
+    }
+    let mut step = 1u64;
+    while hi < n {
+        let next = (hi + step).min(n);
+        if shares.share(next) != target {
+            // Bisect between hi (equal) and next (different).
+            let (mut lo, mut up) = (hi, next);
+            while up - lo > 1 {
+                let mid = lo + (up - lo) / 2;
+                if shares.share(mid) == target {
+                    lo = mid;
+                } else {
+                    up = mid;
+                }
+            }
+            return lo;
+        }
+        hi = next;
+        step = step.saturating_mul(2);
+    }
+    hi
+}
+
+/// 1 − U^{1/n}: the upper-tail probability at which the maximum of `n`
+/// independent draws sits, for a uniform `u`.
+fn upper_tail_of_max(n: f64, u: f64) -> f64 {
+    let u = u.clamp(1e-300, 1.0 - 1e-16);
+    (-(u.ln() / n.max(1.0)).exp_m1()).clamp(1e-300, 1.0 - 1e-16)
+}
+
+/// The maximum of `n` independent standard normals, drawn from a uniform `u`.
+fn max_of_normals(n: f64, u: f64) -> f64 {
+    -normal_quantile(upper_tail_of_max(n, u))
+}
+
+/// First time `f` reaches `limit`, searched on the grid then bisected.
+fn first_crossing(grid: &[f64], values: &[f64], limit: f64, f: &dyn Fn(f64) -> f64) -> Option<f64> {
+    let i = values.iter().position(|&v| v >= limit)?;
+    if i == 0 {
+        return Some(0.0);
+    }
+    let (mut lo, mut hi) = (grid[i - 1], grid[i]);
+    for _ in 0..40 {
+        let mid = 0.5 * (lo + hi);
+        if f(mid) >= limit {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Some(hi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn max_of_one_normal_is_the_normal_quantile() {
+        assert!((max_of_normals(1.0, 0.975) - 1.959_964).abs() < 1e-5);
+        // Median of the max of 1000 normals: Φ⁻¹(0.5^{1/1000}) = 3.0902 (Φ⁻¹(0.999307)).
+        let z = max_of_normals(1000.0, 0.5);
+        assert!((z - normal_quantile(0.5f64.powf(1e-3))).abs() < 1e-6, "{z}");
+    }
+}

@@ -1,0 +1,411 @@
+//! Compiles a validated scenario and a store model into what the trials
+//! need: per table, its layout, its request streams (one per access pattern)
+//! with their key spaces, sub-key expansions (write shards, time buckets) and
+//! unit-cost distributions, and its growth classes.
+
+use super::popularity::RankShares;
+use super::severity::{Severity, SEVERITY_SAMPLES};
+use crate::scenario::{
+    AccessPattern, KeyTemplate, Operation, Popularity, Scenario, ShardStrategy, Table, TemplatePart,
+};
+use crate::store::{StoreModel, TableDemand, TableLayout};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Seconds in a day.
+pub const DAY_S: f64 = 86_400.0;
+
+/// Everything the trials of one scenario need.
+#[derive(Debug)]
+pub struct Plan {
+    /// Base seed.
+    pub seed: u64,
+    /// Trials.
+    pub trials: u32,
+    /// Window, seconds.
+    pub window_s: f64,
+    /// Windows in the busy period.
+    pub windows: usize,
+    /// Growth horizon, days.
+    pub horizon_days: f64,
+    /// Per-table plans, in scenario order.
+    pub tables: Vec<TablePlan>,
+}
+
+/// One table's partitions, streams and growth.
+#[derive(Debug)]
+pub struct TablePlan {
+    /// Table name.
+    pub name: String,
+    /// Partitions and limits from the store model.
+    pub layout: TableLayout,
+    /// Key space of the partition key.
+    pub keys: KeySpace,
+    /// One stream per access pattern on this table.
+    pub streams: Vec<Stream>,
+    /// Bucket width, seconds.
+    pub bucket_s: Option<f64>,
+    /// Queries a whole-key read issues.
+    pub fan_out: u32,
+    /// Busy-period requests per second over all patterns (before fan-out).
+    pub requests_per_s: f64,
+    /// Growth of item collections and items.
+    pub growth: super::growth::GrowthPlan,
+}
+
+/// The partition key's key space.
+#[derive(Debug, Clone)]
+pub struct KeySpace {
+    /// Parsed template.
+    pub template: Vec<TemplatePart>,
+    /// Entities the template names, with their instance counts (in template order).
+    pub entities: Vec<(String, u64)>,
+    /// Whether every operation makes a fresh key (`{id}`, `{time}` or a `new` entity in the key).
+    pub fresh: bool,
+}
+
+impl KeySpace {
+    fn new(template: &KeyTemplate, scenario: &Scenario) -> KeySpace {
+        let mut fresh = template.has(&TemplatePart::Id) || template.has(&TemplatePart::Time);
+        let mut entities = Vec::new();
+        for name in template.entities() {
+            if let Some(e) = scenario.entities.iter().find(|e| e.name == name) {
+                if e.popularity == Popularity::New {
+                    fresh = true;
+                }
+                let count = match &e.popularity {
+                    Popularity::Weights { weights } => weights.len() as u64,
+                    _ => e.count,
+                };
+                entities.push((name.to_string(), count.max(1)));
+            }
+        }
+        KeySpace {
+            template: template.parts.clone(),
+            entities,
+            fresh,
+        }
+    }
+
+    /// Number of distinct logical keys (product of entity counts), saturating; 1 with no entities.
+    pub fn cardinality(&self) -> f64 {
+        self.entities.iter().map(|(_, c)| *c as f64).product()
+    }
+
+    /// Formats a key: `ids[i]` is the instance of `entities[i]`.
+    pub fn format(&self, ids: &[u64], shard: Option<u32>, bucket: i64) -> String {
+        let mut out = String::with_capacity(32);
+        for part in &self.template {
+            match part {
+                TemplatePart::Literal(s) => out.push_str(s),
+                TemplatePart::Entity(name) => {
+                    let i = self.entities.iter().position(|(n, _)| n == name);
+                    match i.and_then(|i| ids.get(i)) {
+                        Some(id) => out.push_str(&id.to_string()),
+                        None => out.push('?'),
+                    }
+                }
+                TemplatePart::Bucket => out.push_str(&bucket.to_string()),
+                TemplatePart::Shard => out.push_str(&shard.unwrap_or(0).to_string()),
+                TemplatePart::Time => out.push_str("<time>"),
+                TemplatePart::Id => out.push_str("<id>"),
+            }
+        }
+        out
+    }
+}
+
+/// One sub-request a request turns into: which shard and which bucket (offset
+/// back from the current one), and how many of them per request.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SubKey {
+    /// Shard suffix, when the table is sharded.
+    pub shard: Option<u32>,
+    /// Buckets back from the current bucket (0 = current).
+    pub bucket_back: u32,
+    /// Sub-requests this sub-key receives per request (1/N for a write spread
+    /// over N shards; 1 for each of N fan-out queries).
+    pub weight: f64,
+}
+
+/// One access pattern's requests on its table.
+#[derive(Debug)]
+pub struct Stream {
+    /// Index of the access pattern.
+    pub pattern: usize,
+    /// Pattern name.
+    pub name: String,
+    /// Whether it consumes write capacity.
+    pub is_write: bool,
+    /// Busy-period requests per second (rate × peak factor).
+    pub busy_rate_per_s: f64,
+    /// Mean requests per second (growth).
+    pub mean_rate_per_s: f64,
+    /// Index into `KeySpace::entities` of the entity whose popularity picks the key;
+    /// `None`: uniform over all logical keys.
+    pub driver: Option<usize>,
+    /// Shares by rank: of the driver's instances, or of all logical keys when no driver.
+    pub shares: RankShares,
+    /// Logical keys per driver instance (combinations of the other entities).
+    pub other_combos: f64,
+    /// Sub-keys per logical key.
+    pub subkeys: Vec<SubKey>,
+    /// Units per sub-request.
+    pub severity: Severity,
+}
+
+impl Stream {
+    /// Sub-requests per request (the pattern's fan-out).
+    pub fn fan_out(&self) -> f64 {
+        self.subkeys.iter().map(|s| s.weight).sum()
+    }
+}
+
+/// Builds the plan for `scenario` on `store`.
+pub fn build(scenario: &Scenario, store: &dyn StoreModel) -> Plan {
+    let sim = &scenario.simulation;
+    let windows = ((sim.duration_s / sim.window_s).round() as usize).max(1);
+    let tables = scenario
+        .tables
+        .iter()
+        .enumerate()
+        .map(|(ti, t)| table_plan(scenario, store, ti, t))
+        .collect();
+    Plan {
+        seed: sim.seed,
+        trials: sim.trials,
+        window_s: sim.window_s,
+        windows,
+        horizon_days: sim.horizon_days,
+        tables,
+    }
+}
+
+fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Table) -> TablePlan {
+    let keys = KeySpace::new(&table.partition_key, scenario);
+    let item_mean = table.item_size.mean();
+    let logical_keys = if keys.fresh { 0.0 } else { keys.cardinality() };
+    let initial_bytes =
+        logical_keys * f64::from(table.shards) * table.initial_items.mean() * item_mean;
+    let layout = store.layout(&TableDemand {
+        name: table.name.clone(),
+        initial_bytes,
+        has_local_index: table.indexes.iter().any(|i| i.local),
+    });
+    let patterns: Vec<(usize, &AccessPattern)> = scenario
+        .access_patterns
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.table == ti && p.index.is_none())
+        .collect();
+    let streams: Vec<Stream> = patterns
+        .iter()
+        .map(|&(pi, p)| stream(scenario, store, &keys, table, pi, p))
+        .collect();
+    let max_bucket_span = patterns
+        .iter()
+        .filter(|(_, p)| p.operation == Operation::Query)
+        .map(|(_, p)| bucket_span(table, p))
+        .max()
+        .unwrap_or(1);
+    let fan_out = table.shards * max_bucket_span;
+    let requests_per_s = streams.iter().map(|s| s.busy_rate_per_s).sum();
+    let growth = super::growth::GrowthPlan::new(scenario, table, &keys, &streams, &layout);
+    TablePlan {
+        name: table.name.clone(),
+        layout,
+        keys,
+        streams,
+        bucket_s: table.bucket_s,
+        fan_out,
+        requests_per_s,
+        growth,
+    }
+}
+
+/// Buckets a query of `p` spans: ceil(range / bucket), at least 1.
+fn bucket_span(table: &Table, p: &AccessPattern) -> u32 {
+    match (table.bucket_s, p.range_s) {
+        (Some(b), Some(r)) if b > 0.0 => ((r / b).ceil() as u32).max(1),
+        _ => 1,
+    }
+}
+
+fn stream(
+    scenario: &Scenario,
+    store: &dyn StoreModel,
+    keys: &KeySpace,
+    table: &Table,
+    pi: usize,
+    p: &AccessPattern,
+) -> Stream {
+    let driver =
+        p.by.as_ref()
+            .and_then(|by| keys.entities.iter().position(|(n, _)| n == by));
+    let (shares, other_combos) = match driver {
+        Some(d) => {
+            let entity = scenario
+                .entities
+                .iter()
+                .find(|e| e.name == keys.entities[d].0);
+            let shares = match entity {
+                Some(e) => RankShares::new(&e.popularity, keys.entities[d].1),
+                None => RankShares::new(&Popularity::Uniform, keys.entities[d].1),
+            };
+            let others: f64 = keys
+                .entities
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != d)
+                .map(|(_, (_, c))| *c as f64)
+                .product();
+            (shares, others)
+        }
+        None => {
+            let n = keys.cardinality();
+            let shares = if n >= 1e18 {
+                RankShares::new(&Popularity::New, 1)
+            } else {
+                RankShares::new(&Popularity::Uniform, n as u64)
+            };
+            (shares, 1.0)
+        }
+    };
+    let shares = if keys.fresh {
+        RankShares::new(&Popularity::New, 1)
+    } else {
+        shares
+    };
+    let subkeys = subkeys(table, p);
+    let fan: f64 = subkeys.iter().map(|s| s.weight).sum();
+    let severity = severity(scenario, store, table, pi, p, fan);
+    Stream {
+        pattern: pi,
+        name: p.name.clone(),
+        is_write: p.operation.is_write(),
+        busy_rate_per_s: p.rate_per_s * p.peak_factor,
+        mean_rate_per_s: p.rate_per_s,
+        driver,
+        shares,
+        other_combos,
+        subkeys,
+        severity,
+    }
+}
+
+/// Sub-keys per request. Writes go to one shard (uniform: random suffix, or
+/// hash(item id) mod N) in the current bucket. A `get` under calculated
+/// sharding reads one shard; under random sharding it must query all N. A
+/// `query` reads every shard of every bucket its range spans.
+fn subkeys(table: &Table, p: &AccessPattern) -> Vec<SubKey> {
+    let n = table.shards.max(1);
+    let sharded = n > 1;
+    let shard = |i: u32| sharded.then_some(i);
+    match p.operation {
+        Operation::Get if table.shard_strategy == ShardStrategy::Calculated || !sharded => (0..n)
+            .map(|i| SubKey {
+                shard: shard(i),
+                bucket_back: 0,
+                weight: 1.0 / f64::from(n),
+            })
+            .collect(),
+        Operation::Get => (0..n)
+            .map(|i| SubKey {
+                shard: shard(i),
+                bucket_back: 0,
+                weight: 1.0,
+            })
+            .collect(),
+        Operation::Query => {
+            let k = bucket_span(table, p);
+            (0..k)
+                .flat_map(|b| {
+                    (0..n).map(move |i| SubKey {
+                        shard: shard(i),
+                        bucket_back: b,
+                        weight: 1.0,
+                    })
+                })
+                .collect()
+        }
+        _ => (0..n)
+            .map(|i| SubKey {
+                shard: shard(i),
+                bucket_back: 0,
+                weight: 1.0 / f64::from(n),
+            })
+            .collect(),
+    }
+}
+
+/// Units per sub-request, from [`SEVERITY_SAMPLES`] sampled requests. A read
+/// sub-request returns items/fan-out items on average (⌊x⌋ or ⌈x⌉); an
+/// `append` writes the item grown by one element.
+fn severity(
+    scenario: &Scenario,
+    store: &dyn StoreModel,
+    table: &Table,
+    pi: usize,
+    p: &AccessPattern,
+    fan: f64,
+) -> Severity {
+    let seed = scenario.simulation.seed
+        ^ 0x5EED_0000_0000_0000
+        ^ (pi as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let items = f64::from(p.items.max(1));
+    let per_sub = if p.operation.is_write() {
+        items
+    } else {
+        items / fan.max(1.0)
+    };
+    let samples = (0..SEVERITY_SAMPLES)
+        .map(|_| {
+            let whole = per_sub.floor();
+            let n = whole
+                + if rng.random::<f64>() < per_sub - whole {
+                    1.0
+                } else {
+                    0.0
+                };
+            let sizes: Vec<f64> = (0..n as usize)
+                .map(|_| table.item_size.sample(&mut rng))
+                .collect();
+            match p.operation {
+                // A Query rounds the summed size of the items it returns.
+                Operation::Query => {
+                    store.read_cost(p.operation, p.consistency, sizes.iter().sum(), n)
+                }
+                // A (batch) get rounds each item; an empty get still costs the minimum.
+                Operation::Get if sizes.is_empty() => {
+                    store.read_cost(p.operation, p.consistency, 0.0, 0.0)
+                }
+                Operation::Get => sizes
+                    .iter()
+                    .map(|&b| store.read_cost(p.operation, p.consistency, b, 1.0))
+                    .sum(),
+                Operation::Append => {
+                    let grow = p.element_size.as_ref().map_or(0.0, |e| e.sample(&mut rng));
+                    sizes
+                        .iter()
+                        .map(|&b| store.write_cost(p.operation, p.consistency, b + grow))
+                        .sum()
+                }
+                _ => sizes
+                    .iter()
+                    .map(|&b| store.write_cost(p.operation, p.consistency, b))
+                    .sum(),
+            }
+        })
+        .collect();
+    Severity::from_samples(samples)
+}
+
+/// Derives trial `t`'s RNG seed from the base seed (SplitMix64 of both), so
+/// every trial has its own stream whatever thread runs it.
+pub fn trial_seed(seed: u64, trial: u32) -> u64 {
+    let mut z = seed ^ (u64::from(trial).wrapping_add(1)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}

@@ -1,0 +1,257 @@
+//! Popularity by rank: the share of an entity's requests that its rank-r
+//! instance receives, summed over rank ranges without touching every rank,
+//! so an entity of 10⁹ instances costs no more than one of 10³.
+
+use crate::scenario::Popularity;
+
+/// Ranks whose generalized harmonic terms are summed exactly before the
+/// Euler–Maclaurin tail takes over.
+const EXACT_TERMS: u64 = 10_000;
+
+/// Generalized harmonic number H(n, s) = Σ_{k=1..n} k^-s.
+///
+/// Exact summation for the first 10,000 terms, Euler–Maclaurin (three
+/// correction terms) beyond; relative error < 1e-12 for any n.
+///
+/// ```
+/// use keyheat::engine::popularity::harmonic;
+/// // H(1000) = 7.485470860550345 (the 1000th harmonic number).
+/// assert!((harmonic(1000, 1.0) - 7.485_470_860_550_345).abs() < 1e-12);
+/// // ζ(2) partial sum to 10⁶: π²/6 − 1/10⁶ + 1/(2·10¹²) ≈ 1.6449330668487264.
+/// assert!((harmonic(1_000_000, 2.0) - 1.644_933_066_848_726_4).abs() < 1e-12);
+/// ```
+pub fn harmonic(n: u64, s: f64) -> f64 {
+    harmonic_range(1, n, s)
+}
+
+/// Σ_{k=a..=b} k^-s (0 when b < a).
+pub fn harmonic_range(a: u64, b: u64, s: f64) -> f64 {
+    if b < a || b == 0 {
+        return 0.0;
+    }
+    let a = a.max(1);
+    if b - a < EXACT_TERMS {
+        // Sum small terms first for accuracy.
+        return (a..=b).rev().map(|k| (k as f64).powf(-s)).sum();
+    }
+    let m = a + EXACT_TERMS;
+    let head: f64 = (a..m).rev().map(|k| (k as f64).powf(-s)).sum();
+    head + euler_maclaurin(m, b, s)
+}
+
+/// Σ_{k=m..=n} k^-s by Euler–Maclaurin with Bernoulli terms B2, B4, B6.
+fn euler_maclaurin(m: u64, n: u64, s: f64) -> f64 {
+    let (mf, nf) = (m as f64, n as f64);
+    let integral = if (s - 1.0).abs() < 1e-12 {
+        (nf / mf).ln()
+    } else {
+        (nf.powf(1.0 - s) - mf.powf(1.0 - s)) / (1.0 - s)
+    };
+    let f = |x: f64| x.powf(-s);
+    // Derivatives of x^-s.
+    let d1 = |x: f64| -s * x.powf(-s - 1.0);
+    let d3 = |x: f64| -s * (s + 1.0) * (s + 2.0) * x.powf(-s - 3.0);
+    let d5 = |x: f64| -s * (s + 1.0) * (s + 2.0) * (s + 3.0) * (s + 4.0) * x.powf(-s - 5.0);
+    integral + (f(mf) + f(nf)) / 2.0 + (d1(nf) - d1(mf)) / 12.0 - (d3(nf) - d3(mf)) / 720.0
+        + (d5(nf) - d5(mf)) / 30_240.0
+}
+
+/// Request shares of one entity's instances by popularity rank (rank 1 hottest).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RankShares {
+    kind: Kind,
+    count: u64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Kind {
+    Uniform,
+    Power {
+        exponent: f64,
+        norm: f64,
+    },
+    Hotspot {
+        hot: u64,
+        hot_each: f64,
+        cold_each: f64,
+    },
+    Weights(Vec<f64>),
+    /// Every operation a fresh instance: infinitely many, each share → 0.
+    Fresh,
+}
+
+impl RankShares {
+    /// Shares for `count` instances under `popularity`.
+    ///
+    /// ```
+    /// use keyheat::engine::popularity::RankShares;
+    /// use keyheat::scenario::Popularity;
+    /// let z = RankShares::new(&Popularity::Zipf { exponent: 1.0 }, 1000);
+    /// assert!((z.share(1) - 1.0 / 7.485_470_860_550_345).abs() < 1e-12);
+    /// let h = RankShares::new(&Popularity::Hotspot { hot_fraction: 0.2, hot_share: 0.8 }, 100);
+    /// assert!((h.share(1) - 0.04).abs() < 1e-12 && (h.share(100) - 0.0025).abs() < 1e-12);
+    /// ```
+    pub fn new(popularity: &Popularity, count: u64) -> RankShares {
+        let count = count.max(1);
+        let kind = match popularity {
+            Popularity::Uniform => Kind::Uniform,
+            Popularity::Zipf { exponent } | Popularity::Latest { exponent } => {
+                if *exponent == 0.0 {
+                    Kind::Uniform
+                } else {
+                    Kind::Power {
+                        exponent: *exponent,
+                        norm: harmonic(count, *exponent),
+                    }
+                }
+            }
+            Popularity::Hotspot {
+                hot_fraction,
+                hot_share,
+            } => {
+                let hot = ((count as f64 * hot_fraction).round() as u64).clamp(1, count);
+                let cold = count - hot;
+                let (hot_share, cold_share) = if cold == 0 {
+                    (1.0, 0.0)
+                } else {
+                    (*hot_share, 1.0 - hot_share)
+                };
+                Kind::Hotspot {
+                    hot,
+                    hot_each: hot_share / hot as f64,
+                    cold_each: if cold == 0 {
+                        0.0
+                    } else {
+                        cold_share / cold as f64
+                    },
+                }
+            }
+            Popularity::Weights { weights } => {
+                let total: f64 = weights.iter().sum();
+                let mut w: Vec<f64> = weights.iter().map(|x| x / total).collect();
+                w.sort_by(|a, b| b.total_cmp(a));
+                return RankShares {
+                    count: w.len() as u64,
+                    kind: Kind::Weights(w),
+                };
+            }
+            Popularity::New => Kind::Fresh,
+        };
+        RankShares { kind, count }
+    }
+
+    /// Number of instances (ranks); `u64::MAX` for `new` (fresh every operation).
+    pub fn count(&self) -> u64 {
+        if self.kind == Kind::Fresh {
+            u64::MAX
+        } else {
+            self.count
+        }
+    }
+
+    /// Whether every operation picks a fresh instance.
+    pub fn is_fresh(&self) -> bool {
+        self.kind == Kind::Fresh
+    }
+
+    /// Share of requests the rank-`r` instance (1-based) receives.
+    pub fn share(&self, r: u64) -> f64 {
+        if r == 0 || r > self.count() {
+            return 0.0;
+        }
+        match &self.kind {
+            Kind::Uniform => 1.0 / self.count as f64,
+            Kind::Power { exponent, norm } => (r as f64).powf(-exponent) / norm,
+            Kind::Hotspot {
+                hot,
+                hot_each,
+                cold_each,
+            } => {
+                if r <= *hot {
+                    *hot_each
+                } else {
+                    *cold_each
+                }
+            }
+            Kind::Weights(w) => w[(r - 1) as usize],
+            Kind::Fresh => 0.0,
+        }
+    }
+
+    /// (Σ share, Σ share²) over ranks `a..=b` (1-based, inclusive).
+    pub fn moments(&self, a: u64, b: u64) -> (f64, f64) {
+        let b = b.min(self.count());
+        if b < a || a == 0 {
+            return (0.0, 0.0);
+        }
+        let n = (b - a + 1) as f64;
+        match &self.kind {
+            Kind::Uniform => {
+                let p = 1.0 / self.count as f64;
+                (n * p, n * p * p)
+            }
+            Kind::Power { exponent, norm } => (
+                harmonic_range(a, b, *exponent) / norm,
+                harmonic_range(a, b, 2.0 * exponent) / (norm * norm),
+            ),
+            Kind::Hotspot {
+                hot,
+                hot_each,
+                cold_each,
+            } => {
+                let hot_n = if a <= *hot {
+                    (b.min(*hot) - a + 1) as f64
+                } else {
+                    0.0
+                };
+                let cold_n = n - hot_n;
+                (
+                    hot_n * hot_each + cold_n * cold_each,
+                    hot_n * hot_each * hot_each + cold_n * cold_each * cold_each,
+                )
+            }
+            Kind::Weights(w) => {
+                let s = &w[(a - 1) as usize..b as usize];
+                (s.iter().sum(), s.iter().map(|x| x * x).sum())
+            }
+            Kind::Fresh => (1.0, 0.0),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shares_sum_to_one_for_every_distribution() {
+        let cases = [
+            Popularity::Uniform,
+            Popularity::Zipf { exponent: 0.99 },
+            Popularity::Zipf { exponent: 1.2 },
+            Popularity::Hotspot {
+                hot_fraction: 0.2,
+                hot_share: 0.8,
+            },
+            Popularity::Latest { exponent: 1.0 },
+        ];
+        for p in &cases {
+            for n in [1u64, 7, 1000, 123_456, 100_000_000] {
+                let r = RankShares::new(p, n);
+                let (s, _) = r.moments(1, n);
+                assert!((s - 1.0).abs() < 1e-9, "{p:?} n={n}: {s}");
+            }
+        }
+    }
+
+    #[test]
+    fn euler_maclaurin_tail_matches_exact_sum() {
+        let exact: f64 = (1..=50_000u64).rev().map(|k| (k as f64).powf(-0.99)).sum();
+        assert!((harmonic(50_000, 0.99) - exact).abs() / exact < 1e-12);
+        let exact2: f64 = (20_001..=70_000u64)
+            .rev()
+            .map(|k| (k as f64).powf(-1.98))
+            .sum();
+        assert!((harmonic_range(20_001, 70_000, 1.98) - exact2).abs() / exact2 < 1e-10);
+    }
+}

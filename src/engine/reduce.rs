@@ -1,0 +1,395 @@
+//! Per-trial outcomes → per-table statistics, verdicts, variant comparison
+//! and the recommendation. Trials are reduced in index order.
+
+use super::plan::Plan;
+use super::trial::TableTrial;
+use crate::results::stats::{ci95_mean, mean, percentile};
+use crate::results::{
+    Breach, GrowthPoint, PartitionRank, Proportion, Recommendation, RunResults, Stat, Status,
+    StoreSummary, TableResults, Timeseries, VariantResults, Verdict,
+};
+use crate::scenario::{Scenario, Variant};
+use crate::store::StoreModel;
+
+/// One design (base or variant) reduced.
+#[derive(Debug, Clone)]
+pub struct Design {
+    pub tables: Vec<TableResults>,
+    pub verdicts: Vec<Verdict>,
+    pub store: StoreSummary,
+    pub seed: u64,
+    pub trials: u32,
+}
+
+/// Reduces one design's trials (`trials[t][table]`).
+pub fn design(
+    scenario: &Scenario,
+    plan: &Plan,
+    store: &dyn StoreModel,
+    trials: Vec<Vec<TableTrial>>,
+) -> Design {
+    let (ru, wu) = store.unit_names();
+    let tables: Vec<TableResults> = plan
+        .tables
+        .iter()
+        .enumerate()
+        .map(|(ti, tp)| {
+            let per: Vec<&TableTrial> = trials.iter().map(|t| &t[ti]).collect();
+            table_results(tp, &per)
+        })
+        .collect();
+    let verdicts = tables
+        .iter()
+        .flat_map(|t| verdicts(t, scenario.checks.headroom, ru, wu))
+        .collect();
+    Design {
+        tables,
+        verdicts,
+        store: StoreSummary {
+            kind: store.kind().as_str().to_string(),
+            read_unit: ru.to_string(),
+            write_unit: wu.to_string(),
+            figures: store.figures(),
+        },
+        seed: plan.seed,
+        trials: plan.trials,
+    }
+}
+
+fn stat<F: Fn(&TableTrial) -> f64>(per: &[&TableTrial], f: F) -> Stat {
+    let xs: Vec<f64> = per.iter().map(|t| f(t)).collect();
+    Stat::from_samples(&xs)
+}
+
+fn breach<F: Fn(&TableTrial) -> Option<f64>>(per: &[&TableTrial], f: F) -> Breach {
+    let days: Vec<f64> = per.iter().filter_map(|t| f(t)).collect();
+    Breach {
+        probability: Proportion::wilson(days.len(), per.len()),
+        mean_day: (!days.is_empty()).then(|| mean(&days)),
+        ci95: (!days.is_empty()).then(|| ci95_mean(&days)),
+    }
+}
+
+fn table_results(tp: &super::plan::TablePlan, per: &[&TableTrial]) -> TableResults {
+    let n_ranks = per.first().map_or(0, |t| t.ranked.len());
+    let partition_ranks = (0..n_ranks)
+        .map(|i| {
+            let col = |k: usize| -> Vec<f64> { per.iter().map(|t| t.ranked[i][k]).collect() };
+            let peaks = col(3);
+            PartitionRank {
+                rank: i + 1,
+                read_units_per_s: mean(&col(0)),
+                write_units_per_s: mean(&col(1)),
+                mean_utilization: mean(&col(2)),
+                peak_utilization: mean(&peaks),
+                peak_utilization_p95: percentile(&peaks, 0.95),
+            }
+        })
+        .collect();
+    let grid = tp.growth.grid();
+    let growth = grid
+        .iter()
+        .enumerate()
+        .map(|(i, &day)| {
+            let c: Vec<f64> = per.iter().map(|t| t.growth.collection_by_day[i]).collect();
+            let it: Vec<f64> = per.iter().map(|t| t.growth.item_by_day[i]).collect();
+            GrowthPoint {
+                day,
+                collection_mean_bytes: mean(&c),
+                collection_p05_bytes: percentile(&c, 0.05),
+                collection_p95_bytes: percentile(&c, 0.95),
+                item_mean_bytes: mean(&it),
+                item_p95_bytes: percentile(&it, 0.95),
+            }
+        })
+        .collect();
+    let first = per.first();
+    TableResults {
+        name: tp.name.clone(),
+        partitions: tp.layout.partitions,
+        partition_read_limit_per_s: tp.layout.read_limit_per_s,
+        partition_write_limit_per_s: tp.layout.write_limit_per_s,
+        partition_combined_limit_per_s: tp.layout.combined_limit_per_s,
+        peak_utilization: stat(per, |t| t.peak_utilization),
+        throttled_fraction: stat(per, |t| {
+            if t.requested_units > 0.0 {
+                t.throttled_units / t.requested_units
+            } else {
+                0.0
+            }
+        }),
+        hottest_partition_share: stat(per, |t| t.hottest_partition_share),
+        max_item_collection_bytes: stat(per, |t| t.growth.max_collection_bytes),
+        max_item_bytes: stat(per, |t| t.growth.max_item_bytes),
+        partition_size_limit_bytes: tp.layout.item_collection_limit_bytes,
+        item_size_limit_bytes: tp.layout.item_size_limit_bytes,
+        size_breach: breach(per, |t| t.growth.size_breach_day),
+        item_size_breach: breach(per, |t| t.growth.item_breach_day),
+        fan_out: tp.fan_out,
+        requests_per_s: tp.requests_per_s,
+        partition_ranks,
+        hot_keys: first.map(|t| t.hot_keys.clone()).unwrap_or_default(),
+        timeseries: first
+            .and_then(|t| t.timeseries.clone())
+            .unwrap_or_else(Timeseries::default),
+        growth,
+    }
+}
+
+/// Human-readable bytes, decimal units (1 KB = 1000 B).
+pub fn human_bytes(b: f64) -> String {
+    let units = [("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("KB", 1e3)];
+    for (u, s) in units {
+        if b.abs() >= s {
+            return format!("{:.3} {u}", b / s)
+                .replace(".000 ", " ")
+                .to_string();
+        }
+    }
+    format!("{b:.0} B")
+}
+
+fn sig3(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return format!("{x}");
+    }
+    let digits = (2 - x.abs().log10().floor() as i32).max(0) as usize;
+    format!("{x:.digits$}")
+}
+
+fn status_for(p95: f64, limit: f64, headroom: f64) -> Status {
+    if p95 > limit {
+        Status::Fail
+    } else if p95 > headroom * limit {
+        Status::Warn
+    } else {
+        Status::Pass
+    }
+}
+
+/// The `hot_partition`, `partition_size` and `item_size` verdicts of one table.
+pub fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> Vec<Verdict> {
+    let mut out = Vec::new();
+    let limits: Vec<String> = [
+        t.partition_read_limit_per_s
+            .map(|l| format!("{} {ru}/s", sig3(l))),
+        t.partition_write_limit_per_s
+            .map(|l| format!("{} {wu}/s", sig3(l))),
+        t.partition_combined_limit_per_s
+            .map(|l| format!("{} units/s", sig3(l))),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let hot = if limits.is_empty() {
+        Verdict {
+            check: "hot_partition".into(),
+            table: t.name.clone(),
+            status: Status::Pass,
+            detail: "no per-partition throughput limit is set for this store".into(),
+        }
+    } else {
+        let u = &t.peak_utilization;
+        let status = status_for(u.p95, 1.0, headroom);
+        Verdict {
+            check: "hot_partition".into(),
+            table: t.name.clone(),
+            status,
+            detail: format!(
+                "p95 peak utilization {} (mean {} [{}, {}]) of the per-partition limit ({}) over {} partitions; {}% of requested units throttled (mean); headroom {}",
+                sig3(u.p95),
+                sig3(u.mean),
+                sig3(u.ci95[0]),
+                sig3(u.ci95[1]),
+                limits.join(", "),
+                t.partitions,
+                sig3(100.0 * t.throttled_fraction.mean),
+                headroom
+            ),
+        }
+    };
+    out.push(hot);
+    out.push(size_verdict(
+        "partition_size",
+        t,
+        t.partition_size_limit_bytes,
+        &t.max_item_collection_bytes,
+        &t.size_breach,
+        "item collection",
+        headroom,
+    ));
+    out.push(size_verdict(
+        "item_size",
+        t,
+        t.item_size_limit_bytes,
+        &t.max_item_bytes,
+        &t.item_size_breach,
+        "item",
+        headroom,
+    ));
+    out
+}
+
+fn size_verdict(
+    check: &str,
+    t: &TableResults,
+    limit: Option<f64>,
+    size: &Stat,
+    breach: &Breach,
+    what: &str,
+    headroom: f64,
+) -> Verdict {
+    let Some(limit) = limit else {
+        return Verdict {
+            check: check.into(),
+            table: t.name.clone(),
+            status: Status::Pass,
+            detail: format!(
+                "no {what} ceiling applies here; largest {what} p95 {}",
+                human_bytes(size.p95)
+            ),
+        };
+    };
+    let status = if breach.probability.mean > 0.05 {
+        Status::Fail
+    } else {
+        status_for(size.p95, limit, headroom)
+    };
+    let when = match breach.mean_day {
+        Some(d) => format!(
+            "first breach on day {} on average (in {}% of trials)",
+            sig3(d),
+            sig3(100.0 * breach.probability.mean)
+        ),
+        None => "no breach within the horizon".to_string(),
+    };
+    Verdict {
+        check: check.into(),
+        table: t.name.clone(),
+        status,
+        detail: format!(
+            "largest {what} p95 {} vs ceiling {}; {when}",
+            human_bytes(size.p95),
+            human_bytes(limit)
+        ),
+    }
+}
+
+/// One variant's results.
+pub fn variant(v: &Variant, d: Design) -> VariantResults {
+    VariantResults {
+        name: v.name.clone(),
+        set: v.set.iter().cloned().collect(),
+        tables: d.tables,
+        verdicts: d.verdicts,
+    }
+}
+
+/// Assembles the run results and picks the recommendation.
+pub fn finish(scenario: &Scenario, base: Design, variants: Vec<VariantResults>) -> RunResults {
+    let recommendation = (!variants.is_empty()).then(|| recommend(scenario, &base, &variants));
+    RunResults {
+        scenario: scenario.name.clone(),
+        description: scenario.description.clone(),
+        seed: base.seed,
+        trials: base.trials,
+        keyheat_version: env!("CARGO_PKG_VERSION").to_string(),
+        window_s: scenario.simulation.window_s,
+        duration_s: scenario.simulation.duration_s,
+        horizon_days: scenario.simulation.horizon_days,
+        headroom: scenario.checks.headroom,
+        store: base.store,
+        tables: base.tables,
+        verdicts: base.verdicts,
+        variants,
+        recommendation,
+        source_text: scenario.source_text.clone(),
+    }
+}
+
+/// How big a change a variant is: total shards added, then narrower buckets
+/// (a wider bucket, or none, is the smaller change), then file order.
+fn change_size(v: &VariantResults) -> (f64, f64) {
+    let mut shards = 0.0;
+    let mut narrowness = 0.0;
+    for (path, value) in &v.set {
+        if path.ends_with(".shards") {
+            shards += value.as_f64().unwrap_or(1.0);
+        } else if path.ends_with(".bucket") {
+            let secs = value
+                .as_str()
+                .and_then(|s| crate::scenario::units::parse_duration(s).ok())
+                .unwrap_or(f64::INFINITY);
+            narrowness += 1.0 / secs;
+        }
+    }
+    (shards, narrowness)
+}
+
+fn passes(verdicts: &[Verdict]) -> bool {
+    verdicts.iter().all(|v| v.status == Status::Pass)
+}
+
+fn recommend(_scenario: &Scenario, base: &Design, variants: &[VariantResults]) -> Recommendation {
+    if passes(&base.verdicts) {
+        return Recommendation {
+            variant: "base".into(),
+            set: Default::default(),
+            reason: "the base design already passes every check; no change needed".into(),
+        };
+    }
+    let mut passing: Vec<(usize, &VariantResults)> = variants
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| passes(&v.verdicts))
+        .collect();
+    passing.sort_by(|(ia, a), (ib, b)| {
+        let (sa, na) = change_size(a);
+        let (sb, nb) = change_size(b);
+        sa.total_cmp(&sb).then(na.total_cmp(&nb)).then(ia.cmp(ib))
+    });
+    let failing_base: Vec<String> = base
+        .verdicts
+        .iter()
+        .filter(|v| v.status != Status::Pass)
+        .map(|v| format!("{} on {} ({})", v.check, v.table, v.status.as_str()))
+        .collect();
+    match passing.first() {
+        Some((_, v)) => {
+            let worst = v
+                .tables
+                .iter()
+                .map(|t| t.peak_utilization.p95)
+                .fold(0.0, f64::max);
+            Recommendation {
+                variant: v.name.clone(),
+                set: v.set.clone(),
+                reason: format!(
+                    "smallest change that passes every check (p95 peak utilization {} ≤ headroom, no size-ceiling breach within the horizon); the base design fails {}",
+                    sig3(worst),
+                    failing_base.join(", ")
+                ),
+            }
+        }
+        None => Recommendation {
+            variant: "none".into(),
+            set: Default::default(),
+            reason: format!(
+                "no alternative passes every check; the base design fails {}",
+                failing_base.join(", ")
+            ),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn human_bytes_uses_decimal_units() {
+        assert_eq!(human_bytes(1_500_000.0), "1.500 MB");
+        assert_eq!(human_bytes(100e6), "100 MB");
+        assert_eq!(human_bytes(512.0), "512 B");
+    }
+}

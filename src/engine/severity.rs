@@ -1,0 +1,224 @@
+//! Capacity units per request, as a distribution: item sizes are drawn once
+//! per scenario (from a stream fixed by the seed) and costed by the store
+//! model, so a request's units can later be drawn in O(1).
+
+use crate::results::stats::normal_quantile;
+use crate::scenario::{CountDist, SizeDist};
+use rand::Rng;
+use rand_distr::{Distribution, StandardNormal};
+
+/// Samples kept per severity distribution.
+pub const SEVERITY_SAMPLES: usize = 8192;
+
+/// Units per request: an empirical distribution of [`SEVERITY_SAMPLES`] costed requests.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Severity {
+    samples: Vec<f64>,
+    /// Mean units per request.
+    pub mean: f64,
+    /// Variance of units per request.
+    pub variance: f64,
+    /// Whether every request costs the same (`samples` all equal).
+    pub constant: bool,
+}
+
+impl Severity {
+    /// Builds the distribution from costed samples.
+    pub fn from_samples(samples: Vec<f64>) -> Severity {
+        let n = samples.len().max(1) as f64;
+        let mean = samples.iter().sum::<f64>() / n;
+        let variance = samples.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n;
+        let constant = samples.iter().all(|&x| x == samples[0]);
+        Severity {
+            samples,
+            mean,
+            variance,
+            constant,
+        }
+    }
+
+    /// Units of `n` requests: exact sum of draws for small `n`, the normal
+    /// approximation N(n·μ, n·σ²) (clamped at 0) beyond 32 requests.
+    pub fn draw_sum<R: Rng + ?Sized>(&self, n: f64, rng: &mut R) -> f64 {
+        if n <= 0.0 {
+            return 0.0;
+        }
+        if self.constant {
+            return n * self.mean;
+        }
+        if n <= 32.0 {
+            let len = self.samples.len();
+            (0..n as usize)
+                .map(|_| self.samples[rng.random_range(0..len)])
+                .sum()
+        } else {
+            let z: f64 = StandardNormal.sample(rng);
+            (n * self.mean + z * (n * self.variance).sqrt()).max(0.0)
+        }
+    }
+}
+
+impl SizeDist {
+    /// Draws one size, bytes.
+    pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> f64 {
+        match *self {
+            SizeDist::Fixed(b) => b,
+            SizeDist::Uniform { min, max } => min + (max - min) * rng.random::<f64>(),
+            SizeDist::LogNormal { median, p99 } => {
+                let z: f64 = StandardNormal.sample(rng);
+                median * (lognormal_sigma(median, p99) * z).exp()
+            }
+        }
+    }
+
+    /// Mean bytes: fixed b; uniform (min+max)/2; log-normal median·e^{σ²/2}.
+    ///
+    /// ```
+    /// use keyheat::scenario::SizeDist;
+    /// assert_eq!(SizeDist::Uniform { min: 1000.0, max: 3000.0 }.mean(), 2000.0);
+    /// ```
+    pub fn mean(&self) -> f64 {
+        match *self {
+            SizeDist::Fixed(b) => b,
+            SizeDist::Uniform { min, max } => (min + max) / 2.0,
+            SizeDist::LogNormal { median, p99 } => {
+                let s = lognormal_sigma(median, p99);
+                median * (s * s / 2.0).exp()
+            }
+        }
+    }
+
+    /// E[size²], bytes²: fixed b²; uniform (a²+ab+b²)/3; log-normal median²·e^{2σ²}.
+    pub fn second_moment(&self) -> f64 {
+        match *self {
+            SizeDist::Fixed(b) => b * b,
+            SizeDist::Uniform { min, max } => (min * min + min * max + max * max) / 3.0,
+            SizeDist::LogNormal { median, p99 } => {
+                let s = lognormal_sigma(median, p99);
+                median * median * (2.0 * s * s).exp()
+            }
+        }
+    }
+
+    /// Quantile at probability `p` (0 < p < 1), bytes.
+    pub fn quantile(&self, p: f64) -> f64 {
+        match *self {
+            SizeDist::Fixed(b) => b,
+            SizeDist::Uniform { min, max } => min + (max - min) * p.clamp(0.0, 1.0),
+            SizeDist::LogNormal { median, p99 } => {
+                median * (lognormal_sigma(median, p99) * normal_quantile(p)).exp()
+            }
+        }
+    }
+
+    /// Quantile at 1 − `q` for a small upper-tail probability `q`, bytes (accurate for q ≪ 1).
+    pub fn upper_quantile(&self, q: f64) -> f64 {
+        match *self {
+            SizeDist::LogNormal { median, p99 } => {
+                median * (-lognormal_sigma(median, p99) * normal_quantile(q)).exp()
+            }
+            _ => self.quantile(1.0 - q),
+        }
+    }
+
+    /// P(size > x).
+    pub fn exceedance(&self, x: f64) -> f64 {
+        match *self {
+            SizeDist::Fixed(b) => {
+                if b > x {
+                    1.0
+                } else {
+                    0.0
+                }
+            }
+            SizeDist::Uniform { min, max } => ((max - x) / (max - min)).clamp(0.0, 1.0),
+            SizeDist::LogNormal { median, p99 } => {
+                let s = lognormal_sigma(median, p99);
+                if s == 0.0 {
+                    return if median > x { 1.0 } else { 0.0 };
+                }
+                1.0 - crate::results::stats::normal_cdf((x / median).ln() / s)
+            }
+        }
+    }
+}
+
+/// σ of a log-normal with the given median and 99th percentile:
+/// ln(p99 / median) / z₀.₉₉, z₀.₉₉ = 2.326 347 874.
+pub fn lognormal_sigma(median: f64, p99: f64) -> f64 {
+    (p99 / median).ln() / 2.326_347_874_040_841
+}
+
+impl CountDist {
+    /// Mean count.
+    pub fn mean(&self) -> f64 {
+        self.as_size().mean()
+    }
+
+    /// Quantile at 1 − q (q small), count.
+    pub fn upper_quantile(&self, q: f64) -> f64 {
+        self.as_size().upper_quantile(q)
+    }
+
+    fn as_size(&self) -> SizeDist {
+        match *self {
+            CountDist::Fixed(x) => SizeDist::Fixed(x),
+            CountDist::Uniform { min, max } => SizeDist::Uniform { min, max },
+            CountDist::LogNormal { median, p99 } => SizeDist::LogNormal { median, p99 },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    fn sample_moments(d: &SizeDist, n: usize) -> (f64, f64) {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+        let xs: Vec<f64> = (0..n).map(|_| d.sample(&mut rng)).collect();
+        let m = xs.iter().sum::<f64>() / n as f64;
+        let m2 = xs.iter().map(|x| x * x).sum::<f64>() / n as f64;
+        (m, m2)
+    }
+
+    #[test]
+    fn size_samples_match_analytic_moments() {
+        let n = 400_000;
+        for d in [
+            SizeDist::Fixed(1200.0),
+            SizeDist::Uniform {
+                min: 100.0,
+                max: 900.0,
+            },
+            SizeDist::LogNormal {
+                median: 1200.0,
+                p99: 6000.0,
+            },
+        ] {
+            let (m, m2) = sample_moments(&d, n);
+            let var = d.second_moment() - d.mean() * d.mean();
+            // Mean within 4 standard errors.
+            let se = (var / n as f64).sqrt().max(1e-9);
+            assert!(
+                (m - d.mean()).abs() < 4.0 * se,
+                "{d:?}: {m} vs {}",
+                d.mean()
+            );
+            assert!(
+                (m2 - d.second_moment()).abs() / d.second_moment() < 0.03,
+                "{d:?}"
+            );
+        }
+        // Log-normal median 1.2 KB, p99 6 KB: σ = ln 5 / 2.3263 = 0.691830, mean = 1200·e^{σ²/2} = 1524.45.
+        let d = SizeDist::LogNormal {
+            median: 1200.0,
+            p99: 6000.0,
+        };
+        assert!((lognormal_sigma(1200.0, 6000.0) - 0.691_830).abs() < 1e-5);
+        assert!((d.mean() - 1524.45).abs() < 0.01, "{}", d.mean());
+        assert!((d.quantile(0.99) - 6000.0).abs() < 1e-3);
+        assert!((d.exceedance(6000.0) - 0.01).abs() < 1e-6);
+    }
+}

@@ -1,0 +1,483 @@
+//! One trial: draw a random world (which instances are popular and where
+//! their keys land), then the requests of every window on every partition.
+//!
+//! Placement per stream, hottest ranks first:
+//! - the head (the top [`HEAD_RANKS`] ranks) is placed key by key: each rank
+//!   gets a distinct random instance, its key string is formatted and placed
+//!   by the store's own function, so `keys.csv` names real keys;
+//! - the next ranks, up to [`MAX_SINGLE_DRAWS`] sub-keys, each land on a
+//!   uniformly random partition (what hashing a random instance does);
+//! - the rest of the tail is placed as per-partition mass: mean share/P and
+//!   the multinomial variance Σq²·(1/P)(1 − 1/P), drawn as normals projected
+//!   onto the total (error bound reported in the summary).
+//!
+//! Requests per window on a partition are Poisson with the partition's summed
+//! rate (Poisson splitting makes this exact for open arrivals), and their
+//! units a compound sum over the stream's unit-cost distribution.
+
+use super::plan::{Plan, Stream, TablePlan};
+use crate::results::{KeyLoad, Timeseries};
+use crate::store::StoreModel;
+use rand::{Rng, SeedableRng};
+use rand_distr::{Distribution, Poisson, StandardNormal};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::collections::{HashMap, HashSet};
+
+/// Ranks placed key by key with real key strings.
+pub const HEAD_RANKS: u64 = 256;
+/// Sub-keys beyond the head placed one by one on random partitions, per stream.
+pub const MAX_SINGLE_DRAWS: u64 = 1 << 16;
+/// Time steps kept in the representative trial's timeseries.
+pub const TIMESERIES_STEPS: usize = 240;
+/// Hot keys kept for `keys.csv`.
+pub const HOT_KEYS: usize = 20;
+
+/// What one trial produced for one table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableTrial {
+    /// Peak over windows and partitions of utilization.
+    pub peak_utilization: f64,
+    /// Units over the partition limits, summed over windows and partitions.
+    pub throttled_units: f64,
+    /// Units requested, summed over windows and partitions.
+    pub requested_units: f64,
+    /// Expected share of requested units on the hottest partition.
+    pub hottest_partition_share: f64,
+    /// Per partition, sorted by mean utilization (hottest first):
+    /// (read units/s, write units/s, mean utilization, peak utilization).
+    pub ranked: Vec<[f64; 4]>,
+    /// Growth outcome.
+    pub growth: super::growth::GrowthTrial,
+    /// Hot keys (representative trial only).
+    pub hot_keys: Vec<KeyLoad>,
+    /// Timeseries (representative trial only).
+    pub timeseries: Option<Timeseries>,
+}
+
+/// Partition rates of one stream in one segment: requests/s per partition.
+struct Placed {
+    per_partition: Vec<f64>,
+    keys: Vec<(String, usize, f64)>,
+}
+
+/// Runs trial `t` of `plan` for every table.
+pub fn run_trial(plan: &Plan, store: &dyn StoreModel, t: u32) -> Vec<TableTrial> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(super::plan::trial_seed(plan.seed, t));
+    plan.tables
+        .iter()
+        .map(|table| run_table(plan, store, table, t == 0, &mut rng))
+        .collect()
+}
+
+/// Windows of each segment: a segment is a stretch where the current time
+/// bucket does not change.
+fn segments(plan: &Plan, table: &TablePlan) -> Vec<(usize, usize, i64)> {
+    let w = plan.windows;
+    match table.bucket_s {
+        Some(b) if b < plan.window_s * w as f64 => {
+            let mut out = Vec::new();
+            let mut start = 0;
+            while start < w {
+                let bucket = ((start as f64 * plan.window_s) / b).floor() as i64;
+                let end_t = (bucket + 1) as f64 * b;
+                let end = ((end_t / plan.window_s).ceil() as usize).clamp(start + 1, w);
+                out.push((start, end, bucket));
+                start = end;
+            }
+            out
+        }
+        _ => vec![(0, w, 0)],
+    }
+}
+
+fn run_table(
+    plan: &Plan,
+    store: &dyn StoreModel,
+    table: &TablePlan,
+    representative: bool,
+    rng: &mut Xoshiro256PlusPlus,
+) -> TableTrial {
+    let p_count = table.layout.partitions.max(1);
+    let segs = segments(plan, table);
+    let limits = (
+        table.layout.read_limit_per_s.map(|l| l * plan.window_s),
+        table.layout.write_limit_per_s.map(|l| l * plan.window_s),
+        table.layout.combined_limit_per_s.map(|l| l * plan.window_s),
+    );
+    let steps = TIMESERIES_STEPS.min(plan.windows).max(1);
+    let mut ts_util = vec![vec![0.0f64; steps]; if representative { p_count } else { 0 }];
+    let mut ts_units = vec![vec![0.0f64; steps]; if representative { p_count } else { 0 }];
+    let mut peak = vec![0.0f64; p_count];
+    let mut mean_read = vec![0.0f64; p_count];
+    let mut mean_write = vec![0.0f64; p_count];
+    let mut throttled = 0.0;
+    let mut requested = 0.0;
+    let mut requests_observed = 0.0;
+    let mut key_units: HashMap<String, (usize, f64, f64)> = HashMap::new();
+
+    for &(start, end, bucket) in &segs {
+        let placed: Vec<Placed> = table
+            .streams
+            .iter()
+            .map(|s| place_stream(store, table, s, bucket, representative, rng))
+            .collect();
+        let seg_frac = (end - start) as f64 / plan.windows as f64;
+        for (s, pl) in table.streams.iter().zip(&placed) {
+            for (key, part, rate) in &pl.keys {
+                let e = key_units.entry(key.clone()).or_insert((*part, 0.0, 0.0));
+                e.1 += rate * seg_frac;
+                e.2 += rate * s.severity.mean * seg_frac;
+            }
+        }
+        // Per partition: Poisson samplers per stream.
+        for p in 0..p_count {
+            let comps: Vec<(Option<Poisson<f64>>, &Stream)> = table
+                .streams
+                .iter()
+                .zip(&placed)
+                .filter_map(|(s, pl)| {
+                    let lam = pl.per_partition[p] * plan.window_s;
+                    (lam > 0.0).then(|| (Poisson::new(lam).ok(), s))
+                })
+                .collect();
+            for (s, pl) in table.streams.iter().zip(&placed) {
+                let units = pl.per_partition[p] * s.severity.mean * seg_frac;
+                if s.is_write {
+                    mean_write[p] += units;
+                } else {
+                    mean_read[p] += units;
+                }
+            }
+            for w in start..end {
+                let (mut r, mut wr) = (0.0, 0.0);
+                for (pois, s) in &comps {
+                    let n: f64 = match pois {
+                        Some(d) => d.sample(rng),
+                        None => 0.0,
+                    };
+                    requests_observed += n;
+                    let u = s.severity.draw_sum(n, rng);
+                    if s.is_write {
+                        wr += u;
+                    } else {
+                        r += u;
+                    }
+                }
+                let (util, over) = utilization(r, wr, limits);
+                requested += r + wr;
+                throttled += over;
+                if util > peak[p] {
+                    peak[p] = util;
+                }
+                if representative {
+                    let step = w * steps / plan.windows;
+                    if util > ts_util[p][step] {
+                        ts_util[p][step] = util;
+                    }
+                    ts_units[p][step] += r + wr;
+                }
+            }
+        }
+    }
+
+    let window_limits = [
+        table.layout.read_limit_per_s,
+        table.layout.write_limit_per_s,
+        table.layout.combined_limit_per_s,
+    ];
+    let mut ranked: Vec<[f64; 4]> = (0..p_count)
+        .map(|p| {
+            let mu = utilization(
+                mean_read[p],
+                mean_write[p],
+                (window_limits[0], window_limits[1], window_limits[2]),
+            )
+            .0;
+            [mean_read[p], mean_write[p], mu, peak[p]]
+        })
+        .collect();
+    let total_units: f64 = ranked.iter().map(|r| r[0] + r[1]).sum();
+    let hottest_partition_share = if total_units > 0.0 {
+        ranked.iter().map(|r| r[0] + r[1]).fold(0.0, f64::max) / total_units
+    } else {
+        0.0
+    };
+    ranked.sort_by(|a, b| b[2].total_cmp(&a[2]).then(b[3].total_cmp(&a[3])));
+
+    let timeseries = representative.then(|| {
+        let windows_per_step = plan.windows as f64 / steps as f64;
+        Timeseries {
+            step_s: plan.window_s * windows_per_step,
+            utilization: ts_util,
+            units_per_s: ts_units
+                .into_iter()
+                .map(|row| {
+                    row.into_iter()
+                        .map(|u| u / (windows_per_step * plan.window_s))
+                        .collect()
+                })
+                .collect(),
+        }
+    });
+    let hot_keys = if representative {
+        hot_keys(key_units, requests_observed, plan, rng)
+    } else {
+        Vec::new()
+    };
+    TableTrial {
+        peak_utilization: peak.iter().copied().fold(0.0, f64::max),
+        throttled_units: throttled,
+        requested_units: requested,
+        hottest_partition_share,
+        ranked,
+        growth: table.growth.simulate(rng),
+        hot_keys,
+        timeseries,
+    }
+}
+
+/// Utilization of a window's read and write units against the limits, and
+/// the units over the limits (throttled).
+fn utilization(
+    r: f64,
+    w: f64,
+    (lr, lw, lc): (Option<f64>, Option<f64>, Option<f64>),
+) -> (f64, f64) {
+    let mut util: f64 = 0.0;
+    let mut separate = 0.0;
+    if let Some(l) = lr {
+        util = util.max(r / l);
+        separate += (r - l).max(0.0);
+    }
+    if let Some(l) = lw {
+        util = util.max(w / l);
+        separate += (w - l).max(0.0);
+    }
+    let mut combined = 0.0;
+    if let Some(l) = lc {
+        util = util.max((r + w) / l);
+        combined = (r + w - l).max(0.0);
+    }
+    (util, f64::max(separate, combined))
+}
+
+/// The hottest keys by units, with their requests over the busy period drawn
+/// window by window (Poisson at the key's rate): observed share and peak window.
+fn hot_keys(
+    key_units: HashMap<String, (usize, f64, f64)>,
+    requests_observed: f64,
+    plan: &Plan,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Vec<KeyLoad> {
+    let mut v: Vec<(String, usize, f64, f64)> = key_units
+        .into_iter()
+        .map(|(k, (p, r, u))| (k, p, r, u))
+        .collect();
+    v.sort_by(|a, b| {
+        b.3.total_cmp(&a.3)
+            .then(b.2.total_cmp(&a.2))
+            .then(a.0.cmp(&b.0))
+    });
+    v.truncate(HOT_KEYS);
+    let duration_s = plan.window_s * plan.windows as f64;
+    v.into_iter()
+        .map(|(key, partition, rate, units)| {
+            let (mut total, mut peak) = (0.0f64, 0.0f64);
+            if let Ok(d) = Poisson::new(rate * plan.window_s) {
+                for _ in 0..plan.windows {
+                    let n: f64 = d.sample(rng);
+                    total += n;
+                    peak = peak.max(n);
+                }
+            }
+            KeyLoad {
+                key,
+                partition,
+                request_share: if requests_observed > 0.0 {
+                    total / requests_observed
+                } else {
+                    0.0
+                },
+                requests_per_s: total / duration_s,
+                units_per_s: units,
+                peak_window_requests: peak,
+            }
+        })
+        .collect()
+}
+
+/// Places one stream's request rate on the partitions for one bucket.
+fn place_stream(
+    store: &dyn StoreModel,
+    table: &TablePlan,
+    s: &Stream,
+    bucket: i64,
+    keep_keys: bool,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Placed {
+    let p_count = table.layout.partitions.max(1);
+    let pf = p_count as f64;
+    let mut per = vec![0.0f64; p_count];
+    let mut keys = Vec::new();
+    let rate = s.busy_rate_per_s;
+    let w_sum: f64 = s.subkeys.iter().map(|k| k.weight).sum();
+    let w_sq: f64 = s.subkeys.iter().map(|k| k.weight * k.weight).sum();
+    if s.shares.is_fresh() {
+        // Every request a fresh key: Poisson splitting spreads it evenly.
+        for x in per.iter_mut() {
+            *x = rate * w_sum / pf;
+        }
+        return Placed {
+            per_partition: per,
+            keys,
+        };
+    }
+    let n = s.shares.count();
+    let head = n.min(HEAD_RANKS);
+    let store_place = |key: &str| store.place(key, p_count).min(p_count - 1);
+    // Instances of the driver entity for the head ranks: distinct, random.
+    let driver_count = match s.driver {
+        Some(d) => table.keys.entities[d].1,
+        None => n,
+    };
+    let ids = distinct_ids(head, driver_count, rng);
+    let expand_others = s.other_combos <= 16.0;
+    for (r, &id) in ids.iter().enumerate() {
+        let share = s.shares.share(r as u64 + 1);
+        if share <= 0.0 {
+            continue;
+        }
+        if expand_others {
+            let combos = s.other_combos.max(1.0) as u64;
+            for c in 0..combos {
+                let ids = instance_ids(table, s.driver, id, c);
+                for sk in &s.subkeys {
+                    let key = table
+                        .keys
+                        .format(&ids, sk.shard, bucket - i64::from(sk.bucket_back));
+                    let part = store_place(&key);
+                    let r_key = rate * share / combos as f64 * sk.weight;
+                    per[part] += r_key;
+                    if keep_keys {
+                        keys.push((key, part, r_key));
+                    }
+                }
+            }
+        } else {
+            // Many combinations of the other entities: spread this instance's mass.
+            let m = s.other_combos;
+            spread(
+                &mut per,
+                rate * share * w_sum,
+                (rate * share).powi(2) * w_sq / m,
+                rng,
+            );
+        }
+    }
+    if n > head {
+        // Single draws while affordable.
+        let combos = if expand_others {
+            s.other_combos.max(1.0) as u64
+        } else {
+            1
+        };
+        let units_per_rank = (s.subkeys.len() as u64 * combos).max(1);
+        let tail_ranks = n - head;
+        let mut single_ranks = (MAX_SINGLE_DRAWS / units_per_rank).min(tail_ranks);
+        // Too few keys left for the normal approximation: draw them all.
+        if ((tail_ranks - single_ranks) as f64 * units_per_rank as f64) < 64.0 * pf {
+            single_ranks = tail_ranks;
+        }
+        for r in head + 1..=head + single_ranks {
+            let share = s.shares.share(r) / combos as f64;
+            for _ in 0..combos {
+                for sk in &s.subkeys {
+                    let part = rng.random_range(0..p_count);
+                    per[part] += rate * share * sk.weight;
+                }
+            }
+        }
+        let tail_start = head + single_ranks + 1;
+        if tail_start <= n {
+            let (m1, m2) = s.shares.moments(tail_start, n);
+            let split = s.other_combos.max(1.0);
+            spread(
+                &mut per,
+                rate * m1 * w_sum,
+                rate * rate * m2 * w_sq / split,
+                rng,
+            );
+        }
+    }
+    Placed {
+        per_partition: per,
+        keys,
+    }
+}
+
+/// Adds `mass` spread over the partitions as independent keys would land:
+/// each partition gets mass/P plus a normal with variance `var_keys`·(1/P)(1 − 1/P),
+/// projected so the total stays `mass`, clamped at 0.
+fn spread(per: &mut [f64], mass: f64, var_keys: f64, rng: &mut Xoshiro256PlusPlus) {
+    let pf = per.len() as f64;
+    if mass <= 0.0 {
+        return;
+    }
+    let sd = (var_keys * (1.0 / pf) * (1.0 - 1.0 / pf)).max(0.0).sqrt();
+    if sd == 0.0 || per.len() == 1 {
+        for x in per.iter_mut() {
+            *x += mass / pf;
+        }
+        return;
+    }
+    let z: Vec<f64> = (0..per.len()).map(|_| StandardNormal.sample(rng)).collect();
+    let zbar = z.iter().sum::<f64>() / pf;
+    // Projection onto Σ = 0 scales the variance by (1 − 1/P); undo that.
+    let scale = sd / (1.0 - 1.0 / pf).sqrt();
+    for (x, zi) in per.iter_mut().zip(&z) {
+        *x += (mass / pf + scale * (zi - zbar)).max(0.0);
+    }
+}
+
+/// `k` distinct instance ids out of `n` (uniform, without replacement).
+fn distinct_ids(k: u64, n: u64, rng: &mut Xoshiro256PlusPlus) -> Vec<u64> {
+    if k >= n {
+        let mut all: Vec<u64> = (0..n).collect();
+        // Fisher–Yates so ranks map to random instances.
+        for i in (1..all.len()).rev() {
+            let j = rng.random_range(0..=i);
+            all.swap(i, j);
+        }
+        return all;
+    }
+    let mut seen = HashSet::with_capacity(k as usize);
+    let mut out = Vec::with_capacity(k as usize);
+    while (out.len() as u64) < k {
+        let id = rng.random_range(0..n);
+        if seen.insert(id) {
+            out.push(id);
+        }
+    }
+    out
+}
+
+/// Instance ids for every template entity: the driver's `id`, and the other
+/// entities decoded from combination index `c` (mixed radix). With no driver,
+/// `id` itself is the combination index over all entities.
+fn instance_ids(table: &TablePlan, driver: Option<usize>, id: u64, c: u64) -> Vec<u64> {
+    let ents = &table.keys.entities;
+    let mut out = vec![0u64; ents.len()];
+    let mut rest = match driver {
+        Some(_) => c,
+        None => id,
+    };
+    for (i, (_, count)) in ents.iter().enumerate() {
+        if Some(i) == driver {
+            out[i] = id;
+        } else {
+            out[i] = rest % count.max(&1);
+            rest /= count.max(&1);
+        }
+    }
+    out
+}

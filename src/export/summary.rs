@@ -1,0 +1,91 @@
+//! `summary.json`: the run's key figures, verdicts, variants and
+//! recommendation. No wall-clock figures: the same scenario and seed give the
+//! same bytes.
+
+use crate::error::{Error, Result};
+use crate::results::{Breach, RunResults, Stat, TableResults};
+use serde_json::{json, Value};
+
+fn stat_full(s: &Stat) -> Value {
+    json!({ "mean": num(s.mean), "p50": num(s.p50), "p95": num(s.p95), "ci95": [num(s.ci95[0]), num(s.ci95[1])] })
+}
+
+/// A finite number, or null.
+fn num(x: f64) -> Value {
+    serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)
+}
+
+fn opt(x: Option<f64>) -> Value {
+    x.map_or(Value::Null, num)
+}
+
+fn breach(b: &Breach) -> Value {
+    json!({
+        "mean_day": opt(b.mean_day),
+        "ci95": b.ci95.map_or(Value::Null, |c| json!([num(c[0]), num(c[1])])),
+        "probability": { "mean": num(b.probability.mean), "ci95": [num(b.probability.ci95[0]), num(b.probability.ci95[1])] },
+    })
+}
+
+/// One table's object: the contract fields, then the extras.
+pub fn table_json(t: &TableResults) -> Value {
+    json!({
+        "name": t.name,
+        "partitions": t.partitions,
+        "peak_utilization": stat_full(&t.peak_utilization),
+        "throttled_fraction": { "mean": num(t.throttled_fraction.mean), "ci95": [num(t.throttled_fraction.ci95[0]), num(t.throttled_fraction.ci95[1])] },
+        "hottest_partition_share": { "mean": num(t.hottest_partition_share.mean), "ci95": [num(t.hottest_partition_share.ci95[0]), num(t.hottest_partition_share.ci95[1])] },
+        "max_item_collection_bytes": { "mean": num(t.max_item_collection_bytes.mean), "p95": num(t.max_item_collection_bytes.p95) },
+        "max_item_bytes": { "mean": num(t.max_item_bytes.mean), "p95": num(t.max_item_bytes.p95) },
+        "days_to_size_breach": opt(t.size_breach.mean_day),
+        "days_to_item_size_breach": opt(t.item_size_breach.mean_day),
+        "size_breach": breach(&t.size_breach),
+        "item_size_breach": breach(&t.item_size_breach),
+        "fan_out": t.fan_out,
+        "requests_per_s": num(t.requests_per_s),
+        "partition_read_limit_per_s": opt(t.partition_read_limit_per_s),
+        "partition_write_limit_per_s": opt(t.partition_write_limit_per_s),
+        "partition_combined_limit_per_s": opt(t.partition_combined_limit_per_s),
+        "partition_size_limit_bytes": opt(t.partition_size_limit_bytes),
+        "item_size_limit_bytes": opt(t.item_size_limit_bytes),
+    })
+}
+
+/// Renders `summary.json` (pretty-printed, trailing newline).
+///
+/// # Errors
+/// Only if serialisation fails (it does not for finite values).
+pub fn summary_json(r: &RunResults) -> Result<Vec<u8>> {
+    let verdicts =
+        serde_json::to_value(&r.verdicts).map_err(|e| Error::write("summary.json", e))?;
+    let variants: Vec<Value> = r
+        .variants
+        .iter()
+        .map(|v| {
+            json!({
+                "name": v.name,
+                "set": v.set,
+                "tables": v.tables.iter().map(table_json).collect::<Vec<_>>(),
+                "verdicts": v.verdicts,
+            })
+        })
+        .collect();
+    let mut doc = json!({
+        "scenario": r.scenario,
+        "seed": r.seed,
+        "trials": r.trials,
+        "keyheat_version": r.keyheat_version,
+        "simulation": { "window_s": num(r.window_s), "duration_s": num(r.duration_s), "horizon_days": num(r.horizon_days), "headroom": num(r.headroom) },
+        "store": r.store,
+        "tables": r.tables.iter().map(table_json).collect::<Vec<_>>(),
+        "verdicts": verdicts,
+    });
+    if !variants.is_empty() {
+        doc["variants"] = Value::Array(variants);
+        doc["recommendation"] =
+            serde_json::to_value(&r.recommendation).map_err(|e| Error::write("summary.json", e))?;
+    }
+    let mut bytes = serde_json::to_vec_pretty(&doc).map_err(|e| Error::write("summary.json", e))?;
+    bytes.push(b'\n');
+    Ok(bytes)
+}

@@ -1,0 +1,343 @@
+//! `kind = "dynamodb"`: Amazon DynamoDB, provisioned mode.
+//!
+//! Figures and sources (Amazon DynamoDB Developer Guide):
+//! - Per-partition throughput 3,000 RCU/s and 1,000 WCU/s, throttled
+//!   separately ("Burst and adaptive capacity"; "warm throughput").
+//! - Item size ≤ 400 KB, counted as 400 KiB = 409,600 bytes ("Service, account,
+//!   and table quotas": item size).
+//! - Reads: ceil(bytes / 4 KB) units, 1 RCU strongly consistent, 0.5 eventually
+//!   consistent, 2 transactional; a Query rounds the summed size of the items
+//!   it returns; writes: ceil(bytes / 1 KB) WCU, 2 when transactional
+//!   ("Read/write capacity mode"; 4 KB = 4,096 B, 1 KB = 1,024 B).
+//! - Partition count (planning rule from the older "Best practices for tables"
+//!   guide, an assumption): max(ceil(size / 10 GB), ceil(RCU/3000 + WCU/1000));
+//!   partitions never merge, so the highest capacity ever provisioned counts.
+//! - Without adaptive capacity (the older model, kept as the default
+//!   assumption) each partition gets an equal share of the table's provisioned
+//!   capacity, capped by the per-partition limit. With `adaptive_capacity =
+//!   true` a partition may use up to the per-partition cap.
+//! - Item collections ≤ 10 GB only when the table has a local secondary index.
+//! - Placement: DynamoDB's internal hash is not published; keyheat uses
+//!   [`super::hash`] over equal hash ranges.
+
+use super::{figure, fmt_number, hash, Settings, StoreModel, TableDemand, TableLayout};
+use crate::error::Result;
+use crate::results::Figure;
+use crate::scenario::{Consistency, Operation, StoreKind};
+
+/// 3,000 RCU/s per partition (Developer Guide).
+pub const PARTITION_RCU: f64 = 3000.0;
+/// 1,000 WCU/s per partition (Developer Guide).
+pub const PARTITION_WCU: f64 = 1000.0;
+/// Item ceiling: 400 KB = 409,600 bytes.
+pub const ITEM_SIZE_LIMIT: f64 = 409_600.0;
+/// Item-collection ceiling with an LSI: 10 GB.
+pub const ITEM_COLLECTION_LIMIT: f64 = 10.0 * 1024.0 * 1024.0 * 1024.0;
+/// Partition split size (planning rule): 10 GB.
+pub const PARTITION_SPLIT_SIZE: f64 = 10.0 * 1024.0 * 1024.0 * 1024.0;
+/// Bytes per read capacity unit step.
+pub const READ_UNIT_BYTES: f64 = 4096.0;
+/// Bytes per write capacity unit step.
+pub const WRITE_UNIT_BYTES: f64 = 1024.0;
+
+/// DynamoDB, provisioned capacity.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DynamoDb {
+    read_capacity: f64,
+    write_capacity: f64,
+    highest_read_capacity: f64,
+    highest_write_capacity: f64,
+    partitions: Option<usize>,
+    partition_rcu: f64,
+    partition_wcu: f64,
+    split_size: f64,
+    item_size_limit: f64,
+    item_collection_limit: f64,
+    adaptive_capacity: bool,
+    set: Vec<&'static str>,
+}
+
+impl DynamoDb {
+    /// Reads the DynamoDB settings; anything omitted takes the published default.
+    ///
+    /// # Errors
+    /// A scenario error when a setting is zero or negative.
+    pub fn new(s: &Settings<'_>) -> Result<DynamoDb> {
+        let mut set = Vec::new();
+        let mut get = |name: &'static str, default: f64| -> Result<f64> {
+            Ok(match s.positive(name)? {
+                Some(v) => {
+                    set.push(name);
+                    v
+                }
+                None => default,
+            })
+        };
+        let read_capacity = get("read_capacity", 3000.0)?;
+        let write_capacity = get("write_capacity", 1000.0)?;
+        let highest_read_capacity = get("highest_read_capacity", read_capacity)?.max(read_capacity);
+        let highest_write_capacity =
+            get("highest_write_capacity", write_capacity)?.max(write_capacity);
+        let partitions = get("partitions", 0.0)?;
+        let partition_rcu = get("partition_read_limit", PARTITION_RCU)?;
+        let partition_wcu = get("partition_write_limit", PARTITION_WCU)?;
+        let split_size = get("partition_split_size", PARTITION_SPLIT_SIZE)?;
+        let item_size_limit = get("item_size_limit", ITEM_SIZE_LIMIT)?;
+        let item_collection_limit = get("item_collection_limit", ITEM_COLLECTION_LIMIT)?;
+        let adaptive_capacity = s.flag("adaptive_capacity").unwrap_or(false);
+        if s.flag("adaptive_capacity").is_some() {
+            set.push("adaptive_capacity");
+        }
+        Ok(DynamoDb {
+            read_capacity,
+            write_capacity,
+            highest_read_capacity,
+            highest_write_capacity,
+            partitions: (partitions > 0.0).then(|| partitions.round().max(1.0) as usize),
+            partition_rcu,
+            partition_wcu,
+            split_size,
+            item_size_limit,
+            item_collection_limit,
+            adaptive_capacity,
+            set,
+        })
+    }
+
+    /// The planning-rule partition count for a table of `bytes` at the highest
+    /// provisioned capacity: max(ceil(bytes / 10 GB), ceil(RCU/3000 + WCU/1000)), ≥ 1.
+    ///
+    /// ```
+    /// use keyheat::store::dynamodb::DynamoDb;
+    /// // C04: 20 M items × 1 KB at 11,000 WCU → 11 partitions; at 1,900 WCU → 2.
+    /// assert_eq!(DynamoDb::planning_partitions(20e9, 0.0, 11_000.0, 3000.0, 1000.0, 10.0 * 1024f64.powi(3)), 11);
+    /// assert_eq!(DynamoDb::planning_partitions(20e9, 0.0, 1_900.0, 3000.0, 1000.0, 10.0 * 1024f64.powi(3)), 2);
+    /// ```
+    pub fn planning_partitions(
+        bytes: f64,
+        rcu: f64,
+        wcu: f64,
+        partition_rcu: f64,
+        partition_wcu: f64,
+        split_size: f64,
+    ) -> usize {
+        let by_size = (bytes / split_size).ceil();
+        // Round before ceil so 11000/1000 stays 11, not 11.000000000000002.
+        let by_throughput = ((rcu / partition_rcu + wcu / partition_wcu) * 1e9).round() / 1e9;
+        by_size.max(by_throughput.ceil()).max(1.0) as usize
+    }
+
+    fn was_set(&self, name: &str) -> bool {
+        self.set.contains(&name)
+    }
+}
+
+impl StoreModel for DynamoDb {
+    fn kind(&self) -> StoreKind {
+        StoreKind::DynamoDb
+    }
+
+    fn unit_names(&self) -> (&'static str, &'static str) {
+        ("RCU", "WCU")
+    }
+
+    fn layout(&self, table: &TableDemand) -> TableLayout {
+        let partitions = self.partitions.unwrap_or_else(|| {
+            Self::planning_partitions(
+                table.initial_bytes,
+                self.highest_read_capacity,
+                self.highest_write_capacity,
+                self.partition_rcu,
+                self.partition_wcu,
+                self.split_size,
+            )
+        });
+        let p = partitions as f64;
+        let (read, write) = if self.adaptive_capacity {
+            (self.partition_rcu, self.partition_wcu)
+        } else {
+            (
+                self.partition_rcu.min(self.read_capacity / p),
+                self.partition_wcu.min(self.write_capacity / p),
+            )
+        };
+        TableLayout {
+            partitions,
+            read_limit_per_s: Some(read),
+            write_limit_per_s: Some(write),
+            combined_limit_per_s: None,
+            item_collection_limit_bytes: table
+                .has_local_index
+                .then_some(self.item_collection_limit),
+            item_size_limit_bytes: Some(self.item_size_limit),
+        }
+    }
+
+    fn place(&self, key: &str, partitions: usize) -> usize {
+        hash::place(key, partitions)
+    }
+
+    fn read_cost(&self, _op: Operation, consistency: Consistency, bytes: f64, _items: f64) -> f64 {
+        let steps = (bytes / READ_UNIT_BYTES).ceil().max(1.0);
+        steps
+            * match consistency {
+                Consistency::Eventual => 0.5,
+                Consistency::Strong => 1.0,
+                Consistency::Transactional => 2.0,
+            }
+    }
+
+    fn write_cost(&self, _op: Operation, consistency: Consistency, bytes: f64) -> f64 {
+        let steps = (bytes / WRITE_UNIT_BYTES).ceil().max(1.0);
+        steps
+            * match consistency {
+                Consistency::Transactional => 2.0,
+                _ => 1.0,
+            }
+    }
+
+    fn figures(&self) -> Vec<Figure> {
+        let guide = "Amazon DynamoDB Developer Guide";
+        let f = |name: &'static str, value: String, source: &str, assumption: bool| {
+            figure(name, value, self.was_set(name), source, assumption)
+        };
+        let mut out = vec![
+            f("read_capacity", format!("{} RCU", fmt_number(self.read_capacity)), "keyheat default", true),
+            f("write_capacity", format!("{} WCU", fmt_number(self.write_capacity)), "keyheat default", true),
+            f(
+                "highest_write_capacity",
+                format!("{} WCU", fmt_number(self.highest_write_capacity)),
+                "equals write_capacity unless set: partitions never merge",
+                true,
+            ),
+            f(
+                "partition_read_limit",
+                format!("{} RCU/s", fmt_number(self.partition_rcu)),
+                &format!("{guide}: per-partition throughput"),
+                false,
+            ),
+            f(
+                "partition_write_limit",
+                format!("{} WCU/s", fmt_number(self.partition_wcu)),
+                &format!("{guide}: per-partition throughput"),
+                false,
+            ),
+            f(
+                "item_size_limit",
+                format!("{} bytes (400 KB)", fmt_number(self.item_size_limit)),
+                &format!("{guide}: service quotas, item size"),
+                false,
+            ),
+            f(
+                "capacity units",
+                "read ceil(B/4096) × 0.5 eventual | 1 strong | 2 transactional; write ceil(B/1024) × 1 | 2 transactional".to_string(),
+                &format!("{guide}: read/write capacity units"),
+                false,
+            ),
+            f(
+                "partitions",
+                match self.partitions {
+                    Some(p) => p.to_string(),
+                    None => "max(ceil(size / 10 GB), ceil(RCU/3000 + WCU/1000))".to_string(),
+                },
+                "older Developer Guide 'Best practices for tables' planning rule",
+                true,
+            ),
+            f(
+                "adaptive_capacity",
+                if self.adaptive_capacity {
+                    "on: a partition may use up to its per-partition cap".to_string()
+                } else {
+                    "off: each partition gets table capacity ÷ partitions".to_string()
+                },
+                "assumption (adaptive capacity is on in today's DynamoDB; off gives the conservative, older model)",
+                true,
+            ),
+            f(
+                "placement",
+                "FNV-1a 64 + fmix64 over equal hash ranges".to_string(),
+                "DynamoDB's internal hash is not published; any well-mixed hash gives the same statistics",
+                true,
+            ),
+        ];
+        out.push(f(
+            "item_collection_limit",
+            format!(
+                "{} bytes (10 GB), only with a local secondary index",
+                fmt_number(self.item_collection_limit)
+            ),
+            &format!("{guide}: item collection size limit"),
+            false,
+        ));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::{Consistency::*, Operation::*};
+    use std::collections::BTreeMap;
+
+    fn model() -> DynamoDb {
+        let map = BTreeMap::new();
+        DynamoDb::new(&Settings {
+            map: &map,
+            path: "t",
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn read_capacity_units_follow_the_developer_guide_examples() {
+        let m = model();
+        // "An 8 KB item: 2 RCU strongly consistent, 1 RCU eventually consistent, 4 RCU transactional."
+        assert_eq!(m.read_cost(Get, Strong, 8192.0, 1.0), 2.0);
+        assert_eq!(m.read_cost(Get, Eventual, 8192.0, 1.0), 1.0);
+        assert_eq!(m.read_cost(Get, Transactional, 8192.0, 1.0), 4.0);
+        // A 3.5 KB item rounds up to 4 KB: 1 RCU strong.
+        assert_eq!(m.read_cost(Get, Strong, 3584.0, 1.0), 1.0);
+        // A 10 KB item: ceil(10/4) = 3 RCU strong, 1.5 eventual.
+        assert_eq!(m.read_cost(Get, Strong, 10240.0, 1.0), 3.0);
+        assert_eq!(m.read_cost(Get, Eventual, 10240.0, 1.0), 1.5);
+        // A Query returning 10 items of 500 B sums to 5,000 B → 2 RCU strong (not 10).
+        assert_eq!(m.read_cost(Query, Strong, 5000.0, 10.0), 2.0);
+    }
+
+    #[test]
+    fn write_capacity_units_follow_the_developer_guide_examples() {
+        let m = model();
+        // "A 500-byte item: 1 WCU; a 3.5 KB item: 4 WCU; transactional: double."
+        assert_eq!(m.write_cost(Put, Strong, 500.0), 1.0);
+        assert_eq!(m.write_cost(Put, Eventual, 3584.0), 4.0);
+        assert_eq!(m.write_cost(Put, Transactional, 3584.0), 8.0);
+        assert_eq!(m.write_cost(Put, Eventual, 1024.0), 1.0);
+        assert_eq!(m.write_cost(Put, Eventual, 1025.0), 2.0);
+    }
+
+    #[test]
+    fn partition_limits_dilute_without_adaptive_capacity() {
+        // C04: 11 partitions, 200 WCU: ≈ 18.2 WCU per partition.
+        let mut map = BTreeMap::new();
+        map.insert(
+            "write_capacity".into(),
+            crate::scenario::SettingValue::Number(200.0),
+        );
+        map.insert(
+            "highest_write_capacity".into(),
+            crate::scenario::SettingValue::Number(11_000.0),
+        );
+        let m = DynamoDb::new(&Settings {
+            map: &map,
+            path: "t",
+        })
+        .unwrap();
+        let l = m.layout(&TableDemand {
+            name: "t".into(),
+            initial_bytes: 20e9,
+            has_local_index: false,
+        });
+        assert_eq!(l.partitions, 11);
+        assert!((l.write_limit_per_s.unwrap() - 200.0 / 11.0).abs() < 1e-9);
+    }
+}
