@@ -17,6 +17,7 @@
 
 use super::plan::{Plan, Stream, TablePlan};
 use crate::results::{KeyLoad, Timeseries};
+use crate::store::hash::fmix64;
 use crate::store::StoreModel;
 use rand::{Rng, SeedableRng};
 use rand_distr::{Distribution, Poisson, StandardNormal};
@@ -63,10 +64,39 @@ struct Placed {
 /// Runs trial `t` of `plan` for every table.
 pub fn run_trial(plan: &Plan, store: &dyn StoreModel, t: u32) -> Vec<TableTrial> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(super::plan::trial_seed(plan.seed, t));
+    let mut world = World {
+        place_salt: rng.random(),
+        name_salt: rng.random(),
+        ranks: HashMap::new(),
+    };
     plan.tables
         .iter()
-        .map(|table| run_table(plan, store, table, t == 0, &mut rng))
+        .map(|table| run_table(plan, store, table, t == 0, &mut world, &mut rng))
         .collect()
+}
+
+/// One trial's random world, shared by every table and stream: which
+/// instance holds each popularity rank, how instances are named, and the
+/// salt of stores whose hash is internal.
+struct World {
+    place_salt: u64,
+    name_salt: u64,
+    /// (entity name, count) → instance index of ranks 1..=len.
+    ranks: HashMap<(String, u64), Vec<u64>>,
+}
+
+impl World {
+    /// Instance indices of the top `k` ranks of an entity of `count` instances.
+    fn head(&mut self, entity: &str, count: u64, k: u64, rng: &mut Xoshiro256PlusPlus) -> Vec<u64> {
+        let e = self
+            .ranks
+            .entry((entity.to_string(), count))
+            .or_insert_with(|| distinct_ids(k, count, rng));
+        if (e.len() as u64) < k.min(count) {
+            *e = distinct_ids(k, count, rng);
+        }
+        e[..k.min(e.len() as u64) as usize].to_vec()
+    }
 }
 
 /// Windows of each segment: a segment is a stretch where the current time
@@ -95,6 +125,7 @@ fn run_table(
     store: &dyn StoreModel,
     table: &TablePlan,
     representative: bool,
+    world: &mut World,
     rng: &mut Xoshiro256PlusPlus,
 ) -> TableTrial {
     let p_count = table.layout.partitions.max(1);
@@ -119,7 +150,7 @@ fn run_table(
         let placed: Vec<Placed> = table
             .streams
             .iter()
-            .map(|s| place_stream(store, table, s, bucket, representative, rng))
+            .map(|s| place_stream(store, table, s, bucket, representative, world, rng))
             .collect();
         let seg_frac = (end - start) as f64 / plan.windows as f64;
         for (s, pl) in table.streams.iter().zip(&placed) {
@@ -313,6 +344,7 @@ fn place_stream(
     s: &Stream,
     bucket: i64,
     keep_keys: bool,
+    world: &mut World,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Placed {
     let p_count = table.layout.partitions.max(1);
@@ -334,13 +366,22 @@ fn place_stream(
     }
     let n = s.shares.count();
     let head = n.min(HEAD_RANKS);
-    let store_place = |key: &str| store.place(key, p_count).min(p_count - 1);
+    let salt_place = world.place_salt;
+    let store_place = |key: &str| {
+        store
+            .place_in_trial(key, p_count, salt_place)
+            .min(p_count - 1)
+    };
     // Instances of the driver entity for the head ranks: distinct, random.
     let driver_count = match s.driver {
         Some(d) => table.keys.entities[d].1,
         None => n,
     };
-    let ids = distinct_ids(head, driver_count, rng);
+    let driver_name = s.driver.map_or("", |d| table.keys.entities[d].0.as_str());
+    let ids = world.head(driver_name, driver_count, head, rng);
+    // Instance names are unknown before the table exists: each trial names
+    // them afresh.
+    let salt = world.name_salt;
     let expand_others = s.other_combos <= 16.0;
     for (r, &id) in ids.iter().enumerate() {
         let share = s.shares.share(r as u64 + 1);
@@ -350,7 +391,7 @@ fn place_stream(
         if expand_others {
             let combos = s.other_combos.max(1.0) as u64;
             for c in 0..combos {
-                let ids = instance_ids(table, s.driver, id, c);
+                let ids = instance_ids(table, s.driver, id, c, salt);
                 for sk in &s.subkeys {
                     let key = table
                         .keys
@@ -464,7 +505,7 @@ fn distinct_ids(k: u64, n: u64, rng: &mut Xoshiro256PlusPlus) -> Vec<u64> {
 /// Instance ids for every template entity: the driver's `id`, and the other
 /// entities decoded from combination index `c` (mixed radix). With no driver,
 /// `id` itself is the combination index over all entities.
-fn instance_ids(table: &TablePlan, driver: Option<usize>, id: u64, c: u64) -> Vec<u64> {
+fn instance_ids(table: &TablePlan, driver: Option<usize>, id: u64, c: u64, salt: u64) -> Vec<u64> {
     let ents = &table.keys.entities;
     let mut out = vec![0u64; ents.len()];
     let mut rest = match driver {
@@ -478,6 +519,11 @@ fn instance_ids(table: &TablePlan, driver: Option<usize>, id: u64, c: u64) -> Ve
             out[i] = rest % count.max(&1);
             rest /= count.max(&1);
         }
+    }
+    // Name each instance by a salted mix of its entity and index, 12 decimal digits at most.
+    for ((name, _), v) in ents.iter().zip(out.iter_mut()) {
+        let e = crate::store::hash::key_hash(name.as_bytes());
+        *v = fmix64(salt ^ e ^ fmix64(*v)) % 1_000_000_000_000;
     }
     out
 }

@@ -177,6 +177,10 @@ impl StoreModel for DynamoDb {
         hash::place(key, partitions)
     }
 
+    fn place_in_trial(&self, key: &str, partitions: usize, salt: u64) -> usize {
+        hash::place_salted(key, partitions, salt)
+    }
+
     fn read_cost(&self, _op: Operation, consistency: Consistency, bytes: f64, _items: f64) -> f64 {
         let steps = (bytes / READ_UNIT_BYTES).ceil().max(1.0);
         steps

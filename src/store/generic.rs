@@ -77,6 +77,10 @@ impl StoreModel for Generic {
         hash::place(key, partitions)
     }
 
+    fn place_in_trial(&self, key: &str, partitions: usize, salt: u64) -> usize {
+        hash::place_salted(key, partitions, salt)
+    }
+
     fn read_cost(&self, _op: Operation, _c: Consistency, bytes: f64, _items: f64) -> f64 {
         units(bytes, self.read_unit_size)
     }

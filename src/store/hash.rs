@@ -59,3 +59,9 @@ pub fn range_of(hash: u64, n: usize) -> usize {
 pub fn place(key: &str, partitions: usize) -> usize {
     range_of(key_hash(key.as_bytes()), partitions.max(1))
 }
+
+/// [`place`] with the hash re-mixed by `salt` (a different, equally uniform
+/// placement per salt; salt 0 is not special).
+pub fn place_salted(key: &str, partitions: usize, salt: u64) -> usize {
+    range_of(fmix64(key_hash(key.as_bytes()) ^ salt), partitions.max(1))
+}

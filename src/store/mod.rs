@@ -58,6 +58,16 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
     /// The partition (in `0..partitions`) a partition-key value lands on.
     fn place(&self, key: &str, partitions: usize) -> usize;
 
+    /// Where a key lands in one random world of the simulation. Stores whose
+    /// hash is published (Cassandra's Murmur3, Redis' CRC16) place the key
+    /// string as the store does; stores whose hash is internal (DynamoDB,
+    /// generic) mix in the trial's `salt`, so that even a handful of fixed key
+    /// strings lands anew in each trial, as the unknown real hash would.
+    fn place_in_trial(&self, key: &str, partitions: usize, salt: u64) -> usize {
+        let _ = salt;
+        self.place(key, partitions)
+    }
+
     /// Capacity units one read request consumes: `bytes` is the item size for a
     /// get, the summed size of the returned items for a query; `items` the
     /// number of items returned.

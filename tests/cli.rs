@@ -1,0 +1,133 @@
+//! The binary: exit codes, outputs, errors.
+
+use crate::util::root;
+use assert_cmd::Command;
+
+fn keyheat() -> Command {
+    Command::cargo_bin("keyheat").unwrap()
+}
+
+#[test]
+fn run_writes_every_contract_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("o");
+    keyheat()
+        .args([
+            "run",
+            "scenarios/orders-by-date.toml",
+            "--trials",
+            "8",
+            "--out",
+        ])
+        .arg(&out)
+        .current_dir(root())
+        .assert()
+        .success();
+    for f in [
+        "summary.json",
+        "partitions.csv",
+        "keys.csv",
+        "timeseries.csv",
+        "report.md",
+        "load-orders.png",
+        "load-orders.svg",
+        "heatmap-orders.png",
+        "heatmap-orders.svg",
+        "growth-orders.png",
+        "growth-orders.svg",
+    ] {
+        let p = out.join(f);
+        assert!(
+            p.is_file() && std::fs::metadata(&p).unwrap().len() > 0,
+            "missing {f}"
+        );
+    }
+}
+
+#[test]
+fn bad_input_exits_2_and_leaves_no_output_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "schema_version = 1\nname = \"x\"\n[store]\nkind = \"dynamodb\"\n[[table]]\nname = \"t\"\npartition_key = \"{nobody}\"\nitem_size = \"1KB\"\n").unwrap();
+    let out = dir.path().join("out");
+    let assert = keyheat()
+        .args(["run"])
+        .arg(&bad)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&assert.get_output().stderr).to_string();
+    assert!(err.contains("bad.toml:7:"), "{err}");
+    assert!(!out.exists());
+}
+
+#[test]
+fn fail_on_breach_exits_3_on_a_failing_design() {
+    let dir = tempfile::tempdir().unwrap();
+    keyheat()
+        .args([
+            "run",
+            "scenarios/orders-by-date.toml",
+            "--trials",
+            "4",
+            "--fail-on-breach",
+            "--out",
+        ])
+        .arg(dir.path().join("o"))
+        .current_dir(root())
+        .assert()
+        .code(3);
+}
+
+#[test]
+fn thread_count_does_not_change_output_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |threads: &str, name: &str| {
+        let out = dir.path().join(name);
+        keyheat()
+            .args([
+                "run",
+                "scenarios/orders-by-date.toml",
+                "--trials",
+                "6",
+                "--threads",
+                threads,
+                "--out",
+            ])
+            .arg(&out)
+            .current_dir(root())
+            .assert()
+            .success();
+        out
+    };
+    let a = run("1", "a");
+    let b = run("2", "b");
+    let mut names: Vec<_> = std::fs::read_dir(&a)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    names.sort();
+    assert!(names.len() >= 12);
+    for n in names {
+        assert_eq!(
+            std::fs::read(a.join(&n)).unwrap(),
+            std::fs::read(b.join(&n)).unwrap(),
+            "{n:?} differs"
+        );
+    }
+}
+
+#[test]
+fn check_validates_without_running() {
+    let a = keyheat()
+        .args(["check", "scenarios/orders-by-date.toml"])
+        .current_dir(root())
+        .assert()
+        .success();
+    let out = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+    assert!(
+        out.contains("orders-by-date.toml: ok (1 tables, 2 access patterns, 0 variants)"),
+        "{out}"
+    );
+}

@@ -1,0 +1,294 @@
+//! The engine against analytic expectations.
+
+use crate::util::run;
+
+/// A generic-store scenario with one table keyed by one entity.
+fn generic(
+    partitions: u32,
+    count: u64,
+    popularity: &str,
+    extra_store: &str,
+    table_extra: &str,
+    patterns: &str,
+    trials: u32,
+    duration: &str,
+) -> String {
+    format!(
+        r#"
+schema_version = 1
+name = "oracle"
+[store]
+kind = "generic"
+partitions = {partitions}
+{extra_store}
+[simulation]
+seed = 11
+trials = {trials}
+duration = "{duration}"
+[[entity]]
+name = "user"
+count = {count}
+popularity = {popularity}
+[[table]]
+name = "t"
+partition_key = "U#{{user}}"
+item_size = "1KB"
+{table_extra}
+{patterns}
+"#
+    )
+}
+
+/// E[max bin load] for `n` balls thrown uniformly into `p` bins, exactly:
+/// P(max ≤ m) by a DP over bins with conditional binomials, then
+/// E[max] = Σ_m P(max > m).
+fn expected_max_load(n: usize, p: usize) -> f64 {
+    let mut e = 0.0;
+    for m in 0..n {
+        // dp[r] = P(bins so far all ≤ m and r balls remain).
+        let mut dp = vec![0.0f64; n + 1];
+        dp[n] = 1.0;
+        for b in (1..=p).rev() {
+            let q = 1.0 / b as f64;
+            let mut next = vec![0.0f64; n + 1];
+            for (r, &w) in dp.iter().enumerate() {
+                if w == 0.0 {
+                    continue;
+                }
+                if b == 1 {
+                    if r <= m {
+                        next[0] += w;
+                    }
+                    continue;
+                }
+                // Binomial(r, q) pmf for k = 0..=min(r, m).
+                let mut pmf = (1.0 - q).powi(r as i32);
+                for k in 0..=r.min(m) {
+                    next[r - k] += w * pmf;
+                    pmf *= (r - k) as f64 / (k + 1) as f64 * q / (1.0 - q);
+                }
+            }
+            dp = next;
+        }
+        let p_le = dp[0];
+        e += 1.0 - p_le;
+        if 1.0 - p_le < 1e-12 {
+            break;
+        }
+    }
+    e
+}
+
+#[test]
+fn balls_into_bins_dp_matches_a_known_value() {
+    // 2 balls in 2 bins: max is 1 w.p. 1/2, 2 w.p. 1/2 → 1.5.
+    assert!((expected_max_load(2, 2) - 1.5).abs() < 1e-12);
+    // 3 balls in 3 bins: P(max=1)=6/27, P(max=3)=3/27, P(max=2)=18/27 → 51/27.
+    assert!((expected_max_load(3, 3) - 51.0 / 27.0).abs() < 1e-12);
+}
+
+#[test]
+fn uniform_hash_hottest_partition_matches_balls_into_bins() {
+    let (n, p) = (1000usize, 10u32);
+    let text = generic(
+        p,
+        n as u64,
+        r#"{ distribution = "uniform" }"#,
+        "",
+        "",
+        r#"[[access_pattern]]
+name = "w"
+table = "t"
+operation = "put"
+rate = 100
+by = "user""#,
+        400,
+        "2s",
+    );
+    let r = run(&text);
+    let share = &r.tables[0].hottest_partition_share;
+    let expected = expected_max_load(n, p as usize) / n as f64;
+    let half = share.ci95[1] - share.mean;
+    assert!(
+        (share.mean - expected).abs() < 2.0 * half + 1e-4,
+        "hottest share {} [{}, {}] vs balls-into-bins {}",
+        share.mean,
+        share.ci95[0],
+        share.ci95[1],
+        expected
+    );
+    eprintln!(
+        "bins: {} [{}, {}] vs {expected}",
+        share.mean, share.ci95[0], share.ci95[1]
+    );
+    // Sanity: well above the even share 1/P.
+    assert!(expected > 0.11 && expected < 0.13, "{expected}");
+}
+
+#[test]
+fn zipf_hottest_key_share_is_one_over_generalized_harmonic() {
+    // H(1000, 1) = 7.485470860550345 (published value of the 1000th harmonic number).
+    let h = 7.485_470_860_550_345;
+    let text = generic(
+        8,
+        1000,
+        r#"{ distribution = "zipf", exponent = 1.0 }"#,
+        "",
+        "",
+        r#"[[access_pattern]]
+name = "r"
+table = "t"
+operation = "get"
+rate = 200
+by = "user""#,
+        2,
+        "1h",
+    );
+    let r = run(&text);
+    let top = &r.tables[0].hot_keys[0];
+    let expected: f64 = 1.0 / h;
+    // Requests over the hour: 720,000; binomial standard error of the share.
+    let n: f64 = 200.0 * 3600.0;
+    let se = (expected * (1.0 - expected) / n).sqrt();
+    eprintln!("zipf: {} vs {expected} se {se}", top.request_share);
+    assert!(
+        (top.request_share - expected).abs() < 5.0 * se,
+        "observed top-key share {} vs 1/H = {expected} (se {se})",
+        top.request_share
+    );
+}
+
+#[test]
+fn fixed_rate_growth_breaches_on_the_closed_form_day() {
+    // One constant key, 2 puts/s of 1,000 B, ceiling 100 MB:
+    // breach day = 100e6 / (2 × 86,400 × 1,000) = 0.5787 days.
+    let text = r#"
+schema_version = 1
+name = "growth"
+[store]
+kind = "generic"
+partitions = 4
+partition_size_limit = "100MB"
+[simulation]
+trials = 200
+duration = "10s"
+horizon = "30d"
+[[table]]
+name = "log"
+partition_key = "LOG"
+sort_key = "{time}"
+item_size = "1000B"
+[[access_pattern]]
+name = "append entry"
+table = "log"
+operation = "put"
+rate = 2
+"#;
+    let r = run(text);
+    let b = &r.tables[0].size_breach;
+    let expected = 100e6 / (2.0 * 86_400.0 * 1000.0);
+    let day = b.mean_day.expect("breaches");
+    eprintln!("growth: {day} vs {expected}");
+    assert!(
+        (day - expected).abs() / expected < 0.01,
+        "breach day {day} vs {expected}"
+    );
+    assert_eq!(b.probability.mean, 1.0);
+    // Verdict fails.
+    let v = r
+        .verdicts
+        .iter()
+        .find(|v| v.check == "partition_size")
+        .unwrap();
+    assert_eq!(v.status.as_str(), "fail");
+}
+
+#[test]
+fn a_time_bucket_bounds_the_item_collection() {
+    // Same key, bucketed by 12 h: a bucket holds 2 × 43,200 × 1,000 B = 86.4 MB < 100 MB.
+    let text = r#"
+schema_version = 1
+name = "growth"
+[store]
+kind = "generic"
+partitions = 4
+partition_size_limit = "100MB"
+[simulation]
+trials = 100
+duration = "10s"
+horizon = "30d"
+[[table]]
+name = "log"
+partition_key = "LOG#{bucket}"
+sort_key = "{time}"
+item_size = "1000B"
+bucket = "12h"
+[[access_pattern]]
+name = "append entry"
+table = "log"
+operation = "put"
+rate = 2
+"#;
+    let r = run(text);
+    let t = &r.tables[0];
+    assert_eq!(t.size_breach.mean_day, None);
+    let expected = 2.0 * 43_200.0 * 1000.0;
+    let m = t.max_item_collection_bytes.mean;
+    assert!(
+        (m - expected).abs() / expected < 0.01,
+        "largest bucket {m} vs {expected}"
+    );
+}
+
+#[test]
+fn write_sharding_divides_a_hot_key_over_its_shards() {
+    // One constant key takes 800 writes/s against 100 units/s per partition.
+    // Unsharded: utilization ≈ 8. With 8 random shards over 64 partitions the
+    // key's writes split 8 ways, the hottest partition holding ≥ 1/8 of them.
+    let base = |shards: u32| {
+        format!(
+            r#"
+schema_version = 1
+name = "shards"
+[store]
+kind = "generic"
+partitions = 64
+partition_write_limit = 100
+[simulation]
+trials = 50
+duration = "60s"
+[[table]]
+name = "counter"
+partition_key = "COUNTER"
+item_size = "100B"
+shards = {shards}
+[[access_pattern]]
+name = "increment"
+table = "counter"
+operation = "update"
+rate = 800
+[[access_pattern]]
+name = "read total"
+table = "counter"
+operation = "get"
+rate = 10
+"#
+        )
+    };
+    let one = run(&base(1));
+    let eight = run(&base(8));
+    let u1 = one.tables[0].partition_ranks[0].mean_utilization;
+    let u8 = eight.tables[0].partition_ranks[0].mean_utilization;
+    assert!((u1 - 8.0).abs() < 1e-9, "unsharded mean utilization {u1}");
+    // The hottest partition holds at least one shard (1.0) and, over 64
+    // partitions, rarely more than two.
+    eprintln!("shards: {u1} -> {u8}");
+    assert!(
+        (1.0 - 1e-9..=3.0 + 1e-9).contains(&u8),
+        "sharded hottest {u8}"
+    );
+    assert!(eight.tables[0].partition_ranks[0].mean_utilization < u1 / 2.5);
+    // A whole-key read fans out to the 8 shards (random strategy).
+    assert_eq!(eight.tables[0].fan_out, 8);
+    assert_eq!(one.tables[0].fan_out, 1);
+}

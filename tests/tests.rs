@@ -1,0 +1,7 @@
+//! keyheat's integration tests: one binary, one module per concern.
+
+mod util;
+
+mod cli;
+mod determinism;
+mod oracles;
