@@ -1,1 +1,54 @@
-//! report (to be written).
+//! `report.md`: what a design review needs from a run, as Markdown, read
+//! only from [`RunResults`] (and the names of the chart files written beside it).
+//!
+//! Sections, in order: title and description; a one-paragraph verdict
+//! summary; the verdict table (check | table | status | detail, with
+//! **FAIL** / warn / pass); key figures per table (partitions, per-partition
+//! limits in the store's units, requests/s, peak utilization, throttled
+//! fraction, hottest-partition share, largest item collection and item, days
+//! to each breach, fan-out), every mean with its 95% confidence interval; the
+//! hottest keys; the charts (PNG embedded by relative link, SVG linked); the
+//! variant comparison and recommendation when variants exist; the store
+//! figures with assumptions marked; method notes and how to reproduce; and the
+//! scenario file echoed in a `toml` block.
+//!
+//! Numbers use three significant figures with thousands separators and
+//! decimal byte units (see [`crate::charts::format`]). The text depends only
+//! on the input: same results, same bytes.
+
+mod markdown;
+
+use std::path::PathBuf;
+
+use crate::results::RunResults;
+
+/// Renders `report.md` for `results`.
+///
+/// `chart_files` are the files [`crate::charts::write_all`] wrote (any
+/// folder; only file names are used, as links relative to the report, which
+/// belongs in the same folder). PNGs among them are embedded under their
+/// table, SVGs are linked; charts not in the list are left out, and with an
+/// empty list the charts section says none were written.
+///
+/// ```
+/// use keyheat::results::*;
+/// let results = RunResults {
+///     scenario: "demo".into(), description: "A demo".into(), seed: 7, trials: 50,
+///     keyheat_version: "0.1.0".into(), window_s: 1.0, duration_s: 3600.0,
+///     horizon_days: 365.0, headroom: 0.8,
+///     store: StoreSummary { kind: "generic".into(), read_unit: "ops".into(),
+///                           write_unit: "ops".into(), figures: vec![] },
+///     tables: vec![], verdicts: vec![], variants: vec![], recommendation: None,
+///     source_text: "name = \"demo\"\n".into(),
+/// };
+/// let md = keyheat::report::markdown(&results, &[]);
+/// assert!(md.starts_with("# keyheat report: demo\n"));
+/// assert!(md.contains("keyheat run <scenario file> --seed 7 --trials 50"));
+/// assert!(md.contains("```toml\nname = \"demo\"\n```"));
+/// ```
+pub fn markdown(results: &RunResults, chart_files: &[PathBuf]) -> String {
+    markdown::render(results, chart_files)
+}
+
+#[cfg(test)]
+mod tests;

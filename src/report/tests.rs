@@ -1,0 +1,264 @@
+use std::path::PathBuf;
+
+use super::markdown;
+use crate::charts::fixture::{self, TableBuilder};
+
+/// The file names `charts::write_all` writes for the fixture, without writing them.
+fn chart_names(r: &crate::RunResults) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for stem in crate::charts::table_stems(r) {
+        for kind in crate::charts::TABLE_CHART_KINDS {
+            for ext in ["png", "svg"] {
+                files.push(PathBuf::from(format!("out/{kind}-{stem}.{ext}")));
+            }
+        }
+    }
+    if !r.variants.is_empty() {
+        files.push(PathBuf::from("out/variants.png"));
+        files.push(PathBuf::from("out/variants.svg"));
+    }
+    files
+}
+
+fn report() -> String {
+    let r = fixture::results();
+    markdown(&r, &chart_names(&r))
+}
+
+#[track_caller]
+fn has(md: &str, want: &str) {
+    assert!(md.contains(want), "missing {want:?} in\n{md}");
+}
+
+#[test]
+fn title_summary_and_verdict_rows() {
+    let md = report();
+    assert!(md.starts_with(
+        "# keyheat report: orders-by-customer\n\nSingle-table orders, newest first\n\n**Verdict: FAIL.** Of 6 checks on 2 tables, 1 fails, 1 warns and 4 pass. Failing: `hot_partition` on orders. Warnings: `partition_size` on orders. The busiest table, orders, peaks at 1.23× its per-partition limit (mean over 200 trials; p95 1.50×) and throttles 2.31% of requested units.\n"
+    ), "{md}");
+    has(
+        &md,
+        "| check | table | status | detail |\n|---|---|---|---|\n",
+    );
+    has(
+        &md,
+        "| hot_partition | orders | **FAIL** | p95 peak utilization 1.50 > 1 |",
+    );
+    // A pipe in a detail is escaped so the row keeps four cells.
+    has(
+        &md,
+        "| partition_size | orders | warn | 45% of trials breach 10 GB \\| by day 123 |",
+    );
+    has(
+        &md,
+        "| item_size | orders | pass | largest item 9.00 KB ≤ 400 KB |",
+    );
+    has(
+        &md,
+        "| hot_partition | orders.by_status | pass | p95 peak utilization 0.42 ≤ 0.8 |",
+    );
+    assert!(
+        !md.contains("## Variants"),
+        "no variants in the base fixture"
+    );
+}
+
+#[test]
+fn key_figures_are_formatted_per_table() {
+    let md = report();
+    has(
+        &md,
+        "| figure | orders | orders.by_status |\n|---|---:|---:|\n",
+    );
+    for row in [
+        "| partitions | 8 | 3 |",
+        "| read limit per partition (RCU/s) | 3,000 | 3,000 |",
+        "| write limit per partition (WCU/s) | 1,000 | 1,000 |",
+        "| combined limit per partition (RCU + WCU/s) | — | — |",
+        "| requests/s (busy period mean) | 12,300 | 12,300 |",
+        "| peak utilization, mean [95% CI] | 1.23 [1.20, 1.27] | 0.310 [0.300, 0.320] |",
+        "| peak utilization, p50 / p95 | 1.20 / 1.50 | 0.300 / 0.420 |",
+        "| throttled fraction, mean [95% CI] | 2.31% [2.00%, 2.62%] | 0% [0%, 0%] |",
+        "| hottest partition's share of units, mean [95% CI] | 41.2% [40.0%, 42.0%] | 41.2% [40.0%, 42.0%] |",
+        "| largest item collection, mean [95% CI]; p95 | 1.23 MB [1.20 MB, 1.27 MB]; p95 2.50 MB |",
+        "| item-collection ceiling | 10.0 GB | 10.0 GB |",
+        "| first item-collection breach: mean day [95% CI]; probability [95% CI] | day 123 [110, 137]; probability 45.0% [38.0%, 52.0%] | none within the 365-day horizon; probability 0% [0%, 1.88%] |",
+        "| largest item, mean [95% CI]; p95 | 6.00 KB [5.80 KB, 6.20 KB]; p95 9.00 KB |",
+        "| item size limit | 400 KB | 400 KB |",
+        "| fan-out (queries per whole-key read) | 1 | 1 |",
+    ] {
+        has(&md, row);
+    }
+}
+
+#[test]
+fn hot_keys_list_the_top_ten() {
+    let md = report();
+    has(&md, "| # | partition key | partition | share of requests | requests/s | units/s | requests in busiest window |");
+    has(
+        &md,
+        "| 1 | `CUSTOMER#1000` | 0 | 20.0% | 2,470 | 3,000 | 4,000 |",
+    );
+    has(
+        &md,
+        "| 10 | `CUSTOMER#1009` | 3 | 2.00% | 247 | 300 | 400 |",
+    );
+    assert!(!md.contains("CUSTOMER#1010"), "only ten keys");
+}
+
+#[test]
+fn charts_are_embedded_by_relative_link_with_svg_beside() {
+    let md = report();
+    has(&md, "![orders: partition load vs limit](load-orders.png)");
+    has(&md, "([SVG](load-orders.svg))");
+    has(
+        &md,
+        "![orders: partition × time heatmap](heatmap-orders.png)",
+    );
+    has(
+        &md,
+        "![orders: item collection growth vs ceiling](growth-orders.png)",
+    );
+    has(
+        &md,
+        "![orders: largest item vs item size limit](item-growth-orders.png)",
+    );
+    has(
+        &md,
+        "![orders.by_status: partition load vs limit](load-orders.by_status.png)",
+    );
+    has(&md, "dashed: headroom 0.8.");
+    assert!(!md.contains("out/"), "links are relative to the report");
+    // Only the charts that were written are linked.
+    let r = fixture::results();
+    let only_load = vec![PathBuf::from("load-orders.png")];
+    let md = markdown(&r, &only_load);
+    has(&md, "](load-orders.png)");
+    assert!(!md.contains("heatmap-orders.png") && !md.contains("load-orders.svg"));
+    assert!(markdown(&r, &[]).contains("No charts were written for this run."));
+}
+
+#[test]
+fn every_link_points_at_a_written_chart() {
+    let r = fixture::with_variants(3);
+    let dir = tempfile::tempdir().unwrap();
+    let written = crate::charts::write_all(&r, dir.path()).unwrap();
+    let md = markdown(&r, &written);
+    let mut links = 0;
+    for part in md.split("](").skip(1) {
+        let target = &part[..part.find(')').unwrap()];
+        assert!(dir.path().join(target).is_file(), "{target}");
+        links += 1;
+    }
+    // 2 tables × 4 kinds × (PNG + SVG) + the variants chart's 2.
+    assert_eq!(links, 18);
+}
+
+#[test]
+fn variants_table_and_recommendation() {
+    let r = fixture::with_variants(3);
+    let md = markdown(&r, &chart_names(&r));
+    has(&md, "## Variants");
+    has(&md, "| variant | set | p95 peak utilization: orders | p95 peak utilization: orders.by_status | throttled (worst table) | first breach (mean day) | fan-out (max) | verdict |\n|---|---|---:|---:|---:|---|---:|---|\n");
+    has(&md, "| base | — | 1.50 | 0.420 | 2.31% | day 123 (item collection, orders) | 1 | **FAIL** (1 fail, 1 warn) |");
+    // serde_json::Map keeps its keys sorted (or in insertion order): accept either.
+    let set_sorted = "`table.orders.bucket` = \"1d\", `table.orders.shards` = 2";
+    let set_inserted = "`table.orders.shards` = 2, `table.orders.bucket` = \"1d\"";
+    let set = if md.contains(set_sorted) {
+        set_sorted
+    } else {
+        set_inserted
+    };
+    has(&md, &format!("| shards=2,bucket=1d | {set} | 0.750 | 0.420 | 0% | day 123 (item collection, orders) | 2 | pass ★ recommended |"));
+    has(&md, "| shards=4,bucket=1d |");
+    has(&md, &format!("**Recommendation:** `shards=2,bucket=1d` ({set}). Reason: fewest shards whose every check passes.\n"));
+    has(
+        &md,
+        &format!("Recommended variant: `shards=2,bucket=1d` ({set})."),
+    );
+    has(
+        &md,
+        "![variant comparison: p95 of peak utilization](variants.png)",
+    );
+    let mut none = fixture::with_variants(0);
+    none.variants = fixture::with_variants(1).variants; // shards=2 variant passes; drop the recommendation
+    none.recommendation = None;
+    let md = markdown(&none, &[]);
+    has(
+        &md,
+        "**Recommendation:** none. No design compared passes every check",
+    );
+    has(&md, "No variant compared passes every check.");
+}
+
+#[test]
+fn store_figures_mark_assumptions() {
+    let md = report();
+    has(&md, "Store `dynamodb`: reads cost RCU, writes cost WCU.");
+    has(&md, "| partition_read_limit | 3000 RCU/s | <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html> | documented |");
+    has(&md, "| partition_count | 8 | planning rule: max(RCU/3000 + WCU/1000, size/10GB) | **assumption** |");
+    has(&md, "One figure is an assumption (undocumented by the store or a planning rule), not a published limit: `partition_count`.");
+}
+
+#[test]
+fn method_notes_and_scenario_echo() {
+    let md = report();
+    has(&md, "- 200 trials (independent random worlds");
+    has(&md, "seed 42.");
+    has(
+        &md,
+        "- Window 1 s; busy period 1 h (3,600 windows); growth horizon 365 d; headroom 0.8.",
+    );
+    has(&md, "Every mean carries a 95% confidence interval");
+    has(&md, "`keyheat run <scenario file> --seed 42 --trials 200`");
+    has(&md, "Produced by keyheat 0.1.0.");
+    assert!(
+        md.ends_with(
+            "## Scenario file\n\n```toml\nschema_version = 1\nname = \"orders-by-customer\"\n```\n"
+        ),
+        "{md}"
+    );
+}
+
+#[test]
+fn hostile_text_keeps_the_markdown_intact() {
+    let mut r = fixture::results();
+    r.tables[0].hot_keys[0].key = "A|B`C".to_string();
+    r.source_text = "description = \"\"\"\n```\n\"\"\"\n".to_string();
+    r.description = "two\nlines <b>".to_string();
+    let md = markdown(&r, &[]);
+    has(&md, "| 1 | ``A\\|B`C`` | 0 |");
+    has(&md, "\n````toml\ndescription = \"\"\"\n```\n\"\"\"\n````\n");
+    has(&md, "\n\ntwo lines &lt;b>\n\n");
+}
+
+#[test]
+fn large_tables_say_which_ranks_are_shown() {
+    let mut r = fixture::results();
+    r.tables[1] = TableBuilder::quiet("big", 5000).build();
+    let md = markdown(&r, &chart_names(&r));
+    has(&md, "The 200 hottest of 5,000 partition ranks are shown.");
+    has(&md, "| partitions | 8 | 5,000 |");
+}
+
+#[test]
+fn output_is_deterministic() {
+    let r = fixture::with_variants(4);
+    assert_eq!(
+        markdown(&r, &chart_names(&r)),
+        markdown(&r, &chart_names(&r))
+    );
+}
+
+/// Writes the fixture's charts and report (6 variants) to
+/// `$TMPDIR/keyheat-report-preview` for reading:
+/// `cargo test --release --lib report::tests::preview -- --ignored`.
+#[test]
+#[ignore = "writes files for visual review"]
+fn preview() {
+    let dir = std::env::temp_dir().join("keyheat-report-preview");
+    let r = fixture::with_variants(6);
+    let written = crate::charts::write_all(&r, &dir).unwrap();
+    std::fs::write(dir.join("report.md"), markdown(&r, &written)).unwrap();
+    println!("{}", dir.join("report.md").display());
+}
