@@ -142,8 +142,14 @@ impl<'t> Source<'t> {
     pub fn parse_document(&self) -> Result<Spanned<DeTable<'t>>> {
         DeTable::parse(self.text).map_err(|e| {
             let start = e.span().map_or(0, |s| s.start);
-            let message = e.message().trim().to_string();
-            let fix = if message.starts_with("duplicate key") {
+            let mut message = e.message().trim().to_string();
+            let duplicate = message.starts_with("duplicate key");
+            if duplicate {
+                if let Some(span) = e.span() {
+                    message = format!("duplicate key `{}`", self.snippet(&span));
+                }
+            }
+            let fix = if duplicate {
                 "remove or rename the repeated key (each key appears once per table)"
             } else {
                 "fix the TOML syntax here (see https://toml.io/en/v1.0.0); strings need quotes, e.g. kind = \"dynamodb\""

@@ -239,6 +239,11 @@ pub fn parse_rate(text: &str) -> Result<f64, UnitError> {
     } else {
         match lookup(multiplier, RATE_MULTIPLIERS) {
             Some(m) => m,
+            None if unit.is_none() => {
+                return Err(UnitError::new(format!(
+                    "`{text}` is not a rate: expected `/` and a time unit after the number, found `{multiplier}`; {accepted}"
+                )))
+            }
             None => {
                 return Err(UnitError::new(format!(
                     "`{text}` is not a rate: unknown multiplier `{multiplier}` (use k, M or G); {accepted}"

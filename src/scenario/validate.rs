@@ -546,13 +546,15 @@ enum Dist {
 }
 
 /// Reads a quantity that may be a fixed value or `{distribution = …}`.
-/// `read` converts one value (size or count); `fixed_min_exclusive` makes a
-/// fixed value of 0 an error (sizes) rather than allowed (counts).
+/// `read` converts one value (size or count); `zero_ok` allows a fixed value
+/// of 0 (counts) rather than rejecting it (sizes); `unit` follows values in
+/// messages (`" B"`).
 fn dist(
     f: &Field,
     read: &dyn Fn(&Field, &str) -> Result<f64>,
     examples: [&str; 3],
     zero_ok: bool,
+    unit: &str,
 ) -> Result<Dist> {
     let [fixed_ex, uniform_ex, lognormal_ex] = examples;
     if !matches!(f.node.get_ref(), DeValue::Table(_)) {
@@ -594,7 +596,7 @@ fn dist(
         if p99 < median {
             return Err(p99_f.error(
                 format!(
-                    "p99 `{}` ({p99}) is below the median `{}` ({median})",
+                    "p99 `{}` ({p99}{unit}) is below the median `{}` ({median}{unit})",
                     f.src.snippet(&p99_f.span()),
                     f.src.snippet(&median_f.span())
                 ),
@@ -614,7 +616,13 @@ fn size_dist(f: &Field) -> Result<SizeDist> {
     ];
     let read = |f: &Field, ex: &str| f.size(ex);
     Ok(
-        match dist(f, &read, [&examples[0], &examples[1], &examples[2]], false)? {
+        match dist(
+            f,
+            &read,
+            [&examples[0], &examples[1], &examples[2]],
+            false,
+            " B",
+        )? {
             Dist::Fixed(v) => SizeDist::Fixed(v),
             Dist::Uniform { min, max } => SizeDist::Uniform { min, max },
             Dist::LogNormal { median, p99 } => SizeDist::LogNormal { median, p99 },
@@ -629,7 +637,7 @@ fn count_dist(f: &Field) -> Result<CountDist> {
         "initial_items = { distribution = \"lognormal\", median = 20, p99 = 2000 }",
     ];
     let read = |f: &Field, ex: &str| f.number(ex);
-    Ok(match dist(f, &read, examples, true)? {
+    Ok(match dist(f, &read, examples, true, "")? {
         Dist::Fixed(v) => CountDist::Fixed(v),
         Dist::Uniform { min, max } => CountDist::Uniform { min, max },
         Dist::LogNormal { median, p99 } => CountDist::LogNormal { median, p99 },

@@ -1,0 +1,924 @@
+//! Scenario parsing: golden error messages (file:line:column, key, message,
+//! fix), a complete scenario parsed into expected values, variant and sweep
+//! expansion, and a no-panic property test.
+
+use keyheat::scenario::{
+    AccessPattern, Checks, Consistency, CountDist, Entity, Index, KeyTemplate, Operation,
+    Popularity, Projection, Scenario, SettingValue, ShardStrategy, Simulation, SizeDist,
+    StoreConfig, StoreKind, Table, TemplatePart,
+};
+use keyheat::ErrorKind;
+use proptest::prelude::*;
+use std::collections::BTreeMap;
+
+const FULL: &str = include_str!("fixtures/scenarios/full.toml");
+const SWEEP: &str = include_str!("fixtures/scenarios/sweep.toml");
+
+/// A small valid scenario; tests change one line of it.
+const BASE: &str = r#"schema_version = 1
+name = "errs"
+
+[store]
+kind = "dynamodb"
+
+[[entity]]
+name = "customer"
+count = 1000
+
+[[table]]
+name = "orders"
+partition_key = "CUSTOMER#{customer}"
+item_size = "2KB"
+
+[[access_pattern]]
+name = "Create order"
+table = "orders"
+operation = "put"
+rate = 50
+by = "customer"
+"#;
+
+/// BASE with the first `from` replaced by `to`.
+fn base_with(from: &str, to: &str) -> String {
+    assert!(BASE.contains(from), "BASE lacks {from:?}");
+    BASE.replacen(from, to, 1)
+}
+
+/// The full error message for `text`, which must be invalid.
+fn error(text: &str) -> String {
+    match Scenario::from_str_at(text, "s.toml") {
+        Ok(_) => panic!("expected an error for:\n{text}"),
+        Err(e) => {
+            assert!(e.is_bad_input());
+            e.to_string()
+        }
+    }
+}
+
+fn lit(s: &str) -> TemplatePart {
+    TemplatePart::Literal(s.to_string())
+}
+
+fn ent(s: &str) -> TemplatePart {
+    TemplatePart::Entity(s.to_string())
+}
+
+fn tpl(text: &str, parts: Vec<TemplatePart>) -> KeyTemplate {
+    KeyTemplate {
+        text: text.to_string(),
+        parts,
+    }
+}
+
+#[test]
+fn base_is_valid() {
+    let s = Scenario::from_str_at(BASE, "s.toml").unwrap();
+    assert_eq!(s.name, "errs");
+    assert_eq!(s.access_patterns[0].rate_per_s, 50.0);
+    assert!(s.variants.is_empty());
+}
+
+// ---- golden messages: one per specific error ----
+
+#[test]
+fn zero_rate() {
+    assert_eq!(
+        error(&base_with("rate = 50", "rate = 0")),
+        "s.toml:20:8: access_pattern.Create order.rate: rate must be > 0, found `0`\n  \
+         fix: write a positive rate such as rate = 50 or rate = \"3M/day\" (remove the pattern if it has no traffic)"
+    );
+}
+
+#[test]
+fn negative_rate_with_unit() {
+    assert_eq!(
+        error(&base_with("rate = 50", "rate = \"-5/s\"")),
+        "s.toml:20:8: access_pattern.Create order.rate: rate must be > 0, found `\"-5/s\"`\n  \
+         fix: write a positive rate such as rate = 50 or rate = \"3M/day\" (remove the pattern if it has no traffic)"
+    );
+}
+
+#[test]
+fn template_naming_an_undeclared_entity() {
+    // the column is that of `{custmer}` inside the string
+    assert_eq!(
+        error(&base_with("CUSTOMER#{customer}", "CUSTOMER#{custmer}")),
+        "s.toml:13:27: table.orders.partition_key: template `CUSTOMER#{custmer}` names `{custmer}`, which is not a \
+         declared entity (declared: `customer`); did you mean `{customer}`?\n  \
+         fix: write {customer}, or declare an [[entity]] named \"custmer\""
+    );
+    assert_eq!(
+        error(&base_with("CUSTOMER#{customer}", "CUSTOMER#{widget}")),
+        "s.toml:13:27: table.orders.partition_key: template `CUSTOMER#{widget}` names `{widget}`, which is not a \
+         declared entity (declared: `customer`)\n  \
+         fix: declare an [[entity]] named \"widget\", or use one of `customer`, `bucket`, `shard`, `time`, `id`"
+    );
+}
+
+#[test]
+fn unbalanced_braces() {
+    assert_eq!(
+        error(&base_with("CUSTOMER#{customer}", "CUSTOMER#{customer")),
+        "s.toml:13:27: table.orders.partition_key: unbalanced braces in template `CUSTOMER#{customer`: `{` is never \
+         closed\n  fix: close the placeholder with `}`"
+    );
+}
+
+#[test]
+fn bucket_placeholder_without_bucket() {
+    assert_eq!(
+        error(&base_with("CUSTOMER#{customer}", "CUSTOMER#{customer}#{bucket}")),
+        "s.toml:13:38: table.orders.partition_key: template `CUSTOMER#{customer}#{bucket}` uses {bucket} but the \
+         table has no time bucket\n  fix: set bucket = \"1d\" (the bucket width) in this [[table]], or remove {bucket}"
+    );
+}
+
+#[test]
+fn pattern_on_an_undeclared_table() {
+    assert_eq!(
+        error(&base_with("table = \"orders\"", "table = \"order\"")),
+        "s.toml:18:9: access_pattern.Create order.table: table `order` is not declared (declared: `orders`); did you \
+         mean `orders`?\n  fix: write table = \"orders\""
+    );
+    assert_eq!(
+        error(&base_with("table = \"orders\"", "table = \"orders.by_stat\"")),
+        "s.toml:18:9: access_pattern.Create order.table: table `orders` has no index `by_stat` (declared: none)\n  \
+         fix: declare it with a [[table.index]] under table `orders`"
+    );
+}
+
+#[test]
+fn p99_below_the_median() {
+    let text = base_with(
+        "item_size = \"2KB\"",
+        "item_size = { distribution = \"lognormal\", median = \"6KB\", p99 = \"1.2KB\" }",
+    );
+    assert_eq!(
+        error(&text),
+        "s.toml:14:65: table.orders.item_size.p99: p99 `\"1.2KB\"` (1200 B) is below the median `\"6KB\"` (6000 B)\n  \
+         fix: a log-normal's p99 must be ≥ its median: raise p99 or lower median (were they swapped?)"
+    );
+}
+
+#[test]
+fn duplicate_names() {
+    let table =
+        format!("{BASE}\n[[table]]\nname = \"orders\"\npartition_key = \"X\"\nitem_size = 1\n");
+    assert_eq!(
+        error(&table),
+        "s.toml:24:8: table.orders.name: duplicate table name `orders` (first declared on line 12)\n  \
+         fix: give each table a different name"
+    );
+    let entity = base_with(
+        "[[table]]",
+        "[[entity]]\nname = \"customer\"\ncount = 5\n\n[[table]]",
+    );
+    assert_eq!(
+        error(&entity),
+        "s.toml:12:8: entity.customer.name: duplicate entity name `customer` (first declared on line 8)\n  \
+         fix: give each entity a different name"
+    );
+    let pattern = format!(
+        "{BASE}\n[[access_pattern]]\nname = \"Create order\"\ntable = \"orders\"\noperation = \"get\"\nrate = 1\n"
+    );
+    assert_eq!(
+        error(&pattern),
+        "s.toml:24:8: access_pattern.Create order.name: duplicate access pattern name `Create order` (first declared \
+         on line 17)\n  fix: give each access pattern a different name"
+    );
+    let variant = format!(
+        "{BASE}\n[[variant]]\nname = \"a\"\nset = {{ \"table.orders.shards\" = 2 }}\n\
+         [[variant]]\nname = \"a\"\nset = {{ \"table.orders.shards\" = 4 }}\n"
+    );
+    assert_eq!(
+        error(&variant),
+        "s.toml:27:8: variant.a: duplicate variant name `a` (first on line 24)\n  fix: give each variant a different name"
+    );
+}
+
+#[test]
+fn by_naming_an_undeclared_entity() {
+    assert_eq!(
+        error(&base_with("by = \"customer\"", "by = \"custommer\"")),
+        "s.toml:21:6: access_pattern.Create order.by: `custommer` is not a declared entity (declared: `customer`); \
+         did you mean `customer`?\n  fix: write by = \"customer\""
+    );
+}
+
+#[test]
+fn string_where_a_number_is_expected() {
+    assert_eq!(
+        error(&base_with("count = 1000", "count = \"1000\"")),
+        "s.toml:9:9: entity.customer.count: expected an integer, found string `\"1000\"`\n  fix: write count = 1_000_000"
+    );
+    assert_eq!(
+        error(&format!("{BASE}\n[simulation]\ntrials = \"200\"\n")),
+        "s.toml:24:10: simulation.trials: expected an integer, found string `\"200\"`\n  fix: write trials = 200"
+    );
+    assert_eq!(
+        error(&base_with("operation = \"put\"", "operation = 5")),
+        "s.toml:19:13: access_pattern.Create order.operation: expected one of `get`, `query`, `put`, `update`, \
+         `delete` or `append`, found integer `5`\n  fix: write operation = \"get\""
+    );
+}
+
+#[test]
+fn toml_syntax_errors() {
+    assert_eq!(
+        error(&base_with("kind = \"dynamodb\"", "kind = dynamodb")),
+        "s.toml:5:8: syntax: invalid TOML: string values must be quoted, expected literal string\n  \
+         fix: fix the TOML syntax here (see https://toml.io/en/v1.0.0); strings need quotes, e.g. kind = \"dynamodb\""
+    );
+    assert_eq!(
+        error(&base_with("rate = 50", "rate = 50\nrate = 60")),
+        "s.toml:21:1: syntax: invalid TOML: duplicate key `rate`\n  \
+         fix: remove or rename the repeated key (each key appears once per table)"
+    );
+}
+
+#[test]
+fn unknown_keys_suggest_the_closest() {
+    assert_eq!(
+        error(&base_with("item_size = \"2KB\"", "item_size = \"2KB\"\nshard = 4")),
+        "s.toml:15:1: table.orders.shard: unknown key `shard`; did you mean `shards`?\n  fix: rename `shard` to `shards`"
+    );
+    assert_eq!(
+        error(&base_with("name = \"errs\"", "name = \"errs\"\n[[tables]]\nname = \"x\"")),
+        "s.toml:3:3: tables: unknown key `tables`; did you mean `table`?\n  fix: rename `tables` to `table`"
+    );
+    assert_eq!(
+        error(&base_with("kind = \"dynamodb\"", "kind = \"dynamodb\"\nread_capacty = 5")),
+        "s.toml:6:1: store.read_capacty: unknown key `read_capacty`; did you mean `read_capacity`?\n  \
+         fix: rename `read_capacty` to `read_capacity`"
+    );
+    let popularity = "count = 1000\npopularity = { distribution = \"zipf\", exponnent = 1 }";
+    assert_eq!(
+        error(&base_with("count = 1000", popularity)),
+        "s.toml:10:39: entity.customer.popularity.exponnent: unknown key `exponnent`; did you mean `exponent`?\n  \
+         fix: rename `exponnent` to `exponent`"
+    );
+}
+
+#[test]
+fn unknown_keys_list_the_accepted_ones() {
+    assert_eq!(
+        error(&base_with("item_size = \"2KB\"", "item_size = \"2KB\"\ncolour = 4")),
+        "s.toml:15:1: table.orders.colour: unknown key `colour`\n  fix: [[table]] accepts `name`, `partition_key`, \
+         `sort_key`, `item_size`, `shards`, `shard_strategy`, `bucket`, `ttl`, `initial_items`, `index`"
+    );
+}
+
+#[test]
+fn store_kinds_and_settings() {
+    assert_eq!(
+        error(&base_with("kind = \"dynamodb\"", "kind = \"dynamo\"")),
+        "s.toml:5:8: store.kind: unknown value `dynamo`; did you mean `dynamodb`?\n  fix: write kind = \"dynamodb\""
+    );
+    assert_eq!(
+        error(&base_with("kind = \"dynamodb\"", "kind = \"cassandra\"\nreplication = 3")),
+        "s.toml:6:1: store.replication: unknown key `replication`: store kind `cassandra` has no settings modelled \
+         yet\n  fix: remove `replication`; only `kind` is read for this store"
+    );
+    // a kind without modelled settings is accepted on its own
+    let s = Scenario::from_str_at(
+        &base_with("kind = \"dynamodb\"", "kind = \"cassandra\""),
+        "s.toml",
+    )
+    .unwrap();
+    assert_eq!(s.store.kind, StoreKind::Cassandra);
+    assert!(s.store.settings.is_empty());
+}
+
+#[test]
+fn schema_version_and_name() {
+    assert_eq!(
+        error(&BASE.replacen("schema_version = 1\n", "", 1)),
+        "s.toml:1:1: schema_version: missing `schema_version` in the top level\n  \
+         fix: add schema_version = 1 as the first line of the file"
+    );
+    assert_eq!(
+        error(&base_with("schema_version = 1", "schema_version = 2")),
+        "s.toml:1:18: schema_version: schema_version 2 is not supported; this keyheat reads schema version 1\n  \
+         fix: write schema_version = 1 and check the file against DESIGN.md"
+    );
+    assert_eq!(
+        error(&base_with("name = \"errs\"", "name = \"orders by customer\"")),
+        "s.toml:2:8: name: `orders by customer` is not a safe folder name: use letters, digits, `-`, `_` and `.` \
+         only\n  fix: write name = \"orders-by-customer\""
+    );
+}
+
+#[test]
+fn missing_required_keys_point_at_the_section() {
+    assert_eq!(
+        error(&base_with("partition_key = \"CUSTOMER#{customer}\"\n", "")),
+        "s.toml:11:1: table.orders.partition_key: missing `partition_key` in [[table]]\n  \
+         fix: add partition_key = \"CUSTOMER#{customer}\""
+    );
+    assert_eq!(
+        error(&base_with("operation = \"put\"", "operation = \"append\"")),
+        "s.toml:16:1: access_pattern.Create order.element_size: missing `element_size` in [[access_pattern]]\n  \
+         fix: add element_size = \"200B\" (the bytes each append adds to the item)"
+    );
+}
+
+#[test]
+fn unit_errors_name_the_accepted_suffixes() {
+    assert_eq!(
+        error(&base_with("item_size = \"2KB\"", "item_size = \"10 parsecs\"")),
+        "s.toml:14:13: table.orders.item_size: `10 parsecs` is not a size: unknown unit `parsecs`; a size is a \
+         number of bytes, optionally followed by `B`, `KB`, `kB`, `MB`, `GB`, `TB`, `KiB`, `MiB`, `GiB` or `TiB` \
+         (e.g. \"1.2KB\", \"4KiB\")\n  fix: write item_size = \"2KB\""
+    );
+    assert!(
+        error(&base_with("item_size = \"2KB\"", "item_size = \"2kb\""))
+            .contains("unknown unit `kb` (did you mean `KB`?)")
+    );
+}
+
+#[test]
+fn field_rules() {
+    assert_eq!(
+        error(&format!("{BASE}\n[simulation]\nwindow = \"2h\"\n")),
+        "s.toml:24:10: simulation.window: window (7200 s) is longer than duration (3600 s)\n  \
+         fix: make window ≤ duration, e.g. window = \"1s\" with duration = \"1h\""
+    );
+    assert_eq!(
+        error(&base_with("by = \"customer\"", "by = \"customer\"\nelement_size = \"1KB\"")),
+        "s.toml:22:1: access_pattern.Create order.element_size: element_size applies only to operation = \"append\", \
+         not \"put\"\n  fix: remove element_size, or set operation = \"append\""
+    );
+    assert_eq!(
+        error(&base_with("by = \"customer\"", "by = \"customer\"\nrange = \"7d\"")),
+        "s.toml:22:1: access_pattern.Create order.range: range applies only to operation = \"query\", not \"put\"\n  \
+         fix: remove range, or set operation = \"query\""
+    );
+    let weights = "count = 2\npopularity = { distribution = \"weights\", weights = [1, 2, 3] }";
+    assert_eq!(
+        error(&base_with("count = 1000", weights)),
+        "s.toml:9:9: entity.customer.count: count 2 does not match the 3 weights given\n  \
+         fix: write count = 3 or remove count (it defaults to the number of weights)"
+    );
+    let hotspot = "count = 1000\npopularity = { distribution = \"hotspot\", hot_fraction = 1.5, hot_share = 0.8 }";
+    assert_eq!(
+        error(&base_with("count = 1000", hotspot)),
+        "s.toml:10:57: entity.customer.popularity.hot_fraction: must be in (0, 1), found `1.5`\n  \
+         fix: write hot_fraction = 0.2 (the fraction of instances that are hot)"
+    );
+    assert_eq!(
+        error(&format!("{BASE}\n[checks]\nheadroom = 1.5\n")),
+        "s.toml:24:12: checks.headroom: must be in (0, 1], found `1.5`\n  \
+         fix: write headroom = 0.8 (a design passes when p95 peak utilization ≤ headroom)"
+    );
+    assert_eq!(
+        error(&base_with("count = 1000", "count = 0")),
+        "s.toml:9:9: entity.customer.count: must be ≥ 1, found 0\n  fix: write count = 1_000_000"
+    );
+}
+
+#[test]
+fn variant_path_naming_nothing() {
+    let variant = |set: &str| format!("{BASE}\n[[variant]]\nname = \"a\"\nset = {{ {set} }}\n");
+    assert_eq!(
+        error(&variant("\"table.order.shards\" = 2")),
+        "s.toml:25:9: variant.a.set.\"table.order.shards\": `table.order.shards` names nothing: there is no table \
+         named `order` (declared: `orders`); did you mean `orders`?\n  fix: write \"table.orders.shards\""
+    );
+    assert_eq!(
+        error(&variant("\"table.orders.shard\" = 2")),
+        "s.toml:25:9: variant.a.set.\"table.orders.shard\": `table.orders.shard` names nothing: table `orders` has \
+         no field `shard`; did you mean `shards`?\n  fix: write \"table.orders.shards\""
+    );
+    assert_eq!(
+        error(&variant("\"tables.orders.shards\" = 2")),
+        "s.toml:25:9: variant.a.set.\"tables.orders.shards\": `tables.orders.shards` names nothing: unknown section \
+         `tables`; did you mean `table`?\n  fix: write \"table.orders.shards\""
+    );
+    assert_eq!(
+        error(&variant("table.orders.shards = 2")),
+        "s.toml:25:9: variant.a.set.\"table\": a path must be one quoted key: unquoted dots make nested tables\n  \
+         fix: quote the whole path, e.g. { \"table.orders.shards\" = 16 }"
+    );
+    assert_eq!(
+        error(&format!("{BASE}\n[sweep]\n\"table.orders.shardz\" = [1, 2]\n")),
+        "s.toml:24:1: sweep.\"table.orders.shardz\": `table.orders.shardz` names nothing: table `orders` has no \
+         field `shardz`; did you mean `shards`?\n  fix: write \"table.orders.shards\""
+    );
+}
+
+#[test]
+fn invalid_variant_values_point_at_the_variant() {
+    let variant = |set: &str| format!("{BASE}\n[[variant]]\nname = \"a\"\nset = {{ {set} }}\n");
+    assert_eq!(
+        error(&variant("\"table.orders.shards\" = 0")),
+        "s.toml:25:33: table.orders.shards: variant `a` (line 23): must be between 1 and 4294967295, found 0\n  \
+         fix: write shards = 16"
+    );
+    assert_eq!(
+        error(&variant("\"access_pattern.Create order.rate\" = -1")),
+        "s.toml:25:46: access_pattern.Create order.rate: variant `a` (line 23): rate must be > 0, found `-1`\n  \
+         fix: write a positive rate such as rate = 50 or rate = \"3M/day\" (remove the pattern if it has no traffic)"
+    );
+    assert_eq!(
+        error(&variant("\"store.read_capacty\" = 2")),
+        "s.toml:25:9: store.read_capacty: variant `a` (line 23): unknown key `read_capacty`; did you mean \
+         `read_capacity`?\n  fix: rename `read_capacty` to `read_capacity`"
+    );
+}
+
+#[test]
+fn error_kind_carries_the_position() {
+    let err = Scenario::from_str_at(&base_with("rate = 50", "rate = 0"), "s.toml").unwrap_err();
+    match err.kind() {
+        ErrorKind::Scenario {
+            path,
+            line,
+            column,
+            key,
+            ..
+        } => {
+            assert_eq!((path.as_str(), *line, *column), ("s.toml", 20, 8));
+            assert_eq!(key, "access_pattern.Create order.rate");
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
+#[test]
+fn from_path_reads_the_file_and_reports_missing_files() {
+    let s = Scenario::from_path("tests/fixtures/scenarios/full.toml").unwrap();
+    assert_eq!(s.source_path, "tests/fixtures/scenarios/full.toml");
+    assert_eq!(s.source_text, FULL);
+    let err = Scenario::from_path("tests/fixtures/scenarios/absent.toml").unwrap_err();
+    assert!(matches!(err.kind(), ErrorKind::Read { .. }));
+    assert!(err.is_bad_input());
+}
+
+// ---- a complete scenario ----
+
+#[test]
+fn full_scenario_parses_into_expected_values() {
+    let s = Scenario::from_str_at(FULL, "full.toml").unwrap();
+
+    // unit conversions, spelled out
+    assert_eq!(
+        s.tables[0].item_size,
+        SizeDist::LogNormal {
+            median: 1200.0,
+            p99: 6000.0
+        }
+    );
+    assert_eq!(s.tables[1].item_size, SizeDist::Fixed(1024.0));
+    assert!((s.access_patterns[0].rate_per_s - 34.722_222_222).abs() < 1e-6);
+    assert_eq!(s.tables[0].bucket_s, Some(864_000.0));
+    assert_eq!(s.simulation.horizon_days, 10.0);
+
+    let customer_pk = tpl(
+        "CUSTOMER#{customer}",
+        // bucket then shard appended: bucket = "10d" and shards = 4, neither in the template
+        vec![
+            lit("CUSTOMER#"),
+            ent("customer"),
+            lit("#"),
+            TemplatePart::Bucket,
+            lit("#"),
+            TemplatePart::Shard,
+        ],
+    );
+    let expected = Scenario {
+        name: "orders-by-customer".into(),
+        description: "Single-table orders, newest first".into(),
+        store: StoreConfig {
+            kind: StoreKind::DynamoDb,
+            settings: BTreeMap::from([
+                ("adaptive_capacity".to_string(), SettingValue::Bool(true)),
+                (
+                    "item_size_limit".to_string(),
+                    SettingValue::Number(400_000.0),
+                ),
+                (
+                    "partition_split_size".to_string(),
+                    SettingValue::Number(1e10),
+                ),
+                ("read_capacity".to_string(), SettingValue::Number(12_000.0)),
+                ("write_capacity".to_string(), SettingValue::Number(4_000.0)),
+            ]),
+        },
+        simulation: Simulation {
+            seed: 7,
+            trials: 50,
+            window_s: 1.0,
+            duration_s: 3600.0,
+            horizon_days: 10.0,
+        },
+        entities: vec![
+            Entity {
+                name: "customer".into(),
+                count: 1_000_000,
+                popularity: Popularity::Zipf { exponent: 1.0 },
+            },
+            Entity {
+                name: "status".into(),
+                count: 3,
+                popularity: Popularity::Weights {
+                    weights: vec![70.0, 20.0, 10.0],
+                },
+            },
+            Entity {
+                name: "sensor".into(),
+                count: 5000,
+                popularity: Popularity::Hotspot {
+                    hot_fraction: 0.2,
+                    hot_share: 0.8,
+                },
+            },
+            Entity {
+                name: "order".into(),
+                count: 1,
+                popularity: Popularity::New,
+            },
+        ],
+        tables: vec![
+            Table {
+                name: "orders".into(),
+                partition_key: customer_pk.clone(),
+                sort_key: Some(tpl("ORDER#{time}", vec![lit("ORDER#"), TemplatePart::Time])),
+                item_size: SizeDist::LogNormal {
+                    median: 1200.0,
+                    p99: 6000.0,
+                },
+                shards: 4,
+                shard_strategy: ShardStrategy::Calculated,
+                bucket_s: Some(864_000.0),
+                ttl_s: Some(365.0 * 86_400.0),
+                initial_items: CountDist::Uniform {
+                    min: 0.0,
+                    max: 500.0,
+                },
+                indexes: vec![
+                    Index {
+                        name: "by_status".into(),
+                        local: false,
+                        partition_key: tpl("STATUS#{status}", vec![lit("STATUS#"), ent("status")]),
+                        sort_key: Some(tpl("{time}", vec![TemplatePart::Time])),
+                        projection: Projection::Include { bytes: 200.0 },
+                    },
+                    Index {
+                        name: "by_customer_lsi".into(),
+                        local: true,
+                        partition_key: customer_pk,
+                        sort_key: Some(tpl("ORDER#{order}", vec![lit("ORDER#"), ent("order")])),
+                        projection: Projection::KeysOnly,
+                    },
+                ],
+            },
+            Table {
+                name: "readings".into(),
+                // {bucket} written explicitly: nothing appended; shards = 1: no {shard}
+                partition_key: tpl(
+                    "SENSOR#{sensor}#{bucket}",
+                    vec![
+                        lit("SENSOR#"),
+                        ent("sensor"),
+                        lit("#"),
+                        TemplatePart::Bucket,
+                    ],
+                ),
+                sort_key: None,
+                item_size: SizeDist::Fixed(1024.0),
+                shards: 1,
+                shard_strategy: ShardStrategy::Random,
+                bucket_s: Some(86_400.0),
+                ttl_s: None,
+                initial_items: CountDist::Fixed(0.0),
+                indexes: vec![],
+            },
+        ],
+        access_patterns: vec![
+            AccessPattern {
+                name: "Create order".into(),
+                table: 0,
+                index: None,
+                operation: Operation::Put,
+                rate_per_s: 3.0 * 1e6 / 86_400.0,
+                peak_factor: 3.0,
+                by: Some("customer".into()),
+                items: 1,
+                consistency: Consistency::Transactional,
+                element_size: None,
+                range_s: None,
+            },
+            AccessPattern {
+                name: "Orders by status".into(),
+                table: 0,
+                index: Some(0),
+                operation: Operation::Query,
+                rate_per_s: 20.0,
+                peak_factor: 1.0,
+                by: Some("status".into()),
+                items: 20,
+                consistency: Consistency::Eventual,
+                element_size: None,
+                range_s: Some(7.0 * 86_400.0),
+            },
+            AccessPattern {
+                name: "Append reading".into(),
+                table: 1,
+                index: None,
+                operation: Operation::Append,
+                rate_per_s: 20.0 * 1e3 / 60.0,
+                peak_factor: 1.0,
+                by: Some("sensor".into()),
+                items: 1,
+                consistency: Consistency::Strong,
+                element_size: Some(SizeDist::Fixed(64.0)),
+                range_s: None,
+            },
+        ],
+        checks: Checks { headroom: 0.75 },
+        variants: vec![],
+        source_text: FULL.to_string(),
+        source_path: "full.toml".into(),
+    };
+    assert_eq!(s, expected);
+}
+
+#[test]
+fn defaults_apply_when_sections_are_omitted() {
+    let s = Scenario::from_str_at(BASE, "s.toml").unwrap();
+    assert_eq!(
+        s.simulation,
+        Simulation {
+            seed: 42,
+            trials: 200,
+            window_s: 1.0,
+            duration_s: 3600.0,
+            horizon_days: 365.0
+        }
+    );
+    assert_eq!(s.checks.headroom, 0.8);
+    assert_eq!(s.description, "");
+    assert_eq!(s.entities[0].popularity, Popularity::Uniform);
+    let t = &s.tables[0];
+    assert_eq!(
+        (t.shards, t.shard_strategy, t.bucket_s, t.ttl_s),
+        (1, ShardStrategy::Random, None, None)
+    );
+    assert_eq!(t.initial_items, CountDist::Fixed(0.0));
+    assert_eq!(
+        t.partition_key.parts,
+        vec![lit("CUSTOMER#"), ent("customer")]
+    );
+    let p = &s.access_patterns[0];
+    assert_eq!(
+        (p.peak_factor, p.items, p.consistency),
+        (1.0, 1, Consistency::Eventual)
+    );
+}
+
+// ---- variants and sweep ----
+
+#[test]
+fn variants_then_sweep_in_odometer_order() {
+    let s = Scenario::from_str_at(SWEEP, "sweep.toml").unwrap();
+    let names: Vec<&str> = s.variants.iter().map(|v| v.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "sharded-16",
+            "zipf-heavy",
+            "shards=1,bucket=1h",
+            "shards=1,bucket=1d",
+            "shards=4,bucket=1h",
+            "shards=4,bucket=1d",
+            "shards=16,bucket=1h",
+            "shards=16,bucket=1d",
+        ]
+    );
+    // the base is untouched
+    assert_eq!(s.tables[0].shards, 1);
+    assert_eq!(s.tables[0].bucket_s, None);
+
+    let sharded = &s.variants[0];
+    assert_eq!(
+        sharded.set,
+        vec![
+            ("table.orders.shards".to_string(), serde_json::json!(16)),
+            (
+                "access_pattern.Create order.rate".to_string(),
+                serde_json::json!("100/s")
+            ),
+        ]
+    );
+    assert_eq!(sharded.scenario.tables[0].shards, 16);
+    assert_eq!(sharded.scenario.access_patterns[0].rate_per_s, 100.0);
+    assert_eq!(
+        sharded.scenario.tables[0].partition_key.parts,
+        vec![
+            lit("CUSTOMER#"),
+            ent("customer"),
+            lit("#"),
+            TemplatePart::Shard
+        ]
+    );
+    assert!(sharded.scenario.variants.is_empty());
+
+    let zipf = &s.variants[1];
+    assert_eq!(
+        zipf.scenario.entities[0].popularity,
+        Popularity::Zipf { exponent: 1.2 }
+    );
+    assert_eq!(zipf.scenario.simulation.trials, 10);
+    assert_eq!(
+        zipf.set[0],
+        (
+            "entity.customer.popularity".to_string(),
+            serde_json::json!({"distribution": "zipf", "exponent": 1.2})
+        )
+    );
+
+    let last = &s.variants[7];
+    assert_eq!(
+        last.set,
+        vec![
+            ("table.orders.shards".to_string(), serde_json::json!(16)),
+            ("table.orders.bucket".to_string(), serde_json::json!("1d")),
+        ]
+    );
+    let t = &last.scenario.tables[0];
+    assert_eq!((t.shards, t.bucket_s), (16, Some(86_400.0)));
+    assert_eq!(
+        t.partition_key.parts,
+        vec![
+            lit("CUSTOMER#"),
+            ent("customer"),
+            lit("#"),
+            TemplatePart::Bucket,
+            lit("#"),
+            TemplatePart::Shard
+        ]
+    );
+    assert_eq!(s.variants[2].scenario.tables[0].shards, 1);
+    assert_eq!(s.variants[2].scenario.tables[0].bucket_s, Some(3600.0));
+}
+
+#[test]
+fn sweep_names_use_full_paths_when_last_segments_clash() {
+    let text = format!(
+        "{BASE}\n[[table]]\nname = \"audit\"\npartition_key = \"{{customer}}\"\nitem_size = 100\n\n[sweep]\n\
+         \"table.orders.shards\" = [2]\n\"table.audit.shards\" = [4, 8]\n"
+    );
+    let s = Scenario::from_str_at(&text, "s.toml").unwrap();
+    let names: Vec<&str> = s.variants.iter().map(|v| v.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "table.orders.shards=2,table.audit.shards=4",
+            "table.orders.shards=2,table.audit.shards=8"
+        ]
+    );
+    assert_eq!(s.variants[1].scenario.tables[1].shards, 8);
+}
+
+#[test]
+fn sweep_is_capped() {
+    let values: Vec<String> = (1..=40).map(|i| i.to_string()).collect();
+    let values = values.join(", ");
+    let text = format!(
+        "{BASE}\n[sweep]\n\"table.orders.shards\" = [{values}]\n\"simulation.trials\" = [{values}]\n"
+    );
+    assert!(error(&text).contains("the sweep expands to more than 1000 combinations"));
+}
+
+#[test]
+fn variant_paths_reach_into_indexes_and_nested_tables() {
+    let text = format!(
+        "{}\n[[table.index]]\nname = \"g\"\npartition_key = \"X\"\n\n[[variant]]\nname = \"v\"\n\
+         set = {{ \"table.orders.index.g.projection\" = \"keys_only\", \"table.orders.item_size.p99\" = \"8KB\" }}\n",
+        base_with(
+            "item_size = \"2KB\"",
+            "item_size = { distribution = \"lognormal\", median = \"1KB\", p99 = \"4KB\" }"
+        )
+    );
+    let s = Scenario::from_str_at(&text, "s.toml").unwrap();
+    let t = &s.variants[0].scenario.tables[0];
+    assert_eq!(t.indexes[0].projection, Projection::KeysOnly);
+    assert_eq!(
+        t.item_size,
+        SizeDist::LogNormal {
+            median: 1000.0,
+            p99: 8000.0
+        }
+    );
+    assert_eq!(s.tables[0].indexes[0].projection, Projection::All);
+}
+
+// ---- never panic ----
+
+/// Applies byte edits (delete / insert / replace at a position) to `text`.
+fn mutate(text: &str, edits: &[(prop::sample::Index, u8, u8)]) -> String {
+    let mut bytes = text.as_bytes().to_vec();
+    for (at, op, byte) in edits {
+        let i = at.index(bytes.len() + 1);
+        match op {
+            0 if i < bytes.len() => {
+                bytes.remove(i);
+            }
+            1 => bytes.insert(i, *byte),
+            _ if i < bytes.len() => bytes[i] = *byte,
+            _ => bytes.push(*byte),
+        }
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+fn interesting_byte() -> impl Strategy<Value = u8> {
+    prop_oneof![
+        any::<u8>(),
+        prop::sample::select(b"{}[]\".=-0 \n#_,".to_vec())
+    ]
+}
+
+/// TOML values that stress validation: extremes, wrong types, junk units.
+const HOSTILE_VALUES: &[&str] = &[
+    "-1",
+    "0",
+    "1e308",
+    "inf",
+    "nan",
+    "-0.0",
+    "9223372036854775807",
+    "-9223372036854775808",
+    "0x7fffffffffffffff",
+    "\"\"",
+    "\"{\"",
+    "\"}{\"",
+    "\"{bucket}{shard}{time}{id}\"",
+    "\"99999999999999999999999999999KB\"",
+    "\"1/0s\"",
+    "\"none\"",
+    "\"é\"",
+    "[]",
+    "{}",
+    "[1, \"a\"]",
+    "true",
+    "1979-05-27T07:32:00Z",
+    "{ distribution = \"lognormal\", median = 0, p99 = -1 }",
+    "{ distribution = \"uniform\", min = 5, max = 1 }",
+    "{ distribution = \"weights\", weights = [0, 0] }",
+];
+
+/// Replaces the value of the `line`-th `key = value` line of `text` with `value`.
+fn replace_value(text: &str, line: prop::sample::Index, value: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let assignments: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].contains(" = ") && !lines[i].trim_start().starts_with('#'))
+        .collect();
+    let target = assignments[line.index(assignments.len())];
+    lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| match (i == target, l.split_once(" = ")) {
+            (true, Some((key, _))) => format!("{key} = {value}"),
+            _ => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
+        let text = String::from_utf8_lossy(&bytes);
+        let _ = Scenario::from_str_at(&text, "fuzz.toml");
+    }
+
+    #[test]
+    fn hostile_values_never_panic(
+        which in 0..2usize,
+        swaps in prop::collection::vec((any::<prop::sample::Index>(), prop::sample::select(HOSTILE_VALUES)), 1..4),
+    ) {
+        let mut text = [FULL, SWEEP][which].to_string();
+        for (line, value) in &swaps {
+            text = replace_value(&text, *line, value);
+        }
+        let _ = Scenario::from_str_at(&text, "fuzz.toml");
+    }
+
+    #[test]
+    fn mutated_scenarios_never_panic(
+        which in 0..2usize,
+        edits in prop::collection::vec((any::<prop::sample::Index>(), 0u8..3, interesting_byte()), 1..6),
+    ) {
+        let text = mutate([FULL, SWEEP][which], &edits);
+        if let Err(e) = Scenario::from_str_at(&text, "fuzz.toml") {
+            // every error names a position inside the file
+            if let ErrorKind::Scenario { line, column, .. } = e.kind() {
+                prop_assert!(*line >= 1 && *column >= 1);
+                prop_assert!(*line <= text.lines().count() + 1);
+            }
+        }
+    }
+}
