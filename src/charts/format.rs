@@ -80,15 +80,20 @@ pub fn count(n: usize) -> String {
     thousands(i64::try_from(n).unwrap_or(i64::MAX))
 }
 
-/// A fraction in [0, 1] as a percentage with three significant figures.
+/// A fraction in [0, 1] as a percentage with three significant figures;
+/// magnitudes below 1e-9 (rounding noise, e.g. a Wilson bound at 0) read `0%`.
 ///
 /// ```
 /// use keyheat::charts::format::percent;
 /// assert_eq!(percent(0.023149), "2.31%");
 /// assert_eq!(percent(1.0), "100%");
 /// assert_eq!(percent(0.0), "0%");
+/// assert_eq!(percent(1.7e-18), "0%");
 /// ```
 pub fn percent(p: f64) -> String {
+    if p.abs() < 1e-9 {
+        return "0%".to_string();
+    }
     format!("{}%", sig3(p * 100.0))
 }
 

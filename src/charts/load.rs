@@ -66,7 +66,7 @@ impl Chart for LoadChart<'_> {
                     .max(finite(r.peak_utilization_p95))
             })
             .fold(0.0, f64::max);
-        let y_max = utilization_axis_max(data_max, self.headroom, 1.3);
+        let y_max = utilization_axis_max(data_max, self.headroom, 1.45);
         let x_range = (0.5, n.max(1) as f64 + 0.5);
         let mut chart = ChartBuilder::on(root)
             .caption(&self.title, title_font())

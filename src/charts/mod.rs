@@ -279,7 +279,6 @@ pub(crate) fn draw_reference_lines<DB: DrawingBackend>(
     (x0, x1): (f64, f64),
     headroom: f64,
 ) -> DrawResult<DB> {
-    let right_label = label_font().pos(Pos::new(HPos::Right, VPos::Bottom));
     chart
         .draw_series(LineSeries::new(
             [(x0, 1.0), (x1, 1.0)],
@@ -287,11 +286,6 @@ pub(crate) fn draw_reference_lines<DB: DrawingBackend>(
         ))?
         .label("limit (utilization 1)")
         .legend(|(x, y)| PathElement::new([(x, y), (x + 24, y)], LIMIT.stroke_width(2)));
-    chart.draw_series(std::iter::once(Text::new(
-        "limit",
-        (x1, 1.0),
-        right_label.clone().color(&LIMIT),
-    )))?;
     let headroom = finite(headroom);
     if headroom > 0.0 {
         chart
@@ -305,12 +299,43 @@ pub(crate) fn draw_reference_lines<DB: DrawingBackend>(
             .legend(|(x, y)| {
                 DashedPathElement::new([(x, y), (x + 24, y)], 6, 4, HEADROOM.stroke_width(2))
             });
-        chart.draw_series(std::iter::once(Text::new(
-            "headroom",
-            (x1, headroom),
-            right_label.color(&HEADROOM),
-        )))?;
     }
+    // "limit" sits above its line and "headroom" below its own, so the two
+    // labels stay apart however close the lines are; each on a white patch
+    // so it stays readable over bars.
+    line_label(chart, "limit", (x1, 1.0), LIMIT, true)?;
+    if headroom > 0.0 {
+        line_label(chart, "headroom", (x1, headroom), HEADROOM, false)?;
+    }
+    Ok(())
+}
+
+/// A label at the right end of a horizontal line, above or below it, on a
+/// white patch.
+pub(crate) fn line_label<DB: DrawingBackend>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    text: &str,
+    at: (f64, f64),
+    color: RGBColor,
+    above: bool,
+) -> DrawResult<DB> {
+    let font = label_font().color(&color);
+    let (w, h) = chart.plotting_area().estimate_text_size(text, &font)?;
+    let (w, h) = (w as i32, h as i32);
+    let (patch, text_at, v) = if above {
+        ([(-w - 10, -h - 10), (-1, -2)], (-5, -4), VPos::Bottom)
+    } else {
+        ([(-w - 10, 2), (-1, h + 10)], (-5, 6), VPos::Top)
+    };
+    chart.draw_series(std::iter::once(
+        EmptyElement::at(at)
+            + Rectangle::new(patch, WHITE.mix(0.85).filled())
+            + Text::new(
+                text.to_string(),
+                text_at,
+                font.pos(Pos::new(HPos::Right, v)),
+            ),
+    ))?;
     Ok(())
 }
 

@@ -141,6 +141,11 @@ fn variants_chart_marks_recommendation_and_shortens_long_names() {
     assert!(text.contains(&format!("{}…", "x".repeat(35))));
     assert!(text.contains("rotate(270"));
     assert!(text.contains("bar 2: orders.by_status"));
+    let mut one = fixture::with_variants(2);
+    one.tables.truncate(1);
+    write_all(&one, dir.path()).unwrap();
+    let text = svg(dir.path(), "variants.svg");
+    assert!(text.contains("Variants: p95 of peak utilization on orders over 200 trials"));
 }
 
 #[test]

@@ -70,13 +70,13 @@ impl VariantsChart {
                 .map(|v| group(&v.name, &v.tables, &v.verdicts)),
         );
         let subject = if tables.len() == 1 {
-            format!("{} ", tables[0])
+            format!(" on {}", tables[0])
         } else {
             String::new()
         };
         VariantsChart {
             title: format!(
-                "Variants: {subject}p95 of peak utilization over {} trials",
+                "Variants: p95 of peak utilization{subject} over {} trials",
                 format::count(results.trials as usize)
             ),
             headroom: results.headroom,

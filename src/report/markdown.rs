@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use crate::charts::format::{bytes, count, percent, sig3};
 use crate::charts::{table_stems, MAX_LOAD_RANKS, TABLE_CHART_KINDS, VARIANTS_STEM};
 use crate::results::{
-    Breach, Proportion, RunResults, Stat, Status, TableResults, VariantResults, Verdict,
+    Breach, Proportion, Recommendation, RunResults, Stat, Status, TableResults, VariantResults,
+    Verdict,
 };
 
 /// Hot keys listed per table.
@@ -123,7 +124,7 @@ fn summary(d: &mut Doc, r: &RunResults) {
         ));
     }
     if !r.variants.is_empty() {
-        match &r.recommendation {
+        match recommendation(r) {
             Some(rec) if rec.variant == "base" => {
                 p.push_str(" Of the variants compared, none is needed: the base design passes every check.");
             }
@@ -433,7 +434,7 @@ fn variants(d: &mut Doc, r: &RunResults, files: &[PathBuf]) {
     d.blank();
     d.line("Each design is judged on the p95 over trials of its figures. The recommendation is the smallest change (fewest shards, widest bucket) whose every check passes.");
     d.blank();
-    let recommended = r.recommendation.as_ref().map(|x| x.variant.as_str());
+    let recommended = recommendation(r).map(|x| x.variant.as_str());
     let mut head = header(&["variant", "set"]);
     head.extend(
         r.tables
@@ -488,7 +489,7 @@ fn variants(d: &mut Doc, r: &RunResults, files: &[PathBuf]) {
         })
         .collect();
     d.table(&head, &right, &rows);
-    match &r.recommendation {
+    match recommendation(r) {
         Some(rec) => {
             let set = if rec.set.is_empty() {
                 "no change".to_string()
@@ -506,9 +507,19 @@ fn variants(d: &mut Doc, r: &RunResults, files: &[PathBuf]) {
                 code(&rec.variant),
             ));
         }
-        None => d.line(
-            "**Recommendation:** none. No design compared passes every check; consider more shards or a narrower time bucket.",
-        ),
+        None => {
+            // A recommendation naming no design (e.g. "none") still carries the why.
+            let why = r
+                .recommendation
+                .as_ref()
+                .map(|x| inline(x.reason.trim()))
+                .filter(|x| !x.is_empty())
+                .unwrap_or_else(|| "no design compared passes every check".to_string());
+            let stop = if why.ends_with('.') { "" } else { "." };
+            d.line(format!(
+                "**Recommendation:** none: {why}{stop} Consider more shards or a narrower time bucket."
+            ));
+        }
     }
     d.blank();
     let names = file_names(files);
@@ -521,6 +532,13 @@ fn variants(d: &mut Doc, r: &RunResults, files: &[PathBuf]) {
             names.iter().any(|n| *n == format!("{VARIANTS_STEM}.svg")),
         );
     }
+}
+
+/// The recommendation when it names the base or one of the variants.
+fn recommendation(r: &RunResults) -> Option<&Recommendation> {
+    r.recommendation
+        .as_ref()
+        .filter(|x| x.variant == "base" || r.variants.iter().any(|v| v.name == x.variant))
 }
 
 /// The file names of `files`, in order.
@@ -557,6 +575,8 @@ fn store(d: &mut Doc, r: &RunResults) {
                 source(&f.source),
                 if f.assumption {
                     "**assumption**".to_string()
+                } else if f.source.trim() == "scenario" {
+                    "set in the scenario".to_string()
                 } else {
                     "documented".to_string()
                 },
@@ -572,11 +592,14 @@ fn store(d: &mut Doc, r: &RunResults) {
         .map(|f| code(&f.name))
         .collect();
     if !assumed.is_empty() {
+        let (what, it) = if assumed.len() == 1 {
+            ("One figure is an assumption (undocumented by the store, or a planning rule), not a published limit", "it")
+        } else {
+            ("These figures are assumptions (undocumented by the store, or planning rules), not published limits", "them")
+        };
         d.line(format!(
-            "{} an assumption (undocumented by the store or a planning rule), not a published limit: {}. Results that hinge on {} deserve a load test.",
-            if assumed.len() == 1 { "One figure is" } else { "These figures are" },
+            "{what}: {}. Results that hinge on {it} deserve a load test.",
             assumed.join(", "),
-            if assumed.len() == 1 { "it" } else { "them" },
         ));
         d.blank();
     }

@@ -186,9 +186,22 @@ fn variants_table_and_recommendation() {
     let md = markdown(&none, &[]);
     has(
         &md,
-        "**Recommendation:** none. No design compared passes every check",
+        "**Recommendation:** none: no design compared passes every check. Consider",
     );
     has(&md, "No variant compared passes every check.");
+    // A recommendation that names no design is reported as none, with its reason.
+    none.recommendation = Some(crate::results::Recommendation {
+        variant: "none".to_string(),
+        set: serde_json::Map::new(),
+        reason: "no alternative passes every check".to_string(),
+    });
+    let md = markdown(&none, &[]);
+    has(
+        &md,
+        "**Recommendation:** none: no alternative passes every check. Consider",
+    );
+    has(&md, "No variant compared passes every check.");
+    assert!(!md.contains("★ recommended"));
 }
 
 #[test]
@@ -197,7 +210,7 @@ fn store_figures_mark_assumptions() {
     has(&md, "Store `dynamodb`: reads cost RCU, writes cost WCU.");
     has(&md, "| partition_read_limit | 3000 RCU/s | <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html> | documented |");
     has(&md, "| partition_count | 8 | planning rule: max(RCU/3000 + WCU/1000, size/10GB) | **assumption** |");
-    has(&md, "One figure is an assumption (undocumented by the store or a planning rule), not a published limit: `partition_count`.");
+    has(&md, "One figure is an assumption (undocumented by the store, or a planning rule), not a published limit: `partition_count`.");
 }
 
 #[test]
