@@ -61,6 +61,7 @@ impl HeatmapChart {
         let cols = steps.min(MAX_COLUMNS);
         let mut cells = vec![vec![0usize; cols]; rows];
         if rows > 0 && cols > 0 {
+            // p < partitions and s < steps, so r < rows and c < cols: in bounds.
             for (p, series) in ts.utilization.iter().enumerate() {
                 let r = p * rows / partitions;
                 for (s, &u) in series.iter().enumerate() {
