@@ -922,3 +922,36 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn variant_paths_with_dotted_pattern_names() {
+    let text = format!(
+        "{}\n[[access_pattern]]\nname = \"read v1.2\"\ntable = \"orders\"\noperation = \"get\"\nrate = 5\n\n\
+         [[variant]]\nname = \"busy\"\nset = {{ \"access_pattern.read v1.2.rate\" = \"20k/min\" }}\n",
+        BASE
+    );
+    let s = Scenario::from_str_at(&text, "s.toml").unwrap();
+    let v = &s.variants[0].scenario;
+    assert_eq!(v.access_patterns[1].rate_per_s, 20_000.0 / 60.0);
+    assert_eq!(v.access_patterns[0].rate_per_s, 50.0);
+}
+
+#[test]
+fn an_unsupported_schema_version_is_reported_before_unknown_keys() {
+    let text = base_with(
+        "schema_version = 1",
+        "schema_version = 2\nfuture_key = true",
+    );
+    assert!(
+        error(&text).starts_with("s.toml:1:18: schema_version: schema_version 2 is not supported")
+    );
+}
+
+#[test]
+fn integers_out_of_range() {
+    assert_eq!(
+        error(&format!("{BASE}\n[simulation]\nseed = 99999999999999999999\n")),
+        "s.toml:24:8: simulation.seed: must be ≤ 18446744073709551615, found 99999999999999999999\n  \
+         fix: write seed = 42"
+    );
+}

@@ -365,12 +365,24 @@ impl<'a, 'i> Field<'a, 'i> {
         }
     }
 
+    /// The error for an integer too large to represent.
+    fn out_of_range(&self, example: &str) -> Error {
+        self.error(
+            format!(
+                "the integer `{}` is out of range",
+                self.src.snippet(&self.span())
+            ),
+            format!("write {example}"),
+        )
+    }
+
     /// A number (integer or float), finite.
     pub fn number(&self, example: &str) -> Result<f64> {
         match self.node.get_ref() {
-            DeValue::Integer(i) => i128::from_str_radix(i.as_str(), i.radix())
-                .map(|v| v as f64)
-                .map_err(|_| self.type_error("a number", example)),
+            DeValue::Integer(i) => match i128::from_str_radix(i.as_str(), i.radix()) {
+                Ok(v) => Ok(v as f64),
+                Err(_) => Err(self.out_of_range(example)),
+            },
             DeValue::Float(f) => match f.as_str().parse::<f64>() {
                 Ok(v) if v.is_finite() => Ok(v),
                 _ => Err(self.error(
@@ -386,7 +398,7 @@ impl<'a, 'i> Field<'a, 'i> {
     pub fn whole(&self, min: u64, max: u64, example: &str) -> Result<u64> {
         let value: i128 = match self.node.get_ref() {
             DeValue::Integer(i) => i128::from_str_radix(i.as_str(), i.radix())
-                .map_err(|_| self.type_error("an integer", example))?,
+                .map_err(|_| self.out_of_range(example))?,
             DeValue::Float(_) => {
                 let v = self.number(example)?;
                 if v.fract() != 0.0 || v.abs() > 1e30 {
@@ -400,10 +412,10 @@ impl<'a, 'i> Field<'a, 'i> {
             _ => return Err(self.type_error("an integer", example)),
         };
         if value < i128::from(min) || value > i128::from(max) {
-            let range = if max == u64::MAX {
-                format!("≥ {min}")
-            } else {
-                format!("between {min} and {max}")
+            let range = match (max == u64::MAX, value < i128::from(min)) {
+                (true, true) => format!("≥ {min}"),
+                (true, false) => format!("≤ {max}"),
+                (false, _) => format!("between {min} and {max}"),
             };
             return Err(self.error(
                 format!("must be {range}, found {value}"),

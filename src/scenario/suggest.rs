@@ -35,7 +35,8 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// The candidate closest to `word`, when close enough to be a likely typo:
-/// distance ≤ 1 for words up to 5 characters, ≤ 2 beyond (case ignored), or
+/// distance 0 for words of 1–2 characters (case ignored: any other short
+/// word would be "close"), ≤ 1 up to 5 characters, ≤ 2 beyond, or
 /// a candidate that starts with `word` (≥ 4 characters). Ties go to the
 /// earlier candidate.
 ///
@@ -52,7 +53,11 @@ pub fn did_you_mean<'a>(
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
     let lower = word.to_lowercase();
-    let limit = if lower.chars().count() <= 5 { 1 } else { 2 };
+    let limit = match lower.chars().count() {
+        0..=2 => 0,
+        3..=5 => 1,
+        _ => 2,
+    };
     let mut best: Option<(usize, &'a str)> = None;
     for candidate in candidates {
         let c = candidate.to_lowercase();
@@ -115,7 +120,8 @@ mod tests {
         assert_eq!(did_you_mean("order", tables), Some("orders"));
         assert_eq!(did_you_mean("cutsomers", tables), Some("customers"));
         assert_eq!(did_you_mean("invoices", tables), None);
-        assert_eq!(did_you_mean("x", ["y", "id"]), Some("y"));
+        assert_eq!(did_you_mean("x", ["y", "id"]), None);
+        assert_eq!(did_you_mean("ID", ["y", "id"]), Some("id"));
         assert_eq!(did_you_mean("anything", std::iter::empty()), None);
         // the closest wins over an earlier, farther one
         assert_eq!(

@@ -13,6 +13,23 @@
 //!
 //! Indexes get no implicit suffix (a local index takes the table's partition
 //! key parts, suffixes included).
+//!
+//! Rules beyond the field list of DESIGN.md, each with its own error:
+//! - a scenario needs at least one `[[table]]` and one `[[access_pattern]]`;
+//! - `schema_version` is checked before anything else;
+//! - entity, table and index names use letters, digits, `_` and `-` (they
+//!   appear in `{placeholders}`, in `"table.index"` and in variant paths);
+//!   entity names cannot be `bucket`, `shard`, `time` or `id`;
+//! - `count` may be omitted for `weights` (it is the number of weights) and
+//!   for `new` (ignored by the engine; set to 1);
+//! - `popularity = "uniform"` / `"new"` is shorthand for the table form;
+//! - `{shard}` may not appear in a sort key;
+//! - a local index (`local = true`) may omit `partition_key`; when given it
+//!   must equal the table's;
+//! - `[store]` `Number` settings must be ≥ 0, `Size`, `Duration` and `Rate`
+//!   settings > 0;
+//! - item sizes, `element_size`, rates, `peak_factor`, `window`, `duration`,
+//!   `horizon`, `bucket`, `ttl` and `range` must be > 0; `initial_items` ≥ 0.
 
 use super::model::*;
 use super::raw::{Field, Section, Source};
@@ -95,8 +112,9 @@ const SHARD_STRATEGIES: &[(&str, ShardStrategy)] = &[
 /// Validates a parsed document (without expanding variants: `variants` is empty).
 pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
     let root = Section::root(src, doc);
-    root.deny_unknown(TOP_KEYS)?;
+    // The version first: a file of another version may well have other keys.
     schema_version(&root)?;
+    root.deny_unknown(TOP_KEYS)?;
     let name = scenario_name(&root)?;
     let description = match root.get("description") {
         Some(f) => f

@@ -654,3 +654,124 @@ fn to_json(node: &Node) -> serde_json::Value {
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXT: &str = r#"
+[[access_pattern]]
+name = "read"
+[[access_pattern]]
+name = "read.v2"
+[[table]]
+name = "t"
+item_size = { distribution = "lognormal", median = 1, p99 = 2 }
+[[table.index]]
+name = "g"
+"#;
+
+    fn key(k: &str) -> Step {
+        Step::Key(k.to_string())
+    }
+
+    #[test]
+    fn the_longest_element_name_wins() {
+        let doc = DeTable::parse(TEXT).unwrap();
+        let doc = doc.get_ref();
+        assert_eq!(
+            resolve(doc, "access_pattern.read.v2.rate"),
+            Ok(vec![key("access_pattern"), Step::Elem(1), key("rate")])
+        );
+        assert_eq!(
+            resolve(doc, "access_pattern.read.rate"),
+            Ok(vec![key("access_pattern"), Step::Elem(0), key("rate")])
+        );
+        assert_eq!(
+            resolve(doc, "table.t.index.g.projection"),
+            Ok(vec![
+                key("table"),
+                Step::Elem(0),
+                key("index"),
+                Step::Elem(0),
+                key("projection")
+            ])
+        );
+        assert_eq!(
+            resolve(doc, "table.t.item_size.p99"),
+            Ok(vec![
+                key("table"),
+                Step::Elem(0),
+                key("item_size"),
+                key("p99")
+            ])
+        );
+        assert_eq!(
+            resolve(doc, "simulation.trials"),
+            Ok(vec![key("simulation"), key("trials")])
+        );
+    }
+
+    #[test]
+    fn paths_that_name_nothing() {
+        let doc = DeTable::parse(TEXT).unwrap();
+        let doc = doc.get_ref();
+        let message = |path: &str| resolve(doc, path).unwrap_err().0;
+        assert_eq!(
+            message("table.t"),
+            "`table.t` is the whole table, not a field"
+        );
+        assert_eq!(
+            message("table.t.name"),
+            "table `t`: names cannot be overridden (access patterns and templates refer to them)"
+        );
+        assert_eq!(message("name"), "`name` cannot be overridden by a variant");
+        assert_eq!(message("entity.x.count"), "the scenario has no [[entity]]");
+        assert_eq!(
+            message("simulation.trails"),
+            "[simulation] has no field `trails`; did you mean `trials`?"
+        );
+        assert_eq!(
+            message("table.t.index.h.projection"),
+            "there is no index named `h` (declared: `g`)"
+        );
+    }
+
+    #[test]
+    fn apply_replaces_values_and_creates_sections() {
+        let parsed = DeTable::parse(TEXT).unwrap();
+        let value_doc = DeTable::parse("v = 7").unwrap();
+        let value = value_doc.get_ref().get("v").unwrap();
+        let mut doc = parsed.get_ref().clone();
+        assert!(apply(
+            &mut doc,
+            &[key("simulation"), key("trials")],
+            &(0..1),
+            value
+        ));
+        assert!(apply(
+            &mut doc,
+            &[key("table"), Step::Elem(0), key("shards")],
+            &(0..1),
+            value
+        ));
+        assert!(!apply(
+            &mut doc,
+            &[key("table"), Step::Elem(5), key("shards")],
+            &(0..1),
+            value
+        ));
+        let root = DeValue::Table(doc);
+        let trials = root
+            .get("simulation")
+            .and_then(|s| s.get_ref().get("trials"));
+        assert_eq!(
+            trials
+                .and_then(|t| t.get_ref().as_integer())
+                .map(|i| i.as_str().to_string()),
+            Some("7".into())
+        );
+        let table = root.get("table").and_then(|t| t.get_ref().get(0)).unwrap();
+        assert!(table.get_ref().get("shards").is_some());
+    }
+}
