@@ -7,8 +7,6 @@ fn generic(
     partitions: u32,
     count: u64,
     popularity: &str,
-    extra_store: &str,
-    table_extra: &str,
     patterns: &str,
     trials: u32,
     duration: &str,
@@ -20,7 +18,6 @@ name = "oracle"
 [store]
 kind = "generic"
 partitions = {partitions}
-{extra_store}
 [simulation]
 seed = 11
 trials = {trials}
@@ -33,7 +30,6 @@ popularity = {popularity}
 name = "t"
 partition_key = "U#{{user}}"
 item_size = "1KB"
-{table_extra}
 {patterns}
 "#
     )
@@ -94,8 +90,6 @@ fn uniform_hash_hottest_partition_matches_balls_into_bins() {
         p,
         n as u64,
         r#"{ distribution = "uniform" }"#,
-        "",
-        "",
         r#"[[access_pattern]]
 name = "w"
 table = "t"
@@ -133,8 +127,6 @@ fn zipf_hottest_key_share_is_one_over_generalized_harmonic() {
         8,
         1000,
         r#"{ distribution = "zipf", exponent = 1.0 }"#,
-        "",
-        "",
         r#"[[access_pattern]]
 name = "r"
 table = "t"

@@ -5,3 +5,4 @@ mod util;
 mod cli;
 mod determinism;
 mod oracles;
+mod scenario_errors;

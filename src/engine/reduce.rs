@@ -6,7 +6,7 @@ use super::trial::TableTrial;
 use crate::results::stats::{ci95_mean, mean, percentile};
 use crate::results::{
     Breach, GrowthPoint, PartitionRank, Proportion, Recommendation, RunResults, Stat, Status,
-    StoreSummary, TableResults, Timeseries, VariantResults, Verdict,
+    StoreSummary, TableResults, VariantResults, Verdict,
 };
 use crate::scenario::{Scenario, Variant};
 use crate::store::StoreModel;
@@ -129,24 +129,14 @@ fn table_results(tp: &super::plan::TablePlan, per: &[&TableTrial]) -> TableResul
         requests_per_s: tp.requests_per_s,
         partition_ranks,
         hot_keys: first.map(|t| t.hot_keys.clone()).unwrap_or_default(),
-        timeseries: first
-            .and_then(|t| t.timeseries.clone())
-            .unwrap_or_else(Timeseries::default),
+        timeseries: first.and_then(|t| t.timeseries.clone()).unwrap_or_default(),
         growth,
     }
 }
 
-/// Human-readable bytes, decimal units (1 KB = 1000 B).
+/// Human-readable bytes, decimal units (1 KB = 1000 B), 3 significant figures.
 pub fn human_bytes(b: f64) -> String {
-    let units = [("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("KB", 1e3)];
-    for (u, s) in units {
-        if b.abs() >= s {
-            return format!("{:.3} {u}", b / s)
-                .replace(".000 ", " ")
-                .to_string();
-        }
-    }
-    format!("{b:.0} B")
+    crate::charts::format::bytes(b)
 }
 
 fn sig3(x: f64) -> String {
@@ -388,7 +378,7 @@ mod tests {
 
     #[test]
     fn human_bytes_uses_decimal_units() {
-        assert_eq!(human_bytes(1_500_000.0), "1.500 MB");
+        assert_eq!(human_bytes(1_500_000.0), "1.50 MB");
         assert_eq!(human_bytes(100e6), "100 MB");
         assert_eq!(human_bytes(512.0), "512 B");
     }

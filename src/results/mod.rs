@@ -36,7 +36,9 @@ pub struct RunResults {
     pub verdicts: Vec<Verdict>,
     /// Alternatives, when the scenario lists variants or a sweep.
     pub variants: Vec<VariantResults>,
-    /// The smallest change that passes every check, when variants exist.
+    /// The smallest change that passes every check, when variants exist
+    /// (`variant = "base"` when the base design passes, `"none"` when no
+    /// alternative does).
     pub recommendation: Option<Recommendation>,
     /// The scenario file as written (echoed in the report).
     #[serde(skip)]

@@ -1,6 +1,6 @@
 //! The validated scenario: every value checked, every unit converted to SI
 //! (bytes, seconds, operations per second). Built from the raw TOML structs in
-//! [`super::raw`] by [`super::Scenario::from_path`] / [`super::Scenario::from_str`].
+//! [`super::raw`] by [`super::Scenario::from_path`] / [`super::Scenario::from_str_at`].
 
 use std::collections::BTreeMap;
 

@@ -65,7 +65,12 @@ impl DynamoDb {
     pub fn new(s: &Settings<'_>) -> Result<DynamoDb> {
         let mut set = Vec::new();
         let mut get = |name: &'static str, default: f64| -> Result<f64> {
-            Ok(match s.positive(name)? {
+            let value = if name.ends_with("_capacity") {
+                s.non_negative(name)?
+            } else {
+                s.positive(name)?
+            };
+            Ok(match value {
                 Some(v) => {
                     set.push(name);
                     v
@@ -323,6 +328,11 @@ mod tests {
     fn partition_limits_dilute_without_adaptive_capacity() {
         // C04: 11 partitions, 200 WCU: ≈ 18.2 WCU per partition.
         let mut map = BTreeMap::new();
+        // The case gives no reads: 0 RCU, so 11,000 WCU alone sets 11 partitions.
+        map.insert(
+            "read_capacity".into(),
+            crate::scenario::SettingValue::Number(0.0),
+        );
         map.insert(
             "write_capacity".into(),
             crate::scenario::SettingValue::Number(200.0),

@@ -144,6 +144,23 @@ impl<'a> Settings<'a> {
         }
     }
 
+    /// A numeric setting that must be ≥ 0 when given.
+    ///
+    /// # Errors
+    /// A scenario error naming `store.<name>`.
+    pub fn non_negative(&self, name: &str) -> Result<Option<f64>> {
+        match self.number(name) {
+            Some(x) if !(x >= 0.0 && x.is_finite()) => Err(Error::scenario(
+                self.path,
+                (0, 0),
+                format!("store.{name}"),
+                format!("must be zero or a positive number, found {x}"),
+                format!("set {name} to 0 or more, or remove it to take the default"),
+            )),
+            other => Ok(other),
+        }
+    }
+
     /// A numeric setting that must be > 0 when given.
     ///
     /// # Errors
