@@ -175,6 +175,7 @@ impl StoreModel for DynamoDb {
                 .has_local_index
                 .then_some(self.item_collection_limit),
             item_size_limit_bytes: Some(self.item_size_limit),
+            nodes: None,
         }
     }
 

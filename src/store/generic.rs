@@ -70,6 +70,7 @@ impl StoreModel for Generic {
             combined_limit_per_s: self.combined_limit,
             item_collection_limit_bytes: self.partition_size_limit,
             item_size_limit_bytes: self.item_size_limit,
+            nodes: None,
         }
     }
 

@@ -40,6 +40,34 @@ pub struct TableLayout {
     pub item_collection_limit_bytes: Option<f64>,
     /// Ceiling on one item, bytes.
     pub item_size_limit_bytes: Option<f64>,
+    /// Servers the partitions live on, when the store's throughput limit is
+    /// per node (Cassandra, Redis Cluster, MongoDB shards, Bigtable nodes).
+    pub nodes: Option<NodeLayout>,
+}
+
+/// Partitions → nodes, with the per-node limits.
+///
+/// A write to a partition reaches every node in its replica list; a read
+/// reaches `read_replicas` of them, spread evenly, so each replica serves
+/// `read_replicas / replicas.len()` of the partition's reads.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeLayout {
+    /// What a node is called in this store (`"node"`, `"master"`, `"shard"`).
+    pub label: &'static str,
+    /// Number of nodes.
+    pub nodes: usize,
+    /// `replicas[partition]`: the nodes holding it, primary first (length ≥ 1).
+    pub replicas: Vec<Vec<usize>>,
+    /// Replicas a read contacts (consistency level), ≤ the replica count.
+    pub read_replicas: usize,
+    /// Read units per second one node serves.
+    pub read_limit_per_s: Option<f64>,
+    /// Write units per second one node serves.
+    pub write_limit_per_s: Option<f64>,
+    /// Read + write units per second one node serves.
+    pub combined_limit_per_s: Option<f64>,
+    /// Bytes one node holds (Redis memory), if limited.
+    pub memory_limit_bytes: Option<f64>,
 }
 
 /// A store's placement, cost and limit rules.
@@ -79,6 +107,21 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
 
     /// Every figure the model uses, with its source; assumptions labelled.
     fn figures(&self) -> Vec<Figure>;
+
+    /// Whether keys are placed by ranges of the key itself (MongoDB ranged
+    /// shard keys, Bigtable tablets) rather than by a hash: then `{time}` /
+    /// `{id}` keys are monotonic and all land on the last partition, and
+    /// `latest` instances sit at the end of the key space.
+    fn ranged(&self) -> bool {
+        false
+    }
+
+    /// Where each key lands, as `name=value` words for `keyheat place`
+    /// (`partition=3`, `token=… replicas=…`, `slot=… node=…`).
+    fn describe_placement(&self, key: &str, table: &TableDemand) -> String {
+        let layout = self.layout(table);
+        format!("partition={}", self.place(key, layout.partitions))
+    }
 }
 
 /// The store model a scenario asks for.
