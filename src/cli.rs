@@ -50,6 +50,10 @@ pub enum Command {
         /// Worker threads (default: all cores). Results are identical for any value.
         #[arg(long)]
         threads: Option<usize>,
+        /// How request counts are drawn: `aggregated` (per partition and window,
+        /// stationary stretches in closed form) or `windows` (every window drawn).
+        #[arg(long, value_enum, default_value_t = MethodArg::Aggregated)]
+        method: MethodArg,
         /// Exit with code 3 when any check of the base design fails.
         #[arg(long)]
         fail_on_breach: bool,
@@ -62,6 +66,42 @@ pub enum Command {
         /// The scenario file.
         scenario: PathBuf,
     },
+    /// Print where keys land: one line per key, the key then `name=value`
+    /// words (`slot=… node=…`, `partition=…`).
+    #[command(after_help = PLACE_EXAMPLES)]
+    Place {
+        /// Store kind, as `store.kind` in a scenario (`redis-cluster`, `dynamodb`, `generic`, …).
+        #[arg(long, value_name = "KIND")]
+        store: String,
+        /// A store setting, written as in the scenario's `[store]` section
+        /// (`--set masters=6`, `--set node_memory=25GB`); repeatable.
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
+        /// Node count: sets the store's node-count setting (`masters` for redis-cluster).
+        #[arg(long, value_name = "N")]
+        nodes: Option<u64>,
+        /// Keys to place (put `--` before keys that start with `-`).
+        #[arg(required = true, value_name = "KEY")]
+        keys: Vec<String>,
+    },
+}
+
+/// `--method` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum MethodArg {
+    /// Per partition and window; stationary stretches in closed form.
+    Aggregated,
+    /// Every window drawn.
+    Windows,
+}
+
+impl From<MethodArg> for engine::plan::Method {
+    fn from(m: MethodArg) -> Self {
+        match m {
+            MethodArg::Aggregated => engine::plan::Method::Aggregated,
+            MethodArg::Windows => engine::plan::Method::Windows,
+        }
+    }
 }
 
 /// Parses the command line, runs it, and maps the outcome to an exit code
@@ -79,6 +119,17 @@ pub fn main() -> ExitCode {
 
 fn dispatch(cli: Cli) -> Result<ExitCode> {
     match cli.command {
+        Command::Place {
+            store,
+            set,
+            nodes,
+            keys,
+        } => {
+            for line in place(&store, &set, nodes, &keys)? {
+                println!("{line}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Check { scenario } => {
             let s = Scenario::from_path(&scenario)?;
             crate::store::Model::new(&s.store, &s.source_path)?;
@@ -97,12 +148,17 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             trials,
             seed,
             threads,
+            method,
             fail_on_breach,
             quiet,
         } => {
             let started = Instant::now();
             let s = Scenario::from_path(&scenario)?;
-            let options = Options { trials, seed };
+            let options = Options {
+                trials,
+                seed,
+                method: method.into(),
+            };
             let out = out.unwrap_or_else(|| Path::new("output").join(&s.name));
             let results = with_threads(threads, || simulate(&s, &options, quiet))?;
             let files = write_outputs(&results, &out)?;
@@ -201,6 +257,168 @@ fn print_verdicts(r: &RunResults, out: &Path) {
         println!("recommendation: {} — {}", rec.variant, rec.reason);
     }
     println!("report: {}", out.join("report.md").display());
+}
+
+const PLACE_EXAMPLES: &str = "\
+Examples:
+  keyheat place --store redis-cluster --nodes 6 'user:{42}:session' cart:9
+  keyheat place --store redis-cluster --set masters=6 --set replicas_per_master=1 foo bar
+  keyheat place --store dynamodb --set partitions=8 'CUSTOMER#42'
+
+Settings take the units of the scenario file (sizes \"25GB\", rates \"3M/day\").
+Exit codes: 0 ok; 2 bad input (unknown store or setting, bad value).";
+
+/// Settings whose value is a store's node count, in the order `--nodes` looks for them.
+const NODE_COUNT_SETTINGS: [&str; 3] = ["masters", "nodes", "shards"];
+
+/// `keyheat place`: one line per key, the key then the store's placement
+/// words. `settings` are `name=value` strings converted with the scenario
+/// file's units; `nodes` sets the store's node-count setting.
+///
+/// # Errors
+/// A usage error (exit 2) for an unknown store kind or setting (with a "did
+/// you mean"), a value that does not parse, `--nodes` on a store without a
+/// node-count setting, or a setting the store model rejects.
+fn place(
+    kind: &str,
+    settings: &[String],
+    nodes: Option<u64>,
+    keys: &[String],
+) -> Result<Vec<String>> {
+    use crate::scenario::suggest::{did_you_mean, list};
+    use crate::scenario::units::{parse_duration, parse_rate, parse_size};
+    use crate::scenario::{SettingValue, StoreConfig, StoreKind};
+    use crate::store::settings::{settings_for, SettingUnit};
+
+    let names = StoreKind::ALL.iter().map(|(_, n)| *n);
+    let Some(kind) = StoreKind::parse(kind) else {
+        let hint = did_you_mean(kind, names.clone())
+            .map(|n| format!("did you mean `{n}`? "))
+            .unwrap_or_default();
+        return Err(Error::usage(format!(
+            "--store: unknown store kind `{kind}`; {hint}known kinds: {}",
+            list(names)
+        )));
+    };
+    let specs = settings_for(kind);
+    let accepted = || list(specs.iter().map(|s| s.name));
+    let mut map = std::collections::BTreeMap::new();
+    for text in settings {
+        let Some((name, value)) = text.split_once('=') else {
+            return Err(Error::usage(format!(
+                "--set expects NAME=VALUE, found `{text}` (e.g. --set masters=6)"
+            )));
+        };
+        let (name, value) = (name.trim(), value.trim());
+        let Some(spec) = specs.iter().find(|s| s.name == name) else {
+            let hint = did_you_mean(name, specs.iter().map(|s| s.name))
+                .map(|n| format!("did you mean `{n}`? "))
+                .unwrap_or_default();
+            return Err(Error::usage(format!(
+                "--set {text}: store `{}` has no setting `{name}`; {hint}accepted settings: {}",
+                kind.as_str(),
+                accepted()
+            )));
+        };
+        let bad = |why: String| Error::usage(format!("--set {text}: {why}"));
+        let positive = |v: f64| {
+            if v > 0.0 && v.is_finite() {
+                Ok(v)
+            } else {
+                Err(bad(format!(
+                    "`{name}` must be greater than 0, found `{value}`"
+                )))
+            }
+        };
+        let parsed = match spec.unit {
+            SettingUnit::Number => match value.replace('_', "").parse::<f64>() {
+                Ok(v) if v >= 0.0 && v.is_finite() => SettingValue::Number(v),
+                _ => {
+                    return Err(bad(format!(
+                        "`{value}` is not a number of 0 or more (e.g. --set {name}=1000)"
+                    )))
+                }
+            },
+            SettingUnit::Size => SettingValue::Number(positive(
+                parse_size(value).map_err(|e| bad(e.to_string()))?,
+            )?),
+            SettingUnit::Duration => SettingValue::Number(positive(
+                parse_duration(value).map_err(|e| bad(e.to_string()))?,
+            )?),
+            SettingUnit::Rate => SettingValue::Number(positive(
+                parse_rate(value).map_err(|e| bad(e.to_string()))?,
+            )?),
+            SettingUnit::Bool => match value {
+                "true" => SettingValue::Bool(true),
+                "false" => SettingValue::Bool(false),
+                _ => return Err(bad(format!("`{value}` is not `true` or `false`"))),
+            },
+            SettingUnit::Word(words) => match words.iter().find(|w| **w == value) {
+                Some(w) => SettingValue::Text((*w).to_string()),
+                None => {
+                    let hint = did_you_mean(value, words.iter().copied())
+                        .map(|w| format!("did you mean `{w}`? "))
+                        .unwrap_or_default();
+                    return Err(bad(format!(
+                        "`{value}` is not accepted; {hint}write one of {}",
+                        list(words.iter().copied())
+                    )));
+                }
+            },
+        };
+        map.insert(spec.name.to_string(), parsed);
+    }
+    if let Some(n) = nodes {
+        let Some(name) = NODE_COUNT_SETTINGS
+            .iter()
+            .find(|n| specs.iter().any(|s| s.name == **n))
+        else {
+            return Err(Error::usage(format!(
+                "--nodes: store `{}` has no node-count setting; accepted settings: {}",
+                kind.as_str(),
+                accepted()
+            )));
+        };
+        if map.contains_key(*name) {
+            return Err(Error::usage(format!(
+                "--nodes {n} and --set {name}=… both set `{name}`: give one"
+            )));
+        }
+        map.insert((*name).to_string(), SettingValue::Number(n as f64));
+    }
+    let config = StoreConfig {
+        kind,
+        settings: map,
+    };
+    let model = crate::store::Model::new(&config, "keyheat place").map_err(|e| match e.kind() {
+        crate::error::ErrorKind::Scenario {
+            key, message, fix, ..
+        } => {
+            let option = match key.strip_prefix("store.") {
+                Some("kind") | None => "--store".to_string(),
+                Some(name) => format!("--set {name}"),
+            };
+            Error::usage(format!("{option}: {message}; {fix}"))
+        }
+        _ => e,
+    })?;
+    let demand = crate::store::TableDemand {
+        name: "keys".to_string(),
+        initial_bytes: 0.0,
+        has_local_index: false,
+    };
+    Ok(keys
+        .iter()
+        .map(|key| {
+            let shown =
+                if key.is_empty() || key.chars().any(|c| c.is_whitespace() || c.is_control()) {
+                    format!("{key:?}")
+                } else {
+                    key.clone()
+                };
+            format!("{shown} {}", model.store().describe_placement(key, &demand))
+        })
+        .collect())
 }
 
 #[cfg(test)]

@@ -123,11 +123,13 @@ impl TableBuilder {
                 fan_out: 1,
                 requests_per_s: 12_345.6,
                 partition_ranks: ranks,
+                nodes: None,
                 hot_keys,
                 timeseries: Timeseries {
                     step_s: 1.0,
                     utilization,
                     units_per_s: units,
+                    row_label: "partition".to_string(),
                 },
                 growth,
             },
@@ -242,6 +244,7 @@ pub(crate) fn results() -> RunResults {
         ],
         variants: vec![],
         recommendation: None,
+        checklist: vec![],
         source_text: "schema_version = 1\nname = \"orders-by-customer\"\n".to_string(),
     }
 }

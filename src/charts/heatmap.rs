@@ -44,6 +44,8 @@ pub(crate) struct HeatmapChart {
     /// Seconds (or minutes, see `minutes`) per step.
     step: f64,
     minutes: bool,
+    /// What a row is (`partition` or `node`).
+    row_label: String,
 }
 
 impl HeatmapChart {
@@ -98,6 +100,7 @@ impl HeatmapChart {
             },
             step: if minutes { step_s / 60.0 } else { step_s },
             minutes,
+            row_label: ts.row_label.clone(),
         }
     }
 }
@@ -170,13 +173,20 @@ impl Chart for HeatmapChart {
                 String::new()
             }
         };
+        let label = if self.row_label.is_empty() {
+            "partition"
+        } else {
+            self.row_label.as_str()
+        };
         let y_desc = if self.rows_per_group > 1.0 {
             format!(
-                "partition (~{} per row, max shown)",
+                "{label} (~{} per row, max shown)",
                 format::axis(self.rows_per_group)
             )
-        } else {
+        } else if label == "partition" {
             "partition (key-space order)".to_string()
+        } else {
+            label.to_string()
         };
         chart
             .configure_mesh()

@@ -10,6 +10,7 @@ pub mod popularity;
 mod reduce;
 pub mod severity;
 pub mod trial;
+pub mod window;
 
 use crate::error::Result;
 use crate::results::RunResults;
@@ -24,6 +25,8 @@ pub struct Options {
     pub trials: Option<u32>,
     /// Seed instead of `simulation.seed`.
     pub seed: Option<u64>,
+    /// How request counts are drawn (default: aggregated).
+    pub method: plan::Method,
 }
 
 /// Total trials a run of `scenario` simulates (base and every variant), for progress bars.
@@ -104,7 +107,8 @@ fn simulate(
     let scenario = &scenario;
     let model = Model::new(&scenario.store, &scenario.source_path)?;
     let store = model.store();
-    let plan = plan::build(scenario, store);
+    let mut plan = plan::build(scenario, store);
+    plan.method = options.method;
     let trials: Vec<Vec<trial::TableTrial>> = (0..plan.trials)
         .into_par_iter()
         .map(|t| {

@@ -15,9 +15,22 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 /// Seconds in a day.
 pub const DAY_S: f64 = 86_400.0;
 
+/// How request counts are drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Method {
+    /// Per server per window; stationary stretches in closed form (peak
+    /// window by the quantile of the maximum, throttling by E[(X − L)⁺]).
+    #[default]
+    Aggregated,
+    /// Per server, every window drawn.
+    Windows,
+}
+
 /// Everything the trials of one scenario need.
 #[derive(Debug)]
 pub struct Plan {
+    /// How request counts are drawn.
+    pub method: Method,
     /// Base seed.
     pub seed: u64,
     /// Trials.
@@ -172,6 +185,7 @@ pub fn build(scenario: &Scenario, store: &dyn StoreModel) -> Plan {
         .map(|(ti, t)| table_plan(scenario, store, ti, t))
         .collect();
     Plan {
+        method: Method::default(),
         seed: sim.seed,
         trials: sim.trials,
         window_s: sim.window_s,

@@ -5,8 +5,8 @@ use super::plan::Plan;
 use super::trial::TableTrial;
 use crate::results::stats::{ci95_mean, mean, percentile};
 use crate::results::{
-    Breach, GrowthPoint, PartitionRank, Proportion, Recommendation, RunResults, Stat, Status,
-    StoreSummary, TableResults, VariantResults, Verdict,
+    Breach, GrowthPoint, NodeResults, PartitionRank, Proportion, Recommendation, RunResults, Stat,
+    Status, StoreSummary, TableResults, VariantResults, Verdict,
 };
 use crate::scenario::{Scenario, Variant};
 use crate::store::StoreModel;
@@ -70,11 +70,11 @@ fn breach<F: Fn(&TableTrial) -> Option<f64>>(per: &[&TableTrial], f: F) -> Breac
     }
 }
 
-fn table_results(tp: &super::plan::TablePlan, per: &[&TableTrial]) -> TableResults {
-    let n_ranks = per.first().map_or(0, |t| t.ranked.len());
-    let partition_ranks = (0..n_ranks)
+fn ranks(per: &[&TableTrial], pick: fn(&TableTrial) -> &Vec<[f64; 4]>) -> Vec<PartitionRank> {
+    let n_ranks = per.first().map_or(0, |t| pick(t).len());
+    (0..n_ranks)
         .map(|i| {
-            let col = |k: usize| -> Vec<f64> { per.iter().map(|t| t.ranked[i][k]).collect() };
+            let col = |k: usize| -> Vec<f64> { per.iter().map(|t| pick(t)[i][k]).collect() };
             let peaks = col(3);
             PartitionRank {
                 rank: i + 1,
@@ -85,7 +85,40 @@ fn table_results(tp: &super::plan::TablePlan, per: &[&TableTrial]) -> TableResul
                 peak_utilization_p95: percentile(&peaks, 0.95),
             }
         })
-        .collect();
+        .collect()
+}
+
+fn table_results(tp: &super::plan::TablePlan, per: &[&TableTrial]) -> TableResults {
+    let partition_ranks = ranks(per, |t| &t.ranked);
+    let nodes = tp.layout.nodes.as_ref().map(|n| {
+        let node_ranks = ranks(per, |t| &t.node_ranked);
+        NodeResults {
+            label: n.label.to_string(),
+            count: n.nodes,
+            limits_per_s: [
+                n.read_limit_per_s,
+                n.write_limit_per_s,
+                n.combined_limit_per_s,
+            ],
+            peak_utilization: stat(per, |t| {
+                t.node_ranked.iter().map(|r| r[3]).fold(0.0, f64::max)
+            }),
+            hottest_node_share: stat(per, |t| {
+                let tot: f64 = t.node_ranked.iter().map(|r| r[0] + r[1]).sum();
+                let max = t
+                    .node_ranked
+                    .iter()
+                    .map(|r| r[0] + r[1])
+                    .fold(0.0, f64::max);
+                if tot > 0.0 {
+                    max / tot
+                } else {
+                    0.0
+                }
+            }),
+            ranks: node_ranks,
+        }
+    });
     let grid = tp.growth.grid();
     let growth = grid
         .iter()
@@ -128,6 +161,7 @@ fn table_results(tp: &super::plan::TablePlan, per: &[&TableTrial]) -> TableResul
         fan_out: tp.fan_out,
         requests_per_s: tp.requests_per_s,
         partition_ranks,
+        nodes,
         hot_keys: first.map(|t| t.hot_keys.clone()).unwrap_or_default(),
         timeseries: first.and_then(|t| t.timeseries.clone()).unwrap_or_default(),
         growth,
@@ -293,6 +327,7 @@ pub fn finish(scenario: &Scenario, base: Design, variants: Vec<VariantResults>) 
         verdicts: base.verdicts,
         variants,
         recommendation,
+        checklist: crate::checks::review(scenario),
         source_text: scenario.source_text.clone(),
     }
 }

@@ -20,6 +20,10 @@ pub struct Severity {
     pub variance: f64,
     /// Whether every request costs the same (`samples` all equal).
     pub constant: bool,
+    /// Distinct costs with their probabilities, ascending.
+    distinct: Vec<(f64, f64)>,
+    /// E[S], E[S²], E[S³], E[S⁴].
+    raw: [f64; 4],
 }
 
 impl Severity {
@@ -29,12 +33,52 @@ impl Severity {
         let mean = samples.iter().sum::<f64>() / n;
         let variance = samples.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n;
         let constant = samples.iter().all(|&x| x == samples[0]);
+        let mut sorted = samples.clone();
+        sorted.sort_by(f64::total_cmp);
+        let mut distinct: Vec<(f64, f64)> = Vec::new();
+        for x in sorted {
+            match distinct.last_mut() {
+                Some((v, c)) if *v == x => *c += 1.0,
+                _ => distinct.push((x, 1.0)),
+            }
+        }
+        for d in &mut distinct {
+            d.1 /= n;
+        }
+        let mut raw = [0.0; 4];
+        for &(v, p) in &distinct {
+            raw[0] += p * v;
+            raw[1] += p * v * v;
+            raw[2] += p * v * v * v;
+            raw[3] += p * v * v * v * v;
+        }
         Severity {
             samples,
             mean,
             variance,
             constant,
+            distinct,
+            raw,
         }
+    }
+
+    /// Raw moments E[S], E[S²], E[S³], E[S⁴] of units per request.
+    pub fn raw_moments(&self) -> [f64; 4] {
+        self.raw
+    }
+
+    /// Distinct costs and their probabilities, ascending.
+    pub fn pmf(&self) -> &[(f64, f64)] {
+        &self.distinct
+    }
+
+    /// Whether every cost is a whole multiple of `step` (at most 64 distinct costs).
+    pub fn on_lattice(&self, step: f64) -> bool {
+        self.distinct.len() <= 64
+            && self
+                .distinct
+                .iter()
+                .all(|(v, _)| ((v / step) - (v / step).round()).abs() < 1e-9)
     }
 
     /// Units of `n` requests: exact sum of draws for small `n`, the normal

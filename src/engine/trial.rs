@@ -15,7 +15,8 @@
 //! rate (Poisson splitting makes this exact for open arrivals), and their
 //! units a compound sum over the stream's unit-cost distribution.
 
-use super::plan::{Plan, Stream, TablePlan};
+use super::plan::{Method, Plan, Stream, TablePlan};
+use super::window::{collapsed, draw_windows, Component, Limits, Outcome};
 use crate::results::{KeyLoad, Timeseries};
 use crate::store::hash::fmix64;
 use crate::store::StoreModel;
@@ -47,6 +48,8 @@ pub struct TableTrial {
     /// Per partition, sorted by mean utilization (hottest first):
     /// (read units/s, write units/s, mean utilization, peak utilization).
     pub ranked: Vec<[f64; 4]>,
+    /// The same per node, when the store has nodes.
+    pub node_ranked: Vec<[f64; 4]>,
     /// Growth outcome.
     pub growth: super::growth::GrowthTrial,
     /// Hot keys (representative trial only).
@@ -130,20 +133,37 @@ fn run_table(
 ) -> TableTrial {
     let p_count = table.layout.partitions.max(1);
     let segs = segments(plan, table);
-    let limits = (
-        table.layout.read_limit_per_s.map(|l| l * plan.window_s),
-        table.layout.write_limit_per_s.map(|l| l * plan.window_s),
-        table.layout.combined_limit_per_s.map(|l| l * plan.window_s),
-    );
+    let per_window = |l: Option<f64>| l.map(|x| x * plan.window_s);
+    let partition_limits = Limits {
+        read: per_window(table.layout.read_limit_per_s),
+        write: per_window(table.layout.write_limit_per_s),
+        combined: per_window(table.layout.combined_limit_per_s),
+    };
+    let nodes = table.layout.nodes.as_ref();
+    let node_limits = nodes.map_or(Limits::default(), |n| Limits {
+        read: per_window(n.read_limit_per_s),
+        write: per_window(n.write_limit_per_s),
+        combined: per_window(n.combined_limit_per_s),
+    });
+    // The servers whose windows are simulated: partitions when they have
+    // limits, nodes when they do; partitions (unlimited) otherwise.
+    let simulate_nodes = nodes.is_some() && node_limits.any();
+    let simulate_partitions = partition_limits.any() || !simulate_nodes;
+    let n_nodes = nodes.map_or(0, |n| n.nodes);
     let steps = TIMESERIES_STEPS.min(plan.windows).max(1);
-    let mut ts_util = vec![vec![0.0f64; steps]; if representative { p_count } else { 0 }];
-    let mut ts_units = vec![vec![0.0f64; steps]; if representative { p_count } else { 0 }];
+    let rows = if simulate_partitions {
+        p_count
+    } else {
+        n_nodes
+    };
+    let mut ts_util = vec![vec![0.0f64; steps]; if representative { rows } else { 0 }];
+    let mut ts_units = vec![vec![0.0f64; steps]; if representative { rows } else { 0 }];
     let mut peak = vec![0.0f64; p_count];
+    let mut node_peak = vec![0.0f64; n_nodes];
     let mut mean_read = vec![0.0f64; p_count];
     let mut mean_write = vec![0.0f64; p_count];
-    let mut throttled = 0.0;
-    let mut requested = 0.0;
-    let mut requests_observed = 0.0;
+    let mut node_mean = vec![[0.0f64; 2]; n_nodes];
+    let mut total = Outcome::default();
     let mut key_units: HashMap<String, (usize, f64, f64)> = HashMap::new();
 
     for &(start, end, bucket) in &segs {
@@ -152,26 +172,15 @@ fn run_table(
             .iter()
             .map(|s| place_stream(store, table, s, bucket, representative, world, rng))
             .collect();
-        let seg_frac = (end - start) as f64 / plan.windows as f64;
+        let seg_windows = end - start;
+        let seg_frac = seg_windows as f64 / plan.windows as f64;
         for (s, pl) in table.streams.iter().zip(&placed) {
             for (key, part, rate) in &pl.keys {
                 let e = key_units.entry(key.clone()).or_insert((*part, 0.0, 0.0));
                 e.1 += rate * seg_frac;
                 e.2 += rate * s.severity.mean * seg_frac;
             }
-        }
-        // Per partition: Poisson samplers per stream.
-        for p in 0..p_count {
-            let comps: Vec<(Option<Poisson<f64>>, &Stream)> = table
-                .streams
-                .iter()
-                .zip(&placed)
-                .filter_map(|(s, pl)| {
-                    let lam = pl.per_partition[p] * plan.window_s;
-                    (lam > 0.0).then(|| (Poisson::new(lam).ok(), s))
-                })
-                .collect();
-            for (s, pl) in table.streams.iter().zip(&placed) {
+            for p in 0..p_count {
                 let units = pl.per_partition[p] * s.severity.mean * seg_frac;
                 if s.is_write {
                     mean_write[p] += units;
@@ -179,51 +188,92 @@ fn run_table(
                     mean_read[p] += units;
                 }
             }
-            for w in start..end {
-                let (mut r, mut wr) = (0.0, 0.0);
-                for (pois, s) in &comps {
-                    let n: f64 = match pois {
-                        Some(d) => d.sample(rng),
-                        None => 0.0,
+        }
+        let comps_of = |lams: &dyn Fn(usize) -> f64| -> Vec<Component<'_>> {
+            table
+                .streams
+                .iter()
+                .enumerate()
+                .map(|(si, s)| Component {
+                    lambda: lams(si) * plan.window_s,
+                    severity: &s.severity,
+                    is_write: s.is_write,
+                })
+                .filter(|c| c.lambda > 0.0)
+                .collect()
+        };
+        let mut run_server =
+            |comps: &[Component<'_>], limits: &Limits, row: usize, rng: &mut Xoshiro256PlusPlus| {
+                if representative || plan.method == Method::Windows {
+                    let mut rec = |i: usize, util: f64, units: f64| {
+                        if representative {
+                            let step = (start + i) * steps / plan.windows;
+                            if util > ts_util[row][step] {
+                                ts_util[row][step] = util;
+                            }
+                            ts_units[row][step] += units;
+                        }
                     };
-                    requests_observed += n;
-                    let u = s.severity.draw_sum(n, rng);
-                    if s.is_write {
-                        wr += u;
-                    } else {
-                        r += u;
+                    draw_windows(comps, limits, seg_windows, rng, &mut rec)
+                } else {
+                    collapsed(comps, limits, seg_windows, rng)
+                }
+            };
+        if simulate_partitions {
+            for (p, pk) in peak.iter_mut().enumerate() {
+                let comps = comps_of(&|si| placed[si].per_partition[p]);
+                let o = run_server(&comps, &partition_limits, p, rng);
+                *pk = pk.max(o.peak_utilization);
+                total.merge(o);
+            }
+        }
+        if let (Some(nl), true) = (nodes, simulate_nodes) {
+            // Node rates: writes reach every replica; reads reach read_replicas of them.
+            let mut node_lam = vec![vec![0.0f64; table.streams.len()]; n_nodes];
+            for (p, replicas) in nl.replicas.iter().enumerate().take(p_count) {
+                let k = replicas.len().max(1) as f64;
+                let read_share = (nl.read_replicas as f64 / k).min(1.0);
+                for (si, s) in table.streams.iter().enumerate() {
+                    let lam = placed[si].per_partition[p];
+                    let f = if s.is_write { 1.0 } else { read_share };
+                    for &n in replicas {
+                        if n < n_nodes {
+                            node_lam[n][si] += lam * f;
+                        }
                     }
                 }
-                let (util, over) = utilization(r, wr, limits);
-                requested += r + wr;
-                throttled += over;
-                if util > peak[p] {
-                    peak[p] = util;
+            }
+            for n in 0..n_nodes {
+                for (si, s) in table.streams.iter().enumerate() {
+                    node_mean[n][usize::from(s.is_write)] +=
+                        node_lam[n][si] * s.severity.mean * seg_frac;
                 }
-                if representative {
-                    let step = w * steps / plan.windows;
-                    if util > ts_util[p][step] {
-                        ts_util[p][step] = util;
-                    }
-                    ts_units[p][step] += r + wr;
+                let comps = comps_of(&|si| node_lam[n][si]);
+                let row = if simulate_partitions { usize::MAX } else { n };
+                let o = if row == usize::MAX {
+                    collapsed(&comps, &node_limits, seg_windows, rng)
+                } else {
+                    run_server(&comps, &node_limits, row, rng)
+                };
+                node_peak[n] = node_peak[n].max(o.peak_utilization);
+                if !simulate_partitions {
+                    total.merge(o);
+                } else {
+                    total.peak_utilization = total.peak_utilization.max(o.peak_utilization);
                 }
             }
         }
     }
 
-    let window_limits = [
-        table.layout.read_limit_per_s,
-        table.layout.write_limit_per_s,
-        table.layout.combined_limit_per_s,
-    ];
     let mut ranked: Vec<[f64; 4]> = (0..p_count)
         .map(|p| {
-            let mu = utilization(
-                mean_read[p],
-                mean_write[p],
-                (window_limits[0], window_limits[1], window_limits[2]),
-            )
-            .0;
+            let mu = if simulate_partitions {
+                partition_limits
+                    .apply(mean_read[p] * plan.window_s, mean_write[p] * plan.window_s)
+                    .0
+            } else {
+                0.0
+            };
             [mean_read[p], mean_write[p], mu, peak[p]]
         })
         .collect();
@@ -233,7 +283,27 @@ fn run_table(
     } else {
         0.0
     };
-    ranked.sort_by(|a, b| b[2].total_cmp(&a[2]).then(b[3].total_cmp(&a[3])));
+    ranked.sort_by(|a, b| {
+        b[2].total_cmp(&a[2])
+            .then(b[3].total_cmp(&a[3]))
+            .then((b[0] + b[1]).total_cmp(&(a[0] + a[1])))
+    });
+    let mut node_ranked: Vec<[f64; 4]> = (0..n_nodes)
+        .map(|n| {
+            let mu = node_limits
+                .apply(
+                    node_mean[n][0] * plan.window_s,
+                    node_mean[n][1] * plan.window_s,
+                )
+                .0;
+            [node_mean[n][0], node_mean[n][1], mu, node_peak[n]]
+        })
+        .collect();
+    node_ranked.sort_by(|a, b| {
+        b[2].total_cmp(&a[2])
+            .then(b[3].total_cmp(&a[3]))
+            .then((b[0] + b[1]).total_cmp(&(a[0] + a[1])))
+    });
 
     let timeseries = representative.then(|| {
         let windows_per_step = plan.windows as f64 / steps as f64;
@@ -248,48 +318,30 @@ fn run_table(
                         .collect()
                 })
                 .collect(),
+            row_label: if simulate_partitions {
+                "partition"
+            } else {
+                "node"
+            }
+            .to_string(),
         }
     });
     let hot_keys = if representative {
-        hot_keys(key_units, requests_observed, plan, rng)
+        hot_keys(key_units, total.requests, plan, rng)
     } else {
         Vec::new()
     };
     TableTrial {
-        peak_utilization: peak.iter().copied().fold(0.0, f64::max),
-        throttled_units: throttled,
-        requested_units: requested,
+        peak_utilization: total.peak_utilization,
+        throttled_units: total.throttled_units,
+        requested_units: total.requested_units,
         hottest_partition_share,
         ranked,
+        node_ranked,
         growth: table.growth.simulate(rng),
         hot_keys,
         timeseries,
     }
-}
-
-/// Utilization of a window's read and write units against the limits, and
-/// the units over the limits (throttled).
-fn utilization(
-    r: f64,
-    w: f64,
-    (lr, lw, lc): (Option<f64>, Option<f64>, Option<f64>),
-) -> (f64, f64) {
-    let mut util: f64 = 0.0;
-    let mut separate = 0.0;
-    if let Some(l) = lr {
-        util = util.max(r / l);
-        separate += (r - l).max(0.0);
-    }
-    if let Some(l) = lw {
-        util = util.max(w / l);
-        separate += (w - l).max(0.0);
-    }
-    let mut combined = 0.0;
-    if let Some(l) = lc {
-        util = util.max((r + w) / l);
-        combined = (r + w - l).max(0.0);
-    }
-    (util, f64::max(separate, combined))
 }
 
 /// The hottest keys by units, with their requests over the busy period drawn

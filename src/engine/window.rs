@@ -1,0 +1,369 @@
+//! Units one server (a partition or a node) receives per window, and what
+//! they do against its limits over a stretch of identical windows.
+//!
+//! Within a stationary stretch the windows are independent draws of one
+//! compound Poisson variable X (requests Poisson, units per request from the
+//! streams' cost distributions). Two ways to get a stretch's outcome:
+//! - [`draw_windows`] draws every window (the representative trial, whose
+//!   timeseries is charted, and the `--method windows` reference);
+//! - [`collapsed`] computes the stretch in closed form: the peak window is the
+//!   quantile of X at U^{1/W} (the maximum of W independent draws) and the
+//!   throttled units are W·E[(X − L)⁺] with their CLT spread. X's
+//!   distribution is exact (Panjer's recursion on the cost lattice) for up to
+//!   [`PANJER_MAX_MEAN_REQUESTS`] requests per window, and Cornish–Fisher
+//!   (normal with skewness and kurtosis corrections) beyond.
+
+use super::severity::Severity;
+use crate::results::stats::{normal_cdf, normal_quantile};
+use rand::Rng;
+use rand_distr::{Distribution, Poisson, StandardNormal};
+
+/// Largest mean requests per window for which X's distribution is computed exactly.
+pub const PANJER_MAX_MEAN_REQUESTS: f64 = 600.0;
+/// Largest lattice support of X computed exactly.
+const PANJER_MAX_POINTS: usize = 400_000;
+
+/// One stream's requests on a server: mean requests per window and their costs.
+#[derive(Debug, Clone, Copy)]
+pub struct Component<'a> {
+    /// Mean requests per window.
+    pub lambda: f64,
+    /// Units per request.
+    pub severity: &'a Severity,
+    /// Whether the units count against the write limit (else read).
+    pub is_write: bool,
+}
+
+/// A server's limits in units per window.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Limits {
+    /// Read units per window.
+    pub read: Option<f64>,
+    /// Write units per window.
+    pub write: Option<f64>,
+    /// Read + write units per window.
+    pub combined: Option<f64>,
+}
+
+impl Limits {
+    /// Whether any limit is set.
+    pub fn any(&self) -> bool {
+        self.read.is_some() || self.write.is_some() || self.combined.is_some()
+    }
+
+    /// Utilization of one window's read and write units, and the units over the limits.
+    pub fn apply(&self, r: f64, w: f64) -> (f64, f64) {
+        let mut util: f64 = 0.0;
+        let mut separate = 0.0;
+        if let Some(l) = self.read {
+            util = util.max(r / l);
+            separate += (r - l).max(0.0);
+        }
+        if let Some(l) = self.write {
+            util = util.max(w / l);
+            separate += (w - l).max(0.0);
+        }
+        let mut combined = 0.0;
+        if let Some(l) = self.combined {
+            util = util.max((r + w) / l);
+            combined = (r + w - l).max(0.0);
+        }
+        (util, f64::max(separate, combined))
+    }
+}
+
+/// What a stretch of windows did on one server.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Outcome {
+    /// Highest window utilization.
+    pub peak_utilization: f64,
+    /// Units over the limits, summed over windows.
+    pub throttled_units: f64,
+    /// Units requested, summed over windows.
+    pub requested_units: f64,
+    /// Requests, summed over windows.
+    pub requests: f64,
+}
+
+impl Outcome {
+    /// Combines two stretches.
+    pub fn merge(&mut self, o: Outcome) {
+        self.peak_utilization = self.peak_utilization.max(o.peak_utilization);
+        self.throttled_units += o.throttled_units;
+        self.requested_units += o.requested_units;
+        self.requests += o.requests;
+    }
+}
+
+/// Draws `windows` windows one by one; `record(i, utilization, units)` sees each.
+pub fn draw_windows<R: Rng + ?Sized>(
+    comps: &[Component<'_>],
+    limits: &Limits,
+    windows: usize,
+    rng: &mut R,
+    record: &mut dyn FnMut(usize, f64, f64),
+) -> Outcome {
+    let samplers: Vec<Option<Poisson<f64>>> = comps
+        .iter()
+        .map(|c| {
+            (c.lambda > 0.0)
+                .then(|| Poisson::new(c.lambda).ok())
+                .flatten()
+        })
+        .collect();
+    let mut out = Outcome::default();
+    for i in 0..windows {
+        let (mut r, mut w) = (0.0, 0.0);
+        for (c, s) in comps.iter().zip(&samplers) {
+            let n: f64 = match s {
+                Some(d) => d.sample(rng),
+                None => 0.0,
+            };
+            out.requests += n;
+            let u = c.severity.draw_sum(n, rng);
+            if c.is_write {
+                w += u;
+            } else {
+                r += u;
+            }
+        }
+        let (util, over) = limits.apply(r, w);
+        out.peak_utilization = out.peak_utilization.max(util);
+        out.throttled_units += over;
+        out.requested_units += r + w;
+        record(i, util, r + w);
+    }
+    out
+}
+
+/// The distribution of one window's units on a server (one limit dimension).
+#[derive(Debug, Clone)]
+pub struct WindowUnits {
+    /// Cumulants κ1..κ4 of X (compound Poisson: κ_k = Σ λ·E[S^k]).
+    kappa: [f64; 4],
+    /// Exact pmf on a lattice of step `step`, when computed.
+    pmf: Option<(f64, Vec<f64>)>,
+}
+
+impl WindowUnits {
+    /// Builds the distribution of Σ components' units.
+    pub fn new(comps: &[(f64, &Severity)]) -> WindowUnits {
+        let mut kappa = [0.0; 4];
+        for (lam, s) in comps {
+            for (k, m) in kappa.iter_mut().zip(s.raw_moments()) {
+                *k += lam * m;
+            }
+        }
+        let total: f64 = comps.iter().map(|(l, _)| l).sum();
+        let pmf = if total > 0.0 && total <= PANJER_MAX_MEAN_REQUESTS {
+            panjer(comps, total, &kappa)
+        } else {
+            None
+        };
+        WindowUnits { kappa, pmf }
+    }
+
+    /// Mean units per window.
+    pub fn mean(&self) -> f64 {
+        self.kappa[0]
+    }
+
+    /// Variance of units per window.
+    pub fn variance(&self) -> f64 {
+        self.kappa[1]
+    }
+
+    /// The upper-tail quantile: smallest x with P(X > x) ≤ `tail`.
+    pub fn upper_quantile(&self, tail: f64) -> f64 {
+        if self.kappa[0] <= 0.0 {
+            return 0.0;
+        }
+        if let Some((step, pmf)) = &self.pmf {
+            let mut survival = 1.0;
+            for (i, p) in pmf.iter().enumerate() {
+                survival -= p;
+                if survival <= tail {
+                    return i as f64 * step;
+                }
+            }
+            return (pmf.len() - 1) as f64 * step;
+        }
+        let sd = self.kappa[1].sqrt();
+        if sd == 0.0 {
+            return self.kappa[0];
+        }
+        let g1 = self.kappa[2] / sd.powi(3);
+        let g2 = self.kappa[3] / sd.powi(4);
+        let z = -normal_quantile(tail);
+        let w = z + (z * z - 1.0) * g1 / 6.0 + (z.powi(3) - 3.0 * z) * g2 / 24.0
+            - (2.0 * z.powi(3) - 5.0 * z) * g1 * g1 / 36.0;
+        (self.kappa[0] + sd * w).max(0.0)
+    }
+
+    /// E[(X − limit)⁺] and Var[(X − limit)⁺].
+    pub fn excess(&self, limit: f64) -> (f64, f64) {
+        if let Some((step, pmf)) = &self.pmf {
+            let (mut m1, mut m2) = (0.0, 0.0);
+            for (i, p) in pmf.iter().enumerate() {
+                let e = i as f64 * step - limit;
+                if e > 0.0 {
+                    m1 += e * p;
+                    m2 += e * e * p;
+                }
+            }
+            return (m1, (m2 - m1 * m1).max(0.0));
+        }
+        let (mu, sd) = (self.kappa[0], self.kappa[1].sqrt());
+        if sd == 0.0 {
+            let e = (mu - limit).max(0.0);
+            return (e, 0.0);
+        }
+        // Normal: E[(X−L)⁺] = (μ−L)Φ(d) + σφ(d), E[((X−L)⁺)²] = ((μ−L)² + σ²)Φ(d) + (μ−L)σφ(d), d = (μ−L)/σ.
+        let a = mu - limit;
+        let d = a / sd;
+        let phi = (-0.5 * d * d).exp() / (2.0 * std::f64::consts::PI).sqrt();
+        let cdf = normal_cdf(d);
+        let m1 = (a * cdf + sd * phi).max(0.0);
+        let m2 = ((a * a + sd * sd) * cdf + a * sd * phi).max(0.0);
+        (m1, (m2 - m1 * m1).max(0.0))
+    }
+}
+
+/// Compound Poisson pmf by Panjer's recursion on the common lattice of the
+/// severities (None when the costs share no lattice step or the support is too wide).
+fn panjer(comps: &[(f64, &Severity)], total: f64, kappa: &[f64; 4]) -> Option<(f64, Vec<f64>)> {
+    let step = [1.0, 0.5, 0.25, 0.1, 0.05, 0.01]
+        .into_iter()
+        .find(|&q| comps.iter().all(|(_, s)| s.on_lattice(q)))?;
+    // Merged severity pmf on the lattice.
+    let mut sev: Vec<f64> = Vec::new();
+    for (lam, s) in comps {
+        for (v, p) in s.pmf() {
+            let j = (v / step).round() as usize;
+            if sev.len() <= j {
+                sev.resize(j + 1, 0.0);
+            }
+            sev[j] += lam / total * p;
+        }
+    }
+    let n_max = ((kappa[0] + 14.0 * kappa[1].sqrt()) / step).ceil() as usize + sev.len() + 8;
+    if n_max > PANJER_MAX_POINTS {
+        return None;
+    }
+    let mut f = vec![0.0f64; n_max];
+    f[0] = (-total * (1.0 - sev.first().copied().unwrap_or(0.0))).exp();
+    let nonzero: Vec<(usize, f64)> = sev
+        .iter()
+        .enumerate()
+        .filter(|(j, p)| *j > 0 && **p > 0.0)
+        .map(|(j, p)| (j, *p))
+        .collect();
+    for n in 1..n_max {
+        let mut acc = 0.0;
+        for &(j, p) in &nonzero {
+            if j > n {
+                break;
+            }
+            acc += j as f64 * p * f[n - j];
+        }
+        f[n] = total / n as f64 * acc;
+    }
+    Some((step, f))
+}
+
+/// One stationary stretch of `windows` windows in closed form.
+pub fn collapsed<R: Rng + ?Sized>(
+    comps: &[Component<'_>],
+    limits: &Limits,
+    windows: usize,
+    rng: &mut R,
+) -> Outcome {
+    let w = windows as f64;
+    let pick = |f: &dyn Fn(&Component<'_>) -> bool| -> Vec<(f64, &Severity)> {
+        comps
+            .iter()
+            .filter(|c| f(c) && c.lambda > 0.0)
+            .map(|c| (c.lambda, c.severity))
+            .collect()
+    };
+    let mut out = Outcome::default();
+    let mut sep_throttled = 0.0;
+    let mut dims: Vec<(Vec<(f64, &Severity)>, Option<f64>, bool)> = vec![
+        (pick(&|c| !c.is_write), limits.read, false),
+        (pick(&|c| c.is_write), limits.write, false),
+    ];
+    if limits.combined.is_some() {
+        dims.push((pick(&|_| true), limits.combined, true));
+    }
+    let mut comb_throttled = 0.0;
+    for (dim, limit, is_combined) in &dims {
+        let Some(limit) = limit else { continue };
+        if dim.is_empty() {
+            continue;
+        }
+        let x = WindowUnits::new(dim);
+        let u: f64 = rng.random();
+        let tail = (-(u.max(1e-300).ln() / w).exp_m1()).clamp(1e-300, 1.0);
+        out.peak_utilization = out.peak_utilization.max(x.upper_quantile(tail) / limit);
+        let (m, v) = x.excess(*limit);
+        let z: f64 = StandardNormal.sample(rng);
+        let t = (w * m + z * (w * v).sqrt()).max(0.0);
+        if *is_combined {
+            comb_throttled = t;
+        } else {
+            sep_throttled += t;
+        }
+    }
+    out.throttled_units = f64::max(sep_throttled, comb_throttled);
+    let all = WindowUnits::new(&pick(&|_| true));
+    let z: f64 = StandardNormal.sample(rng);
+    out.requested_units = (w * all.mean() + z * (w * all.variance()).sqrt()).max(0.0);
+    let lam: f64 = comps.iter().map(|c| c.lambda).sum();
+    let z: f64 = StandardNormal.sample(rng);
+    out.requests = (w * lam + z * (w * lam).sqrt()).max(0.0);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn panjer_of_unit_costs_is_the_poisson_pmf() {
+        let s = Severity::from_samples(vec![1.0; 16]);
+        let x = WindowUnits::new(&[(4.0, &s)]);
+        let (step, pmf) = x.pmf.clone().expect("lattice");
+        assert_eq!(step, 1.0);
+        // Poisson(4): P(0) = e^-4, P(3) = e^-4·64/6.
+        assert!((pmf[0] - (-4.0f64).exp()).abs() < 1e-15);
+        assert!((pmf[3] - (-4.0f64).exp() * 64.0 / 6.0).abs() < 1e-14);
+        // P(X > 9) for Poisson(4) = 0.008132; the 0.01 upper quantile is 9.
+        assert_eq!(x.upper_quantile(0.01), 9.0);
+    }
+
+    #[test]
+    fn excess_over_a_limit_matches_direct_summation() {
+        // Costs 0.5 or 1.5 units, λ = 20: compare E[(X−12)⁺] with a brute-force sum over the pmf.
+        let mut v = vec![0.5; 12];
+        v.extend(vec![1.5; 4]);
+        let s = Severity::from_samples(v);
+        let x = WindowUnits::new(&[(20.0, &s)]);
+        let (step, pmf) = x.pmf.clone().expect("lattice");
+        assert_eq!(step, 0.5);
+        let total: f64 = pmf.iter().sum();
+        assert!((total - 1.0).abs() < 1e-12, "{total}");
+        let mean: f64 = pmf
+            .iter()
+            .enumerate()
+            .map(|(i, p)| i as f64 * step * p)
+            .sum();
+        assert!((mean - 20.0 * 0.75).abs() < 1e-9);
+        let (m1, _) = x.excess(12.0);
+        let direct: f64 = pmf
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (i as f64 * step - 12.0).max(0.0) * p)
+            .sum();
+        assert!((m1 - direct).abs() < 1e-12);
+    }
+}
