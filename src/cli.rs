@@ -51,7 +51,8 @@ pub enum Command {
         #[arg(long)]
         threads: Option<usize>,
         /// How request counts are drawn: `aggregated` (per partition and window,
-        /// stationary stretches in closed form) or `windows` (every window drawn).
+        /// stationary stretches in closed form), `windows` (every window drawn)
+        /// or `exact` (every request drawn: the slow reference).
         #[arg(long, value_enum, default_value_t = MethodArg::Aggregated)]
         method: MethodArg,
         /// Exit with code 3 when any check of the base design fails.
@@ -66,6 +67,9 @@ pub enum Command {
         /// The scenario file.
         scenario: PathBuf,
     },
+    /// Print the JSON Schema (draft 2020-12) of scenario files, for editors:
+    /// `keyheat schema > keyheat.schema.json`.
+    Schema,
     /// Print where keys land: one line per key, the key then `name=value`
     /// words (`slot=… node=…`, `partition=…`).
     #[command(after_help = PLACE_EXAMPLES)]
@@ -93,6 +97,8 @@ pub enum MethodArg {
     Aggregated,
     /// Every window drawn.
     Windows,
+    /// Every request drawn (the slow reference; keys must be enumerable).
+    Exact,
 }
 
 impl From<MethodArg> for engine::plan::Method {
@@ -100,6 +106,7 @@ impl From<MethodArg> for engine::plan::Method {
         match m {
             MethodArg::Aggregated => engine::plan::Method::Aggregated,
             MethodArg::Windows => engine::plan::Method::Windows,
+            MethodArg::Exact => engine::plan::Method::Exact,
         }
     }
 }
@@ -128,6 +135,10 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             for line in place(&store, &set, nodes, &keys)? {
                 println!("{line}");
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Schema => {
+            print!("{}", crate::schema::to_json_text());
             Ok(ExitCode::SUCCESS)
         }
         Command::Check { scenario } => {
@@ -233,14 +244,36 @@ pub fn write_outputs(results: &RunResults, out: &Path) -> Result<Vec<PathBuf>> {
         let report = crate::report::markdown(results, &charts);
         let report_path = dir.join("report.md");
         std::fs::write(&report_path, report).map_err(|e| Error::write(&report_path, e))?;
+        let html = crate::report::html(results, &chart_svgs(&charts)?);
+        let html_path = dir.join("report.html");
+        std::fs::write(&html_path, html).map_err(|e| Error::write(&html_path, e))?;
         files.extend(charts);
         files.push(report_path);
+        files.push(html_path);
         Ok(files
             .iter()
             .filter_map(|p| p.file_name().map(|n| n.to_owned()))
             .collect::<Vec<_>>())
     })?;
     Ok(final_paths.into_iter().map(|n| out.join(n)).collect())
+}
+
+/// `(file stem, SVG text)` of every `.svg` among the chart files, in order.
+fn chart_svgs(charts: &[PathBuf]) -> Result<Vec<(String, String)>> {
+    charts
+        .iter()
+        .filter(|p| p.extension().is_some_and(|x| x == "svg"))
+        .map(|p| {
+            let stem = p
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let text = std::fs::read_to_string(p).map_err(|e| {
+                Error::write(p, format!("cannot read it back for report.html: {e}"))
+            })?;
+            Ok((stem, text))
+        })
+        .collect()
 }
 
 fn print_verdicts(r: &RunResults, out: &Path) {
@@ -373,10 +406,14 @@ fn place(
             .iter()
             .find(|n| specs.iter().any(|s| s.name == **n))
         else {
+            let instead = if specs.iter().any(|s| s.name == "partitions") {
+                "set its partition count with --set partitions=N".to_string()
+            } else {
+                format!("accepted settings: {}", accepted())
+            };
             return Err(Error::usage(format!(
-                "--nodes: store `{}` has no node-count setting; accepted settings: {}",
-                kind.as_str(),
-                accepted()
+                "--nodes: store `{}` has no node-count setting; {instead}",
+                kind.as_str()
             )));
         };
         if map.contains_key(*name) {

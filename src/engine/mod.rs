@@ -4,6 +4,7 @@
 //! draws from its own stream seeded by `(seed, i)` and results are reduced in
 //! trial order, so any thread count gives identical results.
 
+pub mod alias;
 pub mod growth;
 pub mod plan;
 pub mod popularity;
@@ -17,6 +18,9 @@ use crate::results::RunResults;
 use crate::scenario::Scenario;
 use crate::store::Model;
 use rayon::prelude::*;
+
+/// Most keys per access pattern the exact method enumerates.
+pub const EXACT_MAX_KEYS: f64 = 16_777_216.0;
 
 /// Run options that override the scenario file.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -109,6 +113,23 @@ fn simulate(
     let store = model.store();
     let mut plan = plan::build(scenario, store);
     plan.method = options.method;
+    if plan.method == plan::Method::Exact {
+        for t in &plan.tables {
+            for s in &t.streams {
+                let keys = if s.shares.is_fresh() {
+                    t.layout.partitions as f64
+                } else {
+                    s.shares.count() as f64 * s.other_combos.max(1.0) * s.subkeys.len() as f64
+                };
+                if keys > EXACT_MAX_KEYS {
+                    return Err(crate::Error::usage(format!(
+                        "--method exact draws every request over every key, and access pattern `{}` has {keys:.0} keys (limit {EXACT_MAX_KEYS}); use --method aggregated",
+                        s.name
+                    )));
+                }
+            }
+        }
+    }
     let trials: Vec<Vec<trial::TableTrial>> = (0..plan.trials)
         .into_par_iter()
         .map(|t| {

@@ -24,6 +24,9 @@ pub enum Method {
     Aggregated,
     /// Per server, every window drawn.
     Windows,
+    /// Every request drawn on its own: its key from an alias table over every
+    /// key, its units from the cost distribution (the reference).
+    Exact,
 }
 
 /// Everything the trials of one scenario need.

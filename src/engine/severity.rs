@@ -62,6 +62,12 @@ impl Severity {
         }
     }
 
+    /// Units of one request.
+    #[inline]
+    pub fn sample_one<R: Rng + ?Sized>(&self, rng: &mut R) -> f64 {
+        self.samples[rng.random_range(0..self.samples.len())]
+    }
+
     /// Raw moments E[S], E[S²], E[S³], E[S⁴] of units per request.
     pub fn raw_moments(&self) -> [f64; 4] {
         self.raw

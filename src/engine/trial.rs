@@ -15,6 +15,7 @@
 //! rate (Poisson splitting makes this exact for open arrivals), and their
 //! units a compound sum over the stream's unit-cost distribution.
 
+use super::alias::AliasTable;
 use super::plan::{Method, Plan, Stream, TablePlan};
 use super::window::{collapsed, draw_windows, Component, Limits, Outcome};
 use crate::results::{KeyLoad, Timeseries};
@@ -166,11 +167,26 @@ fn run_table(
     let mut total = Outcome::default();
     let mut key_units: HashMap<String, (usize, f64, f64)> = HashMap::new();
 
+    let exact = plan.method == Method::Exact;
     for &(start, end, bucket) in &segs {
+        let mut entries: Vec<Option<Vec<(f64, u32)>>> =
+            table.streams.iter().map(|_| exact.then(Vec::new)).collect();
         let placed: Vec<Placed> = table
             .streams
             .iter()
-            .map(|s| place_stream(store, table, s, bucket, representative, world, rng))
+            .zip(entries.iter_mut())
+            .map(|(s, e)| {
+                place_stream(
+                    store,
+                    table,
+                    s,
+                    bucket,
+                    representative,
+                    world,
+                    rng,
+                    e.as_mut(),
+                )
+            })
             .collect();
         let seg_windows = end - start;
         let seg_frac = seg_windows as f64 / plan.windows as f64;
@@ -188,6 +204,22 @@ fn run_table(
                     mean_read[p] += units;
                 }
             }
+        }
+        if exact {
+            let o = exact_segment(
+                plan,
+                table,
+                &placed,
+                &entries,
+                (start, end),
+                (&partition_limits, &node_limits),
+                (simulate_partitions, simulate_nodes),
+                (&mut peak, &mut node_peak),
+                representative.then_some((&mut ts_util, &mut ts_units, steps)),
+                rng,
+            );
+            total.merge(o);
+            continue;
         }
         let comps_of = |lams: &dyn Fn(usize) -> f64| -> Vec<Component<'_>> {
             table
@@ -344,6 +376,111 @@ fn run_table(
     }
 }
 
+/// Per-request sampling of one segment (the `exact` method): each request
+/// draws its key from the stream's alias table over every key (fused with the
+/// key's partition), and its units from the cost distribution.
+#[allow(clippy::too_many_arguments)]
+fn exact_segment(
+    plan: &Plan,
+    table: &TablePlan,
+    placed: &[Placed],
+    entries: &[Option<Vec<(f64, u32)>>],
+    (start, end): (usize, usize),
+    (partition_limits, node_limits): (&Limits, &Limits),
+    (simulate_partitions, simulate_nodes): (bool, bool),
+    (peak, node_peak): (&mut [f64], &mut [f64]),
+    mut series: Option<(&mut Vec<Vec<f64>>, &mut Vec<Vec<f64>>, usize)>,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Outcome {
+    let p_count = table.layout.partitions.max(1);
+    let aliases: Vec<Option<AliasTable>> = entries
+        .iter()
+        .map(|e| e.as_ref().and_then(|v| AliasTable::new(v)))
+        .collect();
+    let samplers: Vec<Option<Poisson<f64>>> = placed
+        .iter()
+        .map(|pl| {
+            let lam = pl.per_partition.iter().sum::<f64>() * plan.window_s;
+            (lam > 0.0).then(|| Poisson::new(lam).ok()).flatten()
+        })
+        .collect();
+    let nodes = table.layout.nodes.as_ref();
+    let n_nodes = nodes.map_or(0, |n| n.nodes);
+    let mut out = Outcome::default();
+    let mut r_units = vec![0.0f64; p_count];
+    let mut w_units = vec![0.0f64; p_count];
+    let mut node_r = vec![0.0f64; n_nodes];
+    let mut node_w = vec![0.0f64; n_nodes];
+    for wi in start..end {
+        for (si, s) in table.streams.iter().enumerate() {
+            let (Some(alias), Some(pois)) = (&aliases[si], &samplers[si]) else {
+                continue;
+            };
+            let n: f64 = pois.sample(rng);
+            out.requests += n;
+            let units = if s.is_write {
+                &mut w_units
+            } else {
+                &mut r_units
+            };
+            if s.severity.constant {
+                let c = s.severity.mean;
+                for _ in 0..n as u64 {
+                    units[alias.sample(rng) as usize] += c;
+                }
+            } else {
+                for _ in 0..n as u64 {
+                    let p = alias.sample(rng) as usize;
+                    units[p] += s.severity.sample_one(rng);
+                }
+            }
+        }
+        let mut record = |row: usize, util: f64, units: f64| {
+            if let Some((ts_util, ts_units, steps)) = series.as_mut() {
+                let step = wi * *steps / plan.windows;
+                if util > ts_util[row][step] {
+                    ts_util[row][step] = util;
+                }
+                ts_units[row][step] += units;
+            }
+        };
+        if simulate_partitions {
+            for p in 0..p_count {
+                let (util, over) = partition_limits.apply(r_units[p], w_units[p]);
+                peak[p] = peak[p].max(util);
+                out.peak_utilization = out.peak_utilization.max(util);
+                out.throttled_units += over;
+                out.requested_units += r_units[p] + w_units[p];
+                record(p, util, r_units[p] + w_units[p]);
+            }
+        }
+        if let (Some(nl), true) = (nodes, simulate_nodes) {
+            for (p, replicas) in nl.replicas.iter().enumerate().take(p_count) {
+                let read_share = (nl.read_replicas as f64 / replicas.len().max(1) as f64).min(1.0);
+                for &n in replicas.iter().filter(|&&n| n < n_nodes) {
+                    node_r[n] += r_units[p] * read_share;
+                    node_w[n] += w_units[p];
+                }
+            }
+            for n in 0..n_nodes {
+                let (util, over) = node_limits.apply(node_r[n], node_w[n]);
+                node_peak[n] = node_peak[n].max(util);
+                out.peak_utilization = out.peak_utilization.max(util);
+                if !simulate_partitions {
+                    out.throttled_units += over;
+                    out.requested_units += node_r[n] + node_w[n];
+                    record(n, util, node_r[n] + node_w[n]);
+                }
+                node_r[n] = 0.0;
+                node_w[n] = 0.0;
+            }
+        }
+        r_units.iter_mut().for_each(|x| *x = 0.0);
+        w_units.iter_mut().for_each(|x| *x = 0.0);
+    }
+    out
+}
+
 /// The hottest keys by units, with their requests over the busy period drawn
 /// window by window (Poisson at the key's rate): observed share and peak window.
 fn hot_keys(
@@ -398,18 +535,27 @@ fn place_stream(
     keep_keys: bool,
     world: &mut World,
     rng: &mut Xoshiro256PlusPlus,
+    mut entries: Option<&mut Vec<(f64, u32)>>,
 ) -> Placed {
     let p_count = table.layout.partitions.max(1);
     let pf = p_count as f64;
     let mut per = vec![0.0f64; p_count];
     let mut keys = Vec::new();
+    let exact = entries.is_some();
+    // Records one key's rate on its partition (and, for the exact method, as an alias entry).
+    let mut add = |per: &mut [f64], part: usize, r: f64| {
+        per[part] += r;
+        if let Some(e) = entries.as_deref_mut() {
+            e.push((r, part as u32));
+        }
+    };
     let rate = s.busy_rate_per_s;
     let w_sum: f64 = s.subkeys.iter().map(|k| k.weight).sum();
     let w_sq: f64 = s.subkeys.iter().map(|k| k.weight * k.weight).sum();
     if s.shares.is_fresh() {
         // Every request a fresh key: Poisson splitting spreads it evenly.
-        for x in per.iter_mut() {
-            *x = rate * w_sum / pf;
+        for p in 0..p_count {
+            add(&mut per, p, rate * w_sum / pf);
         }
         return Placed {
             per_partition: per,
@@ -450,10 +596,19 @@ fn place_stream(
                         .format(&ids, sk.shard, bucket - i64::from(sk.bucket_back));
                     let part = store_place(&key);
                     let r_key = rate * share / combos as f64 * sk.weight;
-                    per[part] += r_key;
+                    add(&mut per, part, r_key);
                     if keep_keys {
                         keys.push((key, part, r_key));
                     }
+                }
+            }
+        } else if exact {
+            // Every combination of the other entities on its own partition.
+            let combos = s.other_combos as u64;
+            for _ in 0..combos {
+                for sk in &s.subkeys {
+                    let part = rng.random_range(0..p_count);
+                    add(&mut per, part, rate * share / combos as f64 * sk.weight);
                 }
             }
         } else {
@@ -477,8 +632,8 @@ fn place_stream(
         let units_per_rank = (s.subkeys.len() as u64 * combos).max(1);
         let tail_ranks = n - head;
         let mut single_ranks = (MAX_SINGLE_DRAWS / units_per_rank).min(tail_ranks);
-        // Too few keys left for the normal approximation: draw them all.
-        if ((tail_ranks - single_ranks) as f64 * units_per_rank as f64) < 64.0 * pf {
+        // Too few keys left for the normal approximation (or the exact method): draw them all.
+        if exact || ((tail_ranks - single_ranks) as f64 * units_per_rank as f64) < 64.0 * pf {
             single_ranks = tail_ranks;
         }
         for r in head + 1..=head + single_ranks {
@@ -486,7 +641,7 @@ fn place_stream(
             for _ in 0..combos {
                 for sk in &s.subkeys {
                     let part = rng.random_range(0..p_count);
-                    per[part] += rate * share * sk.weight;
+                    add(&mut per, part, rate * share * sk.weight);
                 }
             }
         }
