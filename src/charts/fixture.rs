@@ -124,6 +124,7 @@ impl TableBuilder {
                 requests_per_s: 12_345.6,
                 partition_ranks: ranks,
                 nodes: None,
+                placement: Default::default(),
                 hot_keys,
                 timeseries: Timeseries {
                     step_s: 1.0,

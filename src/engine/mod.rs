@@ -95,12 +95,23 @@ pub fn run(
     Ok(reduce::finish(scenario, base, variants))
 }
 
-/// One design's trials reduced to tables and verdicts.
-fn simulate(
+/// The raw per-trial outcomes of the base design (`[trial][table]`), for
+/// statistical tests and benchmarks.
+///
+/// # Errors
+/// As [`run`].
+pub fn trial_outcomes(
     scenario: &Scenario,
     options: &Options,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<reduce::Design> {
+) -> Result<Vec<Vec<trial::TableTrial>>> {
+    let (plan, model) = prepare(scenario, options)?;
+    Ok((0..plan.trials)
+        .into_par_iter()
+        .map(|t| trial::run_trial(&plan, model.store(), t))
+        .collect())
+}
+
+fn prepare(scenario: &Scenario, options: &Options) -> Result<(plan::Plan, Model)> {
     let mut scenario = scenario.clone();
     if let Some(t) = options.trials {
         scenario.simulation.trials = t.max(1);
@@ -108,10 +119,8 @@ fn simulate(
     if let Some(s) = options.seed {
         scenario.simulation.seed = s;
     }
-    let scenario = &scenario;
     let model = Model::new(&scenario.store, &scenario.source_path)?;
-    let store = model.store();
-    let mut plan = plan::build(scenario, store);
+    let mut plan = plan::build(&scenario, model.store());
     plan.method = options.method;
     if plan.method == plan::Method::Exact {
         for t in &plan.tables {
@@ -130,6 +139,17 @@ fn simulate(
             }
         }
     }
+    Ok((plan, model))
+}
+
+/// One design's trials reduced to tables and verdicts.
+fn simulate(
+    scenario: &Scenario,
+    options: &Options,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<reduce::Design> {
+    let (plan, model) = prepare(scenario, options)?;
+    let store = model.store();
     let trials: Vec<Vec<trial::TableTrial>> = (0..plan.trials)
         .into_par_iter()
         .map(|t| {
@@ -138,5 +158,8 @@ fn simulate(
             out
         })
         .collect();
-    Ok(reduce::design(scenario, &plan, store, trials))
+    let mut scenario = scenario.clone();
+    scenario.simulation.seed = plan.seed;
+    scenario.simulation.trials = plan.trials;
+    Ok(reduce::design(&scenario, &plan, store, trials))
 }

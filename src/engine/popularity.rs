@@ -178,6 +178,36 @@ impl RankShares {
         }
     }
 
+    /// Σ share³ over ranks `a..=b` (1-based, inclusive).
+    pub fn third_moment(&self, a: u64, b: u64) -> f64 {
+        let b = b.min(self.count());
+        if b < a || a == 0 {
+            return 0.0;
+        }
+        let n = (b - a + 1) as f64;
+        match &self.kind {
+            Kind::Uniform => n * (1.0 / self.count as f64).powi(3),
+            Kind::Power { exponent, norm } => harmonic_range(a, b, 3.0 * exponent) / norm.powi(3),
+            Kind::Hotspot {
+                hot,
+                hot_each,
+                cold_each,
+            } => {
+                let hot_n = if a <= *hot {
+                    (b.min(*hot) - a + 1) as f64
+                } else {
+                    0.0
+                };
+                hot_n * hot_each.powi(3) + (n - hot_n) * cold_each.powi(3)
+            }
+            Kind::Weights(w) => w[(a - 1) as usize..b as usize]
+                .iter()
+                .map(|x| x.powi(3))
+                .sum(),
+            Kind::Fresh => 0.0,
+        }
+    }
+
     /// (Σ share, Σ share²) over ranks `a..=b` (1-based, inclusive).
     pub fn moments(&self, a: u64, b: u64) -> (f64, f64) {
         let b = b.min(self.count());

@@ -5,8 +5,8 @@ use super::plan::Plan;
 use super::trial::TableTrial;
 use crate::results::stats::{ci95_mean, mean, percentile};
 use crate::results::{
-    Breach, GrowthPoint, NodeResults, PartitionRank, Proportion, Recommendation, RunResults, Stat,
-    Status, StoreSummary, TableResults, VariantResults, Verdict,
+    Breach, GrowthPoint, NodeResults, PartitionRank, Placement, Proportion, Recommendation,
+    RunResults, Stat, Status, StoreSummary, TableResults, VariantResults, Verdict,
 };
 use crate::scenario::{Scenario, Variant};
 use crate::store::StoreModel;
@@ -88,6 +88,21 @@ fn ranks(per: &[&TableTrial], pick: fn(&TableTrial) -> &Vec<[f64; 4]>) -> Vec<Pa
         .collect()
 }
 
+fn placement(tp: &super::plan::TablePlan) -> Placement {
+    let mut out = Placement::default();
+    let total: f64 = tp.streams.iter().map(|s| s.busy_rate_per_s).sum();
+    for s in &tp.streams {
+        let st = super::trial::placement_stats(s, tp.layout.partitions);
+        out.keys_placed += st.keys_placed;
+        out.keys_as_mass += st.keys_as_mass;
+        if total > 0.0 {
+            out.tail_share += st.tail_share * s.busy_rate_per_s / total;
+        }
+        out.tail_cdf_error_bound = out.tail_cdf_error_bound.max(st.tail_cdf_error_bound);
+    }
+    out
+}
+
 fn table_results(tp: &super::plan::TablePlan, per: &[&TableTrial]) -> TableResults {
     let partition_ranks = ranks(per, |t| &t.ranked);
     let nodes = tp.layout.nodes.as_ref().map(|n| {
@@ -162,6 +177,7 @@ fn table_results(tp: &super::plan::TablePlan, per: &[&TableTrial]) -> TableResul
         requests_per_s: tp.requests_per_s,
         partition_ranks,
         nodes,
+        placement: placement(tp),
         hot_keys: first.map(|t| t.hot_keys.clone()).unwrap_or_default(),
         timeseries: first.and_then(|t| t.timeseries.clone()).unwrap_or_default(),
         growth,

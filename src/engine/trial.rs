@@ -629,13 +629,11 @@ fn place_stream(
         } else {
             1
         };
-        let units_per_rank = (s.subkeys.len() as u64 * combos).max(1);
-        let tail_ranks = n - head;
-        let mut single_ranks = (MAX_SINGLE_DRAWS / units_per_rank).min(tail_ranks);
-        // Too few keys left for the normal approximation (or the exact method): draw them all.
-        if exact || ((tail_ranks - single_ranks) as f64 * units_per_rank as f64) < 64.0 * pf {
-            single_ranks = tail_ranks;
-        }
+        let single_ranks = if exact {
+            n - head
+        } else {
+            single_draw_ranks(s, n, head, p_count)
+        };
         for r in head + 1..=head + single_ranks {
             let share = s.shares.share(r) / combos as f64;
             for _ in 0..combos {
@@ -661,6 +659,72 @@ fn place_stream(
         per_partition: per,
         keys,
     }
+}
+
+/// Ranks beyond the head placed one by one: up to [`MAX_SINGLE_DRAWS`]
+/// sub-keys, or all of them when too few would be left for the normal
+/// approximation (fewer than 64 sub-keys per partition).
+pub fn single_draw_ranks(s: &Stream, n: u64, head: u64, partitions: usize) -> u64 {
+    let combos = if s.other_combos <= 16.0 {
+        s.other_combos.max(1.0) as u64
+    } else {
+        1
+    };
+    let units_per_rank = (s.subkeys.len() as u64 * combos).max(1);
+    let tail_ranks = n.saturating_sub(head);
+    let single = (MAX_SINGLE_DRAWS / units_per_rank).min(tail_ranks);
+    if ((tail_ranks - single) as f64 * units_per_rank as f64) < 64.0 * partitions as f64 {
+        tail_ranks
+    } else {
+        single
+    }
+}
+
+/// How a stream's keys are placed: one by one, or as per-partition mass.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct PlacementStats {
+    /// Keys (ranks × sub-keys) placed one by one.
+    pub keys_placed: f64,
+    /// Keys placed as per-partition mass (the tail).
+    pub keys_as_mass: f64,
+    /// Share of the stream's requests carried by the tail.
+    pub tail_share: f64,
+    /// Berry–Esseen bound on the CDF error of a partition's tail load:
+    /// 0.56·Σ E|Xᵢ − μᵢ|³ / σ³ with Xᵢ = qᵢ·Bernoulli(1/P).
+    pub tail_cdf_error_bound: f64,
+}
+
+/// Placement statistics of one stream over `partitions` partitions.
+pub fn placement_stats(s: &Stream, partitions: usize) -> PlacementStats {
+    if s.shares.is_fresh() {
+        return PlacementStats::default();
+    }
+    let n = s.shares.count();
+    let head = n.min(HEAD_RANKS);
+    let subkeys = s.subkeys.len() as f64 * s.other_combos.max(1.0);
+    let single = single_draw_ranks(s, n, head, partitions);
+    let tail_start = head + single + 1;
+    let mut st = PlacementStats {
+        keys_placed: (head + single) as f64 * subkeys,
+        ..Default::default()
+    };
+    if tail_start <= n {
+        let (m1, m2) = s.shares.moments(tail_start, n);
+        let m3 = s.shares.third_moment(tail_start, n);
+        let p = 1.0 / partitions.max(1) as f64;
+        let k = subkeys.max(1.0);
+        // Each key's mass splits into k sub-keys placed independently.
+        let var = m2 / k * p * (1.0 - p);
+        let rho = m3 / (k * k) * p * (1.0 - p) * (p * p + (1.0 - p) * (1.0 - p));
+        st.keys_as_mass = (n - tail_start + 1) as f64 * subkeys;
+        st.tail_share = m1;
+        st.tail_cdf_error_bound = if var > 0.0 {
+            (0.56 * rho / var.powf(1.5)).min(1.0)
+        } else {
+            0.0
+        };
+    }
+    st
 }
 
 /// Adds `mass` spread over the partitions as independent keys would land:

@@ -16,7 +16,7 @@
 use super::severity::Severity;
 use crate::results::stats::{normal_cdf, normal_quantile};
 use rand::Rng;
-use rand_distr::{Distribution, Poisson, StandardNormal};
+use rand_distr::{Binomial, Distribution, Poisson, StandardNormal};
 
 /// Largest mean requests per window for which X's distribution is computed exactly.
 pub const PANJER_MAX_MEAN_REQUESTS: f64 = 600.0;
@@ -173,6 +173,44 @@ impl WindowUnits {
         self.kappa[1]
     }
 
+    /// P(X ≤ x).
+    pub fn cdf(&self, x: f64) -> f64 {
+        if let Some((step, pmf)) = &self.pmf {
+            if x < 0.0 {
+                return 0.0;
+            }
+            let k = ((x / step) + 1e-9).floor() as usize;
+            return pmf.iter().take(k + 1).sum::<f64>().min(1.0);
+        }
+        // Invert the Cornish–Fisher quantile by bisection on p.
+        let (mut lo, mut hi) = (0.0f64, 1.0f64);
+        for _ in 0..60 {
+            let mid = 0.5 * (lo + hi);
+            if self.quantile(mid) <= x {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
+    }
+
+    /// Smallest x with P(X ≤ x) ≥ p.
+    pub fn quantile(&self, p: f64) -> f64 {
+        let p = p.clamp(0.0, 1.0);
+        if let Some((step, pmf)) = &self.pmf {
+            let mut acc = 0.0;
+            for (i, q) in pmf.iter().enumerate() {
+                acc += q;
+                if acc >= p - 1e-15 {
+                    return i as f64 * step;
+                }
+            }
+            return (pmf.len() - 1) as f64 * step;
+        }
+        self.upper_quantile(1.0 - p)
+    }
+
     /// The upper-tail quantile: smallest x with P(X > x) ≤ `tail`.
     pub fn upper_quantile(&self, tail: f64) -> f64 {
         if self.kappa[0] <= 0.0 {
@@ -271,6 +309,55 @@ fn panjer(comps: &[(f64, &Severity)], total: f64, kappa: &[f64; 4]) -> Option<(f
     Some((step, f))
 }
 
+/// The peak window and the units over `limit` of `windows` independent
+/// windows of X, drawn jointly and exactly from X's distribution: the number
+/// of windows over the limit is Binomial(W, P(X > L)); those windows' units
+/// are drawn from X given X > L (the peak is their largest), and when none is
+/// over, the peak is the largest of W draws given X ≤ L. Beyond 64 windows
+/// over the limit, their sum takes the normal approximation and their
+/// maximum the quantile at U^{1/K}.
+pub fn stretch<R: Rng + ?Sized>(
+    x: &WindowUnits,
+    limit: f64,
+    windows: usize,
+    rng: &mut R,
+) -> (f64, f64) {
+    let w = windows as f64;
+    let below = x.cdf(limit);
+    let over_p = (1.0 - below).max(0.0);
+    let k = if over_p <= 0.0 {
+        0
+    } else if over_p >= 1.0 {
+        windows as u64
+    } else {
+        Binomial::new(windows as u64, over_p).map_or(0, |b| b.sample(rng))
+    };
+    if k == 0 {
+        let u: f64 = rng.random();
+        return (x.quantile(below * u.powf(1.0 / w)), 0.0);
+    }
+    if k <= 64 {
+        let (mut peak, mut sum) = (0.0f64, 0.0f64);
+        for _ in 0..k {
+            let u: f64 = rng.random();
+            let v = x.quantile(below + over_p * u).max(limit);
+            peak = peak.max(v);
+            sum += v - limit;
+        }
+        return (peak, sum);
+    }
+    let kf = k as f64;
+    let (m, v) = x.excess(limit);
+    // Moments of the excess given X > L.
+    let cm = m / over_p;
+    let cv = ((v + m * m) / over_p - cm * cm).max(0.0);
+    let z: f64 = StandardNormal.sample(rng);
+    let sum = (kf * cm + z * (kf * cv).sqrt()).max(0.0);
+    let u: f64 = rng.random();
+    let peak = x.quantile(below + over_p * u.powf(1.0 / kf)).max(limit);
+    (peak, sum)
+}
+
 /// One stationary stretch of `windows` windows in closed form.
 pub fn collapsed<R: Rng + ?Sized>(
     comps: &[Component<'_>],
@@ -302,16 +389,12 @@ pub fn collapsed<R: Rng + ?Sized>(
             continue;
         }
         let x = WindowUnits::new(dim);
-        let u: f64 = rng.random();
-        let tail = (-(u.max(1e-300).ln() / w).exp_m1()).clamp(1e-300, 1.0);
-        out.peak_utilization = out.peak_utilization.max(x.upper_quantile(tail) / limit);
-        let (m, v) = x.excess(*limit);
-        let z: f64 = StandardNormal.sample(rng);
-        let t = (w * m + z * (w * v).sqrt()).max(0.0);
+        let (peak, throttled) = stretch(&x, *limit, windows, rng);
+        out.peak_utilization = out.peak_utilization.max(peak / limit);
         if *is_combined {
-            comb_throttled = t;
+            comb_throttled = throttled;
         } else {
-            sep_throttled += t;
+            sep_throttled += throttled;
         }
     }
     out.throttled_units = f64::max(sep_throttled, comb_throttled);

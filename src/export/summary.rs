@@ -48,6 +48,14 @@ pub fn table_json(t: &TableResults) -> Value {
         "partition_combined_limit_per_s": opt(t.partition_combined_limit_per_s),
         "partition_size_limit_bytes": opt(t.partition_size_limit_bytes),
         "item_size_limit_bytes": opt(t.item_size_limit_bytes),
+        "placement": t.placement,
+        "nodes": t.nodes.as_ref().map(|n| json!({
+            "label": n.label,
+            "count": n.count,
+            "limits_per_s": n.limits_per_s,
+            "peak_utilization": stat_full(&n.peak_utilization),
+            "hottest_node_share": { "mean": num(n.hottest_node_share.mean), "ci95": [num(n.hottest_node_share.ci95[0]), num(n.hottest_node_share.ci95[1])] },
+        })),
     })
 }
 

@@ -40,6 +40,9 @@ pub struct RunResults {
     /// (`variant = "base"` when the base design passes, `"none"` when no
     /// alternative does).
     pub recommendation: Option<Recommendation>,
+    /// The design-review checklist of the base design: static checks of the
+    /// access-pattern table and key templates (see [`crate::checks::review`]).
+    pub checklist: Vec<ChecklistItem>,
     /// The scenario file as written (echoed in the report).
     #[serde(skip)]
     pub source_text: String,
@@ -108,12 +111,47 @@ pub struct TableResults {
     pub requests_per_s: f64,
     /// Per-partition load by rank (1 = the trial's hottest), averaged over trials.
     pub partition_ranks: Vec<PartitionRank>,
+    /// Node-level load, when the store's throughput limit is per node.
+    pub nodes: Option<NodeResults>,
+    /// How keys were placed: one by one, or the cold tail as per-partition mass.
+    pub placement: Placement,
     /// Hottest keys of the representative trial (trial 0).
     pub hot_keys: Vec<KeyLoad>,
     /// Utilization per partition over time, representative trial.
     pub timeseries: Timeseries,
     /// Largest item collection and item over the horizon, by day.
     pub growth: Vec<GrowthPoint>,
+}
+
+/// Load per node (Cassandra node, Redis master, MongoDB shard), reduced over trials.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct NodeResults {
+    /// What a node is called in this store.
+    pub label: String,
+    /// Number of nodes.
+    pub count: usize,
+    /// Per-node limits, units per second (read, write, combined).
+    pub limits_per_s: [Option<f64>; 3],
+    /// Peak over windows and nodes of node utilization, per trial.
+    pub peak_utilization: Stat,
+    /// Share of the table's units (after replication) on the busiest node, per trial.
+    pub hottest_node_share: Stat,
+    /// Per-node load by rank (1 = each trial's busiest node).
+    pub ranks: Vec<PartitionRank>,
+}
+
+/// The key-placement approximation in force for a table.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Default)]
+pub struct Placement {
+    /// Keys (with their shard and bucket sub-keys) placed one by one, summed over patterns.
+    pub keys_placed: f64,
+    /// Keys placed as per-partition mass (mean share/P, multinomial variance).
+    pub keys_as_mass: f64,
+    /// Share of the table's requests carried by keys placed as mass.
+    pub tail_share: f64,
+    /// Largest Berry–Esseen bound, over patterns, on the CDF error of one
+    /// partition's tail load (0 when no key is placed as mass).
+    pub tail_cdf_error_bound: f64,
 }
 
 /// First-breach statistics over trials.
@@ -171,6 +209,8 @@ pub struct Timeseries {
     pub utilization: Vec<Vec<f64>>,
     /// `units[partition][step]`: mean units per second within the step (reads + writes).
     pub units_per_s: Vec<Vec<f64>>,
+    /// What a row is: `"partition"` (key-space order) or `"node"`.
+    pub row_label: String,
 }
 
 /// Size of the largest item collection and item by day, over trials.
@@ -224,6 +264,20 @@ pub struct Verdict {
     pub status: Status,
     /// Why, with the figures.
     pub detail: String,
+}
+
+/// One row of the design-review checklist: a static check of the scenario
+/// (no simulation), on one table, index or access pattern.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ChecklistItem {
+    /// Check name: `access_path`, `key_cardinality`, `range_sort`, ….
+    pub check: String,
+    /// What was checked: a table, `table.index`, or an access pattern name.
+    pub subject: String,
+    /// Outcome.
+    pub status: Status,
+    /// Why, naming the key template or figure and the fix.
+    pub reason: String,
 }
 
 /// One alternative's results.

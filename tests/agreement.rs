@@ -1,0 +1,161 @@
+//! The aggregated method (per-partition draws, closed-form stationary
+//! stretches, the cold tail placed as per-partition mass) against the exact
+//! method (every request drawn from an alias table over every key): their
+//! distributions over trials of the peak partition load and of the throttled
+//! fraction must be indistinguishable by a two-sample Kolmogorov–Smirnov test
+//! at the 5% level.
+
+use crate::util::scenario;
+use keyheat::engine::plan::Method;
+use keyheat::engine::{trial_outcomes, Options};
+
+const TRIALS: u32 = 200;
+
+fn text(popularity: &str) -> String {
+    format!(
+        r#"
+schema_version = 1
+name = "agreement"
+[store]
+kind = "generic"
+partitions = 20
+partition_write_limit = 280
+[simulation]
+trials = {TRIALS}
+duration = "60s"
+[[entity]]
+name = "user"
+count = 200_000
+popularity = {popularity}
+[[table]]
+name = "t"
+partition_key = "U#{{user}}"
+item_size = "1KB"
+[[access_pattern]]
+name = "write"
+table = "t"
+operation = "put"
+rate = 5000
+by = "user"
+"#
+    )
+}
+
+/// Two-sample KS statistic D = sup |F₁ − F₂|.
+fn ks_statistic(a: &[f64], b: &[f64]) -> f64 {
+    let mut a = a.to_vec();
+    let mut b = b.to_vec();
+    a.sort_by(f64::total_cmp);
+    b.sort_by(f64::total_cmp);
+    let (mut i, mut j, mut d) = (0usize, 0usize, 0.0f64);
+    while i < a.len() && j < b.len() {
+        let x = a[i].min(b[j]);
+        while i < a.len() && a[i] <= x {
+            i += 1;
+        }
+        while j < b.len() && b[j] <= x {
+            j += 1;
+        }
+        d = d.max((i as f64 / a.len() as f64 - j as f64 / b.len() as f64).abs());
+    }
+    d
+}
+
+/// Critical D at α = 0.05: 1.358·√((n + m)/(n·m)).
+fn ks_critical(n: usize, m: usize) -> f64 {
+    1.358 * ((n + m) as f64 / (n * m) as f64).sqrt()
+}
+
+#[test]
+fn ks_statistic_of_known_samples() {
+    assert_eq!(ks_statistic(&[1.0, 2.0, 3.0], &[1.0, 2.0, 3.0]), 0.0);
+    assert_eq!(ks_statistic(&[1.0, 2.0], &[3.0, 4.0]), 1.0);
+    assert!((ks_statistic(&[1.0, 2.0, 3.0, 4.0], &[2.5, 3.5, 4.5, 5.5]) - 0.5).abs() < 1e-12);
+}
+
+fn compare(popularity: &str) {
+    let s = scenario(&text(popularity));
+    let run = |method: Method, seed: u64| {
+        trial_outcomes(
+            &s,
+            &Options {
+                trials: None,
+                seed: Some(seed),
+                method,
+            },
+        )
+        .expect("runs")
+    };
+    // Different seeds: independent samples.
+    let exact = run(Method::Exact, 101);
+    let aggregated = run(Method::Aggregated, 202);
+    let peak = |t: &Vec<Vec<keyheat::engine::trial::TableTrial>>| -> Vec<f64> {
+        t.iter().map(|x| x[0].peak_utilization).collect()
+    };
+    let throttled = |t: &Vec<Vec<keyheat::engine::trial::TableTrial>>| -> Vec<f64> {
+        t.iter()
+            .map(|x| x[0].throttled_units / x[0].requested_units.max(1e-12))
+            .collect()
+    };
+    let crit = ks_critical(TRIALS as usize, TRIALS as usize);
+    let d_peak = ks_statistic(&peak(&exact), &peak(&aggregated));
+    let d_thr = ks_statistic(&throttled(&exact), &throttled(&aggregated));
+    let mean = |v: Vec<f64>| v.iter().sum::<f64>() / v.len() as f64;
+    eprintln!(
+        "{popularity}: peak D={d_peak:.3} (exact mean {:.4}, aggregated {:.4}); throttled D={d_thr:.3} (exact {:.5}, aggregated {:.5}); critical {crit:.3}",
+        mean(peak(&exact)),
+        mean(peak(&aggregated)),
+        mean(throttled(&exact)),
+        mean(throttled(&aggregated)),
+    );
+    assert!(
+        d_peak < crit,
+        "{popularity}: peak load KS D = {d_peak} ≥ {crit}"
+    );
+    assert!(
+        d_thr < crit,
+        "{popularity}: throttled fraction KS D = {d_thr} ≥ {crit}"
+    );
+}
+
+#[test]
+fn uniform_methods_agree() {
+    compare(r#"{ distribution = "uniform" }"#);
+}
+
+#[test]
+fn zipf_099_methods_agree() {
+    compare(r#"{ distribution = "zipf", exponent = 0.99 }"#);
+}
+
+#[test]
+fn zipf_12_methods_agree() {
+    compare(r#"{ distribution = "zipf", exponent = 1.2 }"#);
+}
+
+#[test]
+fn hotspot_methods_agree() {
+    compare(r#"{ distribution = "hotspot", hot_fraction = 0.2, hot_share = 0.8 }"#);
+}
+
+#[test]
+fn tail_placement_reports_its_bound_and_the_tail_holds_it() {
+    // 200,000 uniform keys over 20 partitions: 256 head + 65,536 single draws,
+    // the remaining 134,208 keys as mass (≈ 6,710 per partition).
+    let r = crate::util::run(
+        &text(r#"{ distribution = "uniform" }"#).replace("trials = 200", "trials = 2"),
+    );
+    let p = r.tables[0].placement;
+    assert_eq!(p.keys_placed, 65_792.0);
+    assert_eq!(p.keys_as_mass, 134_208.0);
+    assert!((p.tail_share - 134_208.0 / 200_000.0).abs() < 1e-12);
+    // Berry–Esseen for equal masses q over P = 20: 0.56·(p²+(1−p)²)/√(n·p(1−p)) with n = 134,208, p = 1/20.
+    let (n, q) = (134_208.0f64, 0.05f64);
+    let be = 0.56 * (q * q + (1.0 - q) * (1.0 - q)) / (n * q * (1.0 - q)).sqrt();
+    assert!(
+        (p.tail_cdf_error_bound - be).abs() < 1e-12,
+        "{} vs {be}",
+        p.tail_cdf_error_bound
+    );
+    assert!(p.tail_cdf_error_bound < 0.01);
+}
