@@ -274,6 +274,61 @@ mod tests {
         }
     }
 
+    /// Draws ranks by an alias table over the shares and compares the sample
+    /// mean rank with its closed form: uniform (n+1)/2; Zipf H(n, θ−1)/H(n, θ);
+    /// hotspot s·(h+1)/2 + (1−s)·(h+1+n)/2; weights Σ r·w_r.
+    #[test]
+    fn sampled_ranks_match_analytic_mean_rank() {
+        use crate::engine::alias::AliasTable;
+        use rand::SeedableRng;
+        let n = 1000u64;
+        let h = 200.0;
+        let cases: Vec<(Popularity, f64)> = vec![
+            (Popularity::Uniform, (n as f64 + 1.0) / 2.0),
+            (
+                Popularity::Zipf { exponent: 0.99 },
+                harmonic(n, -0.01) / harmonic(n, 0.99),
+            ),
+            (
+                Popularity::Zipf { exponent: 1.2 },
+                harmonic(n, 0.2) / harmonic(n, 1.2),
+            ),
+            (
+                Popularity::Hotspot {
+                    hot_fraction: 0.2,
+                    hot_share: 0.8,
+                },
+                0.8 * (h + 1.0) / 2.0 + 0.2 * (h + 1.0 + n as f64) / 2.0,
+            ),
+            (
+                Popularity::Weights {
+                    weights: vec![1.0, 6.0, 3.0],
+                },
+                0.6 + 2.0 * 0.3 + 3.0 * 0.1,
+            ),
+        ];
+        for (pop, expected) in cases {
+            let r = RankShares::new(&pop, n);
+            let count = r.count();
+            let entries: Vec<(f64, u32)> = (1..=count).map(|k| (r.share(k), k as u32)).collect();
+            let table = AliasTable::new(&entries).unwrap();
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+            let draws = 400_000;
+            let xs: Vec<f64> = (0..draws)
+                .map(|_| f64::from(table.sample(&mut rng)))
+                .collect();
+            let mean = xs.iter().sum::<f64>() / draws as f64;
+            let var: f64 = (1..=count)
+                .map(|k| r.share(k) * (k as f64 - expected).powi(2))
+                .sum();
+            let se = (var / draws as f64).sqrt();
+            assert!(
+                (mean - expected).abs() < 4.0 * se,
+                "{pop:?}: sample mean rank {mean} vs {expected} (se {se})"
+            );
+        }
+    }
+
     #[test]
     fn euler_maclaurin_tail_matches_exact_sum() {
         let exact: f64 = (1..=50_000u64).rev().map(|k| (k as f64).powf(-0.99)).sum();
