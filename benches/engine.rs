@@ -8,7 +8,7 @@
 //! - `runs/*`: whole runs of `scenarios/bench-*.toml`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use keyheat::engine::alias::AliasTable;
+use keyheat::engine::alias::{merge_cold, AliasTable};
 use keyheat::engine::plan::Method;
 use keyheat::engine::popularity::RankShares;
 use keyheat::engine::severity::Severity;
@@ -22,7 +22,9 @@ use std::hint::black_box;
 use std::path::Path;
 
 fn scenario(name: &str) -> Scenario {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenarios")
+        .join(name);
     Scenario::from_path(&path).unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -34,20 +36,27 @@ fn exact_sampling(c: &mut Criterion) {
     let entries: Vec<(f64, u32)> = (1..=n)
         .map(|r| (shares.share(r), rng.random_range(0..partitions)))
         .collect();
-    let table = AliasTable::new(&entries).expect("weights");
+    let full = AliasTable::new(&entries).expect("weights");
+    let merged =
+        AliasTable::new(&merge_cold(&entries, 1024, partitions as usize)).expect("weights");
     let requests = 10_000_000u64;
     let mut g = c.benchmark_group("exact");
     g.throughput(Throughput::Elements(requests));
     g.sample_size(20);
-    g.bench_function("alias_sampling_zipf_1e6_keys", |b| {
-        let mut counts = vec![0u32; partitions as usize];
-        b.iter(|| {
-            for _ in 0..requests {
-                counts[table.sample(&mut rng) as usize] += 1;
-            }
-            black_box(&counts);
-        })
-    });
+    for (name, table) in [
+        ("alias_1e6_key_slots", &full),
+        ("alias_hot_keys_plus_partitions", &merged),
+    ] {
+        g.bench_function(name, |b| {
+            let mut counts = vec![0u32; partitions as usize];
+            b.iter(|| {
+                for _ in 0..requests {
+                    counts[table.sample(&mut rng) as usize] += 1;
+                }
+                black_box(&counts);
+            })
+        });
+    }
     // A whole exact run: 10⁶ Zipf keys, 1,000 partitions, 1,000,000 requests/s for 10 s, 2 trials.
     let s = scenario("bench-exact.toml");
     let per_run = 1_000_000u64 * 10 * 2;
@@ -55,8 +64,14 @@ fn exact_sampling(c: &mut Criterion) {
     g.sample_size(10);
     g.bench_function("run_bench_exact", |b| {
         b.iter(|| {
-            engine::trial_outcomes(&s, &Options { method: Method::Exact, ..Default::default() })
-                .expect("runs")
+            engine::trial_outcomes(
+                &s,
+                &Options {
+                    method: Method::Exact,
+                    ..Default::default()
+                },
+            )
+            .expect("runs")
         })
     });
     g.finish();
@@ -67,15 +82,26 @@ fn aggregated_window(c: &mut Criterion) {
     let mut g = c.benchmark_group("aggregated");
     g.throughput(Throughput::Elements(3600));
     for lambda in [50.0, 5_000.0, 500_000.0] {
-        let comps = [Component { lambda, severity: &sev, is_write: true }];
-        let limits = Limits { write: Some(lambda * 1.1), ..Default::default() };
+        let comps = [Component {
+            lambda,
+            severity: &sev,
+            is_write: true,
+        }];
+        let limits = Limits {
+            write: Some(lambda * 1.1),
+            ..Default::default()
+        };
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
-        g.bench_with_input(BenchmarkId::new("closed_form_3600_windows", lambda), &lambda, |b, _| {
-            b.iter(|| collapsed(&comps, &limits, 3600, &mut rng))
-        });
-        g.bench_with_input(BenchmarkId::new("drawn_3600_windows", lambda), &lambda, |b, _| {
-            b.iter(|| draw_windows(&comps, &limits, 3600, &mut rng, &mut |_, _, _| {}))
-        });
+        g.bench_with_input(
+            BenchmarkId::new("closed_form_3600_windows", lambda),
+            &lambda,
+            |b, _| b.iter(|| collapsed(&comps, &limits, 3600, &mut rng)),
+        );
+        g.bench_with_input(
+            BenchmarkId::new("drawn_3600_windows", lambda),
+            &lambda,
+            |b, _| b.iter(|| draw_windows(&comps, &limits, 3600, &mut rng, &mut |_, _, _| {})),
+        );
     }
     g.finish();
 }

@@ -93,3 +93,32 @@ impl AliasTable {
         self.slots.is_empty()
     }
 }
+
+/// Keeps the first `keep` entries (the hottest keys, in rank order) and merges
+/// every later entry into one entry per partition. Exact for the partition a
+/// request lands on: a mixture of keys that share a partition lands there
+/// with their summed weight. It shrinks a 10⁶-key table to ≈ keep + P slots,
+/// so per-request draws stay in cache.
+///
+/// ```
+/// use keyheat::engine::alias::merge_cold;
+/// let m = merge_cold(&[(5.0, 0), (1.0, 1), (2.0, 1), (3.0, 0)], 1, 2);
+/// assert_eq!(m, vec![(5.0, 0), (3.0, 0), (3.0, 1)]);
+/// ```
+pub fn merge_cold(entries: &[(f64, u32)], keep: usize, partitions: usize) -> Vec<(f64, u32)> {
+    let keep = keep.min(entries.len());
+    let mut out: Vec<(f64, u32)> = entries[..keep].to_vec();
+    let mut cold = vec![0.0f64; partitions];
+    for &(w, p) in &entries[keep..] {
+        if let Some(c) = cold.get_mut(p as usize) {
+            *c += w;
+        }
+    }
+    out.extend(
+        cold.into_iter()
+            .enumerate()
+            .filter(|(_, w)| *w > 0.0)
+            .map(|(p, w)| (w, p as u32)),
+    );
+    out
+}

@@ -15,7 +15,7 @@
 //! rate (Poisson splitting makes this exact for open arrivals), and their
 //! units a compound sum over the stream's unit-cost distribution.
 
-use super::alias::AliasTable;
+use super::alias::{merge_cold, AliasTable};
 use super::plan::{Method, Plan, Stream, TablePlan};
 use super::window::{collapsed, draw_windows, Component, Limits, Outcome};
 use crate::results::{KeyLoad, Timeseries};
@@ -32,6 +32,8 @@ pub const HEAD_RANKS: u64 = 256;
 pub const MAX_SINGLE_DRAWS: u64 = 1 << 16;
 /// Time steps kept in the representative trial's timeseries.
 pub const TIMESERIES_STEPS: usize = 240;
+/// Hottest keys kept as their own alias slots by the exact method.
+pub const EXACT_KEYS_KEPT: usize = 1024;
 /// Hot keys kept for `keys.csv`.
 pub const HOT_KEYS: usize = 20;
 
@@ -393,9 +395,13 @@ fn exact_segment(
     rng: &mut Xoshiro256PlusPlus,
 ) -> Outcome {
     let p_count = table.layout.partitions.max(1);
+    // Keys are drawn one by one; cold keys sharing a partition share a slot.
     let aliases: Vec<Option<AliasTable>> = entries
         .iter()
-        .map(|e| e.as_ref().and_then(|v| AliasTable::new(v)))
+        .map(|e| {
+            e.as_ref()
+                .and_then(|v| AliasTable::new(&merge_cold(v, EXACT_KEYS_KEPT, p_count)))
+        })
         .collect();
     let samplers: Vec<Option<Poisson<f64>>> = placed
         .iter()
