@@ -7,6 +7,7 @@
 #![deny(missing_docs)]
 
 pub mod charts;
+pub mod checks;
 pub mod cli;
 pub mod engine;
 pub mod error;

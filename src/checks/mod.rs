@@ -1,0 +1,661 @@
+//! The design-review checklist: static checks of a scenario's access-pattern
+//! table and key templates, in the order of the modeling guide's "Verify"
+//! list. They need no simulation; the simulated checks (hot partitions,
+//! size ceilings) are the [`crate::results::Verdict`]s.
+//!
+//! | check | subject | fails when | warns when |
+//! |---|---|---|---|
+//! | `access_path` | each access pattern | a `get`/`query` whose `by` entity is not in the partition key it reads (or with no `by` while that key has entities): a scan | an `update`/`delete`/`append` whose `by` is not in the key (the item must be found first) |
+//! | `key_cardinality` | each table and global index | the partition key has fewer than [`FAIL_BELOW_KEYS`] values at a time, or is built only from `{time}`/`{bucket}` and literals (a date key) | fewer than [`WARN_BELOW_KEYS`] |
+//! | `range_sort` | each `query` | — | the table (or index) it reads has no sort key |
+//! | `bounded_arrays` | each `append` | the table has neither a time bucket nor a TTL | a TTL but no bucket |
+//! | `copy_write_path` | each table | — | it shares a partition-key entity with another table and no pattern writes it |
+//! | `ephemeral_ttl` | each table | its name or keys look ephemeral ([`EPHEMERAL_WORDS`]) and it has no TTL | — |
+//! | `blob_offload` | each table | — | its item size p99 exceeds [`BLOB_BYTES`] |
+//!
+//! A check with no subject (no `query`, no `append`) yields one `pass` row
+//! with subject `-` saying there was nothing to check, so every check of the
+//! list appears in the report.
+//!
+//! Key cardinality counts the distinct partition-key values that can take
+//! traffic at one time: the product over the key's placeholders of the entity
+//! count (`weights`: the number of weights; `new`: unbounded), the shard
+//! count for `{shard}`, unbounded for `{id}` and `{time}`, and 1 for
+//! `{bucket}` (only the current bucket is written) and literals.
+
+#[cfg(test)]
+mod tests;
+
+use crate::charts::format::{bytes, count};
+use crate::scenario::{
+    AccessPattern, KeyTemplate, Operation, Popularity, Scenario, SizeDist, Table, TemplatePart,
+};
+
+pub use crate::results::{ChecklistItem, Status};
+
+/// A sole partition key with fewer distinct values than this fails `key_cardinality`.
+pub const FAIL_BELOW_KEYS: f64 = 100.0;
+/// A partition key with fewer distinct values than this (and at least
+/// [`FAIL_BELOW_KEYS`]) warns.
+pub const WARN_BELOW_KEYS: f64 = 10_000.0;
+/// Items whose size p99 exceeds this many bytes (100 KB) belong in object storage.
+pub const BLOB_BYTES: f64 = 100_000.0;
+/// Words (whole words of a table's name or key templates, any case, camelCase
+/// split) that mark a table as ephemeral data needing a TTL.
+pub const EPHEMERAL_WORDS: &[&str] = &[
+    "session",
+    "sessions",
+    "otp",
+    "otps",
+    "token",
+    "tokens",
+    "cache",
+    "caches",
+    "cached",
+    "rate",
+    "ratelimit",
+    "ratelimits",
+    "temp",
+    "tmp",
+    "temporary",
+    "ephemeral",
+    "nonce",
+    "nonces",
+];
+
+/// Runs every check of the checklist on `scenario` (the base design; variants
+/// are not reviewed), in the order of the module table: one row per subject.
+///
+/// ```
+/// use keyheat::results::Status;
+/// let text = r#"
+/// schema_version = 1
+/// name = "sessions"
+/// [store]
+/// kind = "generic"
+/// [[entity]]
+/// name = "user"
+/// count = 1_000_000
+/// [[table]]
+/// name = "sessions"
+/// partition_key = "SESSION#{user}"
+/// item_size = "1KB"
+/// [[access_pattern]]
+/// name = "Get session"
+/// table = "sessions"
+/// operation = "get"
+/// rate = 100
+/// by = "user"
+/// "#;
+/// let scenario = keyheat::Scenario::from_str_at(text, "sessions.toml").unwrap();
+/// let checklist = keyheat::checks::review(&scenario);
+/// let ttl = checklist.iter().find(|c| c.check == "ephemeral_ttl").unwrap();
+/// assert_eq!(ttl.status, Status::Fail);
+/// let path = checklist.iter().find(|c| c.check == "access_path").unwrap();
+/// assert_eq!(path.status, Status::Pass);
+/// ```
+pub fn review(scenario: &Scenario) -> Vec<ChecklistItem> {
+    let mut out = Vec::new();
+    out.extend(access_path(scenario));
+    out.extend(key_cardinality(scenario));
+    out.extend(range_sort(scenario));
+    out.extend(bounded_arrays(scenario));
+    out.extend(copy_write_path(scenario));
+    out.extend(ephemeral_ttl(scenario));
+    out.extend(blob_offload(scenario));
+    out
+}
+
+fn item(check: &str, subject: &str, status: Status, reason: String) -> ChecklistItem {
+    ChecklistItem {
+        check: check.to_string(),
+        subject: subject.to_string(),
+        status,
+        reason,
+    }
+}
+
+/// The `pass` row of a check that had nothing to look at.
+fn nothing(check: &str, reason: &str) -> Vec<ChecklistItem> {
+    vec![item(check, "-", Status::Pass, reason.to_string())]
+}
+
+/// The key template as the engine builds it (implicit `#{bucket}` /
+/// `#{shard}` suffixes included).
+pub fn effective_text(t: &KeyTemplate) -> String {
+    t.parts
+        .iter()
+        .map(|p| match p {
+            TemplatePart::Literal(s) => s.clone(),
+            TemplatePart::Entity(e) => format!("{{{e}}}"),
+            TemplatePart::Bucket => "{bucket}".to_string(),
+            TemplatePart::Shard => "{shard}".to_string(),
+            TemplatePart::Time => "{time}".to_string(),
+            TemplatePart::Id => "{id}".to_string(),
+        })
+        .collect()
+}
+
+/// What an access pattern addresses: its name as written, partition key and sort key.
+fn target<'s>(
+    s: &'s Scenario,
+    p: &AccessPattern,
+) -> Option<(String, &'s KeyTemplate, Option<&'s KeyTemplate>)> {
+    let table = s.tables.get(p.table)?;
+    match p.index {
+        None => Some((
+            table.name.clone(),
+            &table.partition_key,
+            table.sort_key.as_ref(),
+        )),
+        Some(i) => {
+            let index = table.indexes.get(i)?;
+            Some((
+                format!("{}.{}", table.name, index.name),
+                &index.partition_key,
+                index.sort_key.as_ref(),
+            ))
+        }
+    }
+}
+
+fn braces(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("{{{n}}}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+// ---------------------------------------------------------------------------
+// 1. Every access pattern resolves to one key or index path.
+
+fn access_path(s: &Scenario) -> Vec<ChecklistItem> {
+    const CHECK: &str = "access_path";
+    let mut out = Vec::new();
+    for p in &s.access_patterns {
+        let Some((on, pk, _)) = target(s, p) else {
+            continue;
+        };
+        let key = effective_text(pk);
+        let entities = pk.entities();
+        let op = p.operation;
+        let call = match op {
+            Operation::Get => "GetItem",
+            Operation::Query => "Query",
+            _ => "",
+        };
+        let (status, reason) = match (op, p.by.as_deref()) {
+            (Operation::Put, _) => (
+                Status::Pass,
+                format!(
+                    "put writes a new item under `{key}` on `{on}`: the item carries its whole key, no lookup needed"
+                ),
+            ),
+            (Operation::Get | Operation::Query, Some(by)) if !entities.contains(&by) => (
+                Status::Fail,
+                format!(
+                    "{op} by {{{by}}} on `{on}`, whose partition key `{key}` is not built from {{{by}}}: this is a scan. Fix: add a global index ([[table.index]]) whose partition_key starts with {{{by}}} and read that, or key the table by {{{by}}}",
+                    op = op.as_str()
+                ),
+            ),
+            (Operation::Get | Operation::Query, None) if !entities.is_empty() => (
+                Status::Fail,
+                format!(
+                    "{op} on `{on}` names no `by` entity, but its partition key `{key}` needs {}: the pattern has no key in hand, so it is a scan. Fix: set `by` to the entity the caller knows, or add a global index keyed by it",
+                    braces(&entities),
+                    op = op.as_str()
+                ),
+            ),
+            (Operation::Get | Operation::Query, by) => {
+                let others: Vec<&str> = entities
+                    .iter()
+                    .copied()
+                    .filter(|e| Some(*e) != by)
+                    .collect();
+                let also = if others.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (the caller must also know {})", braces(&others))
+                };
+                let per_item = pk
+                    .parts
+                    .iter()
+                    .find_map(|p| match p {
+                        TemplatePart::Id => Some("{id}"),
+                        TemplatePart::Time => Some("{time}"),
+                        _ => None,
+                    })
+                    .filter(|_| op == Operation::Query);
+                match per_item {
+                    Some(part) => (
+                        Status::Warn,
+                        format!(
+                            "query on `{on}` whose partition key `{key}` contains {part}: each key value holds one write's items, so a range read needs one query per item or a scan{also}. Fix: move {part} to the sort key"
+                        ),
+                    ),
+                    None => (
+                        Status::Pass,
+                        format!("resolves to {call}(`{on}`, partition key `{key}`){also}"),
+                    ),
+                }
+            }
+            (_, Some(by)) if !entities.contains(&by) => (
+                Status::Warn,
+                format!(
+                    "{op} by {{{by}}} on `{on}`, whose partition key `{key}` is not built from {{{by}}}: unless the caller holds the item's whole key, finding the item needs a scan first. Fix: carry the key, or add a global index keyed by {{{by}}}",
+                    op = op.as_str()
+                ),
+            ),
+            (_, None) if !entities.is_empty() => (
+                Status::Warn,
+                format!(
+                    "{op} on `{on}` names no `by` entity; the partition key `{key}` needs {}: the caller must hold the item's key, or this is a scan",
+                    braces(&entities),
+                    op = op.as_str()
+                ),
+            ),
+            (_, _) => (
+                Status::Pass,
+                format!(
+                    "{op} addresses the item by its partition key `{key}` on `{on}`",
+                    op = op.as_str()
+                ),
+            ),
+        };
+        out.push(item(CHECK, &p.name, status, reason));
+    }
+    if out.is_empty() {
+        return nothing(CHECK, "no access patterns");
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------
+// 2. No sole partition key is low cardinality or monotonic.
+
+/// Distinct values a partition key can take at one time (see the module docs);
+/// `f64::INFINITY` when unbounded.
+pub fn key_cardinality_of(s: &Scenario, table: &Table, pk: &KeyTemplate) -> f64 {
+    pk.parts.iter().fold(1.0, |acc, p| {
+        acc * match p {
+            TemplatePart::Entity(e) => {
+                s.entities
+                    .iter()
+                    .find(|x| &x.name == e)
+                    .map_or(1.0, |x| match &x.popularity {
+                        Popularity::New => f64::INFINITY,
+                        Popularity::Weights { weights } => weights.len() as f64,
+                        _ => x.count as f64,
+                    })
+            }
+            TemplatePart::Shard => f64::from(table.shards.max(1)),
+            TemplatePart::Id | TemplatePart::Time => f64::INFINITY,
+            TemplatePart::Bucket | TemplatePart::Literal(_) => 1.0,
+        }
+    })
+}
+
+fn key_cardinality(s: &Scenario) -> Vec<ChecklistItem> {
+    const CHECK: &str = "key_cardinality";
+    let mut out = Vec::new();
+    for table in &s.tables {
+        let mut keys: Vec<(String, &KeyTemplate)> =
+            vec![(table.name.clone(), &table.partition_key)];
+        keys.extend(
+            table
+                .indexes
+                .iter()
+                .filter(|i| !i.local)
+                .map(|i| (format!("{}.{}", table.name, i.name), &i.partition_key)),
+        );
+        for (subject, pk) in keys {
+            let (status, reason) = cardinality_verdict(s, table, pk);
+            out.push(item(CHECK, &subject, status, reason));
+        }
+    }
+    out
+}
+
+fn cardinality_verdict(s: &Scenario, table: &Table, pk: &KeyTemplate) -> (Status, String) {
+    let key = effective_text(pk);
+    let has = |want: fn(&TemplatePart) -> bool| pk.parts.iter().any(want);
+    let spreads = has(|p| {
+        matches!(
+            p,
+            TemplatePart::Entity(_) | TemplatePart::Id | TemplatePart::Shard
+        )
+    });
+    let dated = has(|p| matches!(p, TemplatePart::Time | TemplatePart::Bucket));
+    let fix =
+        "Fix: key by a high-cardinality entity (customer, device), or write-shard it (shards = N)";
+    if !spreads && dated {
+        let what = if has(|p| matches!(p, TemplatePart::Time)) {
+            "the write time"
+        } else {
+            "the time bucket"
+        };
+        return (
+            Status::Fail,
+            format!(
+                "partition key `{key}` is built only from {what}: a monotonic (date) key sends every write of the moment to one partition. {fix}"
+            ),
+        );
+    }
+    let n = key_cardinality_of(s, table, pk);
+    let shown = if n.is_finite() {
+        count(n.min(u64::MAX as f64) as usize)
+    } else {
+        "unbounded".to_string()
+    };
+    let sharded = if has(|p| matches!(p, TemplatePart::Shard)) && table.shards > 1 {
+        format!(" (× {} write shards)", table.shards)
+    } else {
+        String::new()
+    };
+    let monotonic = if dated {
+        "; it also carries a time part, so the newest values take the writes"
+    } else {
+        ""
+    };
+    if n < FAIL_BELOW_KEYS {
+        let what = if n <= 1.0 {
+            "a constant: every request goes to one partition key".to_string()
+        } else {
+            format!(
+                "low cardinality (below {})",
+                count(FAIL_BELOW_KEYS as usize)
+            )
+        };
+        (
+            Status::Fail,
+            format!("partition key `{key}` has {shown} distinct values{sharded}: {what}{monotonic}. {fix}"),
+        )
+    } else if n < WARN_BELOW_KEYS {
+        (
+            Status::Warn,
+            format!(
+                "partition key `{key}` has {shown} distinct values{sharded}, below {}: traffic concentrates on few keys{monotonic}. {fix}",
+                count(WARN_BELOW_KEYS as usize)
+            ),
+        )
+    } else {
+        (
+            Status::Pass,
+            format!("partition key `{key}` has {shown} distinct values{sharded}{monotonic}"),
+        )
+    }
+}
+
+// ---------------------------------------------------------------------------
+// 3. Range reads come sorted by the sort key.
+
+fn range_sort(s: &Scenario) -> Vec<ChecklistItem> {
+    const CHECK: &str = "range_sort";
+    let mut out = Vec::new();
+    for p in s
+        .access_patterns
+        .iter()
+        .filter(|p| p.operation == Operation::Query)
+    {
+        let Some((on, _, sk)) = target(s, p) else {
+            continue;
+        };
+        let (status, reason) = match sk {
+            Some(sk) => (
+                Status::Pass,
+                format!(
+                    "query on `{on}` returns items sorted by the sort key `{}`",
+                    effective_text(sk)
+                ),
+            ),
+            None => (
+                Status::Warn,
+                format!(
+                    "query on `{on}` reads {} items, but `{on}` has no sort key: sorted by what? Fix: add a sort_key (e.g. \"ORDER#{{time}}\") so the store returns them in order",
+                    p.items
+                ),
+            ),
+        };
+        out.push(item(CHECK, &p.name, status, reason));
+    }
+    if out.is_empty() {
+        return nothing(CHECK, "no query patterns: no range reads to check");
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------
+// 4. Embedded arrays are bounded.
+
+fn bounded_arrays(s: &Scenario) -> Vec<ChecklistItem> {
+    const CHECK: &str = "bounded_arrays";
+    let mut out = Vec::new();
+    for p in s
+        .access_patterns
+        .iter()
+        .filter(|p| p.operation == Operation::Append)
+    {
+        let Some(table) = s.tables.get(p.table) else {
+            continue;
+        };
+        let (status, reason) = match (table.bucket_s, table.ttl_s) {
+            (Some(b), _) => (
+                Status::Pass,
+                format!(
+                    "appends to `{}` are bounded by its {} time bucket: a new item each bucket",
+                    table.name,
+                    duration(b)
+                ),
+            ),
+            (None, Some(t)) => (
+                Status::Warn,
+                format!(
+                    "appends to `{}` are bounded only by its {} TTL, and only if appends do not refresh it. Fix: add a time bucket (bucket = \"1d\") for a hard bound",
+                    table.name,
+                    duration(t)
+                ),
+            ),
+            (None, None) => (
+                Status::Fail,
+                format!(
+                    "appends grow an item of `{}` that has no time bucket and no TTL: an unbounded embedded array. Fix: bucket it (bucket = \"1d\": one item per day) or store elements as their own items",
+                    table.name
+                ),
+            ),
+        };
+        out.push(item(CHECK, &p.name, status, reason));
+    }
+    if out.is_empty() {
+        return nothing(CHECK, "no append patterns: no embedded arrays are modelled");
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------
+// 5. Denormalized copies name their refresh path.
+
+fn copy_write_path(s: &Scenario) -> Vec<ChecklistItem> {
+    const CHECK: &str = "copy_write_path";
+    let mut out = Vec::new();
+    for (ti, table) in s.tables.iter().enumerate() {
+        let mine = table.partition_key.entities();
+        let sharing: Vec<(&str, Vec<&str>)> = s
+            .tables
+            .iter()
+            .enumerate()
+            .filter(|(u, _)| *u != ti)
+            .filter_map(|(_, other)| {
+                let shared: Vec<&str> = other
+                    .partition_key
+                    .entities()
+                    .into_iter()
+                    .filter(|e| mine.contains(e))
+                    .collect();
+                (!shared.is_empty()).then_some((other.name.as_str(), shared))
+            })
+            .collect();
+        let writers: Vec<&str> = s
+            .access_patterns
+            .iter()
+            .filter(|p| p.table == ti && p.operation.is_write())
+            .map(|p| p.name.as_str())
+            .collect();
+        let with = sharing
+            .iter()
+            .map(|(name, shared)| format!("`{name}` ({})", braces(shared)))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let (status, reason) = match (sharing.is_empty(), writers.is_empty()) {
+            (true, _) => (
+                Status::Pass,
+                "no other table is keyed by the same entities: no copy to keep in step (checked: shared partition-key entities between tables)".to_string(),
+            ),
+            (false, true) => (
+                Status::Warn,
+                format!(
+                    "shares its partition-key entities with {with} but no access pattern writes `{}`: a copy with no write path. Fix: add the pattern that refreshes it (transaction, stream fan-out or async repair) and name the source of truth",
+                    table.name
+                ),
+            ),
+            (false, false) => (
+                Status::Pass,
+                format!(
+                    "shares its partition-key entities with {with} and is written by {}; name the refresh rule of each copied field in the design doc (keyheat cannot see it)",
+                    writers
+                        .iter()
+                        .map(|w| format!("\"{w}\""))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ),
+        };
+        out.push(item(CHECK, &table.name, status, reason));
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------
+// 6. Ephemeral data has a TTL.
+
+/// Lower-case words of `text`: split at every non-alphanumeric character and
+/// at lower→upper case changes (`userSession` → `user`, `session`).
+fn words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut prev_lower = false;
+    for c in text.chars() {
+        if !c.is_alphanumeric() {
+            if !word.is_empty() {
+                out.push(std::mem::take(&mut word));
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && prev_lower && !word.is_empty() {
+            out.push(std::mem::take(&mut word));
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        word.extend(c.to_lowercase());
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out
+}
+
+fn ephemeral_ttl(s: &Scenario) -> Vec<ChecklistItem> {
+    const CHECK: &str = "ephemeral_ttl";
+    s.tables
+        .iter()
+        .map(|table| {
+            let mut texts = vec![table.name.as_str(), table.partition_key.text.as_str()];
+            if let Some(sk) = &table.sort_key {
+                texts.push(sk.text.as_str());
+            }
+            let hit = texts
+                .iter()
+                .flat_map(|t| words(t))
+                .find(|w| EPHEMERAL_WORDS.contains(&w.as_str()));
+            let (status, reason) = match (hit, table.ttl_s) {
+                (Some(w), None) => (
+                    Status::Fail,
+                    format!(
+                        "`{}` looks ephemeral (its name or keys say \"{w}\") but has no TTL. Fix: set ttl (e.g. ttl = \"1d\") so the store expires items, instead of a delete job",
+                        table.name
+                    ),
+                ),
+                (Some(w), Some(t)) => (
+                    Status::Pass,
+                    format!("ephemeral (\"{w}\") with a {} TTL", duration(t)),
+                ),
+                (None, Some(t)) => (
+                    Status::Pass,
+                    format!("items expire after {}", duration(t)),
+                ),
+                (None, None) => (
+                    Status::Pass,
+                    "no TTL; its name and keys do not look ephemeral (checked for session, otp, token, cache, rate, temp, …)".to_string(),
+                ),
+            };
+            item(CHECK, &table.name, status, reason)
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
+// 7. Items over 100 KB are flagged for object storage.
+
+/// The 99th percentile of an item size distribution, bytes.
+pub fn size_p99(d: &SizeDist) -> f64 {
+    match *d {
+        SizeDist::Fixed(v) => v,
+        SizeDist::Uniform { min, max } => min + 0.99 * (max - min),
+        SizeDist::LogNormal { p99, .. } => p99,
+    }
+}
+
+fn blob_offload(s: &Scenario) -> Vec<ChecklistItem> {
+    const CHECK: &str = "blob_offload";
+    s.tables
+        .iter()
+        .map(|table| {
+            let p99 = size_p99(&table.item_size);
+            let what = if matches!(table.item_size, SizeDist::Fixed(_)) {
+                "item size"
+            } else {
+                "item size p99"
+            };
+            let (status, reason) = if p99 > BLOB_BYTES {
+                (
+                    Status::Warn,
+                    format!(
+                        "{what} {} is over {}: store the payload in object storage (S3, GCS) and keep only its key and metadata in the item",
+                        bytes(p99),
+                        bytes(BLOB_BYTES)
+                    ),
+                )
+            } else {
+                (
+                    Status::Pass,
+                    format!("{what} {} is within {}", bytes(p99), bytes(BLOB_BYTES)),
+                )
+            };
+            item(CHECK, &table.name, status, reason)
+        })
+        .collect()
+}
+
+/// Seconds as `90 s`, `15 min`, `1 h`, `10 d`.
+fn duration(s: f64) -> String {
+    let (v, unit) = if s >= 86_400.0 {
+        (s / 86_400.0, "d")
+    } else if s >= 3_600.0 {
+        (s / 3_600.0, "h")
+    } else if s >= 60.0 {
+        (s / 60.0, "min")
+    } else {
+        (s, "s")
+    };
+    format!("{} {unit}", crate::charts::format::axis(v))
+}

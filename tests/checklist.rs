@@ -1,0 +1,283 @@
+//! The design-review checklist (`keyheat::checks::review`): one small
+//! scenario per rule, asserting the status of each row.
+
+use crate::util::scenario;
+use keyheat::checks::{review, ChecklistItem, Status};
+
+/// A scenario with the given entities, tables and patterns (TOML fragments).
+fn doc(body: &str) -> String {
+    format!(
+        "schema_version = 1\nname = \"t\"\n[store]\nkind = \"generic\"\n\
+         [[entity]]\nname = \"customer\"\ncount = 1_000_000\n\
+         [[entity]]\nname = \"status\"\npopularity = {{ distribution = \"weights\", weights = [70, 20, 10] }}\n\
+         [[entity]]\nname = \"region\"\ncount = 500\n\
+         {body}"
+    )
+}
+
+fn rows(body: &str) -> Vec<ChecklistItem> {
+    review(&scenario(&doc(body)))
+}
+
+/// The status of `check` on `subject`, failing when there is no such row.
+fn status(items: &[ChecklistItem], check: &str, subject: &str) -> Status {
+    match items
+        .iter()
+        .find(|c| c.check == check && c.subject == subject)
+    {
+        Some(c) => c.status,
+        None => panic!("no {check} row for {subject}: {items:#?}"),
+    }
+}
+
+fn reason<'a>(items: &'a [ChecklistItem], check: &str, subject: &str) -> &'a str {
+    items
+        .iter()
+        .find(|c| c.check == check && c.subject == subject)
+        .map(|c| c.reason.as_str())
+        .unwrap_or_else(|| panic!("no {check} row for {subject}"))
+}
+
+const ORDERS: &str = "[[table]]\nname = \"orders\"\npartition_key = \"CUSTOMER#{customer}\"\nsort_key = \"ORDER#{time}\"\nitem_size = \"1KB\"\n";
+
+fn pattern(name: &str, table: &str, op: &str, by: Option<&str>) -> String {
+    let by = by.map_or(String::new(), |b| format!("by = \"{b}\"\n"));
+    let extra = if op == "append" {
+        "element_size = \"100B\"\n"
+    } else {
+        ""
+    };
+    format!(
+        "[[access_pattern]]\nname = \"{name}\"\ntable = \"{table}\"\noperation = \"{op}\"\nrate = 10\n{by}{extra}"
+    )
+}
+
+#[test]
+fn every_check_appears_in_order() {
+    let items = rows(&format!(
+        "{ORDERS}{}",
+        pattern("Get orders", "orders", "query", Some("customer"))
+    ));
+    let mut checks: Vec<&str> = items.iter().map(|c| c.check.as_str()).collect();
+    checks.dedup();
+    assert_eq!(
+        checks,
+        [
+            "access_path",
+            "key_cardinality",
+            "range_sort",
+            "bounded_arrays",
+            "copy_write_path",
+            "ephemeral_ttl",
+            "blob_offload"
+        ]
+    );
+    // a well-keyed table passes everything
+    assert!(items.iter().all(|c| c.status == Status::Pass), "{items:#?}");
+    // no append pattern: one row saying there is nothing to check
+    assert_eq!(status(&items, "bounded_arrays", "-"), Status::Pass);
+}
+
+#[test]
+fn a_read_by_an_entity_not_in_the_key_is_a_scan() {
+    let items = rows(&format!(
+        "{ORDERS}{}{}{}{}",
+        pattern("By customer", "orders", "query", Some("customer")),
+        pattern("By status", "orders", "query", Some("status")),
+        pattern("No by", "orders", "get", None),
+        pattern("Create", "orders", "put", Some("status")),
+    ));
+    assert_eq!(status(&items, "access_path", "By customer"), Status::Pass);
+    assert_eq!(status(&items, "access_path", "By status"), Status::Fail);
+    let why = reason(&items, "access_path", "By status");
+    assert!(
+        why.contains("By status") || why.contains("{status}"),
+        "{why}"
+    );
+    assert!(why.contains("CUSTOMER#{customer}"), "{why}");
+    assert!(why.contains("scan") && why.contains("index"), "{why}");
+    assert_eq!(status(&items, "access_path", "No by"), Status::Fail);
+    // a put writes its whole key: no lookup
+    assert_eq!(status(&items, "access_path", "Create"), Status::Pass);
+}
+
+#[test]
+fn an_index_keyed_by_the_argument_resolves_the_read() {
+    let table = "[[table]]\nname = \"orders\"\npartition_key = \"CUSTOMER#{customer}\"\nsort_key = \"ORDER#{time}\"\nitem_size = \"1KB\"\n\
+                 [[table.index]]\nname = \"by_region\"\npartition_key = \"REGION#{region}#{customer}\"\nsort_key = \"{time}\"\n";
+    let items = rows(&format!(
+        "{table}{}{}",
+        pattern("By region", "orders.by_region", "query", Some("region")),
+        pattern("Update by region", "orders", "update", Some("region")),
+    ));
+    assert_eq!(status(&items, "access_path", "By region"), Status::Pass);
+    assert!(reason(&items, "access_path", "By region").contains("{customer}"));
+    // an update must find its item: by an entity not in the key is a warning
+    assert_eq!(
+        status(&items, "access_path", "Update by region"),
+        Status::Warn
+    );
+}
+
+#[test]
+fn low_cardinality_and_date_partition_keys_fail() {
+    let tables = "[[table]]\nname = \"by_status\"\npartition_key = \"STATUS#{status}\"\nitem_size = \"1KB\"\n\
+                  [[table]]\nname = \"by_day\"\npartition_key = \"DAY#{bucket}\"\nitem_size = \"1KB\"\nbucket = \"1d\"\n\
+                  [[table]]\nname = \"by_time\"\npartition_key = \"{time}\"\nitem_size = \"1KB\"\n\
+                  [[table]]\nname = \"global\"\npartition_key = \"GLOBAL\"\nitem_size = \"1KB\"\n\
+                  [[table]]\nname = \"by_region\"\npartition_key = \"REGION#{region}\"\nitem_size = \"1KB\"\n\
+                  [[table]]\nname = \"by_region_sharded\"\npartition_key = \"REGION#{region}\"\nitem_size = \"1KB\"\nshards = 32\n\
+                  [[table]]\nname = \"by_day_sharded\"\npartition_key = \"DAY#{bucket}\"\nitem_size = \"1KB\"\nbucket = \"1d\"\nshards = 200\n\
+                  [[table]]\nname = \"by_customer\"\npartition_key = \"C#{customer}\"\nitem_size = \"1KB\"\n\
+                  [[table.index]]\nname = \"gsi_status\"\npartition_key = \"S#{status}\"\n";
+    let items = rows(&format!(
+        "{tables}{}",
+        pattern("Put", "by_customer", "put", Some("customer"))
+    ));
+    let c = |t: &str| status(&items, "key_cardinality", t);
+    assert_eq!(c("by_status"), Status::Fail);
+    assert!(reason(&items, "key_cardinality", "by_status").contains("3 distinct values"));
+    assert_eq!(c("by_day"), Status::Fail);
+    assert!(reason(&items, "key_cardinality", "by_day").contains("monotonic"));
+    assert_eq!(c("by_time"), Status::Fail);
+    assert_eq!(c("global"), Status::Fail);
+    // 500 regions: enough not to fail, too few to pass
+    assert_eq!(c("by_region"), Status::Warn);
+    // sharding lifts cardinality: 500 × 32 = 16,000
+    assert_eq!(c("by_region_sharded"), Status::Pass);
+    assert!(reason(&items, "key_cardinality", "by_region_sharded").contains("16,000"));
+    // a date key with 200 write shards is no longer a sole date key: 200 values warn
+    assert_eq!(c("by_day_sharded"), Status::Warn);
+    assert_eq!(c("by_customer"), Status::Pass);
+    // a global index is checked too
+    assert_eq!(c("by_customer.gsi_status"), Status::Fail);
+}
+
+#[test]
+fn range_reads_need_a_sort_key() {
+    let tables =
+        "[[table]]\nname = \"flat\"\npartition_key = \"C#{customer}\"\nitem_size = \"1KB\"\n";
+    let items = rows(&format!(
+        "{ORDERS}{tables}{}{}",
+        pattern("Sorted", "orders", "query", Some("customer")),
+        pattern("Unsorted", "flat", "query", Some("customer")),
+    ));
+    assert_eq!(status(&items, "range_sort", "Sorted"), Status::Pass);
+    assert!(reason(&items, "range_sort", "Sorted").contains("ORDER#{time}"));
+    assert_eq!(status(&items, "range_sort", "Unsorted"), Status::Warn);
+    assert!(reason(&items, "range_sort", "Unsorted").contains("sorted by what?"));
+}
+
+#[test]
+fn appends_need_a_bucket() {
+    let tables = "[[table]]\nname = \"unbounded\"\npartition_key = \"C#{customer}\"\nitem_size = \"1KB\"\n\
+                  [[table]]\nname = \"bucketed\"\npartition_key = \"C#{customer}\"\nitem_size = \"1KB\"\nbucket = \"1d\"\n\
+                  [[table]]\nname = \"expiring\"\npartition_key = \"C#{customer}\"\nitem_size = \"1KB\"\nttl = \"7d\"\n";
+    let items = rows(&format!(
+        "{tables}{}{}{}",
+        pattern("Append unbounded", "unbounded", "append", Some("customer")),
+        pattern("Append bucketed", "bucketed", "append", Some("customer")),
+        pattern("Append expiring", "expiring", "append", Some("customer")),
+    ));
+    assert_eq!(
+        status(&items, "bounded_arrays", "Append unbounded"),
+        Status::Fail
+    );
+    assert!(reason(&items, "bounded_arrays", "Append unbounded").contains("unbounded"));
+    assert_eq!(
+        status(&items, "bounded_arrays", "Append bucketed"),
+        Status::Pass
+    );
+    assert_eq!(
+        status(&items, "bounded_arrays", "Append expiring"),
+        Status::Warn
+    );
+}
+
+#[test]
+fn a_copy_with_no_write_path_warns() {
+    let tables = "[[table]]\nname = \"customers\"\npartition_key = \"C#{customer}\"\nitem_size = \"1KB\"\n\
+                  [[table]]\nname = \"customer_names\"\npartition_key = \"NAME#{customer}\"\nitem_size = \"100B\"\n\
+                  [[table]]\nname = \"regions\"\npartition_key = \"R#{region}#{customer}\"\nitem_size = \"100B\"\n";
+    let items = rows(&format!(
+        "{tables}{}{}{}",
+        pattern("Put customer", "customers", "put", Some("customer")),
+        pattern("Read name", "customer_names", "get", Some("customer")),
+        pattern("Put region", "regions", "put", Some("customer")),
+    ));
+    assert_eq!(status(&items, "copy_write_path", "customers"), Status::Pass);
+    assert_eq!(
+        status(&items, "copy_write_path", "customer_names"),
+        Status::Warn
+    );
+    assert!(reason(&items, "copy_write_path", "customer_names").contains("`customers`"));
+    assert_eq!(status(&items, "copy_write_path", "regions"), Status::Pass);
+
+    let alone = rows(&format!(
+        "{ORDERS}{}",
+        pattern("Put", "orders", "put", Some("customer"))
+    ));
+    assert_eq!(status(&alone, "copy_write_path", "orders"), Status::Pass);
+    assert!(reason(&alone, "copy_write_path", "orders").contains("checked"));
+}
+
+#[test]
+fn ephemeral_tables_need_a_ttl() {
+    let tables = "[[table]]\nname = \"userSessions\"\npartition_key = \"U#{customer}\"\nitem_size = \"1KB\"\n\
+                  [[table]]\nname = \"login\"\npartition_key = \"OTP#{customer}\"\nitem_size = \"100B\"\nttl = \"5m\"\n\
+                  [[table]]\nname = \"limits\"\npartition_key = \"RATE_LIMIT#{customer}\"\nitem_size = \"100B\"\n\
+                  [[table]]\nname = \"templates\"\npartition_key = \"TEMPLATE#{customer}\"\nitem_size = \"100B\"\n\
+                  [[table]]\nname = \"temperature\"\npartition_key = \"T#{customer}\"\nitem_size = \"100B\"\n";
+    let items = rows(&format!(
+        "{tables}{}",
+        pattern("Put", "login", "put", Some("customer"))
+    ));
+    assert_eq!(
+        status(&items, "ephemeral_ttl", "userSessions"),
+        Status::Fail
+    );
+    assert!(reason(&items, "ephemeral_ttl", "userSessions").contains("\"sessions\""));
+    assert_eq!(status(&items, "ephemeral_ttl", "login"), Status::Pass);
+    assert_eq!(status(&items, "ephemeral_ttl", "limits"), Status::Fail);
+    // whole words only: "template" and "temperature" are not "temp"
+    assert_eq!(status(&items, "ephemeral_ttl", "templates"), Status::Pass);
+    assert_eq!(status(&items, "ephemeral_ttl", "temperature"), Status::Pass);
+}
+
+#[test]
+fn items_over_100_kb_are_flagged_for_object_storage() {
+    let tables = "[[table]]\nname = \"docs\"\npartition_key = \"D#{customer}\"\nitem_size = { distribution = \"lognormal\", median = \"20KB\", p99 = \"250KB\" }\n\
+                  [[table]]\nname = \"small\"\npartition_key = \"S#{customer}\"\nitem_size = \"100KB\"\n\
+                  [[table]]\nname = \"wide\"\npartition_key = \"W#{customer}\"\nitem_size = { distribution = \"uniform\", min = \"1KB\", max = \"300KB\" }\n";
+    let items = rows(&format!(
+        "{tables}{}",
+        pattern("Put", "docs", "put", Some("customer"))
+    ));
+    assert_eq!(status(&items, "blob_offload", "docs"), Status::Warn);
+    assert!(reason(&items, "blob_offload", "docs").contains("250 KB"));
+    // exactly 100 KB is not over
+    assert_eq!(status(&items, "blob_offload", "small"), Status::Pass);
+    assert_eq!(status(&items, "blob_offload", "wide"), Status::Warn);
+}
+
+#[test]
+fn shipped_date_key_scenario_fails_its_checklist() {
+    let text = std::fs::read_to_string(crate::util::root().join("scenarios/orders-by-date.toml"))
+        .expect("scenarios/orders-by-date.toml");
+    let items = review(&scenario(&text));
+    assert_eq!(status(&items, "key_cardinality", "orders"), Status::Fail);
+}
+
+#[test]
+fn run_results_carry_the_checklist() {
+    let text = doc(&format!(
+        "[[table]]\nname = \"sessions\"\npartition_key = \"SESSION#{{customer}}\"\nitem_size = \"1KB\"\n{}\n[simulation]\ntrials = 2\nduration = \"10s\"\n",
+        pattern("Get", "sessions", "get", Some("customer"))
+    ));
+    let results = crate::util::run(&text);
+    assert_eq!(results.checklist, review(&scenario(&text)));
+    assert_eq!(
+        status(&results.checklist, "ephemeral_ttl", "sessions"),
+        Status::Fail
+    );
+}
