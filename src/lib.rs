@@ -15,6 +15,7 @@ pub mod export;
 pub mod report;
 pub mod results;
 pub mod scenario;
+pub mod schema;
 pub mod store;
 
 pub use error::{Error, ErrorKind, Result};

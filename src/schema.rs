@@ -1,0 +1,472 @@
+//! The JSON Schema (draft 2020-12) of the scenario format, schema version 1,
+//! for editors: `keyheat schema > keyheat.schema.json`, then point Taplo /
+//! Even Better TOML at it with a `#:schema ./keyheat.schema.json` first line
+//! in the scenario file (or a `[[rule]]` with `schema.path` in `.taplo.toml`).
+//!
+//! The schema is written by hand here and mirrors the parser
+//! ([`crate::scenario::validate`]): every key of `DESIGN.md`, their units
+//! (as descriptions, and as patterns for unit strings built from
+//! [`crate::scenario::units`]' tables), the `[store]` settings of each kind
+//! from [`settings_for`], and `additionalProperties: false` wherever the
+//! parser rejects unknown keys. The parser stays the authority: rules that
+//! span several keys (a `{placeholder}` naming a declared entity, `count`
+//! matching `weights`, `window ≤ duration`) are checked only by it.
+
+use crate::scenario::units::{DURATION_UNITS, RATE_MULTIPLIERS, RATE_UNITS, SIZE_UNITS};
+use crate::scenario::StoreKind;
+use crate::store::settings::{settings_for, SettingUnit};
+use serde_json::{json, Map, Value};
+
+/// The `$schema` dialect the document declares.
+pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// The JSON Schema of scenario files, schema version 1.
+///
+/// ```
+/// let schema = keyheat::schema::scenario_schema();
+/// assert_eq!(schema["$schema"], keyheat::schema::DIALECT);
+/// assert_eq!(schema["additionalProperties"], false);
+/// assert!(schema["properties"]["access_pattern"].is_object());
+/// ```
+pub fn scenario_schema() -> Value {
+    json!({
+        "$schema": DIALECT,
+        "$id": "urn:keyheat:scenario:v1",
+        "title": "keyheat scenario (schema version 1)",
+        "description": "A key design, the store it targets and its access-pattern table, simulated by `keyheat run`. Unknown keys are errors. Sizes accept SI and IEC suffixes (1KB = 1000 B, 1KiB = 1024 B); durations ms s m h d w mo y; rates are operations per second or a string such as \"3M/day\".",
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["schema_version", "name", "store", "table", "access_pattern"],
+        "properties": {
+            "schema_version": {
+                "description": "Scenario format version; this keyheat reads 1.",
+                "enum": [1]
+            },
+            "name": {
+                "description": "Scenario name, also the output folder name (output/<name>/): letters, digits, `-`, `_` and `.`.",
+                "type": "string",
+                "pattern": "^[A-Za-z0-9._-]+$",
+                "maxLength": 200
+            },
+            "description": {
+                "description": "Free text shown at the top of the report.",
+                "type": "string"
+            },
+            "store": store(),
+            "simulation": simulation(),
+            "entity": {
+                "description": "[[entity]]: populations keys are built from (customers, sensors, statuses).",
+                "type": "array",
+                "items": { "$ref": "#/$defs/entity" }
+            },
+            "table": {
+                "description": "[[table]]: key layouts (a DynamoDB table, a Cassandra table, a MongoDB collection, a Redis key family). At least one.",
+                "type": "array",
+                "minItems": 1,
+                "items": { "$ref": "#/$defs/table" }
+            },
+            "access_pattern": {
+                "description": "[[access_pattern]]: the access-pattern table, one row per operation. At least one.",
+                "type": "array",
+                "minItems": 1,
+                "items": { "$ref": "#/$defs/access_pattern" }
+            },
+            "variant": {
+                "description": "[[variant]]: alternatives compared in the same run.",
+                "type": "array",
+                "items": { "$ref": "#/$defs/variant" }
+            },
+            "sweep": {
+                "description": "[sweep]: paths with lists of values; their cross product is compared (at most 1000 combinations).",
+                "type": "object",
+                "minProperties": 1,
+                "propertyNames": { "$ref": "#/$defs/override_path" },
+                "additionalProperties": {
+                    "type": "array",
+                    "minItems": 1,
+                    "description": "One value per variant."
+                }
+            },
+            "checks": {
+                "description": "[checks]: pass/fail thresholds.",
+                "type": "object",
+                "additionalProperties": false,
+                "properties": {
+                    "headroom": {
+                        "description": "A design passes when the p95 over trials of peak utilization (consumed units ÷ partition limit) is at most this (default 0.8).",
+                        "type": "number",
+                        "exclusiveMinimum": 0,
+                        "maximum": 1
+                    }
+                }
+            }
+        },
+        "$defs": defs()
+    })
+}
+
+/// The schema as pretty-printed JSON with a trailing newline (what `keyheat schema` prints).
+///
+/// ```
+/// let text = keyheat::schema::to_json_text();
+/// assert!(text.starts_with("{\n"));
+/// assert!(text.ends_with("}\n"));
+/// ```
+pub fn to_json_text() -> String {
+    let mut s =
+        serde_json::to_string_pretty(&scenario_schema()).unwrap_or_else(|_| String::from("{}")); // a Value of strings, numbers and maps always serialises
+    s.push('\n');
+    s
+}
+
+/// `(a|b|c)` of the names of a unit table, longest first, regex-escaped.
+fn alternatives(units: &[(&str, f64)]) -> String {
+    let mut names: Vec<&str> = units.iter().map(|(n, _)| *n).collect();
+    names.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+    format!("({})", names.join("|"))
+}
+
+/// A decimal number as the unit parser reads it: digits with `_`
+/// separators and at most one `.`, at least one digit, an optional `+`.
+const NUMBER: &str = r"\+?([0-9_]*[0-9][0-9_]*(\.[0-9_]*)?|[0-9_]*\.[0-9_]*[0-9][0-9_]*)";
+
+fn size_pattern() -> String {
+    format!(r"^\s*{NUMBER}\s*{}?\s*$", alternatives(SIZE_UNITS))
+}
+
+fn duration_pattern() -> String {
+    format!(r"^\s*{NUMBER}\s*{}?\s*$", alternatives(DURATION_UNITS))
+}
+
+fn rate_pattern() -> String {
+    format!(
+        r"^\s*{NUMBER}\s*{}?(\s*/\s*{})?\s*$",
+        alternatives(RATE_MULTIPLIERS),
+        alternatives(RATE_UNITS)
+    )
+}
+
+fn defs() -> Value {
+    let word = json!({
+        "type": "string",
+        "pattern": "^[A-Za-z0-9_-]+$"
+    });
+    json!({
+        "size": {
+            "description": "A size: bytes as a number, or a string with a unit: B, KB/kB (10³), MB, GB, TB, KiB (2¹⁰), MiB, GiB, TiB (case-sensitive), e.g. \"1.2KB\".",
+            "anyOf": [
+                { "type": "number", "exclusiveMinimum": 0 },
+                { "type": "string", "pattern": size_pattern() }
+            ]
+        },
+        "duration": {
+            "description": "A duration: seconds as a number, or a string with a unit: ms, s, m (minutes), h, d, w, mo (30 d), y (365 d), e.g. \"10d\".",
+            "anyOf": [
+                { "type": "number", "exclusiveMinimum": 0 },
+                { "type": "string", "pattern": duration_pattern() }
+            ]
+        },
+        "duration_or_none": {
+            "description": "A duration (seconds, or a string such as \"1d\"), or \"none\".",
+            "anyOf": [
+                { "enum": ["none"] },
+                { "$ref": "#/$defs/duration" }
+            ]
+        },
+        "rate": {
+            "description": "A rate: operations per second as a number, or a string <number>[k|M|G][/<unit>] with unit s, min, h, day, week (and their spellings), e.g. \"500/s\", \"3M/day\".",
+            "anyOf": [
+                { "type": "number", "exclusiveMinimum": 0 },
+                { "type": "string", "pattern": rate_pattern() }
+            ]
+        },
+        "size_distribution": {
+            "description": "An item size: fixed (\"2KB\"), uniform {distribution = \"uniform\", min, max} or log-normal {distribution = \"lognormal\", median, p99}, in bytes or with a size unit.",
+            "anyOf": [
+                { "$ref": "#/$defs/size" },
+                {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": ["distribution", "min", "max"],
+                    "properties": {
+                        "distribution": { "enum": ["uniform"] },
+                        "min": { "description": "Smallest size.", "anyOf": [ { "type": "number", "minimum": 0 }, { "$ref": "#/$defs/size" } ] },
+                        "max": { "description": "Largest size (≥ min).", "$ref": "#/$defs/size" }
+                    }
+                },
+                {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": ["distribution", "median", "p99"],
+                    "properties": {
+                        "distribution": { "enum": ["lognormal"] },
+                        "median": { "description": "Median size.", "$ref": "#/$defs/size" },
+                        "p99": { "description": "99th percentile size (≥ median).", "$ref": "#/$defs/size" }
+                    }
+                }
+            ]
+        },
+        "count_distribution": {
+            "description": "A count: fixed (100), uniform {distribution = \"uniform\", min, max} or log-normal {distribution = \"lognormal\", median, p99}.",
+            "anyOf": [
+                { "type": "number", "minimum": 0 },
+                {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": ["distribution", "min", "max"],
+                    "properties": {
+                        "distribution": { "enum": ["uniform"] },
+                        "min": { "type": "number", "minimum": 0 },
+                        "max": { "type": "number", "exclusiveMinimum": 0 }
+                    }
+                },
+                {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": ["distribution", "median", "p99"],
+                    "properties": {
+                        "distribution": { "enum": ["lognormal"] },
+                        "median": { "type": "number", "exclusiveMinimum": 0 },
+                        "p99": { "type": "number", "exclusiveMinimum": 0 }
+                    }
+                }
+            ]
+        },
+        "popularity": popularity(),
+        "entity": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["name"],
+            "properties": {
+                "name": {
+                    "description": "Placeholder name in key templates ({customer}): letters, digits, `_`, `-`; not bucket, shard, time or id.",
+                    "allOf": [ word.clone(), { "not": { "enum": ["bucket", "shard", "time", "id"] } } ]
+                },
+                "count": {
+                    "description": "Number of instances (required except for `weights`, where it defaults to the number of weights, and `new`).",
+                    "type": "integer",
+                    "minimum": 1
+                },
+                "popularity": { "$ref": "#/$defs/popularity" }
+            }
+        },
+        "key_template": {
+            "description": "A key template: literal text with placeholders {<entity>}, {bucket} (time bucket), {shard} (write shard), {time} (the item's write time), {id} (a fresh item id), e.g. \"CUSTOMER#{customer}\".",
+            "type": "string",
+            "minLength": 1
+        },
+        "index": {
+            "description": "[[table.index]]: a secondary index (DynamoDB GSI, or LSI with local = true).",
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["name"],
+            "properties": {
+                "name": { "description": "Index name; patterns address it as \"<table>.<index>\".", "allOf": [ word.clone() ] },
+                "partition_key": { "description": "The index's partition key template (required unless local = true; a local index shares the table's).", "$ref": "#/$defs/key_template" },
+                "sort_key": { "description": "The index's sort key template.", "$ref": "#/$defs/key_template" },
+                "local": { "description": "true for a local secondary index (same partition key as the table). Default false.", "type": "boolean" },
+                "projection": {
+                    "description": "What the index copies: \"keys_only\", \"all\" (default) or { include = \"<bytes of the included attributes>\" }.",
+                    "anyOf": [
+                        { "enum": ["keys_only", "all"] },
+                        {
+                            "type": "object",
+                            "additionalProperties": false,
+                            "required": ["include"],
+                            "properties": {
+                                "include": { "description": "Bytes of the included attributes per item.", "anyOf": [ { "type": "number", "minimum": 0 }, { "$ref": "#/$defs/size" } ] }
+                            }
+                        }
+                    ]
+                }
+            }
+        },
+        "table": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["name", "partition_key", "item_size"],
+            "properties": {
+                "name": { "description": "Table name used by access patterns: letters, digits, `_`, `-`.", "allOf": [ word ] },
+                "partition_key": { "description": "Partition key template. With bucket set and no {bucket}, #{bucket} is appended; with shards > 1 and no {shard}, #{shard} is appended.", "$ref": "#/$defs/key_template" },
+                "sort_key": { "description": "Sort key template (none: one item per partition key; puts overwrite). {shard} is not allowed here.", "$ref": "#/$defs/key_template" },
+                "item_size": { "description": "Size of one item, bytes.", "$ref": "#/$defs/size_distribution" },
+                "shards": { "description": "Write-sharding factor (1 = unsharded, the default).", "type": "integer", "minimum": 1, "maximum": 4_294_967_295u64 },
+                "shard_strategy": { "description": "random (default: a whole-key read queries every shard) or calculated (suffix from a hash of the item id: point reads stay 1 query).", "enum": ["random", "calculated"] },
+                "bucket": { "description": "Time bucket width (e.g. \"1d\"), or \"none\" (default).", "$ref": "#/$defs/duration_or_none" },
+                "ttl": { "description": "Items expire after this age (e.g. \"90d\"), or \"none\" (default).", "$ref": "#/$defs/duration_or_none" },
+                "initial_items": { "description": "Items already stored per partition key at t = 0 (default 0).", "$ref": "#/$defs/count_distribution" },
+                "index": {
+                    "description": "Secondary indexes.",
+                    "type": "array",
+                    "items": { "$ref": "#/$defs/index" }
+                }
+            }
+        },
+        "access_pattern": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["name", "table", "operation", "rate"],
+            "properties": {
+                "name": { "description": "Row name, e.g. \"Create order\" (unique).", "type": "string", "minLength": 1 },
+                "table": { "description": "The table, or \"table.index\" for a declared index.", "type": "string", "pattern": "^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)?$" },
+                "operation": { "description": "get (point read), query (range read of `items` items), put, update, delete, append (grows an item by element_size).", "enum": ["get", "query", "put", "update", "delete", "append"] },
+                "rate": { "description": "Mean operations per second.", "$ref": "#/$defs/rate" },
+                "peak_factor": { "description": "Busy-hour rate ÷ mean rate (default 1).", "type": "number", "exclusiveMinimum": 0 },
+                "by": { "description": "The entity whose popularity picks the key (a declared [[entity]] name).", "type": "string" },
+                "items": { "description": "Items touched per operation (a query returning 20 items: 20). Default 1.", "type": "integer", "minimum": 1, "maximum": 4_294_967_295u64 },
+                "consistency": { "description": "eventual (default), strong or transactional: DynamoDB reads cost ½, 1 or 2 RCU per 4 KB.", "enum": ["eventual", "strong", "transactional"] },
+                "element_size": { "description": "Bytes each append adds to the item (operation = \"append\" only, and required there).", "$ref": "#/$defs/size_distribution" },
+                "range": { "description": "Time span a query reads (operation = \"query\" only); over a bucketed table it spans ceil(range / bucket) buckets. Default: one bucket.", "$ref": "#/$defs/duration" }
+            }
+        },
+        "override_path": {
+            "description": "A path naming one field: table.<table>.<field>, entity.<entity>.<field>, access_pattern.<pattern>.<field>, store.<setting>, simulation.<field> or checks.<field>.",
+            "type": "string",
+            "pattern": "^(table|entity|access_pattern|store|simulation|checks)\\..+$"
+        },
+        "variant": {
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["name", "set"],
+            "properties": {
+                "name": { "description": "Variant name (unique; not \"base\").", "type": "string", "minLength": 1 },
+                "set": {
+                    "description": "Overrides, path = value, e.g. { \"table.orders.shards\" = 16 }.",
+                    "type": "object",
+                    "minProperties": 1,
+                    "propertyNames": { "$ref": "#/$defs/override_path" }
+                }
+            }
+        }
+    })
+}
+
+fn popularity() -> Value {
+    let params = |name: &str, props: Value, required: &[&str]| -> Value {
+        let mut properties = Map::new();
+        properties.insert("distribution".into(), json!({ "enum": [name] }));
+        if let Value::Object(p) = props {
+            properties.extend(p);
+        }
+        let mut req = vec![json!("distribution")];
+        req.extend(required.iter().map(|r| json!(r)));
+        json!({
+            "type": "object",
+            "additionalProperties": false,
+            "required": req,
+            "properties": properties
+        })
+    };
+    let exponent = json!({ "exponent": { "description": "θ in rank^-θ (≥ 0; 1.0 is classic Zipf).", "type": "number", "minimum": 0 } });
+    json!({
+        "description": "How requests pick an instance: uniform (default), zipf{exponent}, hotspot{hot_fraction, hot_share}, weights{weights}, latest{exponent} (newest hottest) or new (every operation a fresh instance). \"uniform\" and \"new\" may be written as a plain string.",
+        "anyOf": [
+            { "enum": ["uniform", "new"] },
+            params("uniform", json!({}), &[]),
+            params("zipf", exponent.clone(), &["exponent"]),
+            params("hotspot", json!({
+                "hot_fraction": { "description": "Fraction of the instances that are hot, in (0, 1).", "type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1 },
+                "hot_share": { "description": "Share of the requests the hot set takes, in [0, 1].", "type": "number", "minimum": 0, "maximum": 1 }
+            }), &["hot_fraction", "hot_share"]),
+            params("weights", json!({
+                "weights": { "description": "One non-negative weight per instance (low-cardinality values such as a status).", "type": "array", "minItems": 1, "items": { "type": "number", "minimum": 0 } }
+            }), &["weights"]),
+            params("latest", exponent, &["exponent"]),
+            params("new", json!({}), &[])
+        ]
+    })
+}
+
+fn simulation() -> Value {
+    json!({
+        "description": "[simulation]: trials, window, busy period and growth horizon.",
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+            "seed": { "description": "Base seed (default 42): same scenario and seed, same results.", "type": "integer", "minimum": 0, "maximum": u64::MAX },
+            "trials": { "description": "Independent random worlds (default 200).", "type": "integer", "minimum": 1, "maximum": 4_294_967_295u64 },
+            "window": { "description": "Time step at which per-partition limits are checked (default \"1s\"); at most duration.", "$ref": "#/$defs/duration" },
+            "duration": { "description": "Simulated busy period (default \"1h\").", "$ref": "#/$defs/duration" },
+            "horizon": { "description": "How far ahead size growth is projected (default \"365d\").", "$ref": "#/$defs/duration" }
+        }
+    })
+}
+
+/// The schema of one `[store]` setting.
+fn setting(unit: SettingUnit, doc: &str) -> Value {
+    let mut v = match unit {
+        SettingUnit::Number => json!({ "type": "number", "minimum": 0 }),
+        SettingUnit::Size => json!({ "$ref": "#/$defs/size" }),
+        SettingUnit::Duration => json!({ "$ref": "#/$defs/duration" }),
+        SettingUnit::Rate => json!({ "$ref": "#/$defs/rate" }),
+        SettingUnit::Bool => json!({ "type": "boolean" }),
+        SettingUnit::Word(words) => json!({ "enum": words }),
+    };
+    let unit_note = match unit {
+        SettingUnit::Number => "",
+        SettingUnit::Size => " (bytes, or a string such as \"10GB\")",
+        SettingUnit::Duration => " (seconds, or a string such as \"300s\")",
+        SettingUnit::Rate => " (per second, or a string such as \"3M/day\")",
+        SettingUnit::Bool => " (true or false)",
+        SettingUnit::Word(_) => "",
+    };
+    if let Value::Object(m) = &mut v {
+        m.insert(
+            "description".into(),
+            Value::String(format!("{doc}{unit_note}")),
+        );
+    }
+    v
+}
+
+/// `[store]`: one alternative per group of kinds sharing a settings list.
+fn store() -> Value {
+    let mut alternatives = Vec::new();
+    let mut bare: Vec<&str> = Vec::new();
+    for (kind, name) in StoreKind::ALL {
+        let specs = settings_for(kind);
+        if specs.is_empty() {
+            bare.push(name);
+            continue;
+        }
+        let mut properties = Map::new();
+        properties.insert(
+            "kind".into(),
+            json!({ "description": "The store model.", "enum": [name] }),
+        );
+        for s in specs {
+            properties.insert(s.name.into(), setting(s.unit, s.doc));
+        }
+        alternatives.push(json!({
+            "title": format!("kind = \"{name}\""),
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["kind"],
+            "properties": properties
+        }));
+    }
+    if !bare.is_empty() {
+        alternatives.push(json!({
+            "title": "kinds with no settings modelled yet",
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["kind"],
+            "properties": {
+                "kind": { "description": "The store model (only `kind` is read for these).", "enum": bare }
+            }
+        }));
+    }
+    let kinds: Vec<&str> = StoreKind::ALL.iter().map(|(_, n)| *n).collect();
+    json!({
+        "description": format!(
+            "[store]: the target store and its settings; anything omitted takes the store's published default. kind is one of {}.",
+            kinds.join(", ")
+        ),
+        "type": "object",
+        "required": ["kind"],
+        "oneOf": alternatives
+    })
+}
+
+#[cfg(test)]
+mod tests;
