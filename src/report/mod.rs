@@ -16,6 +16,7 @@
 //! decimal byte units (see [`crate::charts::format`]). The text depends only
 //! on the input: same results, same bytes.
 
+mod html;
 mod markdown;
 
 use std::path::PathBuf;
@@ -39,6 +40,7 @@ use crate::results::RunResults;
 ///     store: StoreSummary { kind: "generic".into(), read_unit: "ops".into(),
 ///                           write_unit: "ops".into(), figures: vec![] },
 ///     tables: vec![], verdicts: vec![], variants: vec![], recommendation: None,
+///     checklist: vec![],
 ///     source_text: "name = \"demo\"\n".into(),
 /// };
 /// let md = keyheat::report::markdown(&results, &[]);
@@ -48,6 +50,45 @@ use crate::results::RunResults;
 /// ```
 pub fn markdown(results: &RunResults, chart_files: &[PathBuf]) -> String {
     markdown::render(results, chart_files)
+}
+
+/// Renders `report.html`: one self-contained page (inline CSS, charts as
+/// inline SVG, no script, nothing fetched) with the same sections as
+/// `report.md` plus the design-review checklist: title and description, an
+/// overall verdict, the verdict table (colour-coded pass / warn / fail), the
+/// checklist, key figures per table with 95% CIs, hot keys, the charts, the
+/// variant comparison and recommendation when variants exist, the store
+/// figures with assumptions marked, the method, and the scenario file
+/// echoed in a `<pre>`. All text is HTML-escaped; the output depends only on
+/// the input.
+///
+/// `chart_svgs` are `(file stem, SVG text)` pairs, e.g. read back from the
+/// `.svg` files [`crate::charts::write_all`] wrote (`("load-orders", "<svg …")`).
+/// Per-table charts are placed under their table by stem, `variants` in the
+/// variants section, any other stem under "Other charts". An SVG containing
+/// script, event handlers, links or external references is left out.
+///
+/// ```
+/// use keyheat::results::*;
+/// let results = RunResults {
+///     scenario: "demo".into(), description: "A <demo>".into(), seed: 7, trials: 50,
+///     keyheat_version: "0.1.0".into(), window_s: 1.0, duration_s: 3600.0,
+///     horizon_days: 365.0, headroom: 0.8,
+///     store: StoreSummary { kind: "generic".into(), read_unit: "ops".into(),
+///                           write_unit: "ops".into(), figures: vec![] },
+///     tables: vec![], verdicts: vec![], variants: vec![], recommendation: None,
+///     checklist: vec![ChecklistItem { check: "ephemeral_ttl".into(), subject: "sessions".into(),
+///                                     status: Status::Fail, reason: "no TTL".into() }],
+///     source_text: "name = \"demo\"\n".into(),
+/// };
+/// let html = keyheat::report::html(&results, &[]);
+/// assert!(html.starts_with("<!DOCTYPE html>"));
+/// assert!(html.contains("<p class=\"desc\">A &lt;demo&gt;</p>"));
+/// assert!(html.contains("<pre><code class=\"language-toml\">name = &quot;demo&quot;</code></pre>"));
+/// assert!(html.contains("<span class=\"badge fail\">FAIL</span>"));
+/// ```
+pub fn html(results: &RunResults, chart_svgs: &[(String, String)]) -> String {
+    html::render(results, chart_svgs)
 }
 
 #[cfg(test)]
