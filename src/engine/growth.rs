@@ -47,6 +47,8 @@ pub struct GrowthPlan {
     pub initial_items: CountDist,
     /// Items a collection can hold at most (overwriting puts), `None` = unbounded.
     pub max_items: Option<f64>,
+    /// Items every written key holds at least (1 when the table is written, else 0).
+    pub min_items: f64,
     /// Days a collection grows before a bucket or TTL resets it.
     pub growth_days: f64,
     /// Horizon, days.
@@ -183,7 +185,13 @@ impl GrowthPlan {
             .filter(|p| p.operation == Operation::Append)
             .find(|p| std::ptr::eq(&scenario.tables[p.table], table))
             .and_then(|p| p.element_size.clone());
+        let min_items = if streams.iter().any(|s| s.is_write) {
+            1.0
+        } else {
+            0.0
+        };
         GrowthPlan {
+            min_items,
             classes,
             item_size: table.item_size.clone(),
             element_size,
@@ -229,7 +237,8 @@ impl GrowthPlan {
                 .iter()
                 .zip(&draws)
                 .map(|(c, &(z, init))| {
-                    let mut items = init + c.items_per_day * tau;
+                    // A key that is written holds at least the item it writes.
+                    let mut items = (init + c.items_per_day * tau).max(self.min_items);
                     if let Some(m) = self.max_items {
                         items = items.min(m.max(init));
                     }

@@ -6,7 +6,8 @@
 use super::popularity::RankShares;
 use super::severity::{Severity, SEVERITY_SAMPLES};
 use crate::scenario::{
-    AccessPattern, KeyTemplate, Operation, Popularity, Scenario, ShardStrategy, Table, TemplatePart,
+    AccessPattern, Index, KeyTemplate, Operation, Popularity, Projection, Scenario, ShardStrategy,
+    SizeDist, Table, TemplatePart,
 };
 use crate::store::{StoreModel, TableDemand, TableLayout};
 use rand::{Rng, SeedableRng};
@@ -181,12 +182,16 @@ impl Stream {
 pub fn build(scenario: &Scenario, store: &dyn StoreModel) -> Plan {
     let sim = &scenario.simulation;
     let windows = ((sim.duration_s / sim.window_s).round() as usize).max(1);
-    let tables = scenario
-        .tables
-        .iter()
-        .enumerate()
-        .map(|(ti, t)| table_plan(scenario, store, ti, t))
-        .collect();
+    let mut tables = Vec::new();
+    for (ti, t) in scenario.tables.iter().enumerate() {
+        tables.push(table_plan(scenario, store, ti, t));
+        for (xi, index) in t.indexes.iter().enumerate() {
+            if !index.local {
+                let v = global_index_scenario(scenario, ti, xi);
+                tables.push(table_plan(&v, store, 0, &v.tables[0]));
+            }
+        }
+    }
     Plan {
         method: Method::default(),
         seed: sim.seed,
@@ -213,7 +218,11 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
         .access_patterns
         .iter()
         .enumerate()
-        .filter(|(_, p)| p.table == ti && p.index.is_none())
+        .filter(|(_, p)| {
+            p.table == ti
+                && p.index
+                    .is_none_or(|x| table.indexes.get(x).is_some_and(|i| i.local))
+        })
         .collect();
     let streams: Vec<Stream> = patterns
         .iter()
@@ -240,6 +249,63 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
     }
 }
 
+/// Bytes of one index entry: the keys, the projected attributes and 100 B of
+/// overhead (DynamoDB Developer Guide, "item size of a secondary index").
+/// Keys are counted as their template text plus 16 B per placeholder.
+pub fn index_entry_bytes(table: &Table, index: &Index) -> f64 {
+    let key_bytes = |t: &KeyTemplate| t.text.len() as f64 + 16.0 * t.parts.len() as f64;
+    let keys = key_bytes(&index.partition_key)
+        + index.sort_key.as_ref().map_or(0.0, key_bytes)
+        + key_bytes(&table.partition_key)
+        + table.sort_key.as_ref().map_or(0.0, key_bytes);
+    match &index.projection {
+        Projection::All => table.item_size.mean() + 100.0,
+        Projection::KeysOnly => keys + 100.0,
+        Projection::Include { bytes } => keys + bytes + 100.0,
+    }
+}
+
+/// A global secondary index as a table of its own: its key templates, entries
+/// of [`index_entry_bytes`], the patterns that read it, and one write per base
+/// write (an update that changes the index key costs two writes in DynamoDB;
+/// keyheat charges one — an assumption).
+fn global_index_scenario(scenario: &Scenario, ti: usize, xi: usize) -> Scenario {
+    let table = &scenario.tables[ti];
+    let index = &table.indexes[xi];
+    let mut v = scenario.clone();
+    v.variants.clear();
+    v.tables = vec![Table {
+        name: format!("{}.{}", table.name, index.name),
+        partition_key: index.partition_key.clone(),
+        sort_key: index.sort_key.clone(),
+        item_size: SizeDist::Fixed(index_entry_bytes(table, index)),
+        shards: 1,
+        shard_strategy: ShardStrategy::Random,
+        bucket_s: table.bucket_s,
+        ttl_s: table.ttl_s,
+        initial_items: table.initial_items.clone(),
+        indexes: Vec::new(),
+    }];
+    v.access_patterns = scenario
+        .access_patterns
+        .iter()
+        .filter(|p| {
+            p.table == ti && (p.index == Some(xi) || (p.index.is_none() && p.operation.is_write()))
+        })
+        .map(|p| AccessPattern {
+            table: 0,
+            index: None,
+            name: if p.index == Some(xi) {
+                p.name.clone()
+            } else {
+                format!("{} (index write)", p.name)
+            },
+            ..p.clone()
+        })
+        .collect();
+    v
+}
+
 /// Buckets a query of `p` spans: ceil(range / bucket), at least 1.
 fn bucket_span(table: &Table, p: &AccessPattern) -> u32 {
     match (table.bucket_s, p.range_s) {
@@ -256,9 +322,13 @@ fn stream(
     pi: usize,
     p: &AccessPattern,
 ) -> Stream {
+    // The `by` entity picks the key when the key names it; otherwise the
+    // key's first entity follows its own popularity (a status key written by
+    // customers takes the statuses' weights), the others uniform.
     let driver =
         p.by.as_ref()
-            .and_then(|by| keys.entities.iter().position(|(n, _)| n == by));
+            .and_then(|by| keys.entities.iter().position(|(n, _)| n == by))
+            .or((!keys.entities.is_empty()).then_some(0));
     let (shares, other_combos) = match driver {
         Some(d) => {
             let entity = scenario
@@ -371,6 +441,13 @@ fn severity(
         ^ (pi as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let items = f64::from(p.items.max(1));
+    // A write also writes each local secondary index's entry, on the same partition.
+    let lsi_cost: f64 = table
+        .indexes
+        .iter()
+        .filter(|i| i.local)
+        .map(|i| store.write_cost(p.operation, p.consistency, index_entry_bytes(table, i)))
+        .sum();
     let per_sub = if p.operation.is_write() {
         items
     } else {
@@ -408,10 +485,13 @@ fn severity(
                         .map(|&b| store.write_cost(p.operation, p.consistency, b + grow))
                         .sum()
                 }
-                _ => sizes
-                    .iter()
-                    .map(|&b| store.write_cost(p.operation, p.consistency, b))
-                    .sum(),
+                _ => {
+                    sizes
+                        .iter()
+                        .map(|&b| store.write_cost(p.operation, p.consistency, b))
+                        .sum::<f64>()
+                        + lsi_cost * sizes.len() as f64
+                }
             }
         })
         .collect();

@@ -190,8 +190,12 @@ pub fn human_bytes(b: f64) -> String {
 }
 
 fn sig3(x: f64) -> String {
-    if x == 0.0 || !x.is_finite() {
-        return format!("{x}");
+    if x.abs() < 1e-9 || !x.is_finite() {
+        return if x.is_finite() {
+            "0".into()
+        } else {
+            format!("{x}")
+        };
     }
     let digits = (2 - x.abs().log10().floor() as i32).max(0) as usize;
     format!("{x:.digits$}")
@@ -245,7 +249,11 @@ pub fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> Vec<Verd
                 t.partitions,
                 sig3(100.0 * t.throttled_fraction.mean),
                 headroom
-            ),
+            ) + if t.name.contains('.') && status != Status::Pass {
+                "; a global index that throttles writes throttles the base table's writes (back-pressure)"
+            } else {
+                ""
+            },
         }
     };
     out.push(hot);
