@@ -11,6 +11,11 @@
 //! parser rejects unknown keys. The parser stays the authority: rules that
 //! span several keys (a `{placeholder}` naming a declared entity, `count`
 //! matching `weights`, `window ≤ duration`) are checked only by it.
+//!
+//! The schema means the same read as draft 7 (what Taplo's validator falls
+//! back to for a 2020-12 `$schema`): local `$ref`s are JSON pointers and
+//! carry no sibling keywords but `description`, and bounds are numeric
+//! `exclusiveMinimum`/`exclusiveMaximum`.
 
 use crate::scenario::units::{DURATION_UNITS, RATE_MULTIPLIERS, RATE_UNITS, SIZE_UNITS};
 use crate::scenario::StoreKind;
@@ -31,7 +36,6 @@ pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 pub fn scenario_schema() -> Value {
     json!({
         "$schema": DIALECT,
-        "$id": "urn:keyheat:scenario:v1",
         "title": "keyheat scenario (schema version 1)",
         "description": "A key design, the store it targets and its access-pattern table, simulated by `keyheat run`. Unknown keys are errors. Sizes accept SI and IEC suffixes (1KB = 1000 B, 1KiB = 1024 B); durations ms s m h d w mo y; rates are operations per second or a string such as \"3M/day\".",
         "type": "object",

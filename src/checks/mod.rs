@@ -402,13 +402,25 @@ fn range_sort(s: &Scenario) -> Vec<ChecklistItem> {
             continue;
         };
         let (status, reason) = match sk {
-            Some(sk) => (
-                Status::Pass,
-                format!(
-                    "query on `{on}` returns items sorted by the sort key `{}`",
-                    effective_text(sk)
-                ),
-            ),
+            Some(sk) => {
+                let only_id = sk.has(&TemplatePart::Id)
+                    && sk
+                        .parts
+                        .iter()
+                        .all(|p| matches!(p, TemplatePart::Id | TemplatePart::Literal(_)));
+                let note = if only_id {
+                    " (by {id}: in write order only if ids are time-ordered, such as ULIDs)"
+                } else {
+                    ""
+                };
+                (
+                    Status::Pass,
+                    format!(
+                        "query on `{on}` returns items sorted by the sort key `{}`{note}",
+                        effective_text(sk)
+                    ),
+                )
+            }
             None => (
                 Status::Warn,
                 format!(

@@ -673,3 +673,37 @@ fn store_settings_follow_settings_for() {
         }
     }
 }
+
+/// Draft 7 ignores keywords beside `$ref`: the schema puts none there but
+/// annotations, so Taplo (which validates a 2020-12 schema as draft 7)
+/// reads it the same way.
+#[test]
+fn refs_carry_only_annotations_so_draft_7_reads_the_same() {
+    fn walk(v: &Value, path: &str, bad: &mut Vec<String>) {
+        match v {
+            Value::Object(m) => {
+                if m.contains_key("$ref") {
+                    let extra: Vec<&String> = m
+                        .keys()
+                        .filter(|k| !matches!(k.as_str(), "$ref" | "description" | "title"))
+                        .collect();
+                    if !extra.is_empty() {
+                        bad.push(format!("{path}: {extra:?}"));
+                    }
+                }
+                for (k, x) in m {
+                    walk(x, &format!("{path}/{k}"), bad);
+                }
+            }
+            Value::Array(a) => {
+                for (i, x) in a.iter().enumerate() {
+                    walk(x, &format!("{path}/{i}"), bad);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut bad = Vec::new();
+    walk(&scenario_schema(), "#", &mut bad);
+    assert!(bad.is_empty(), "{bad:?}");
+}
