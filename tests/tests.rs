@@ -2,13 +2,13 @@
 
 mod util;
 
+mod agreement;
 mod cassandra;
 mod checklist;
 mod cli;
 mod determinism;
 mod oracles;
-mod report_html;
 mod redis;
+mod report_html;
 mod scenario_errors;
 mod scenarios;
-mod agreement;
