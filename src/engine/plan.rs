@@ -169,6 +169,9 @@ pub struct Stream {
     pub subkeys: Vec<SubKey>,
     /// Units per sub-request.
     pub severity: Severity,
+    /// Whether the driver's ranks follow recency (`latest`): on a ranged store
+    /// the hottest instances are the newest, at the end of the key space.
+    pub recency_ordered: bool,
 }
 
 impl Stream {
@@ -363,6 +366,11 @@ fn stream(
     } else {
         shares
     };
+    let recency_ordered = driver.is_some_and(|d| {
+        scenario.entities.iter().any(|e| {
+            e.name == keys.entities[d].0 && matches!(e.popularity, Popularity::Latest { .. })
+        })
+    });
     let subkeys = subkeys(table, p);
     let fan: f64 = subkeys.iter().map(|s| s.weight).sum();
     let severity = severity(scenario, store, table, pi, p, fan);
@@ -377,6 +385,7 @@ fn stream(
         other_combos,
         subkeys,
         severity,
+        recency_ordered,
     }
 }
 

@@ -38,10 +38,13 @@ pub fn design(
             table_results(tp, &per)
         })
         .collect();
-    let verdicts = tables
+    let mut verdicts: Vec<Verdict> = tables
         .iter()
         .flat_map(|t| verdicts(t, scenario.checks.headroom, ru, wu))
         .collect();
+    for tp in &plan.tables {
+        verdicts.extend(key_verdicts(scenario, tp, store, scenario.checks.headroom));
+    }
     Design {
         tables,
         verdicts,
@@ -321,6 +324,92 @@ fn size_verdict(
             human_bytes(limit)
         ),
     }
+}
+
+/// The busiest partition-key value's write rate in the busy period, per second:
+/// for each group of write streams picked by the same entity, the rank-1
+/// instance's share of their rate, divided over the other entities'
+/// combinations and the write shards.
+pub fn hottest_key_write_rate(tp: &super::plan::TablePlan) -> f64 {
+    let mut best: f64 = 0.0;
+    let mut drivers: Vec<Option<usize>> = Vec::new();
+    for s in tp.streams.iter().filter(|s| s.is_write) {
+        if !drivers.contains(&s.driver) {
+            drivers.push(s.driver);
+        }
+    }
+    for d in drivers {
+        let rate: f64 = tp
+            .streams
+            .iter()
+            .filter(|s| s.is_write && s.driver == d && !s.shares.is_fresh())
+            .map(|s| {
+                s.busy_rate_per_s * s.shares.share(1) / s.other_combos.max(1.0)
+                    * s.subkeys.iter().map(|k| k.weight).fold(0.0, f64::max)
+            })
+            .sum();
+        best = best.max(rate);
+    }
+    best
+}
+
+/// The store's per-key and monotonic-index checks, when it has such limits.
+fn key_verdicts(
+    scenario: &Scenario,
+    tp: &super::plan::TablePlan,
+    store: &dyn StoreModel,
+    headroom: f64,
+) -> Vec<Verdict> {
+    let limits = store.key_limits(&crate::store::TableDemand {
+        name: tp.name.clone(),
+        initial_bytes: 0.0,
+        has_local_index: false,
+    });
+    let mut out = Vec::new();
+    if let Some(limit) = limits.key_write_per_s {
+        let rate = hottest_key_write_rate(tp);
+        out.push(Verdict {
+            check: "hot_key".into(),
+            table: tp.name.clone(),
+            status: status_for(rate, limit, headroom),
+            detail: format!(
+                "busiest key takes {} writes/s in the busy period vs ~{} sustained writes/s per key",
+                sig3(rate),
+                sig3(limit)
+            ),
+        });
+    }
+    if let Some(limit) = limits.monotonic_write_per_s {
+        let table = scenario.tables.iter().find(|t| t.name == tp.name);
+        let monotonic = table.is_some_and(|t| {
+            let has_time =
+                |k: &crate::scenario::KeyTemplate| k.has(&crate::scenario::TemplatePart::Time);
+            has_time(&t.partition_key) || t.sort_key.as_ref().is_some_and(has_time)
+        });
+        if monotonic {
+            let shards = table.map_or(1.0, |t| f64::from(t.shards.max(1)));
+            let writes: f64 = tp
+                .streams
+                .iter()
+                .filter(|s| s.is_write)
+                .map(|s| s.busy_rate_per_s)
+                .sum();
+            let lifted = limit * shards;
+            out.push(Verdict {
+                check: "monotonic_index".into(),
+                table: tp.name.clone(),
+                status: status_for(writes, lifted, headroom),
+                detail: format!(
+                    "{} writes/s into a monotonically increasing indexed value vs ~{} writes/s ({} per shard × {} shards)",
+                    sig3(writes),
+                    sig3(lifted),
+                    sig3(limit),
+                    shards
+                ),
+            });
+        }
+    }
+    out
 }
 
 /// One variant's results.

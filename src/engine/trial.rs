@@ -558,6 +558,42 @@ fn place_stream(
     let rate = s.busy_rate_per_s;
     let w_sum: f64 = s.subkeys.iter().map(|k| k.weight).sum();
     let w_sq: f64 = s.subkeys.iter().map(|k| k.weight * k.weight).sum();
+    if s.shares.is_fresh() && s.is_write && store.ranged() {
+        // A monotonic key on a ranged store: every insert goes to the last
+        // range (MongoDB's MaxKey chunk, the last Bigtable tablet).
+        add(&mut per, p_count - 1, rate * w_sum);
+        return Placed {
+            per_partition: per,
+            keys,
+        };
+    }
+    if s.recency_ordered && store.ranged() && s.driver.is_some() {
+        // `latest` on a ranged store: instance id = count − rank, ranges in id order.
+        let n = s.shares.count();
+        let nf = n as f64;
+        for j in 0..p_count {
+            // Ranks whose id falls in range j: ids [j·n/P, (j+1)·n/P).
+            let id_lo = (j as f64 * nf / pf).ceil() as u64;
+            let id_hi = (((j + 1) as f64 * nf / pf).ceil() as u64).min(n);
+            if id_hi <= id_lo {
+                continue;
+            }
+            let (m1, _) = s.shares.moments(n - id_hi + 1, n - id_lo);
+            add(&mut per, j, rate * m1 * w_sum);
+        }
+        if keep_keys {
+            for r in 1..=n.min(HOT_KEYS as u64) {
+                let id = n - r;
+                let key = table.keys.format(&[id], None, bucket);
+                let part = ((id as f64 * pf / nf) as usize).min(p_count - 1);
+                keys.push((key, part, rate * s.shares.share(r) * w_sum));
+            }
+        }
+        return Placed {
+            per_partition: per,
+            keys,
+        };
+    }
     if s.shares.is_fresh() {
         // Every request a fresh key: Poisson splitting spreads it evenly.
         for p in 0..p_count {

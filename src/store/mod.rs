@@ -4,9 +4,13 @@
 //! One file per store. The engine sees only the [`StoreModel`] trait, so a new
 //! store never touches the engine.
 
+pub mod cassandra;
+pub mod crc16;
 pub mod dynamodb;
 pub mod generic;
 pub mod hash;
+pub mod murmur3;
+pub mod redis_cluster;
 pub mod settings;
 
 use crate::error::{Error, Result};
@@ -43,6 +47,16 @@ pub struct TableLayout {
     /// Servers the partitions live on, when the store's throughput limit is
     /// per node (Cassandra, Redis Cluster, MongoDB shards, Bigtable nodes).
     pub nodes: Option<NodeLayout>,
+}
+
+/// Per-key and per-table limits a store may add (see [`StoreModel::key_limits`]).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct KeyLimits {
+    /// Sustained writes per second one partition-key value (document) takes.
+    pub key_write_per_s: Option<f64>,
+    /// Writes per second a table takes when a key or sort key is monotonic
+    /// (`{time}`): the sequential-index hotspot; lifted × shards by write sharding.
+    pub monotonic_write_per_s: Option<f64>,
 }
 
 /// Partitions → nodes, with the per-node limits.
@@ -108,6 +122,14 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
     /// Every figure the model uses, with its source; assumptions labelled.
     fn figures(&self) -> Vec<Figure>;
 
+    /// Limits on one key, or on a table's writes, beyond the per-partition ones
+    /// (Firestore's ~1 sustained write/s per document and ~500 writes/s to a
+    /// collection with a monotonically increasing indexed field). None by default.
+    fn key_limits(&self, table: &TableDemand) -> KeyLimits {
+        let _ = table;
+        KeyLimits::default()
+    }
+
     /// Whether keys are placed by ranges of the key itself (MongoDB ranged
     /// shard keys, Bigtable tablets) rather than by a hash: then `{time}` /
     /// `{id}` keys are monotonic and all land on the last partition, and
@@ -144,6 +166,10 @@ impl Model {
         let inner: Box<dyn StoreModel> = match config.kind {
             StoreKind::Generic => Box::new(generic::Generic::new(&s)?),
             StoreKind::DynamoDb => Box::new(dynamodb::DynamoDb::new(&s)?),
+            StoreKind::Cassandra | StoreKind::ScyllaDb => {
+                Box::new(cassandra::Cassandra::new(config.kind, &s)?)
+            }
+            StoreKind::RedisCluster => Box::new(redis_cluster::RedisCluster::new(&s)?),
             other => {
                 return Err(Error::scenario(
                     path,
