@@ -136,11 +136,166 @@ const DYNAMODB: &[SettingSpec] = &[
     ),
 ];
 
+/// Words accepted for `consistency_read` / `consistency_write`.
+const CONSISTENCY_LEVELS: &[&str] = &["one", "two", "three", "quorum", "local_quorum", "all"];
+
+/// Cassandra settings; ScyllaDB's differ in defaults (see `SCYLLADB`).
+const CASSANDRA: &[SettingSpec] = &[
+    spec("nodes", SettingUnit::Number, "nodes in the data centre (default 6)"),
+    spec(
+        "num_tokens",
+        SettingUnit::Number,
+        "vnodes per node, 1..=1536 (default 16, Cassandra 4.0+; 256 before 4.0)",
+    ),
+    spec(
+        "replication_factor",
+        SettingUnit::Number,
+        "replicas of every partition, ≤ nodes (default 3)",
+    ),
+    spec(
+        "strategy",
+        SettingUnit::Word(&["simple", "network_topology"]),
+        "replication strategy: simple (next RF distinct nodes) or network_topology (distinct racks first; default)",
+    ),
+    spec(
+        "racks",
+        SettingUnit::Number,
+        "racks of the data centre, node n in rack n mod racks; network_topology only (default 1)",
+    ),
+    spec(
+        "consistency_read",
+        SettingUnit::Word(CONSISTENCY_LEVELS),
+        "replicas a read contacts: one | two | three | quorum | local_quorum | all (default local_quorum)",
+    ),
+    spec(
+        "consistency_write",
+        SettingUnit::Word(CONSISTENCY_LEVELS),
+        "replicas that acknowledge a write; every replica still receives it (default local_quorum)",
+    ),
+    spec(
+        "token_allocation",
+        SettingUnit::Word(&["random", "even"]),
+        "vnode tokens: random (Cassandra ≤ 3.x) or even (4.0's allocator, idealised; default)",
+    ),
+    spec(
+        "ring_seed",
+        SettingUnit::Number,
+        "seed of the random token assignment (default 0)",
+    ),
+    spec(
+        "node_ops_per_s",
+        SettingUnit::Rate,
+        "replica operations per second one node serves (default 10000, an ASSUMPTION)",
+    ),
+    spec(
+        "large_partition_warning",
+        SettingUnit::Size,
+        "partition size that is logged as large (default 100MiB, compaction_large_partition_warning_threshold_mb)",
+    ),
+    spec(
+        "values_warning",
+        SettingUnit::Number,
+        "values (cells) per partition to stay under (default 100000, data-modeling guidance)",
+    ),
+    spec(
+        "rows_warning",
+        SettingUnit::Number,
+        "rows per partition to stay under (default values_warning ÷ columns_per_row)",
+    ),
+    spec(
+        "columns_per_row",
+        SettingUnit::Number,
+        "values (non-key, non-static columns) per row, each with 8 B of cell metadata (default 1)",
+    ),
+    spec(
+        "item_size_limit",
+        SettingUnit::Size,
+        "largest row write (default 16MiB, max_mutation_size = commitlog_segment_size / 2)",
+    ),
+];
+
+/// ScyllaDB settings (vnode keyspaces).
+const SCYLLADB: &[SettingSpec] = &[
+    spec("nodes", SettingUnit::Number, "nodes in the data centre (default 6)"),
+    spec(
+        "num_tokens",
+        SettingUnit::Number,
+        "vnodes per node, 1..=1536 (default 256, scylla.yaml)",
+    ),
+    spec(
+        "replication_factor",
+        SettingUnit::Number,
+        "replicas of every partition, ≤ nodes (default 3)",
+    ),
+    spec(
+        "strategy",
+        SettingUnit::Word(&["simple", "network_topology"]),
+        "replication strategy: simple (next RF distinct nodes) or network_topology (distinct racks first; default)",
+    ),
+    spec(
+        "racks",
+        SettingUnit::Number,
+        "racks of the data centre, node n in rack n mod racks; network_topology only (default 1)",
+    ),
+    spec(
+        "consistency_read",
+        SettingUnit::Word(CONSISTENCY_LEVELS),
+        "replicas a read contacts: one | two | three | quorum | local_quorum | all (default local_quorum)",
+    ),
+    spec(
+        "consistency_write",
+        SettingUnit::Word(CONSISTENCY_LEVELS),
+        "replicas that acknowledge a write; every replica still receives it (default local_quorum)",
+    ),
+    spec(
+        "token_allocation",
+        SettingUnit::Word(&["random", "even"]),
+        "vnode tokens: random (default) or even (evenly spaced)",
+    ),
+    spec(
+        "ring_seed",
+        SettingUnit::Number,
+        "seed of the random token assignment (default 0)",
+    ),
+    spec(
+        "cores_per_node",
+        SettingUnit::Number,
+        "physical cores per node, for the default node_ops_per_s (default 8, an ASSUMPTION)",
+    ),
+    spec(
+        "node_ops_per_s",
+        SettingUnit::Rate,
+        "replica operations per second one node serves (default 12500 × cores_per_node, an ASSUMPTION)",
+    ),
+    spec(
+        "large_partition_warning",
+        SettingUnit::Size,
+        "partition size recorded as large (default 1000MiB, compaction_large_partition_warning_threshold_mb)",
+    ),
+    spec(
+        "rows_warning",
+        SettingUnit::Number,
+        "rows per partition recorded as large (default 100000, compaction_rows_count_warning_threshold)",
+    ),
+    spec(
+        "columns_per_row",
+        SettingUnit::Number,
+        "values (non-key, non-static columns) per row, each with 8 B of cell metadata (default 1)",
+    ),
+    spec(
+        "item_size_limit",
+        SettingUnit::Size,
+        "row size recorded as large (default 10MiB, compaction_large_row_warning_threshold_mb)",
+    ),
+];
+
 /// The settings `kind` accepts; empty for kinds not modelled yet.
 pub fn settings_for(kind: StoreKind) -> &'static [SettingSpec] {
     match kind {
         StoreKind::Generic => GENERIC,
         StoreKind::DynamoDb => DYNAMODB,
+        StoreKind::Cassandra => CASSANDRA,
+        StoreKind::ScyllaDb => SCYLLADB,
         _ => &[],
     }
 }

@@ -1,0 +1,256 @@
+//! Cassandra / ScyllaDB: Murmur3Partitioner tokens against a real
+//! implementation's vectors, ring placement, and the case scenarios.
+
+use keyheat::store::murmur3::{murmur3_h1, murmur3_x64_128, token, MIN_TOKEN};
+use keyheat::store::Model;
+use keyheat::Scenario;
+
+/// One row of `tests/fixtures/murmur3/vectors.csv`.
+struct Vector {
+    key: Vec<u8>,
+    murmur3_h1: i64,
+    token: i64,
+    canonical_h1: i64,
+}
+
+fn hex_bytes(s: &str) -> Vec<u8> {
+    assert!(s.len().is_multiple_of(2), "odd hex length: {s}");
+    (0..s.len())
+        .step_by(2)
+        .map(|i| match u8::from_str_radix(&s[i..i + 2], 16) {
+            Ok(b) => b,
+            Err(e) => panic!("bad hex {s}: {e}"),
+        })
+        .collect()
+}
+
+fn vectors() -> Vec<Vector> {
+    let path = crate::util::root().join("tests/fixtures/murmur3/vectors.csv");
+    let mut reader = match csv::Reader::from_path(&path) {
+        Ok(r) => r,
+        Err(e) => panic!(
+            "missing Murmur3 test vectors {}: {e}; regenerate with tests/fixtures/murmur3/make_vectors.py",
+            path.display()
+        ),
+    };
+    let mut out = Vec::new();
+    for (i, record) in reader.records().enumerate() {
+        let r = match record {
+            Ok(r) => r,
+            Err(e) => panic!("vectors.csv row {}: {e}", i + 2),
+        };
+        let num = |j: usize| -> i64 {
+            match r.get(j).map(str::parse::<i64>) {
+                Some(Ok(x)) => x,
+                other => panic!("vectors.csv row {} column {j}: {other:?}", i + 2),
+            }
+        };
+        out.push(Vector {
+            key: hex_bytes(r.get(0).unwrap_or("")),
+            murmur3_h1: num(1),
+            token: num(2),
+            canonical_h1: num(3),
+        });
+    }
+    out
+}
+
+#[test]
+fn murmur3_matches_every_python_driver_vector() {
+    let vs = vectors();
+    assert!(vs.len() >= 2000, "only {} vectors", vs.len());
+    let mut failures = Vec::new();
+    for v in &vs {
+        let got = murmur3_h1(&v.key);
+        if got != v.murmur3_h1 {
+            failures.push(format!(
+                "{}: got {got}, driver {}",
+                hex(&v.key),
+                v.murmur3_h1
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} vectors differ:\n{}",
+        failures.len(),
+        vs.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
+}
+
+#[test]
+fn tokens_match_the_driver_and_cassandra_for_the_empty_key() {
+    let mut empty = 0;
+    for v in vectors() {
+        if v.key.is_empty() {
+            // The driver hashes b"" to 0; Cassandra's getToken returns MINIMUM.
+            assert_eq!(v.token, 0);
+            assert_eq!(token(&v.key), MIN_TOKEN);
+            empty += 1;
+        } else {
+            assert_eq!(token(&v.key), v.token, "{}", hex(&v.key));
+        }
+    }
+    assert_eq!(empty, 1);
+}
+
+#[test]
+fn canonical_murmur3_differs_exactly_when_a_tail_byte_is_high() {
+    let mut differing = 0;
+    for v in vectors() {
+        let canonical = murmur3_x64_128(&v.key, 0)[0] as i64;
+        assert_eq!(canonical, v.canonical_h1, "mmh3 vector {}", hex(&v.key));
+        let tail = &v.key[v.key.len() - v.key.len() % 16..];
+        let high_tail = tail.iter().any(|&b| b >= 0x80);
+        assert_eq!(
+            v.murmur3_h1 != v.canonical_h1,
+            high_tail,
+            "key {}",
+            hex(&v.key)
+        );
+        differing += usize::from(high_tail);
+    }
+    // The vector set exercises the quirk on hundreds of keys.
+    assert!(differing > 300, "{differing}");
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn scenario_at(rel: &str) -> Scenario {
+    let path = crate::util::root().join(rel);
+    match Scenario::from_path(&path) {
+        Ok(s) => s,
+        Err(e) => panic!("{rel}: {e}"),
+    }
+}
+
+#[test]
+fn cassandra_scenarios_parse_and_build_their_models() {
+    for rel in [
+        "scenarios/cassandra-chat-by-channel.toml",
+        "scenarios/cases/c01-discord-unbucketed.toml",
+        "scenarios/cases/c01-discord-10d-buckets.toml",
+        "scenarios/cases/c08-jaeger-trace-index-unbucketed.toml",
+        "scenarios/cases/c08-jaeger-duration-index-hourly.toml",
+        "scenarios/cases/c08-jaeger-duration-index-22m.toml",
+    ] {
+        let s = scenario_at(rel);
+        if let Err(e) = Model::new(&s.store, rel) {
+            panic!("{rel}: {e}");
+        }
+    }
+}
+
+#[test]
+fn c01_ring_has_twelve_nodes_and_three_replicas() {
+    let s = scenario_at("scenarios/cases/c01-discord-unbucketed.toml");
+    let model = match Model::new(&s.store, "c01") {
+        Ok(m) => m,
+        Err(e) => panic!("{e}"),
+    };
+    let demand = keyheat::store::TableDemand {
+        name: "messages".into(),
+        initial_bytes: 0.0,
+        has_local_index: false,
+    };
+    let layout = model.store().layout(&demand);
+    // Cassandra 3.x era: 256 vnodes per node.
+    assert_eq!(layout.partitions, 12 * 256);
+    let nodes = layout.nodes.expect("cassandra has a node layout");
+    assert_eq!(nodes.nodes, 12);
+    assert_eq!(nodes.read_replicas, 2);
+    assert!(nodes.replicas.iter().all(|r| r.len() == 3));
+    // 100 MiB, Cassandra's compaction_large_partition_warning_threshold_mb.
+    assert_eq!(layout.item_collection_limit_bytes, Some(104_857_600.0));
+    let line = model.store().describe_placement("CHANNEL#12345#7", &demand);
+    let t = keyheat::store::murmur3::token(b"CHANNEL#12345#7");
+    assert!(line.starts_with(&format!("token={t} range=")), "{line}");
+}
+
+fn run_case(rel: &str, trials: u32) -> keyheat::RunResults {
+    let s = scenario_at(rel);
+    let options = keyheat::engine::Options {
+        trials: Some(trials),
+        ..Default::default()
+    };
+    match keyheat::engine::run(&s, &options, &|_| {}) {
+        Ok(r) => r,
+        Err(e) => panic!("{rel}: {e}"),
+    }
+}
+
+fn verdict(r: &keyheat::RunResults, check: &str) -> keyheat::results::Status {
+    match r.verdicts.iter().find(|v| v.check == check) {
+        Some(v) => v.status,
+        None => panic!("no {check} verdict in {:?}", r.verdicts),
+    }
+}
+
+/// C01 before: the 1 M messages/year channel (2,739 × 1 KB a day) crosses
+/// Cassandra's 100 MiB large-partition warning after 104,857,600 / 2.7386 MB
+/// ≈ 38.3 days (the case's ≈ 36 days is at 10^8 B).
+#[test]
+fn c01_unbucketed_channel_breaches_the_large_partition_warning_in_38_days() {
+    let r = run_case("scenarios/cases/c01-discord-unbucketed.toml", 20);
+    let t = &r.tables[0];
+    assert_eq!(t.partition_size_limit_bytes, Some(104_857_600.0));
+    assert_eq!(
+        verdict(&r, "partition_size"),
+        keyheat::results::Status::Fail
+    );
+    let day = t.size_breach.mean_day.expect("a size breach");
+    let expected = 104_857_600.0 / (20_500.0 / 7.485_470_860_550_345 * 1000.0);
+    assert!(
+        (day - expected).abs() < 0.5,
+        "day {day}, expected {expected}"
+    );
+    assert!((t.size_breach.probability.mean - 1.0).abs() < 1e-12);
+    // Twelve nodes, three replicas each range: node results exist.
+    let nodes = t.nodes.as_ref().expect("node results");
+    assert_eq!(nodes.count, 12);
+}
+
+/// C01 after: a 10-day bucket of the busiest channel holds 10 × 2,739 × 1 KB
+/// ≈ 27.4 MB, under the 100 MiB warning.
+#[test]
+fn c01_ten_day_buckets_stay_near_27_mb() {
+    let r = run_case("scenarios/cases/c01-discord-10d-buckets.toml", 20);
+    let t = &r.tables[0];
+    assert_eq!(
+        verdict(&r, "partition_size"),
+        keyheat::results::Status::Pass
+    );
+    let p95 = t.max_item_collection_bytes.p95;
+    assert!((26e6..30e6).contains(&p95), "{p95}");
+    assert!(t.size_breach.mean_day.is_none());
+}
+
+/// C08: rows of the busiest partition against ScyllaDB's 100,000-row warning.
+/// The engine checks bytes only, so rows are read back as bytes ÷ 48 B; the
+/// hourly duration bucket holds ≈ 266k rows (the case's 266,047), 22-minute
+/// buckets ≈ 97.7k, the unbucketed tag index ≈ 12.8 M at its 48 h TTL.
+#[test]
+fn c08_rows_per_partition_against_scylladb_row_warning() {
+    let rows = |rel: &str| {
+        let r = run_case(rel, 20);
+        let t = &r.tables[0];
+        // Bytes stay far under ScyllaDB's 1000 MiB warning in all three designs.
+        assert_eq!(t.partition_size_limit_bytes, Some(1_048_576_000.0));
+        assert_eq!(
+            verdict(&r, "partition_size"),
+            keyheat::results::Status::Pass
+        );
+        t.max_item_collection_bytes.p95 / 48.0
+    };
+    let limit = keyheat::store::cassandra::SCYLLADB_ROWS_WARNING;
+    let hourly = rows("scenarios/cases/c08-jaeger-duration-index-hourly.toml");
+    assert!((250_000.0..285_000.0).contains(&hourly), "{hourly}");
+    assert!(hourly > limit);
+    let short = rows("scenarios/cases/c08-jaeger-duration-index-22m.toml");
+    assert!((90_000.0..limit).contains(&short), "{short}");
+    let tags = rows("scenarios/cases/c08-jaeger-trace-index-unbucketed.toml");
+    assert!(tags > 100.0 * limit, "{tags}");
+}
