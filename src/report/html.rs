@@ -44,6 +44,7 @@ tr.warn td { background: var(--warn-bg) !important; }
 tr.assumption td { background: #f3effa !important; }
 tr.recommended td { background: var(--pass-bg) !important; font-weight: 600; }
 td.status { text-align: center; width: 70px; }
+table.variants td:first-child code { white-space: nowrap; }
 code { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 13px; background: #f1f3f5; padding: 1px 4px; border-radius: 3px; }
 pre { background: #f6f8fa; border: 1px solid var(--line); border-radius: 6px; padding: 12px 14px; overflow-x: auto; font-size: 13px; line-height: 1.45; }
 pre code { background: none; padding: 0; }
@@ -242,10 +243,9 @@ fn summary(d: &mut Doc, r: &RunResults) {
         .filter(|c| c.status == Status::Warn)
         .count();
     if !r.checklist.is_empty() {
+        let cl_passes = r.checklist.len() - cl_fails - cl_warns;
         p.push_str(&format!(
-            " Design-review checklist: {cl_fails} {}, {cl_warns} {}.",
-            if cl_fails == 1 { "fails" } else { "fail" },
-            if cl_warns == 1 { "warns" } else { "warn" },
+            " Design-review checklist: {cl_fails} fail, {cl_warns} warn, {cl_passes} pass."
         ));
     }
     if !r.variants.is_empty() {
