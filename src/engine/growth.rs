@@ -57,6 +57,10 @@ pub struct GrowthPlan {
     pub items_written_per_day: f64,
     /// Item-collection ceiling, bytes.
     pub collection_limit: Option<f64>,
+    /// Rows (items) one item collection may hold, if the store limits them.
+    pub rows_limit: Option<f64>,
+    /// Bytes the store adds to every stored item.
+    pub overhead_bytes: f64,
     /// Item ceiling, bytes.
     pub item_limit: Option<f64>,
 }
@@ -72,6 +76,10 @@ pub struct GrowthTrial {
     pub size_breach_day: Option<f64>,
     /// Day an item first reaches the item ceiling.
     pub item_breach_day: Option<f64>,
+    /// Day the busiest item collection first holds more rows than the store's row limit.
+    pub rows_breach_day: Option<f64>,
+    /// Most rows an item collection reaches within the horizon.
+    pub max_rows: f64,
     /// Largest item collection reached within the horizon, bytes.
     pub max_collection_bytes: f64,
     /// Largest item reached within the horizon, bytes.
@@ -86,6 +94,7 @@ impl GrowthPlan {
         keys: &KeySpace,
         streams: &[Stream],
         layout: &TableLayout,
+        store: &dyn crate::store::StoreModel,
     ) -> GrowthPlan {
         let horizon = scenario.simulation.horizon_days;
         let bucket_days = table.bucket_s.map(|b| b / DAY_S);
@@ -201,8 +210,44 @@ impl GrowthPlan {
             horizon_days: horizon,
             items_written_per_day,
             collection_limit: layout.item_collection_limit_bytes,
+            rows_limit: store.partition_rows_limit(),
+            overhead_bytes: store.row_overhead_bytes(),
             item_limit: layout.item_size_limit_bytes,
         }
+    }
+
+    /// The widest time bucket, in days, that keeps the busiest key's item
+    /// collection (`item = false`) or item (`item = true`) at or under
+    /// `headroom × limit` on average: (headroom·L − initial) ÷ daily growth of
+    /// the busiest key class. `None` when nothing grows or no limit applies.
+    pub fn widest_safe_bucket_days(&self, item: bool, headroom: f64) -> Option<f64> {
+        let limit = if item {
+            self.item_limit?
+        } else {
+            self.collection_limit?
+        };
+        let es = self.item_size.mean();
+        let ee = self.element_size.as_ref().map_or(0.0, SizeDist::mean);
+        let daily = self
+            .classes
+            .iter()
+            .map(|c| {
+                if item {
+                    c.appends_per_day * ee
+                } else {
+                    c.items_per_day * es + c.appends_per_day * ee
+                }
+            })
+            .fold(0.0, f64::max);
+        if daily <= 0.0 {
+            return None;
+        }
+        let start = if item {
+            es
+        } else {
+            self.initial_items.mean().max(self.min_items) * es
+        };
+        Some(((headroom * limit - start) / daily).max(0.0))
     }
 
     /// Days on the chart grid: [`GRID_POINTS`] evenly spaced over the horizon.
@@ -214,9 +259,11 @@ impl GrowthPlan {
 
     /// Draws one trial's growth.
     pub fn simulate<R: Rng + ?Sized>(&self, rng: &mut R) -> GrowthTrial {
-        let es = self.item_size.mean();
-        let es2 = self.item_size.second_moment();
-        let var_s = (es2 - es * es).max(0.0);
+        // Stored bytes per item include the store's per-item overhead.
+        let (m, o) = (self.item_size.mean(), self.overhead_bytes);
+        let es = m + o;
+        let var_s = (self.item_size.second_moment() - m * m).max(0.0);
+        let es2 = var_s + es * es;
         let (ee, ee2) = self
             .element_size
             .as_ref()
@@ -276,7 +323,26 @@ impl GrowthPlan {
             let day = -(1.0 - rng.random::<f64>()).ln() / per_day;
             (day <= self.horizon_days).then_some(day)
         });
+        // Rows of the busiest collection: Poisson item arrivals (sd √(aτ)).
+        let rows = |t: f64| -> f64 {
+            let tau = t.min(self.growth_days).max(0.0);
+            self.classes
+                .iter()
+                .zip(&draws)
+                .map(|(c, &(z, init))| {
+                    let mut n = (init + c.items_per_day * tau).max(self.min_items);
+                    if let Some(m) = self.max_items {
+                        n = n.min(m.max(init));
+                    }
+                    (n + z * (c.items_per_day * tau).sqrt()).max(0.0)
+                })
+                .fold(0.0, f64::max)
+        };
         let grid = self.grid();
+        let rows_by_day: Vec<f64> = grid.iter().map(|&t| rows(t)).collect();
+        let rows_breach_day = self
+            .rows_limit
+            .and_then(|l| first_crossing(&grid, &rows_by_day, l, &rows));
         let collection_by_day: Vec<f64> = grid.iter().map(|&t| collection(t)).collect();
         let item_by_day: Vec<f64> = grid.iter().map(|&t| item(t)).collect();
         let size_breach_day = self
@@ -290,6 +356,8 @@ impl GrowthPlan {
             (a, b) => a.or(b),
         };
         GrowthTrial {
+            rows_breach_day,
+            max_rows: rows_by_day.iter().copied().fold(0.0, f64::max),
             max_collection_bytes: collection_by_day.iter().copied().fold(0.0, f64::max),
             max_item_bytes: item_by_day
                 .iter()

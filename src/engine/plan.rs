@@ -239,7 +239,7 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
         .unwrap_or(1);
     let fan_out = table.shards * max_bucket_span;
     let requests_per_s = streams.iter().map(|s| s.busy_rate_per_s).sum();
-    let growth = super::growth::GrowthPlan::new(scenario, table, &keys, &streams, &layout);
+    let growth = super::growth::GrowthPlan::new(scenario, table, &keys, &streams, &layout, store);
     TablePlan {
         name: table.name.clone(),
         layout,

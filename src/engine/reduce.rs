@@ -35,7 +35,7 @@ pub fn design(
         .enumerate()
         .map(|(ti, tp)| {
             let per: Vec<&TableTrial> = trials.iter().map(|t| &t[ti]).collect();
-            table_results(tp, &per)
+            table_results(tp, &per, scenario.checks.headroom)
         })
         .collect();
     let mut verdicts: Vec<Verdict> = tables
@@ -106,7 +106,26 @@ fn placement(tp: &super::plan::TablePlan) -> Placement {
     out
 }
 
-fn table_results(tp: &super::plan::TablePlan, per: &[&TableTrial]) -> TableResults {
+/// P(breach by day d) with its Wilson interval, on the grid days.
+fn curve<F: Fn(&TableTrial) -> Option<f64>>(
+    grid: &[f64],
+    per: &[&TableTrial],
+    f: F,
+) -> Vec<(f64, f64, [f64; 2])> {
+    let days: Vec<Option<f64>> = per.iter().map(|t| f(t)).collect();
+    if days.iter().all(Option::is_none) {
+        return Vec::new();
+    }
+    grid.iter()
+        .map(|&d| {
+            let k = days.iter().filter(|x| x.is_some_and(|b| b <= d)).count();
+            let p = Proportion::wilson(k, per.len());
+            (d, p.mean, p.ci95)
+        })
+        .collect()
+}
+
+fn table_results(tp: &super::plan::TablePlan, per: &[&TableTrial], headroom: f64) -> TableResults {
     let partition_ranks = ranks(per, |t| &t.ranked);
     let nodes = tp.layout.nodes.as_ref().map(|n| {
         let node_ranks = ranks(per, |t| &t.node_ranked);
@@ -176,6 +195,13 @@ fn table_results(tp: &super::plan::TablePlan, per: &[&TableTrial]) -> TableResul
         item_size_limit_bytes: tp.layout.item_size_limit_bytes,
         size_breach: breach(per, |t| t.growth.size_breach_day),
         item_size_breach: breach(per, |t| t.growth.item_breach_day),
+        partition_rows_limit: tp.growth.rows_limit,
+        max_partition_rows: stat(per, |t| t.growth.max_rows),
+        rows_breach: breach(per, |t| t.growth.rows_breach_day),
+        widest_safe_bucket_days: tp.growth.widest_safe_bucket_days(false, headroom),
+        widest_safe_item_bucket_days: tp.growth.widest_safe_bucket_days(true, headroom),
+        size_breach_curve: curve(&grid, per, |t| t.growth.size_breach_day),
+        item_size_breach_curve: curve(&grid, per, |t| t.growth.item_breach_day),
         fan_out: tp.fan_out,
         requests_per_s: tp.requests_per_s,
         partition_ranks,
@@ -204,6 +230,17 @@ fn sig3(x: f64) -> String {
     format!("{x:.digits$}")
 }
 
+/// "on day 38.0", or "after 22 minutes" / "after 5.3 hours" within the first day.
+fn when_day(d: f64) -> String {
+    if d >= 1.0 {
+        format!("on day {}", sig3(d))
+    } else if d * 24.0 >= 1.0 {
+        format!("after {} hours", sig3(d * 24.0))
+    } else {
+        format!("after {} minutes", sig3(d * 1440.0))
+    }
+}
+
 fn status_for(p95: f64, limit: f64, headroom: f64) -> Status {
     if p95 > limit {
         Status::Fail
@@ -228,12 +265,52 @@ pub fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> Vec<Verd
     .into_iter()
     .flatten()
     .collect();
+    let node_limits: Vec<String> = t
+        .nodes
+        .as_ref()
+        .map(|n| {
+            let [r, w, c] = n.limits_per_s;
+            [
+                r.map(|l| format!("{} {ru}/s", sig3(l))),
+                w.map(|l| format!("{} {wu}/s", sig3(l))),
+                c.map(|l| format!("{} ops/s", sig3(l))),
+            ]
+            .into_iter()
+            .flatten()
+            .collect()
+        })
+        .unwrap_or_default();
+    if let Some(n) = t.nodes.as_ref().filter(|_| !node_limits.is_empty()) {
+        let u = &n.peak_utilization;
+        out.push(Verdict {
+            check: "hot_node".into(),
+            table: t.name.clone(),
+            status: status_for(u.p95, 1.0, headroom),
+            detail: format!(
+                "p95 peak {label} utilization {} (mean {} [{}, {}]) of the per-{label} limit ({}) over {} {label}s; busiest {label} takes {}% of the load (mean; even: {}%)",
+                sig3(u.p95),
+                sig3(u.mean),
+                sig3(u.ci95[0]),
+                sig3(u.ci95[1]),
+                node_limits.join(", "),
+                n.count,
+                sig3(100.0 * n.hottest_node_share.mean),
+                sig3(100.0 / n.count.max(1) as f64),
+                label = n.label,
+            ),
+        });
+    }
     let hot = if limits.is_empty() {
         Verdict {
             check: "hot_partition".into(),
             table: t.name.clone(),
             status: Status::Pass,
-            detail: "no per-partition throughput limit is set for this store".into(),
+            detail: if node_limits.is_empty() {
+                "no per-partition throughput limit is set for this store".into()
+            } else {
+                "no per-partition limit: this store limits throughput per node (see hot_node)"
+                    .into()
+            },
         }
     } else {
         let u = &t.peak_utilization;
@@ -269,6 +346,27 @@ pub fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> Vec<Verd
         "item collection",
         headroom,
     ));
+    if let Some(limit) = t.partition_rows_limit {
+        let status = if t.rows_breach.probability.mean > 0.05 {
+            Status::Fail
+        } else {
+            status_for(t.max_partition_rows.p95, limit, headroom)
+        };
+        let when = match t.rows_breach.mean_day {
+            Some(d) => format!("first breach {} on average", when_day(d)),
+            None => "no breach within the horizon".into(),
+        };
+        out.push(Verdict {
+            check: "partition_rows".into(),
+            table: t.name.clone(),
+            status,
+            detail: format!(
+                "busiest item collection p95 {} rows vs the {}-row warning; {when}",
+                crate::store::fmt_number(t.max_partition_rows.p95.round()),
+                crate::store::fmt_number(limit.round())
+            ),
+        });
+    }
     out.push(size_verdict(
         "item_size",
         t,
@@ -306,14 +404,25 @@ fn size_verdict(
     } else {
         status_for(size.p95, limit, headroom)
     };
-    let when = match breach.mean_day {
+    let mut when = match breach.mean_day {
         Some(d) => format!(
-            "first breach on day {} on average (in {}% of trials)",
-            sig3(d),
+            "first breach {} on average (in {}% of trials)",
+            when_day(d),
             sig3(100.0 * breach.probability.mean)
         ),
         None => "no breach within the horizon".to_string(),
     };
+    let widest = if check == "item_size" {
+        t.widest_safe_item_bucket_days
+    } else {
+        t.widest_safe_bucket_days
+    };
+    if let (Some(b), true) = (widest, status != Status::Pass) {
+        when.push_str(&format!(
+            "; a time bucket of at most {} days keeps the busiest {what} under {headroom} × the ceiling",
+            sig3(b)
+        ));
+    }
     Verdict {
         check: check.into(),
         table: t.name.clone(),

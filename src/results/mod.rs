@@ -105,6 +105,22 @@ pub struct TableResults {
     pub size_breach: Breach,
     /// When an item first crosses the item ceiling.
     pub item_size_breach: Breach,
+    /// Rows one item collection may hold before the store warns (ScyllaDB), if any.
+    pub partition_rows_limit: Option<f64>,
+    /// Most rows an item collection reaches within the horizon.
+    pub max_partition_rows: Stat,
+    /// When an item collection first holds more rows than the limit.
+    pub rows_breach: Breach,
+    /// Widest time bucket (days) keeping the busiest item collection under
+    /// headroom × its ceiling on average (`None`: nothing grows or no ceiling).
+    pub widest_safe_bucket_days: Option<f64>,
+    /// The same for the busiest item (appended arrays).
+    pub widest_safe_item_bucket_days: Option<f64>,
+    /// P(first breach of the item-collection ceiling by day d) over trials,
+    /// as (day, probability, 95% Wilson interval) on the growth grid.
+    pub size_breach_curve: Vec<(f64, f64, [f64; 2])>,
+    /// The same for the item ceiling.
+    pub item_size_breach_curve: Vec<(f64, f64, [f64; 2])>,
     /// Queries a whole-key read issues (shards × buckets read).
     pub fan_out: u32,
     /// Mean requests per second in the busy period (all patterns on this table).

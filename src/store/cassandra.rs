@@ -817,6 +817,14 @@ impl StoreModel for Cassandra {
         self.kind
     }
 
+    fn partition_rows_limit(&self) -> Option<f64> {
+        Cassandra::partition_rows_limit(self)
+    }
+
+    fn row_overhead_bytes(&self) -> f64 {
+        Cassandra::row_overhead_bytes(self)
+    }
+
     fn unit_names(&self) -> (&'static str, &'static str) {
         ("ops", "ops")
     }

@@ -130,6 +130,18 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
         KeyLimits::default()
     }
 
+    /// Rows (items) one item collection may hold before the store warns
+    /// (ScyllaDB's 100,000-row large-partition threshold), if any.
+    fn partition_rows_limit(&self) -> Option<f64> {
+        None
+    }
+
+    /// Bytes the store adds to every item it stores (Cassandra's 8 B per cell),
+    /// counted into item-collection sizes.
+    fn row_overhead_bytes(&self) -> f64 {
+        0.0
+    }
+
     /// Whether keys are placed by ranges of the key itself (MongoDB ranged
     /// shard keys, Bigtable tablets) rather than by a hash: then `{time}` /
     /// `{id}` keys are monotonic and all land on the last partition, and
