@@ -276,10 +276,10 @@ fn store_kinds_and_settings() {
     );
     assert_eq!(
         error(&base_with("kind = \"dynamodb\"", "kind = \"cassandra\"\nreplication = 3")),
-        "s.toml:6:1: store.replication: unknown key `replication`: store kind `cassandra` has no settings modelled \
-         yet\n  fix: remove `replication`; only `kind` is read for this store"
+        "s.toml:6:1: store.replication: unknown key `replication`; did you mean `replication_factor`?\n  \
+         fix: rename `replication` to `replication_factor`"
     );
-    // a kind without modelled settings is accepted on its own
+    // a kind with every setting left at its default is accepted on its own
     let s = Scenario::from_str_at(
         &base_with("kind = \"dynamodb\"", "kind = \"cassandra\""),
         "s.toml",
