@@ -18,6 +18,9 @@ Examples:
   keyheat run scenarios/orders-by-date.toml --trials 50 --seed 7 --out /tmp/orders
   keyheat run scenarios/sensor-unbucketed.toml --fail-on-breach   # exit 3 on a predicted breach
   keyheat check scenarios/chat-by-channel.toml                    # validate only
+  keyheat compare scenarios/orders-by-date.toml scenarios/orders-by-date-sharded-random.toml
+  keyheat place --store redis-cluster --nodes 6 'user:{42}:cart' cart:9
+  keyheat schema > keyheat.schema.json                            # for editors
 
 Exit codes: 0 run completed; 2 bad input; 3 predicted breach with --fail-on-breach; 1 anything else.";
 
@@ -53,6 +56,35 @@ pub enum Command {
         /// How request counts are drawn: `aggregated` (per partition and window,
         /// stationary stretches in closed form), `windows` (every window drawn)
         /// or `exact` (every request drawn: the slow reference).
+        #[arg(long, value_enum, default_value_t = MethodArg::Aggregated)]
+        method: MethodArg,
+        /// Exit with code 3 when any check of the base design fails.
+        #[arg(long)]
+        fail_on_breach: bool,
+        /// No progress bar or timing line on stderr.
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// Compare whole alternative designs: the first scenario is the base, the
+    /// others its alternatives; writes one report with the comparison and the
+    /// recommendation.
+    Compare {
+        /// Two or more scenario files.
+        #[arg(required = true, num_args = 2..)]
+        scenarios: Vec<PathBuf>,
+        /// Output folder (default: output/compare-<first scenario name>/).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Trials instead of each scenario's `simulation.trials`.
+        #[arg(long)]
+        trials: Option<u32>,
+        /// Seed instead of each scenario's `simulation.seed`.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// How request counts are drawn.
         #[arg(long, value_enum, default_value_t = MethodArg::Aggregated)]
         method: MethodArg,
         /// Exit with code 3 when any check of the base design fails.
@@ -153,6 +185,42 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             );
             Ok(ExitCode::SUCCESS)
         }
+        Command::Compare {
+            scenarios,
+            out,
+            trials,
+            seed,
+            threads,
+            method,
+            fail_on_breach,
+            quiet,
+        } => {
+            let mut designs = Vec::with_capacity(scenarios.len());
+            for path in &scenarios {
+                designs.push(Scenario::from_path(path)?);
+            }
+            let mut base = designs.remove(0);
+            base.variants = designs
+                .into_iter()
+                .zip(scenarios.iter().skip(1))
+                .map(|(d, path)| crate::scenario::Variant {
+                    name: d.name.clone(),
+                    set: vec![(
+                        "scenario".to_string(),
+                        serde_json::Value::String(path.display().to_string()),
+                    )],
+                    scenario: Box::new(d),
+                })
+                .collect();
+            let out =
+                out.unwrap_or_else(|| Path::new("output").join(format!("compare-{}", base.name)));
+            let options = Options {
+                trials,
+                seed,
+                method: method.into(),
+            };
+            run_and_write(&base, &options, threads, &out, fail_on_breach, quiet)
+        }
         Command::Run {
             scenario,
             out,
@@ -163,7 +231,6 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             fail_on_breach,
             quiet,
         } => {
-            let started = Instant::now();
             let s = Scenario::from_path(&scenario)?;
             let options = Options {
                 trials,
@@ -171,8 +238,26 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
                 method: method.into(),
             };
             let out = out.unwrap_or_else(|| Path::new("output").join(&s.name));
-            let results = with_threads(threads, || simulate(&s, &options, quiet))?;
-            let files = write_outputs(&results, &out)?;
+            run_and_write(&s, &options, threads, &out, fail_on_breach, quiet)
+        }
+    }
+}
+
+/// Simulates, writes every output into `out`, prints the verdicts, and maps
+/// a failing check to exit code 3 under `--fail-on-breach`.
+fn run_and_write(
+    s: &Scenario,
+    options: &Options,
+    threads: Option<usize>,
+    out: &Path,
+    fail_on_breach: bool,
+    quiet: bool,
+) -> Result<ExitCode> {
+    {
+        {
+            let started = Instant::now();
+            let results = with_threads(threads, || simulate(s, options, quiet))?;
+            let files = write_outputs(&results, out)?;
             if !quiet {
                 eprintln!(
                     "keyheat: {} trials in {:.2} s; wrote {} files to {}",
@@ -182,7 +267,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
                     out.display()
                 );
             }
-            print_verdicts(&results, &out);
+            print_verdicts(&results, out);
             let failed = results.verdicts.iter().any(|v| v.status == Status::Fail);
             Ok(if fail_on_breach && failed {
                 ExitCode::from(3)

@@ -131,3 +131,33 @@ fn check_validates_without_running() {
         "{out}"
     );
 }
+
+#[test]
+fn compare_recommends_the_first_passing_alternative() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("cmp");
+    keyheat()
+        .args([
+            "compare",
+            "scenarios/orders-by-date.toml",
+            "scenarios/orders-by-date-sharded-random.toml",
+            "scenarios/orders-by-date-sharded-calculated.toml",
+            "--trials",
+            "10",
+            "--out",
+        ])
+        .arg(&out)
+        .current_dir(root())
+        .assert()
+        .success();
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["variants"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        summary["recommendation"]["variant"],
+        "orders-by-date-sharded-random"
+    );
+    let csv = std::fs::read_to_string(out.join("variants.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 4, "{csv}");
+    assert!(out.join("variants.png").is_file());
+}
