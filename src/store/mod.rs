@@ -5,8 +5,10 @@
 //! store never touches the engine.
 
 pub mod cassandra;
+pub mod cosmosdb;
 pub mod crc16;
 pub mod dynamodb;
+pub mod firestore;
 pub mod generic;
 pub mod hash;
 pub mod murmur3;
@@ -182,6 +184,8 @@ impl Model {
                 Box::new(cassandra::Cassandra::new(config.kind, &s)?)
             }
             StoreKind::RedisCluster => Box::new(redis_cluster::RedisCluster::new(&s)?),
+            StoreKind::CosmosDb => Box::new(cosmosdb::CosmosDb::new(&s)?),
+            StoreKind::Firestore => Box::new(firestore::Firestore::new(&s)?),
             other => {
                 return Err(Error::scenario(
                     path,

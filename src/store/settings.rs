@@ -289,6 +289,118 @@ const SCYLLADB: &[SettingSpec] = &[
     ),
 ];
 
+const COSMOSDB: &[SettingSpec] = &[
+    spec(
+        "throughput",
+        SettingUnit::Number,
+        "provisioned RU/s of the container (default 400, the minimum manual throughput)",
+    ),
+    spec(
+        "highest_throughput",
+        SettingUnit::Number,
+        "highest RU/s the container ever had: physical partitions never merge (default throughput)",
+    ),
+    spec(
+        "partitions",
+        SettingUnit::Number,
+        "explicit physical partition count, 1..=100000 (default max(ceil(RU/s ÷ 10,000), ceil(size ÷ 50 GB)))",
+    ),
+    spec(
+        "partition_throughput",
+        SettingUnit::Rate,
+        "RU/s one physical partition serves, reads + writes (default 10000)",
+    ),
+    spec(
+        "partition_storage",
+        SettingUnit::Size,
+        "bytes one physical partition stores (default 50GB)",
+    ),
+    spec(
+        "logical_partition_limit",
+        SettingUnit::Size,
+        "bytes one logical partition (partition-key value) holds (default 20GB; 10GB historically)",
+    ),
+    spec(
+        "hierarchical",
+        SettingUnit::Bool,
+        "the partition key is a hierarchical key rendered in full: the logical-partition limit applies per full key (default false)",
+    ),
+    spec(
+        "item_size_limit",
+        SettingUnit::Size,
+        "item ceiling (default 2MiB, the 2 MB item limit)",
+    ),
+    spec(
+        "ru_scaling",
+        SettingUnit::Word(&["table", "per_kb"]),
+        "how RU grow with item size: table (Microsoft's measured table, interpolated; default) or per_kb (the 1 KB anchor per started KiB)",
+    ),
+    spec(
+        "read_ru_1kb",
+        SettingUnit::Number,
+        "RU of a 1 KB point read at session consistency (default 1)",
+    ),
+    spec(
+        "write_ru_1kb",
+        SettingUnit::Number,
+        "RU of a 1 KB create without indexed terms (default 4.95)",
+    ),
+    spec(
+        "indexed_terms",
+        SettingUnit::Number,
+        "indexed terms each write adds, 0.2 RU each (default 0)",
+    ),
+    spec(
+        "query_base_ru",
+        SettingUnit::Number,
+        "RU of a query before its returned items, one point read each (default 2.3, an ASSUMPTION)",
+    ),
+    spec(
+        "default_consistency",
+        SettingUnit::Word(&[
+            "strong",
+            "bounded_staleness",
+            "session",
+            "consistent_prefix",
+            "eventual",
+        ]),
+        "account default consistency; strong and bounded_staleness reads cost 2× (default session)",
+    ),
+];
+
+const FIRESTORE: &[SettingSpec] = &[
+    spec(
+        "partitions",
+        SettingUnit::Number,
+        "key ranges to chart, 1..=100000, with no per-partition limit (default 1, an ASSUMPTION)",
+    ),
+    spec(
+        "document_write_limit",
+        SettingUnit::Rate,
+        "sustained writes per second to one document (default 1, guidance)",
+    ),
+    spec(
+        "sequential_index_write_limit",
+        SettingUnit::Rate,
+        "writes per second to a collection with a monotonically increasing indexed field, × shards (default 500)",
+    ),
+    spec(
+        "new_collection",
+        SettingUnit::Bool,
+        "check the collection's reads + writes against the 500/50/5 ramp at collection_age (default false)",
+    ),
+    spec(
+        "collection_age",
+        SettingUnit::Duration,
+        "time since traffic to the new collection began, where the ramp is read (default 1h, the default simulated duration)",
+    ),
+    spec(
+        "item_size_limit",
+        SettingUnit::Size,
+        "document ceiling (default 1MiB)",
+    ),
+];
+
 /// The settings `kind` accepts; empty for kinds not modelled yet.
 pub fn settings_for(kind: StoreKind) -> &'static [SettingSpec] {
     match kind {
@@ -296,6 +408,8 @@ pub fn settings_for(kind: StoreKind) -> &'static [SettingSpec] {
         StoreKind::DynamoDb => DYNAMODB,
         StoreKind::Cassandra => CASSANDRA,
         StoreKind::ScyllaDb => SCYLLADB,
+        StoreKind::CosmosDb => COSMOSDB,
+        StoreKind::Firestore => FIRESTORE,
         _ => &[],
     }
 }

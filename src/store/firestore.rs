@@ -1,0 +1,416 @@
+//! `kind = "firestore"`: Google Cloud Firestore (Native mode).
+//!
+//! Firestore publishes no per-partition throughput: it splits key ranges by
+//! load on its own. Its limits are per document and per index, and keyheat
+//! checks them through [`StoreModel::key_limits`]:
+//! - ~1 sustained write per second to one document (`document_write_limit`):
+//!   a former hard quota, now guidance ("the maximum rate depends highly on
+//!   workload"); Firebase docs "Distributed counters" and "Best practices"
+//!   (updates to a single document). The engine's `hot_key` verdict compares
+//!   the busiest document's write rate with it; a distributed counter of
+//!   `shards` documents takes `shards` × as many ("Distributed counters": "a
+//!   distributed counter with 10 shards can handle 10x as many writes").
+//! - 500 writes per second to a collection whose documents carry a
+//!   monotonically increasing or decreasing indexed field, such as a timestamp
+//!   (`sequential_index_write_limit`; Firebase docs "Sharded timestamps",
+//!   "Best practices": index exemptions). A `shard` field 1..n in front of the
+//!   timestamp in the composite index lifts it to 500·n at the cost of n
+//!   queries: keyheat multiplies the limit by the table's `shards`. The
+//!   engine's `monotonic_index` verdict applies it to tables whose partition
+//!   or sort key holds `{time}` (model the indexed field as the sort key).
+//! - The 500/50/5 rule for new collections ("Best practices": ramping up
+//!   traffic): start at ≤ 500 operations per second, then add 50% every 5
+//!   minutes; see [`ramp_ops_per_s`]. With `new_collection = true` the ramp's
+//!   budget at `collection_age` becomes the collection's combined limit on
+//!   reads + writes per second (÷ `partitions`), so the engine's
+//!   `hot_partition` verdict checks the busy-period rate against it.
+//!   `collection_age` defaults to 1 h, the default `[simulation] duration`:
+//!   store models do not see the scenario's duration, so set it to yours.
+//! - Document ≤ 1 MiB = 1,048,576 bytes ("Usage and limits"), its size counted
+//!   as "Storage size calculations" says: document name + field names + field
+//!   values + 32 bytes. Give `item_size` in those bytes.
+//!
+//! # Partitions
+//! `partitions` (default 1) is an ASSUMPTION: it only spreads the charts,
+//! because Firestore's split points are internal and it sets no
+//! per-partition limit. Keys are hashed ([`super::hash`], salted per trial)
+//! as Firestore's random auto-IDs scatter; monotonically increasing document
+//! IDs hotspot (Best practices: document IDs), which keyheat reports through
+//! the sequential-index check when the key holds `{time}`.
+//!
+//! # Billing units
+//! One document read per document returned by a get or a query, at least one
+//! per query even when it returns nothing; one document write per document
+//! written or deleted, whatever its size ("Understand Cloud Firestore
+//! billing"). Consistency does not change the count.
+
+use super::{figure, fmt_number, hash, KeyLimits, Settings, StoreModel, TableDemand, TableLayout};
+use crate::error::{Error, Result};
+use crate::results::Figure;
+use crate::scenario::{Consistency, Operation, StoreKind};
+
+/// Document ceiling: 1 MiB.
+pub const DOCUMENT_SIZE_LIMIT: f64 = 1_048_576.0;
+/// Sustained writes per second to one document (guidance).
+pub const DOCUMENT_WRITE_PER_S: f64 = 1.0;
+/// Writes per second to a collection with a sequential indexed field.
+pub const SEQUENTIAL_INDEX_WRITE_PER_S: f64 = 500.0;
+/// 500/50/5: operations per second a new collection starts with.
+pub const RAMP_START_OPS_PER_S: f64 = 500.0;
+/// 500/50/5: growth factor per step (+50%).
+pub const RAMP_GROWTH: f64 = 1.5;
+/// 500/50/5: minutes per step.
+pub const RAMP_STEP_MINUTES: f64 = 5.0;
+/// Default `collection_age`: one hour, the default simulated duration.
+pub const DEFAULT_COLLECTION_AGE_S: f64 = 3600.0;
+/// Most partitions keyheat lays out.
+pub const MAX_PARTITIONS: usize = 100_000;
+
+/// Operations per second the 500/50/5 rule allows a new collection
+/// `minutes_since_start` minutes after traffic to it began: 500 × 1.5^⌊m / 5⌋
+/// (500 for the first five minutes, then 50% more every five minutes).
+/// Negative or NaN minutes give the starting 500.
+///
+/// ```
+/// use keyheat::store::firestore::ramp_ops_per_s;
+/// assert_eq!(ramp_ops_per_s(0.0), 500.0);
+/// assert_eq!(ramp_ops_per_s(5.0), 750.0);
+/// assert_eq!(ramp_ops_per_s(10.0), 1125.0);
+/// ```
+pub fn ramp_ops_per_s(minutes_since_start: f64) -> f64 {
+    if !(minutes_since_start > 0.0) {
+        return RAMP_START_OPS_PER_S;
+    }
+    let steps = (minutes_since_start / RAMP_STEP_MINUTES).floor();
+    RAMP_START_OPS_PER_S * RAMP_GROWTH.powf(steps)
+}
+
+/// Google Cloud Firestore.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Firestore {
+    partitions: usize,
+    document_write_limit: f64,
+    sequential_index_write_limit: f64,
+    new_collection: bool,
+    collection_age_s: f64,
+    item_size_limit: f64,
+    set: Vec<&'static str>,
+}
+
+impl Firestore {
+    /// Reads the Firestore settings; anything omitted takes the default above.
+    ///
+    /// # Errors
+    /// A scenario error naming `store.<key>` when `partitions` is not a whole
+    /// number 1..=100,000 or a rate or size is not positive.
+    pub fn new(s: &Settings<'_>) -> Result<Firestore> {
+        let mut set: Vec<&'static str> = Vec::new();
+        let mut positive = |name: &'static str, default: f64| -> Result<f64> {
+            Ok(match s.positive(name)? {
+                Some(v) => {
+                    set.push(name);
+                    v
+                }
+                None => default,
+            })
+        };
+        let document_write_limit = positive("document_write_limit", DOCUMENT_WRITE_PER_S)?;
+        let sequential_index_write_limit =
+            positive("sequential_index_write_limit", SEQUENTIAL_INDEX_WRITE_PER_S)?;
+        let collection_age_s = positive("collection_age", DEFAULT_COLLECTION_AGE_S)?;
+        let item_size_limit = positive("item_size_limit", DOCUMENT_SIZE_LIMIT)?;
+        let partitions = match s.number("partitions") {
+            None => 1,
+            Some(x) if x.fract() == 0.0 && (1.0..=MAX_PARTITIONS as f64).contains(&x) => {
+                set.push("partitions");
+                x as usize
+            }
+            Some(x) => {
+                return Err(Error::scenario(
+                    s.path,
+                    (0, 0),
+                    "store.partitions",
+                    format!("must be a whole number from 1 to {MAX_PARTITIONS}, found {x}"),
+                    "set partitions = 1, or remove it to take the default",
+                ))
+            }
+        };
+        let new_collection = s.flag("new_collection").unwrap_or(false);
+        if s.flag("new_collection").is_some() {
+            set.push("new_collection");
+        }
+        Ok(Firestore {
+            partitions,
+            document_write_limit,
+            sequential_index_write_limit,
+            new_collection,
+            collection_age_s,
+            item_size_limit,
+            set,
+        })
+    }
+
+    /// The 500/50/5 budget at `collection_age`, operations per second, when
+    /// `new_collection` is on.
+    pub fn ramp_limit_per_s(&self) -> Option<f64> {
+        self.new_collection
+            .then(|| ramp_ops_per_s(self.collection_age_s / 60.0))
+    }
+
+    fn was_set(&self, name: &str) -> bool {
+        self.set.contains(&name)
+    }
+}
+
+impl StoreModel for Firestore {
+    fn kind(&self) -> StoreKind {
+        StoreKind::Firestore
+    }
+
+    fn unit_names(&self) -> (&'static str, &'static str) {
+        ("reads", "writes")
+    }
+
+    fn layout(&self, _table: &TableDemand) -> TableLayout {
+        TableLayout {
+            partitions: self.partitions,
+            read_limit_per_s: None,
+            write_limit_per_s: None,
+            combined_limit_per_s: self
+                .ramp_limit_per_s()
+                .map(|ops| ops / self.partitions as f64),
+            item_collection_limit_bytes: None,
+            item_size_limit_bytes: Some(self.item_size_limit),
+            nodes: None,
+        }
+    }
+
+    fn place(&self, key: &str, partitions: usize) -> usize {
+        hash::place(key, partitions)
+    }
+
+    fn place_in_trial(&self, key: &str, partitions: usize, salt: u64) -> usize {
+        hash::place_salted(key, partitions, salt)
+    }
+
+    fn read_cost(&self, _op: Operation, _consistency: Consistency, _bytes: f64, items: f64) -> f64 {
+        // One read per document returned; a query (or a get of a missing
+        // document) still costs one.
+        if items > 1.0 {
+            items.ceil()
+        } else {
+            1.0
+        }
+    }
+
+    fn write_cost(&self, _op: Operation, _consistency: Consistency, _bytes: f64) -> f64 {
+        1.0
+    }
+
+    fn key_limits(&self, _table: &TableDemand) -> KeyLimits {
+        KeyLimits {
+            key_write_per_s: Some(self.document_write_limit),
+            monotonic_write_per_s: Some(self.sequential_index_write_limit),
+        }
+    }
+
+    fn figures(&self) -> Vec<Figure> {
+        let docs = "Firebase docs";
+        let f = |name: &'static str, value: String, source: &str, assumption: bool| {
+            figure(name, value, self.was_set(name), source, assumption)
+        };
+        let age_min = self.collection_age_s / 60.0;
+        vec![
+            f(
+                "document_write_limit",
+                format!(
+                    "~{} sustained writes/s per document (hot_key)",
+                    fmt_number(self.document_write_limit)
+                ),
+                &format!("{docs}: 'Distributed counters', 'Best practices' (updates to a single document): a former hard limit, now guidance"),
+                true,
+            ),
+            f(
+                "sequential_index_write_limit",
+                format!(
+                    "{} writes/s to a collection with a monotonically increasing indexed field, × shards (a `shard` field 1..n lifts it to {}·n at the cost of n queries) (monotonic_index)",
+                    fmt_number(self.sequential_index_write_limit),
+                    fmt_number(self.sequential_index_write_limit)
+                ),
+                &format!("{docs}: 'Sharded timestamps'; 'Best practices' (index exemptions)"),
+                false,
+            ),
+            f(
+                "distributed counter",
+                "a counter of n shard documents takes n × the writes of one document".to_string(),
+                &format!("{docs}: 'Distributed counters'"),
+                false,
+            ),
+            f(
+                "new_collection",
+                match self.ramp_limit_per_s() {
+                    Some(ops) => format!(
+                        "on: 500/50/5 ramp, 500 ops/s then +50% every 5 min = {} ops/s at {} min, the collection's reads + writes limit ({} per partition)",
+                        fmt_number(ops.round()),
+                        fmt_number(age_min),
+                        fmt_number((ops / self.partitions as f64).round())
+                    ),
+                    None => format!(
+                        "off (a new collection would start at 500 ops/s, +50% every 5 min: {} ops/s at {} min)",
+                        fmt_number(ramp_ops_per_s(age_min).round()),
+                        fmt_number(age_min)
+                    ),
+                },
+                &format!("{docs}: 'Best practices' (ramping up traffic, the 500/50/5 rule)"),
+                false,
+            ),
+            f(
+                "collection_age",
+                format!(
+                    "{} min since traffic to the collection began (set it to the [simulation] duration: store models do not see it)",
+                    fmt_number(age_min)
+                ),
+                "keyheat default: the default simulated duration, 1 h",
+                true,
+            ),
+            f(
+                "partitions",
+                format!(
+                    "{} (no per-partition throughput limit: Firestore splits key ranges automatically)",
+                    self.partitions
+                ),
+                "assumption: Firestore publishes no partition count or per-partition throughput",
+                true,
+            ),
+            f(
+                "item_size_limit",
+                format!(
+                    "{} bytes (1 MiB): document name + field names + field values + 32 B",
+                    fmt_number(self.item_size_limit)
+                ),
+                &format!("{docs}: 'Usage and limits' (maximum size for a document); 'Storage size calculations'"),
+                false,
+            ),
+            f(
+                "billing units",
+                "1 read per document returned (a query at least 1); 1 write per document written or deleted".to_string(),
+                &format!("{docs}: 'Understand Cloud Firestore billing'"),
+                false,
+            ),
+            f(
+                "placement",
+                "FNV-1a 64 + fmix64 over equal ranges, salted per trial (random auto-IDs)".to_string(),
+                "assumption: Firestore's split points are internal",
+                true,
+            ),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::{Consistency::*, Operation::*, SettingValue};
+    use std::collections::BTreeMap;
+
+    fn model_with(pairs: &[(&str, SettingValue)]) -> Result<Firestore> {
+        let map: BTreeMap<String, SettingValue> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect();
+        Firestore::new(&Settings {
+            map: &map,
+            path: "t",
+        })
+    }
+
+    fn demand() -> TableDemand {
+        TableDemand {
+            name: "t".into(),
+            initial_bytes: 0.0,
+            has_local_index: false,
+        }
+    }
+
+    #[test]
+    fn ramp_is_500_50_5() {
+        assert_eq!(ramp_ops_per_s(0.0), 500.0);
+        assert_eq!(ramp_ops_per_s(4.9), 500.0);
+        assert_eq!(ramp_ops_per_s(5.0), 750.0);
+        assert_eq!(ramp_ops_per_s(10.0), 1125.0);
+        assert_eq!(ramp_ops_per_s(15.0), 1687.5);
+        assert!((ramp_ops_per_s(60.0) - 500.0 * 1.5f64.powi(12)).abs() < 1e-9);
+        assert_eq!(ramp_ops_per_s(-3.0), 500.0);
+        assert_eq!(ramp_ops_per_s(f64::NAN), 500.0);
+    }
+
+    #[test]
+    fn defaults_have_no_partition_limit_and_the_published_key_limits() {
+        let m = model_with(&[]).unwrap();
+        let l = m.layout(&demand());
+        assert_eq!(l.partitions, 1);
+        assert_eq!(
+            (
+                l.read_limit_per_s,
+                l.write_limit_per_s,
+                l.combined_limit_per_s
+            ),
+            (None, None, None)
+        );
+        assert_eq!(l.item_size_limit_bytes, Some(1_048_576.0));
+        assert_eq!(l.item_collection_limit_bytes, None);
+        let k = m.key_limits(&demand());
+        assert_eq!(k.key_write_per_s, Some(1.0));
+        assert_eq!(k.monotonic_write_per_s, Some(500.0));
+    }
+
+    #[test]
+    fn new_collection_limits_the_collection_to_the_ramp() {
+        // 10 minutes in: 1,125 ops/s over 3 partitions.
+        let m = model_with(&[
+            ("new_collection", SettingValue::Bool(true)),
+            ("collection_age", SettingValue::Number(600.0)),
+            ("partitions", SettingValue::Number(3.0)),
+        ])
+        .unwrap();
+        assert_eq!(m.ramp_limit_per_s(), Some(1125.0));
+        assert_eq!(m.layout(&demand()).combined_limit_per_s, Some(375.0));
+        let fig = m.figures();
+        let ramp = fig.iter().find(|f| f.name == "new_collection").unwrap();
+        assert!(
+            ramp.value.contains("1,125 ops/s at 10 min"),
+            "{}",
+            ramp.value
+        );
+    }
+
+    #[test]
+    fn billing_counts_documents() {
+        let m = model_with(&[]).unwrap();
+        assert_eq!(m.read_cost(Get, Strong, 500_000.0, 1.0), 1.0);
+        assert_eq!(m.read_cost(Query, Eventual, 20_000.0, 20.0), 20.0);
+        // A query that returns nothing is still one read.
+        assert_eq!(m.read_cost(Query, Eventual, 0.0, 0.0), 1.0);
+        assert_eq!(m.write_cost(Put, Eventual, 900_000.0), 1.0);
+        assert_eq!(m.write_cost(Delete, Transactional, 10.0), 1.0);
+    }
+
+    #[test]
+    fn bad_partitions_name_the_key() {
+        let e = model_with(&[("partitions", SettingValue::Number(0.5))]).unwrap_err();
+        assert!(e.to_string().contains("store.partitions"), "{e}");
+    }
+
+    #[test]
+    fn every_figure_has_a_source() {
+        let figs = model_with(&[]).unwrap().figures();
+        for f in &figs {
+            assert!(!f.source.is_empty() && !f.value.is_empty(), "{f:?}");
+        }
+        let doc = figs
+            .iter()
+            .find(|f| f.name == "document_write_limit")
+            .unwrap();
+        assert!(doc.assumption && doc.source.contains("guidance"));
+    }
+}
