@@ -136,6 +136,44 @@ const DYNAMODB: &[SettingSpec] = &[
     ),
 ];
 
+const REDIS_CLUSTER: &[SettingSpec] = &[
+    spec(
+        "masters",
+        SettingUnit::Number,
+        "master nodes sharing the 16,384 hash slots, whole number 1..=16384 (default 3)",
+    ),
+    spec(
+        "replicas_per_master",
+        SettingUnit::Number,
+        "replicas of each master (default 0)",
+    ),
+    spec(
+        "read_from_replicas",
+        SettingUnit::Bool,
+        "reads spread over the master and its replicas, as READONLY clients do (default false: reads go to the master)",
+    ),
+    spec(
+        "node_ops_per_s",
+        SettingUnit::Rate,
+        "commands per second one node serves, reads + writes (default 100,000: an assumption, Redis publishes none)",
+    ),
+    spec(
+        "node_memory",
+        SettingUnit::Size,
+        "bytes one node holds, e.g. its maxmemory (default: none)",
+    ),
+    spec(
+        "op_unit_size",
+        SettingUnit::Size,
+        "value bytes per op, rounded up: a command moving B bytes costs ceil(B / size) ops (default: 1 op per command)",
+    ),
+    spec(
+        "item_size_limit",
+        SettingUnit::Size,
+        "largest value (default 512MB, a Redis string)",
+    ),
+];
+
 /// Words accepted for `consistency_read` / `consistency_write`.
 const CONSISTENCY_LEVELS: &[&str] = &["one", "two", "three", "quorum", "local_quorum", "all"];
 
@@ -408,6 +446,7 @@ pub fn settings_for(kind: StoreKind) -> &'static [SettingSpec] {
         StoreKind::DynamoDb => DYNAMODB,
         StoreKind::Cassandra => CASSANDRA,
         StoreKind::ScyllaDb => SCYLLADB,
+        StoreKind::RedisCluster => REDIS_CLUSTER,
         StoreKind::CosmosDb => COSMOSDB,
         StoreKind::Firestore => FIRESTORE,
         _ => &[],

@@ -1,0 +1,682 @@
+//! Redis Cluster placement against a real `redis-server`: keyheat's hash slot
+//! of thousands of keys equals `CLUSTER KEYSLOT`, and its slot ranges equal
+//! the ones `redis-cli --cluster create` assigns. `keyheat place` prints the
+//! published slots.
+//!
+//! The Debian `redis-server` package must be installed (`.ci/run` installs
+//! it); without it these tests fail rather than skip.
+
+use assert_cmd::Command;
+use keyheat::store::redis_cluster::{hash_tag, key_hash_slot, slot_ranges};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+const MISSING: &str = "redis-server is not installed: .ci/run must install it \
+     (apt-get install -y redis-server); the Redis Cluster placement tests need a real server and do not skip";
+
+/// A `redis-server` child process in cluster mode, killed when dropped (also
+/// while a failing test unwinds).
+struct Server {
+    child: Child,
+    port: u16,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A port free on 127.0.0.1 whose cluster-bus port (+10000) is free too.
+fn free_port() -> u16 {
+    loop {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
+        let port = listener.local_addr().expect("local address").port();
+        if port < 50_000 && TcpListener::bind(("127.0.0.1", port + 10_000)).is_ok() {
+            return port;
+        }
+    }
+}
+
+fn require(program: &str) {
+    let found = std::process::Command::new(program)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
+    assert!(found, "{program}: {MISSING}");
+}
+
+impl Server {
+    /// Starts a cluster-enabled server on a free port and waits until it
+    /// answers PING (a few attempts, in case another process takes the port).
+    fn start() -> Server {
+        require("redis-server");
+        let mut last_error = String::new();
+        for _ in 0..5 {
+            let dir = tempfile::tempdir().expect("temporary folder");
+            let port = free_port();
+            let child = std::process::Command::new("redis-server")
+                .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+                .args(["--cluster-enabled", "yes", "--cluster-config-file"])
+                .arg(dir.path().join("nodes.conf"))
+                .arg("--dir")
+                .arg(dir.path())
+                .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn();
+            let child = match child {
+                Ok(c) => c,
+                Err(e) => panic!("could not start redis-server ({e}); {MISSING}"),
+            };
+            let mut server = Server {
+                child,
+                port,
+                _dir: dir,
+            };
+            match server.wait_ready() {
+                Ok(()) => return server,
+                Err(e) => last_error = e,
+            }
+        }
+        panic!("redis-server did not come up: {last_error}");
+    }
+
+    fn wait_ready(&mut self) -> Result<(), String> {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        while Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Err(format!("redis-server exited with {status}"));
+            }
+            if let Ok(mut c) = Client::connect(self.port) {
+                if c.command(&[b"PING"]) == Reply::Status("PONG".into()) {
+                    return Ok(());
+                }
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Err(format!("no PONG on port {} within 15 s", self.port))
+    }
+
+    fn address(&self) -> String {
+        format!("127.0.0.1:{}", self.port)
+    }
+}
+
+/// A RESP2 reply, as far as these tests need.
+#[derive(Debug, PartialEq)]
+enum Reply {
+    Status(String),
+    Integer(i64),
+    Error(String),
+    Other(String),
+}
+
+/// A minimal RESP client over one TCP connection.
+struct Client {
+    writer: std::io::BufWriter<TcpStream>,
+    reader: BufReader<TcpStream>,
+}
+
+impl Client {
+    fn connect(port: u16) -> std::io::Result<Client> {
+        let stream = TcpStream::connect(("127.0.0.1", port))?;
+        stream.set_read_timeout(Some(Duration::from_secs(30)))?;
+        Ok(Client {
+            writer: std::io::BufWriter::new(stream.try_clone()?),
+            reader: BufReader::new(stream),
+        })
+    }
+
+    /// Queues one command as a RESP array of bulk strings (binary safe).
+    fn send(&mut self, args: &[&[u8]]) {
+        let mut buf = format!("*{}\r\n", args.len()).into_bytes();
+        for a in args {
+            buf.extend_from_slice(format!("${}\r\n", a.len()).as_bytes());
+            buf.extend_from_slice(a);
+            buf.extend_from_slice(b"\r\n");
+        }
+        self.writer.write_all(&buf).expect("write to redis-server");
+    }
+
+    fn flush(&mut self) {
+        self.writer.flush().expect("write to redis-server");
+    }
+
+    fn read(&mut self) -> Reply {
+        let mut line = String::new();
+        self.reader
+            .read_line(&mut line)
+            .expect("read from redis-server");
+        let line = line.trim_end_matches("\r\n");
+        let (kind, rest) = line.split_at(line.len().min(1));
+        match kind {
+            "+" => Reply::Status(rest.to_string()),
+            "-" => Reply::Error(rest.to_string()),
+            ":" => Reply::Integer(rest.parse().expect("RESP integer")),
+            "$" => {
+                let n: i64 = rest.parse().expect("RESP bulk length");
+                if n < 0 {
+                    return Reply::Other("(nil)".into());
+                }
+                let mut bulk = vec![0; n as usize + 2];
+                self.reader.read_exact(&mut bulk).expect("RESP bulk");
+                Reply::Other(String::from_utf8_lossy(&bulk[..n as usize]).into_owned())
+            }
+            _ => Reply::Other(line.to_string()),
+        }
+    }
+
+    fn command(&mut self, args: &[&[u8]]) -> Reply {
+        self.send(args);
+        self.flush();
+        self.read()
+    }
+
+    /// `CLUSTER KEYSLOT` of every key, pipelined in batches.
+    fn key_slots(&mut self, keys: &[String]) -> Vec<usize> {
+        let mut slots = Vec::with_capacity(keys.len());
+        for batch in keys.chunks(500) {
+            for key in batch {
+                self.send(&[b"CLUSTER", b"KEYSLOT", key.as_bytes()]);
+            }
+            self.flush();
+            for key in batch {
+                match self.read() {
+                    Reply::Integer(slot) if (0..16_384).contains(&slot) => {
+                        slots.push(slot as usize)
+                    }
+                    other => panic!("CLUSTER KEYSLOT {key:?} answered {other:?}"),
+                }
+            }
+        }
+        slots
+    }
+}
+
+/// xorshift64*: a fixed, seeded stream of test keys (no clock, no crate).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+
+    /// Printable ASCII, braces over-represented.
+    fn ascii(&mut self, max_len: usize) -> String {
+        let len = self.below(max_len + 1);
+        (0..len)
+            .map(|_| match self.below(10) {
+                0 => '{',
+                1 => '}',
+                _ => char::from(b' ' + self.below(95) as u8),
+            })
+            .collect()
+    }
+
+    /// Multibyte UTF-8 mixed with ASCII and braces.
+    fn utf8(&mut self, max_len: usize) -> String {
+        const POOL: &[char] = &[
+            'a',
+            'Z',
+            '0',
+            ':',
+            '#',
+            '{',
+            '}',
+            'é',
+            'ß',
+            'Ω',
+            'ж',
+            '中',
+            '文',
+            '€',
+            '→',
+            '🔥',
+            '😀',
+            '\u{7f}',
+            '\u{a0}',
+            '\u{10ffff}',
+        ];
+        let len = self.below(max_len + 1);
+        (0..len).map(|_| *self.pick(POOL)).collect()
+    }
+
+    /// `prefix{tag}suffix` with a non-empty tag (which may itself hold a `{`).
+    fn tagged(&mut self) -> String {
+        let prefix: String = self.utf8(12).replace(['{', '}'], "");
+        let mut tag = self.utf8(10).replace('}', "");
+        if tag.is_empty() {
+            tag.push('t');
+        }
+        let suffix = self.ascii(12);
+        format!("{prefix}{{{tag}}}{suffix}")
+    }
+}
+
+/// The test keys: fixed edge cases, then generated ones.
+fn test_keys() -> Vec<String> {
+    let mut keys: Vec<String> = [
+        "",
+        "123456789",
+        "foo",
+        "bar",
+        "{",
+        "}",
+        "{}",
+        "{}{}",
+        "}{",
+        "{a}{b}",
+        "{{a}}",
+        "a{",
+        "a}",
+        "{a",
+        "}a{b",
+        "}a{b}",
+        "a}b{c}",
+        "{}a}",
+        "{{}}",
+        "{ }",
+        "x{}y}z",
+        "foo{}{bar}",
+        "foo{{bar}}zap",
+        "foo{bar}{zap}",
+        "{user1000}.following",
+        "{user1000}.followers",
+        "user:{42}:session",
+        "cart:9",
+        "{é}",
+        "{中文}:x",
+        "🔥{🔥}🔥",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    for _ in 0..1500 {
+        keys.push(rng.ascii(40));
+    }
+    for _ in 0..800 {
+        keys.push(rng.utf8(30));
+    }
+    for _ in 0..1200 {
+        keys.push(rng.tagged());
+    }
+    for _ in 0..300 {
+        // Empty tags, nested and unbalanced braces around real text.
+        let a = rng.ascii(6).replace(['{', '}'], "");
+        let b = rng.utf8(6).replace(['{', '}'], "");
+        let shape = rng.below(8);
+        keys.push(match shape {
+            0 => format!("{a}{{}}{b}"),
+            1 => format!("{a}{{}}{{{b}}}"),
+            2 => format!("{{{a}}}{{{b}}}"),
+            3 => format!("{{{{{a}}}}}{b}"),
+            4 => format!("{a}{{"),
+            5 => format!("}}{a}{{{b}}}"),
+            6 => format!("{a}}}{{{b}"),
+            _ => format!("{{{a}{{{b}}}}}"),
+        });
+    }
+    for _ in 0..20 {
+        // Long keys (up to ~6 KB).
+        let mut k = String::new();
+        while k.len() < 1000 + rng.below(5000) {
+            k.push_str(&rng.utf8(50));
+        }
+        keys.push(k);
+    }
+    keys
+}
+
+#[test]
+fn hash_slots_equal_cluster_keyslot_of_a_real_redis_server() {
+    let server = Server::start();
+    let mut client = Client::connect(server.port).expect("connect to redis-server");
+    let keys = test_keys();
+    let tagged = keys
+        .iter()
+        .filter(|k| hash_tag(k.as_bytes()).is_some())
+        .count();
+    let multibyte = keys.iter().filter(|k| k.len() > k.chars().count()).count();
+    // The generator must exercise both paths of keyHashSlot heavily.
+    assert!(keys.len() >= 3500, "{} keys", keys.len());
+    assert!(tagged >= 1500, "{tagged} keys with a hash tag");
+    assert!(
+        keys.len() - tagged >= 1500,
+        "{} keys without",
+        keys.len() - tagged
+    );
+    assert!(multibyte >= 1000, "{multibyte} keys with multibyte UTF-8");
+    let redis = client.key_slots(&keys);
+    let mismatches: Vec<String> = keys
+        .iter()
+        .zip(&redis)
+        .filter(|(k, &r)| key_hash_slot(k.as_bytes()) != r)
+        .map(|(k, r)| format!("{k:?}: redis {r}, keyheat {}", key_hash_slot(k.as_bytes())))
+        .collect();
+    assert!(
+        mismatches.is_empty(),
+        "{} of {} keys disagree, e.g.:\n{}",
+        mismatches.len(),
+        keys.len(),
+        mismatches[..mismatches.len().min(20)].join("\n")
+    );
+    // The spec's check value, as the server sees it.
+    assert_eq!(redis[1], 12739);
+}
+
+/// `Master[i] -> Slots a - b` lines of `redis-cli --cluster create`, ANSI colours removed.
+fn planned_ranges(text: &str) -> Vec<(usize, usize)> {
+    text.lines()
+        .filter_map(|line| {
+            let at = line.find("Master[")?;
+            let rest = line[at..].split("-> Slots ").nth(1)?;
+            let (a, b) = rest.split_once(" - ")?;
+            let digits = |s: &str| -> Option<usize> {
+                s.chars()
+                    .take_while(char::is_ascii_digit)
+                    .collect::<String>()
+                    .parse()
+                    .ok()
+            };
+            Some((digits(a.trim())?, digits(b.trim())?))
+        })
+        .collect()
+}
+
+#[test]
+fn slot_ranges_equal_redis_cli_cluster_create() {
+    require("redis-cli");
+    let servers: Vec<Server> = (0..12).map(|_| Server::start()).collect();
+    for masters in 3..=servers.len() {
+        let mut child = std::process::Command::new("redis-cli")
+            .arg("--cluster")
+            .arg("create")
+            .args(servers[..masters].iter().map(Server::address))
+            .args(["--cluster-replicas", "0"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start redis-cli");
+        // Answer "no" to "Can I set the above configuration?": nothing changes.
+        if let Some(mut stdin) = child.stdin.take() {
+            let _ = stdin.write_all(b"no\n");
+        }
+        let out = child.wait_with_output().expect("redis-cli output");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let planned = planned_ranges(&text);
+        assert_eq!(planned.len(), masters, "redis-cli printed:\n{text}");
+        assert_eq!(slot_ranges(masters), planned, "{masters} masters");
+    }
+}
+
+fn keyheat() -> Command {
+    Command::cargo_bin("keyheat").expect("the keyheat binary")
+}
+
+fn place(args: &[&str]) -> String {
+    let out = keyheat().arg("place").args(args).assert().success();
+    String::from_utf8_lossy(&out.get_output().stdout).into_owned()
+}
+
+#[test]
+fn place_prints_published_slots_and_masters() {
+    // 3 masters by default: 0–5460, 5461–10922, 10923–16383.
+    assert_eq!(
+        place(&["--store", "redis-cluster", "123456789", "foo", "bar"]),
+        "123456789 slot=12739 node=2\nfoo slot=12182 node=2\nbar slot=5061 node=0\n"
+    );
+    // 6 masters: 0–2730, 2731–5460, 5461–8191, 8192–10922, 10923–13652, 13653–16383.
+    let six = "123456789 slot=12739 node=4\nbar slot=5061 node=1\n";
+    assert_eq!(
+        place(&[
+            "--store",
+            "redis-cluster",
+            "--nodes",
+            "6",
+            "123456789",
+            "bar"
+        ]),
+        six
+    );
+    assert_eq!(
+        place(&[
+            "--store",
+            "redis-cluster",
+            "--set",
+            "masters=6",
+            "123456789",
+            "bar"
+        ]),
+        six
+    );
+    let tag_slot = key_hash_slot(b"42");
+    assert_eq!(
+        place(&["--store", "redis-cluster", "--nodes", "6", "user:{42}:session", "{42}"]),
+        format!(
+            "user:{{42}}:session slot={tag_slot} node=2 hash_tag=42\n{{42}} slot={tag_slot} node=2 hash_tag=42\n"
+        )
+    );
+    assert_eq!(tag_slot, 8000);
+    // Spec examples: the whole key, "{bar", and "bar".
+    let out = place(&[
+        "--store",
+        "redis-cluster",
+        "foo{}{bar}",
+        "foo{{bar}}zap",
+        "foo{bar}{zap}",
+    ]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3);
+    assert!(!lines[0].contains("hash_tag"), "{}", lines[0]);
+    assert!(lines[1].ends_with(" hash_tag={bar"), "{}", lines[1]);
+    assert!(
+        lines[2].starts_with("foo{bar}{zap} slot=5061 node=0 hash_tag=bar"),
+        "{}",
+        lines[2]
+    );
+}
+
+#[test]
+fn place_works_for_dynamodb_and_generic() {
+    let out = place(&[
+        "--store",
+        "dynamodb",
+        "--set",
+        "partitions=8",
+        "CUSTOMER#42",
+    ]);
+    let Some(p) = out.trim().strip_prefix("CUSTOMER#42 partition=") else {
+        panic!("{out}")
+    };
+    let p: usize = p.parse().expect("partition number");
+    assert!(p < 8);
+    assert_eq!(
+        p,
+        keyheat::store::hash::place("CUSTOMER#42", 8),
+        "the unsalted hash placement"
+    );
+    let out = place(&["--store", "generic", "a", "b c"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0].starts_with("a partition="), "{out}");
+    assert!(lines[1].starts_with("\"b c\" partition="), "{out}");
+}
+
+#[test]
+fn place_rejects_unknown_settings_with_a_hint() {
+    let out = keyheat()
+        .args([
+            "place",
+            "--store",
+            "redis-cluster",
+            "--set",
+            "master=6",
+            "x",
+        ])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(err.contains("did you mean `masters`"), "{err}");
+
+    let out = keyheat()
+        .args(["place", "--store", "redis", "x"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(err.contains("did you mean `redis-cluster`"), "{err}");
+
+    for bad in [
+        &["--set", "masters=0"][..],
+        &["--set", "masters=2.5"],
+        &["--set", "node_memory=10parsecs"],
+        &["--set", "read_from_replicas=yes"],
+        &["--set", "masters"],
+        &["--nodes", "4", "--set", "masters=6"],
+    ] {
+        keyheat()
+            .args(["place", "--store", "redis-cluster"])
+            .args(bad)
+            .arg("x")
+            .assert()
+            .code(2);
+    }
+    let out = keyheat()
+        .args(["place", "--store", "dynamodb", "--nodes", "3", "x"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(err.contains("partitions"), "{err}");
+}
+
+#[test]
+fn redis_scenarios_parse() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for name in ["redis-hot-keys.toml", "redis-hot-keys-fixed.toml"] {
+        keyheat()
+            .arg("check")
+            .arg(root.join("scenarios").join(name))
+            .assert()
+            .success();
+    }
+}
+
+fn run_scenario(name: &str, trials: u32) -> keyheat::RunResults {
+    use keyheat::engine::{self, Options};
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenarios")
+        .join(name);
+    let s = match keyheat::Scenario::from_path(&path) {
+        Ok(s) => s,
+        Err(e) => panic!("{name}: {e}"),
+    };
+    let options = Options {
+        trials: Some(trials),
+        ..Options::default()
+    };
+    match engine::run(&s, &options, &|_| {}) {
+        Ok(r) => r,
+        Err(e) => panic!("{name}: {e}"),
+    }
+}
+
+fn nodes_of<'a>(
+    tables: &'a [keyheat::results::TableResults],
+    table: &str,
+) -> &'a keyheat::results::NodeResults {
+    match tables.iter().find(|t| t.name == table) {
+        Some(t) => match &t.nodes {
+            Some(n) => n,
+            None => panic!("table {table} has no node results"),
+        },
+        None => panic!("no table {table}"),
+    }
+}
+
+/// C13: three hot 30–40 KB keys (90/5/5 of 15,000 reads/s), `op_unit_size`
+/// 4 KB → ceil(B / 4000) = 8, 9 or 10 ops (20/40/40%), 9.2 on average. The
+/// hottest key alone: 13,500 × 9.2 = 124,200 ops/s on one master of
+/// 100,000 → mean utilization ≈ 1.24 (≈ 1.27 with the minor keys sharing its
+/// master a third of the time); a minor key: 750 × 9.2 = 6,900 ops/s ≈ 7%.
+#[test]
+fn c13_one_master_saturated_by_hot_keys_the_others_idle() {
+    use keyheat::results::Status;
+    let r = run_scenario("redis-hot-keys.toml", 20);
+    let nodes = nodes_of(&r.tables, "promos");
+    assert_eq!((nodes.label.as_str(), nodes.count), ("master", 6));
+    assert_eq!(nodes.limits_per_s[2], Some(100_000.0));
+    let busiest = &nodes.ranks[0];
+    assert!(
+        (1.2..1.35).contains(&busiest.mean_utilization),
+        "busiest master {:?}",
+        busiest
+    );
+    assert!(nodes.peak_utilization.p50 > 1.0);
+    // The runner-up holds one minor key (≈ 0.069) or, when both share a
+    // master (1 trial in 6), two (≈ 0.138); the rest hold none.
+    assert!(
+        nodes.ranks[1].mean_utilization < 0.14,
+        "{:?}",
+        nodes.ranks[1]
+    );
+    for other in &nodes.ranks[2..] {
+        assert!(other.mean_utilization < 0.07, "{other:?}");
+    }
+    assert!(nodes.hottest_node_share.mean > 0.85);
+    let sessions = nodes_of(&r.tables, "sessions");
+    // 15,000 ops/s of 500 B spread over 6 masters: 2,500 ops/s ≈ 2.5% each.
+    assert!((0.02..0.03).contains(&sessions.ranks[0].mean_utilization));
+    assert!(r
+        .verdicts
+        .iter()
+        .any(|v| v.table == "promos" && v.check == "hot_node" && v.status == Status::Fail));
+}
+
+/// C13 fixed: 32 read copies of each promo key put ≈ 5.3 copies of
+/// 120,000 / 32 ≈ 3,900 ops/s on each master (the fullest ≈ 8–10);
+/// READONLY replicas split the hot key 3 ways (≈ 41,000 ops/s).
+#[test]
+fn c13_fixed_spreads_the_hot_keys_under_the_headroom() {
+    use keyheat::results::Status;
+    let r = run_scenario("redis-hot-keys-fixed.toml", 20);
+    let nodes = nodes_of(&r.tables, "promos");
+    assert!(
+        nodes.peak_utilization.p95 < 0.6,
+        "{:?}",
+        nodes.peak_utilization
+    );
+    assert!(nodes.ranks[0].mean_utilization > 0.2);
+    assert!(r.verdicts.iter().all(|v| v.status == Status::Pass));
+    let Some(replicas) = r.variants.iter().find(|v| v.name == "readonly-replicas") else {
+        panic!("no readonly-replicas variant")
+    };
+    let nodes = nodes_of(&replicas.tables, "promos");
+    assert_eq!((nodes.label.as_str(), nodes.count), ("node", 18));
+    assert!(
+        (0.38..0.5).contains(&nodes.ranks[0].mean_utilization),
+        "{:?}",
+        nodes.ranks[0]
+    );
+    assert!(replicas.verdicts.iter().all(|v| v.status == Status::Pass));
+}
