@@ -4,6 +4,7 @@
 //! One file per store. The engine sees only the [`StoreModel`] trait, so a new
 //! store never touches the engine.
 
+pub mod bigtable;
 pub mod cassandra;
 pub mod cosmosdb;
 pub mod crc16;
@@ -11,6 +12,7 @@ pub mod dynamodb;
 pub mod firestore;
 pub mod generic;
 pub mod hash;
+pub mod mongodb;
 pub mod murmur3;
 pub mod redis_cluster;
 pub mod settings;
@@ -170,8 +172,7 @@ impl Model {
     /// Builds the model for `config`.
     ///
     /// # Errors
-    /// A scenario error naming `store.<key>` when a setting is out of range, or
-    /// `store.kind` when that store is not modelled yet.
+    /// A scenario error naming `store.<key>` when a setting is out of range.
     pub fn new(config: &StoreConfig, path: &str) -> Result<Model> {
         let s = Settings {
             map: &config.settings,
@@ -186,15 +187,8 @@ impl Model {
             StoreKind::RedisCluster => Box::new(redis_cluster::RedisCluster::new(&s)?),
             StoreKind::CosmosDb => Box::new(cosmosdb::CosmosDb::new(&s)?),
             StoreKind::Firestore => Box::new(firestore::Firestore::new(&s)?),
-            other => {
-                return Err(Error::scenario(
-                    path,
-                    (0, 0),
-                    "store.kind",
-                    format!("the `{}` store model is not available yet", other.as_str()),
-                    "use kind = \"generic\" with that store's per-partition limits, or kind = \"dynamodb\"",
-                ))
-            }
+            StoreKind::MongoDb => Box::new(mongodb::MongoDb::new(&s)?),
+            StoreKind::Bigtable => Box::new(bigtable::Bigtable::new(&s)?),
         };
         Ok(Model { inner })
     }

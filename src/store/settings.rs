@@ -439,7 +439,79 @@ const FIRESTORE: &[SettingSpec] = &[
     ),
 ];
 
-/// The settings `kind` accepts; empty for kinds not modelled yet.
+const MONGODB: &[SettingSpec] = &[
+    spec(
+        "shards",
+        SettingUnit::Number,
+        "shards (replica sets) of the cluster, whole number 1..=10000 (default 3)",
+    ),
+    spec(
+        "shard_key",
+        SettingUnit::Word(&["hashed", "ranged"]),
+        "hashed (chunks are ranges of the MD5-derived hashed value) or ranged (chunks are ranges of the key) (default hashed)",
+    ),
+    spec(
+        "chunk_size",
+        SettingUnit::Size,
+        "range (chunk) size, 1MiB..=1024MiB; one shard-key value over it is a jumbo chunk (default 128MiB since MongoDB 5.2; 64MiB before)",
+    ),
+    spec(
+        "chunks",
+        SettingUnit::Number,
+        "chunks of the collection (default max(shards, ceil(size / chunk_size)); 1 per shard for an empty hashed collection since 7.2)",
+    ),
+    spec(
+        "shard_ops_per_s",
+        SettingUnit::Rate,
+        "operations per second one shard's primary serves (default 10,000: an ASSUMPTION, MongoDB publishes none)",
+    ),
+    spec(
+        "item_size_limit",
+        SettingUnit::Size,
+        "largest document (default 16MiB, the BSON document limit)",
+    ),
+];
+
+const BIGTABLE: &[SettingSpec] = &[
+    spec("nodes", SettingUnit::Number, "nodes of the cluster (default 3)"),
+    spec(
+        "tablets",
+        SettingUnit::Number,
+        "tablets (contiguous row ranges) spread round-robin over the nodes (default 100 per node, an ASSUMPTION)",
+    ),
+    spec(
+        "storage",
+        SettingUnit::Word(&["ssd", "hdd"]),
+        "storage type, for the default throughput per node (default ssd)",
+    ),
+    spec(
+        "node_read_rows_per_s",
+        SettingUnit::Rate,
+        "1 KB rows read per second by one node (default 17,000 SSD, 500 HDD)",
+    ),
+    spec(
+        "node_write_rows_per_s",
+        SettingUnit::Rate,
+        "1 KB rows written per second by one node (default 14,000 SSD, 10,000 HDD)",
+    ),
+    spec(
+        "row_key",
+        SettingUnit::Word(&["partition_key", "partition_and_sort_key"]),
+        "partition_key: the row key is the partition key, an item collection is one row; partition_and_sort_key: one row per item (default partition_key)",
+    ),
+    spec(
+        "row_size_limit",
+        SettingUnit::Size,
+        "largest row that can be read in full (default 256MiB)",
+    ),
+    spec(
+        "cell_size_limit",
+        SettingUnit::Size,
+        "largest cell (default 100MiB)",
+    ),
+];
+
+/// The settings `kind` accepts.
 pub fn settings_for(kind: StoreKind) -> &'static [SettingSpec] {
     match kind {
         StoreKind::Generic => GENERIC,
@@ -449,6 +521,7 @@ pub fn settings_for(kind: StoreKind) -> &'static [SettingSpec] {
         StoreKind::RedisCluster => REDIS_CLUSTER,
         StoreKind::CosmosDb => COSMOSDB,
         StoreKind::Firestore => FIRESTORE,
-        _ => &[],
+        StoreKind::MongoDb => MONGODB,
+        StoreKind::Bigtable => BIGTABLE,
     }
 }
