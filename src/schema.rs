@@ -391,7 +391,19 @@ fn simulation() -> Value {
             "trials": { "description": "Independent random worlds (default 200).", "type": "integer", "minimum": 1, "maximum": 4_294_967_295u64 },
             "window": { "description": "Time step at which per-partition limits are checked (default \"1s\"); at most duration.", "$ref": "#/$defs/duration" },
             "duration": { "description": "Simulated busy period (default \"1h\").", "$ref": "#/$defs/duration" },
-            "horizon": { "description": "How far ahead size growth is projected (default \"365d\").", "$ref": "#/$defs/duration" }
+            "horizon": { "description": "How far ahead size growth is projected (default \"365d\").", "$ref": "#/$defs/duration" },
+            "growth": {
+                "description": "Traffic growth: a percentage per period (\"5%/month\", \"20%/year\", \"1%/week\", \"0.1%/day\") or a number (fraction per month). Default none.",
+                "anyOf": [
+                    { "type": "string", "pattern": "^\\s*-?[0-9]+(\\.[0-9]+)?\\s*%\\s*/\\s*(d|day|w|week|mo|month|y|year)\\s*$" },
+                    { "type": "number", "minimum": -0.99 }
+                ]
+            },
+            "checkpoints": {
+                "description": "Days at which the busy period is simulated with traffic grown to that day (default [\"0d\"], plus the horizon's end when growth is set).",
+                "type": "array",
+                "items": { "$ref": "#/$defs/duration" }
+            }
         }
     })
 }

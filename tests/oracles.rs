@@ -284,3 +284,86 @@ rate = 10
     assert_eq!(eight.tables[0].fan_out, 8);
     assert_eq!(one.tables[0].fan_out, 1);
 }
+
+#[test]
+fn growing_traffic_breaches_on_the_closed_form_day() {
+    // 2 puts/s of 1,000 B growing 5% a month (r = ln 1.05 / 30 per day) into one key,
+    // ceiling 1 GB: a·(e^{rt} − 1)/r = L with a = 172.8 MB/day gives
+    // t = ln(1 + r·L/a)/r = 5.64 days... at 100 GB ceiling: t = ln(1 + r·100e9/172.8e6)/r.
+    let text = r#"
+schema_version = 1
+name = "growth"
+[store]
+kind = "generic"
+partitions = 4
+partition_size_limit = "100GB"
+[simulation]
+trials = 100
+duration = "10s"
+horizon = "730d"
+growth = "5%/month"
+[[table]]
+name = "log"
+partition_key = "LOG"
+sort_key = "{time}"
+item_size = "1000B"
+[[access_pattern]]
+name = "append entry"
+table = "log"
+operation = "put"
+rate = 2
+"#;
+    let r = run(text);
+    let a = 2.0 * 86_400.0 * 1000.0;
+    let rate: f64 = 1.05f64.ln() / 30.0;
+    let expected = (1.0 + rate * 100e9 / a).ln() / rate;
+    let day = r.tables[0].size_breach.mean_day.expect("breaches");
+    eprintln!("growing breach: {day} vs {expected}");
+    assert!(
+        (day - expected).abs() / expected < 0.01,
+        "{day} vs {expected}"
+    );
+    // Without growth the same ceiling takes 100e9 / a = 578.7 days.
+    assert!(expected < 100e9 / a);
+}
+
+#[test]
+fn the_busy_hour_at_the_horizon_end_carries_grown_traffic() {
+    // One key at 400 writes/s against 600/s: utilization ≈ 0.67 on day 0. At 5%
+    // a month for 365 days traffic grows × 1.05^(365/30) = 1.8097: ≈ 724/s, over the limit.
+    let text = r#"
+schema_version = 1
+name = "checkpoints"
+[store]
+kind = "generic"
+partitions = 8
+partition_write_limit = 600
+[simulation]
+trials = 40
+duration = "60s"
+growth = "5%/month"
+[[table]]
+name = "counter"
+partition_key = "COUNTER"
+item_size = "100B"
+[[access_pattern]]
+name = "increment"
+table = "counter"
+operation = "update"
+rate = 400
+"#;
+    let r = run(text);
+    let t = &r.tables[0];
+    assert_eq!(t.checkpoints.len(), 2);
+    let factor = 1.05f64.powf(365.0 / 30.0);
+    assert!((t.checkpoints[1].traffic_factor - factor).abs() < 1e-9);
+    assert!(t.checkpoints[0].peak_utilization.mean < 0.9);
+    assert!(t.checkpoints[1].peak_utilization.mean > 1.2);
+    let v = r
+        .verdicts
+        .iter()
+        .find(|v| v.check == "hot_partition")
+        .unwrap();
+    assert_eq!(v.status.as_str(), "fail");
+    assert!(v.detail.contains("at day 365"), "{}", v.detail);
+}

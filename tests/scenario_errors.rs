@@ -510,6 +510,8 @@ fn full_scenario_parses_into_expected_values() {
             window_s: 1.0,
             duration_s: 3600.0,
             horizon_days: 10.0,
+            growth_per_day: 0.0,
+            checkpoints_days: vec![0.0],
         },
         entities: vec![
             Entity {
@@ -653,7 +655,9 @@ fn defaults_apply_when_sections_are_omitted() {
             trials: 200,
             window_s: 1.0,
             duration_s: 3600.0,
-            horizon_days: 365.0
+            horizon_days: 365.0,
+            growth_per_day: 0.0,
+            checkpoints_days: vec![0.0],
         }
     );
     assert_eq!(s.checks.headroom, 0.8);

@@ -135,6 +135,7 @@ impl TableBuilder {
                 requests_per_s: 12_345.6,
                 partition_ranks: ranks,
                 nodes: None,
+                checkpoints: Vec::new(),
                 placement: Default::default(),
                 hot_keys,
                 timeseries: Timeseries {

@@ -53,6 +53,8 @@ pub struct GrowthPlan {
     pub growth_days: f64,
     /// Horizon, days.
     pub horizon_days: f64,
+    /// Traffic growth, continuous rate per day.
+    pub growth_per_day: f64,
     /// Items written per day over the whole table.
     pub items_written_per_day: f64,
     /// Item-collection ceiling, bytes.
@@ -208,11 +210,22 @@ impl GrowthPlan {
             max_items,
             growth_days,
             horizon_days: horizon,
+            growth_per_day: scenario.simulation.growth_per_day,
             items_written_per_day,
             collection_limit: layout.item_collection_limit_bytes,
             rows_limit: store.partition_rows_limit(),
             overhead_bytes: store.row_overhead_bytes(),
             item_limit: layout.item_size_limit_bytes,
+        }
+    }
+
+    /// ∫₀ᴴ e^{r·s} ds: days of day-0 traffic over the whole horizon.
+    fn effective_days_total(&self) -> f64 {
+        let r = self.growth_per_day;
+        if r.abs() < 1e-12 {
+            self.horizon_days
+        } else {
+            ((r * self.horizon_days).exp() - 1.0) / r
         }
     }
 
@@ -239,6 +252,8 @@ impl GrowthPlan {
                 }
             })
             .fold(0.0, f64::max);
+        // Judge the last bucket of the horizon, where traffic has grown most.
+        let daily = daily * (self.growth_per_day * self.horizon_days).exp().max(1.0);
         if daily <= 0.0 {
             return None;
         }
@@ -248,6 +263,19 @@ impl GrowthPlan {
             self.initial_items.mean().max(self.min_items) * es
         };
         Some(((headroom * limit - start) / daily).max(0.0))
+    }
+
+    /// Days of day-0 traffic that the collection alive at day `t` received:
+    /// ∫ e^{r·s} ds over the last `growth_days` before `t` (= min(t, G) without growth).
+    pub fn effective_days(&self, t: f64) -> f64 {
+        let t = t.max(0.0);
+        let start = (t - self.growth_days).max(0.0);
+        let r = self.growth_per_day;
+        if r.abs() < 1e-12 {
+            t - start
+        } else {
+            ((r * t).exp() - (r * start).exp()) / r
+        }
     }
 
     /// Days on the chart grid: [`GRID_POINTS`] evenly spaced over the horizon.
@@ -279,7 +307,7 @@ impl GrowthPlan {
             })
             .collect();
         let collection = |t: f64| -> f64 {
-            let tau = t.min(self.growth_days).max(0.0);
+            let tau = self.effective_days(t);
             self.classes
                 .iter()
                 .zip(&draws)
@@ -298,7 +326,7 @@ impl GrowthPlan {
                 .fold(0.0, f64::max)
         };
         let item = |t: f64| -> f64 {
-            let tau = t.min(self.growth_days).max(0.0);
+            let tau = self.effective_days(t);
             self.classes
                 .iter()
                 .zip(&draws)
@@ -310,12 +338,16 @@ impl GrowthPlan {
                 .fold(0.0, f64::max)
         };
         // Largest freshly written item: the maximum of all items written within the horizon.
-        let written = (self.items_written_per_day * self.horizon_days).max(1.0);
+        let written = (self.items_written_per_day * self.effective_days_total()).max(1.0);
         let base_item_max = self
             .item_size
             .upper_quantile(upper_tail_of_max(written, rng.random::<f64>()));
         let base_item_breach = self.item_limit.and_then(|limit| {
-            let per_day = self.items_written_per_day * self.item_size.exceedance(limit);
+            // Mean rate over the horizon (traffic grows).
+            let per_day = self.items_written_per_day
+                * self.item_size.exceedance(limit)
+                * self.effective_days_total()
+                / self.horizon_days.max(1e-9);
             if per_day <= 0.0 {
                 return None;
             }
@@ -325,7 +357,7 @@ impl GrowthPlan {
         });
         // Rows of the busiest collection: Poisson item arrivals (sd √(aτ)).
         let rows = |t: f64| -> f64 {
-            let tau = t.min(self.growth_days).max(0.0);
+            let tau = self.effective_days(t);
             self.classes
                 .iter()
                 .zip(&draws)

@@ -35,7 +35,10 @@ pub struct Options {
 
 /// Total trials a run of `scenario` simulates (base and every variant), for progress bars.
 pub fn total_trials(scenario: &Scenario, options: &Options) -> u64 {
-    let per = |s: &Scenario| u64::from(options.trials.unwrap_or(s.simulation.trials));
+    let per = |s: &Scenario| {
+        u64::from(options.trials.unwrap_or(s.simulation.trials))
+            * s.simulation.checkpoints_days.len().max(1) as u64
+    };
     per(scenario)
         + scenario
             .variants
@@ -144,6 +147,57 @@ fn prepare(scenario: &Scenario, options: &Options) -> Result<(plan::Plan, Model)
 
 /// One design's trials reduced to tables and verdicts.
 fn simulate(
+    scenario: &Scenario,
+    options: &Options,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<reduce::Design> {
+    let days = &scenario.simulation.checkpoints_days;
+    let r = scenario.simulation.growth_per_day;
+    let mut main: Option<reduce::Design> = None;
+    let mut points: Vec<(f64, f64, reduce::Design)> = Vec::new();
+    for (i, &day) in days.iter().enumerate() {
+        let factor = (r * day).exp();
+        let mut at = scenario.clone();
+        for p in &mut at.access_patterns {
+            p.rate_per_s *= factor;
+        }
+        let d = simulate_once(&at, options, progress)?;
+        if i == 0 {
+            main = Some(d.clone());
+        }
+        points.push((day, factor, d));
+    }
+    let mut main = match main {
+        Some(m) => m,
+        None => simulate_once(scenario, options, progress)?,
+    };
+    for (ti, t) in main.tables.iter_mut().enumerate() {
+        t.checkpoints = points
+            .iter()
+            .map(|(day, factor, d)| crate::results::Checkpoint {
+                day: *day,
+                traffic_factor: *factor,
+                peak_utilization: d.tables[ti].peak_utilization,
+                throttled_fraction: d.tables[ti].throttled_fraction,
+            })
+            .collect();
+    }
+    // Verdicts judge the worst checkpoint; key checks the busiest traffic.
+    if let Some((_, _, last)) = points.iter().max_by(|a, b| a.1.total_cmp(&b.1)) {
+        main.plan_key_verdicts = last.plan_key_verdicts.clone();
+    }
+    let model = Model::new(&scenario.store, &scenario.source_path)?;
+    main.verdicts = reduce::all_verdicts(
+        scenario,
+        &main.tables,
+        &main.plan_key_verdicts,
+        model.store(),
+    );
+    Ok(main)
+}
+
+/// One busy period's trials reduced to tables and verdicts.
+fn simulate_once(
     scenario: &Scenario,
     options: &Options,
     progress: &(dyn Fn(u64) + Sync),

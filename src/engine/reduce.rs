@@ -19,6 +19,24 @@ pub struct Design {
     pub store: StoreSummary,
     pub seed: u64,
     pub trials: u32,
+    /// Verdicts computed from the plan (per-key and monotonic-index limits).
+    pub plan_key_verdicts: Vec<Verdict>,
+}
+
+/// Every verdict of a design: the per-table checks, then the plan's key checks.
+pub fn all_verdicts(
+    scenario: &Scenario,
+    tables: &[TableResults],
+    plan_key_verdicts: &[Verdict],
+    store: &dyn StoreModel,
+) -> Vec<Verdict> {
+    let (ru, wu) = store.unit_names();
+    let mut v: Vec<Verdict> = tables
+        .iter()
+        .flat_map(|t| verdicts(t, scenario.checks.headroom, ru, wu))
+        .collect();
+    v.extend(plan_key_verdicts.iter().cloned());
+    v
 }
 
 /// Reduces one design's trials (`trials[t][table]`).
@@ -38,16 +56,16 @@ pub fn design(
             table_results(tp, &per, scenario.checks.headroom)
         })
         .collect();
-    let mut verdicts: Vec<Verdict> = tables
+    let plan_key_verdicts: Vec<Verdict> = plan
+        .tables
         .iter()
-        .flat_map(|t| verdicts(t, scenario.checks.headroom, ru, wu))
+        .flat_map(|tp| key_verdicts(scenario, tp, store, scenario.checks.headroom))
         .collect();
-    for tp in &plan.tables {
-        verdicts.extend(key_verdicts(scenario, tp, store, scenario.checks.headroom));
-    }
+    let verdicts = all_verdicts(scenario, &tables, &plan_key_verdicts, store);
     Design {
         tables,
         verdicts,
+        plan_key_verdicts,
         store: StoreSummary {
             kind: store.kind().as_str().to_string(),
             read_unit: ru.to_string(),
@@ -206,6 +224,7 @@ fn table_results(tp: &super::plan::TablePlan, per: &[&TableTrial], headroom: f64
         requests_per_s: tp.requests_per_s,
         partition_ranks,
         nodes,
+        checkpoints: Vec::new(),
         placement: placement(tp),
         hot_keys: first.map(|t| t.hot_keys.clone()).unwrap_or_default(),
         timeseries: first.and_then(|t| t.timeseries.clone()).unwrap_or_default(),
@@ -300,6 +319,23 @@ pub fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> Vec<Verd
             ),
         });
     }
+    // Judge the worst checkpoint of the horizon (day 0 when traffic does not grow).
+    let worst = t
+        .checkpoints
+        .iter()
+        .max_by(|a, b| a.peak_utilization.p95.total_cmp(&b.peak_utilization.p95));
+    let (u_stat, thr, at) = match worst {
+        Some(c) if c.day > 0.0 => (
+            c.peak_utilization,
+            c.throttled_fraction,
+            format!(
+                " at day {} (traffic × {})",
+                sig3(c.day),
+                sig3(c.traffic_factor)
+            ),
+        ),
+        _ => (t.peak_utilization, t.throttled_fraction, String::new()),
+    };
     let hot = if limits.is_empty() {
         Verdict {
             check: "hot_partition".into(),
@@ -313,21 +349,21 @@ pub fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> Vec<Verd
             },
         }
     } else {
-        let u = &t.peak_utilization;
+        let u = &u_stat;
         let status = status_for(u.p95, 1.0, headroom);
         Verdict {
             check: "hot_partition".into(),
             table: t.name.clone(),
             status,
             detail: format!(
-                "p95 peak utilization {} (mean {} [{}, {}]) of the per-partition limit ({}) over {} partitions; {}% of requested units throttled (mean); headroom {}",
+                "p95 peak utilization {}{at} (mean {} [{}, {}]) of the per-partition limit ({}) over {} partitions; {}% of requested units throttled (mean); headroom {}",
                 sig3(u.p95),
                 sig3(u.mean),
                 sig3(u.ci95[0]),
                 sig3(u.ci95[1]),
                 limits.join(", "),
                 t.partitions,
-                sig3(100.0 * t.throttled_fraction.mean),
+                sig3(100.0 * thr.mean),
                 headroom
             ) + if t.name.contains('.') && status != Status::Pass {
                 "; a global index that throttles writes throttles the base table's writes (back-pressure)"

@@ -54,6 +54,12 @@ pub fn table_json(t: &TableResults) -> Value {
         "partition_size_limit_bytes": opt(t.partition_size_limit_bytes),
         "item_size_limit_bytes": opt(t.item_size_limit_bytes),
         "placement": t.placement,
+        "checkpoints": t.checkpoints.iter().map(|c| json!({
+            "day": num(c.day),
+            "traffic_factor": num(c.traffic_factor),
+            "peak_utilization": stat_full(&c.peak_utilization),
+            "throttled_fraction": { "mean": num(c.throttled_fraction.mean), "ci95": [num(c.throttled_fraction.ci95[0]), num(c.throttled_fraction.ci95[1])] },
+        })).collect::<Vec<_>>(),
         "nodes": t.nodes.as_ref().map(|n| json!({
             "label": n.label,
             "count": n.count,

@@ -129,6 +129,8 @@ pub struct TableResults {
     pub partition_ranks: Vec<PartitionRank>,
     /// Node-level load, when the store's throughput limit is per node.
     pub nodes: Option<NodeResults>,
+    /// The busy period simulated at each checkpoint day (traffic grown to that day).
+    pub checkpoints: Vec<Checkpoint>,
     /// How keys were placed: one by one, or the cold tail as per-partition mass.
     pub placement: Placement,
     /// Hottest keys of the representative trial (trial 0).
@@ -154,6 +156,19 @@ pub struct NodeResults {
     pub hottest_node_share: Stat,
     /// Per-node load by rank (1 = each trial's busiest node).
     pub ranks: Vec<PartitionRank>,
+}
+
+/// The busy period at one point of the horizon.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Checkpoint {
+    /// Day of the horizon.
+    pub day: f64,
+    /// Traffic multiplier at that day (e^{growth·day}).
+    pub traffic_factor: f64,
+    /// Peak utilization over trials at that day.
+    pub peak_utilization: Stat,
+    /// Throttled fraction over trials at that day.
+    pub throttled_fraction: Stat,
 }
 
 /// The key-placement approximation in force for a table.

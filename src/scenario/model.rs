@@ -120,6 +120,12 @@ pub struct Simulation {
     pub duration_s: f64,
     /// Size-growth projection, days (default 365).
     pub horizon_days: f64,
+    /// Traffic growth as a continuous rate per day (ln(1 + g) / period):
+    /// every pattern's rate at day d is its rate × e^{growth·d} (default 0).
+    pub growth_per_day: f64,
+    /// Days at which the busy period is simulated (default: day 0, and the
+    /// horizon's end when traffic grows).
+    pub checkpoints_days: Vec<f64>,
 }
 
 /// `[[entity]]`: a population keys are built from.

@@ -56,7 +56,15 @@ pub(crate) const TOP_KEYS: &[&str] = &[
     "checks",
 ];
 /// Keys accepted in `[simulation]`.
-pub(crate) const SIMULATION_KEYS: &[&str] = &["seed", "trials", "window", "duration", "horizon"];
+pub(crate) const SIMULATION_KEYS: &[&str] = &[
+    "seed",
+    "trials",
+    "window",
+    "duration",
+    "horizon",
+    "growth",
+    "checkpoints",
+];
 /// Keys accepted in `[[entity]]`.
 pub(crate) const ENTITY_KEYS: &[&str] = &["name", "count", "popularity"];
 /// Keys accepted in `[[table]]`.
@@ -321,6 +329,8 @@ fn simulation(root: &Section) -> Result<Simulation> {
         window_s: 1.0,
         duration_s: 3600.0,
         horizon_days: 365.0,
+        growth_per_day: 0.0,
+        checkpoints_days: vec![0.0],
     };
     let Some(mut section) = root.subsection("simulation", "[simulation]\ntrials = 200")? else {
         return Ok(sim);
@@ -345,6 +355,46 @@ fn simulation(root: &Section) -> Result<Simulation> {
     if let Some(f) = section.get("horizon") {
         sim.horizon_days =
             positive(&f, f.duration("horizon = \"365d\"")?, "horizon = \"365d\"")? / 86_400.0;
+    }
+    if let Some(f) = section.get("growth") {
+        let example = "growth = \"5%/month\"";
+        sim.growth_per_day = match f.str(example) {
+            Ok(text) => super::units::parse_growth(text)
+                .map_err(|e| f.error(e.to_string(), format!("write it like {example}")))?,
+            Err(_) => {
+                // A bare number: the fraction per month.
+                let g = f.number(example)?;
+                if g <= -1.0 {
+                    return Err(f.error(
+                        format!("growth {g} per month would make traffic negative"),
+                        format!("write it like {example}"),
+                    ));
+                }
+                (1.0 + g).ln() / 30.0
+            }
+        };
+    }
+    if let Some(f) = section.get("checkpoints") {
+        let example = "checkpoints = [\"0d\", \"180d\", \"365d\"]";
+        let items = f.array(example)?;
+        sim.checkpoints_days.clear();
+        for (i, node) in items.iter().enumerate() {
+            let item = f.item(i, node);
+            let secs = item.duration(example)?;
+            if secs < 0.0 {
+                return Err(item.error(
+                    "a checkpoint must be day 0 or later",
+                    format!("write it like {example}"),
+                ));
+            }
+            sim.checkpoints_days.push(secs / 86_400.0);
+        }
+    }
+    if section.get("checkpoints").is_none() && sim.growth_per_day != 0.0 {
+        sim.checkpoints_days.push(sim.horizon_days);
+    }
+    if sim.checkpoints_days.is_empty() {
+        sim.checkpoints_days.push(0.0);
     }
     if sim.window_s > sim.duration_s {
         let message = format!(
