@@ -41,6 +41,8 @@ pub struct TemplateError {
 /// assert!(parse_template("C#{custmer}", &["customer"]).is_err());
 /// assert!(parse_template("C#{customer", &["customer"]).is_err());
 /// ```
+/// `{{` and `}}` outside a placeholder stand for a literal `{` / `}`, so a
+/// Redis hash tag is written `"cart:{{{user}}}"` → `cart:{<user id>}`.
 pub fn parse_template(text: &str, entities: &[&str]) -> Result<Vec<TemplatePart>, TemplateError> {
     if text.is_empty() {
         return Err(TemplateError {
@@ -52,7 +54,14 @@ pub fn parse_template(text: &str, entities: &[&str]) -> Result<Vec<TemplatePart>
     let mut parts: Vec<TemplatePart> = Vec::new();
     let mut literal = String::new();
     let mut open: Option<usize> = None;
-    for (i, c) in text.char_indices() {
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        // `{{` and `}}` outside a placeholder are a literal brace (Redis hash tags).
+        if open.is_none() && (c == '{' || c == '}') && chars.peek().is_some_and(|&(_, n)| n == c) {
+            chars.next();
+            literal.push(c);
+            continue;
+        }
         match (c, open) {
             ('{', Some(_)) => {
                 return Err(TemplateError {
@@ -158,6 +167,19 @@ pub(crate) fn append(parts: &mut Vec<TemplatePart>, suffix: &[TemplatePart]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn doubled_braces_are_literal_braces() {
+        let parts = parse_template("cart:{{{user}}}", &["user"]).unwrap();
+        assert_eq!(
+            parts,
+            vec![
+                TemplatePart::Literal("cart:{".into()),
+                TemplatePart::Entity("user".into()),
+                TemplatePart::Literal("}".into()),
+            ]
+        );
+    }
     use TemplatePart::*;
 
     #[test]
