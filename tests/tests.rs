@@ -12,3 +12,4 @@ mod redis;
 mod report_html;
 mod scenario_errors;
 mod scenarios;
+mod stores_cosmos_firestore;

@@ -117,7 +117,8 @@ pub const RU_TABLE: [(f64, f64, f64); 12] = [
 pub fn table_ru(bytes: f64) -> (f64, f64) {
     let kb = bytes / KIB;
     let first = RU_TABLE[0];
-    if !(kb > first.0) {
+    // NaN and sizes up to 1 KB take the first row.
+    if kb.is_nan() || kb <= first.0 {
         return (first.1, first.2);
     }
     for pair in RU_TABLE.windows(2) {
@@ -515,7 +516,7 @@ impl StoreModel for CosmosDb {
                 match self.partitions {
                     Some(p) => p.to_string(),
                     None => format!(
-                        "max(ceil(highest RU/s ÷ {}), ceil(size ÷ {})) = {} at t = 0 size",
+                        "max(ceil(highest RU/s ÷ {}), ceil(size ÷ {})) = {} for an empty container",
                         fmt_number(self.partition_ru),
                         gb(self.partition_storage),
                         Self::physical_partitions(

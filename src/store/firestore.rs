@@ -78,7 +78,7 @@ pub const MAX_PARTITIONS: usize = 100_000;
 /// assert_eq!(ramp_ops_per_s(10.0), 1125.0);
 /// ```
 pub fn ramp_ops_per_s(minutes_since_start: f64) -> f64 {
-    if !(minutes_since_start > 0.0) {
+    if minutes_since_start.is_nan() || minutes_since_start <= 0.0 {
         return RAMP_START_OPS_PER_S;
     }
     let steps = (minutes_since_start / RAMP_STEP_MINUTES).floor();
@@ -275,10 +275,17 @@ impl StoreModel for Firestore {
             ),
             f(
                 "partitions",
-                format!(
-                    "{} (no per-partition throughput limit: Firestore splits key ranges automatically)",
-                    self.partitions
-                ),
+                if self.new_collection {
+                    format!(
+                        "{} (the ramp's budget divided evenly over them; Firestore splits key ranges automatically)",
+                        self.partitions
+                    )
+                } else {
+                    format!(
+                        "{} (no per-partition throughput limit: Firestore splits key ranges automatically)",
+                        self.partitions
+                    )
+                },
                 "assumption: Firestore publishes no partition count or per-partition throughput",
                 true,
             ),

@@ -1,0 +1,386 @@
+//! Azure Cosmos DB and Firestore: the store models' published figures (RU
+//! anchors, physical partition counts, the 500/50/5 ramp) and the case
+//! scenarios C15 and C17 with the numbers they reproduce.
+
+use keyheat::engine::{self, Options};
+use keyheat::results::{Status, TableResults, Verdict};
+use keyheat::scenario::{Consistency, Operation};
+use keyheat::store::firestore::ramp_ops_per_s;
+use keyheat::store::{Model, TableDemand};
+use keyheat::{RunResults, Scenario};
+
+use Status::{Fail, Pass};
+
+/// Trials per case run: the verdicts below sit far from their thresholds.
+const TRIALS: u32 = 20;
+
+fn scenario_at(rel: &str) -> Scenario {
+    let path = crate::util::root().join(rel);
+    match Scenario::from_path(&path) {
+        Ok(s) => s,
+        Err(e) => panic!("{rel} does not parse: {e}"),
+    }
+}
+
+fn model_of(rel: &str) -> Model {
+    let s = scenario_at(rel);
+    match Model::new(&s.store, rel) {
+        Ok(m) => m,
+        Err(e) => panic!("{rel}: {e}"),
+    }
+}
+
+fn run_case(rel: &str) -> RunResults {
+    let s = scenario_at(rel);
+    let options = Options {
+        trials: Some(TRIALS),
+        ..Default::default()
+    };
+    match engine::run(&s, &options, &|_| {}) {
+        Ok(r) => r,
+        Err(e) => panic!("{rel} does not run: {e}"),
+    }
+}
+
+fn empty(name: &str) -> TableDemand {
+    TableDemand {
+        name: name.into(),
+        initial_bytes: 0.0,
+        has_local_index: false,
+    }
+}
+
+fn table<'a>(tables: &'a [TableResults], name: &str) -> &'a TableResults {
+    match tables.iter().find(|t| t.name == name) {
+        Some(t) => t,
+        None => panic!("no table {name}"),
+    }
+}
+
+fn verdict<'a>(verdicts: &'a [Verdict], check: &str, table: &str) -> &'a Verdict {
+    match verdicts
+        .iter()
+        .find(|v| v.check == check && v.table == table)
+    {
+        Some(v) => v,
+        None => panic!("no {check} verdict for {table}: {verdicts:?}"),
+    }
+}
+
+fn read_units_per_s(t: &TableResults) -> f64 {
+    t.partition_ranks.iter().map(|p| p.read_units_per_s).sum()
+}
+
+#[test]
+fn cosmos_1kb_anchors_and_physical_partitions_of_the_c17_container() {
+    let m = model_of("scenarios/cases/c17-device-partition-key.toml");
+    let store = m.store();
+    assert_eq!(store.unit_names(), ("RU", "RU"));
+    // A 1 KB point read: 1 RU; strong: 2 RU; a 1 KB create: 4.95 ≈ 5 RU.
+    assert_eq!(
+        store.read_cost(Operation::Get, Consistency::Eventual, 1000.0, 1.0),
+        1.0
+    );
+    assert_eq!(
+        store.read_cost(Operation::Get, Consistency::Strong, 1000.0, 1.0),
+        2.0
+    );
+    let write = store.write_cost(Operation::Put, Consistency::Eventual, 1000.0);
+    assert!((write - 5.0).abs() <= 0.05, "{write}");
+    // 100,000 RU/s → 10 physical partitions of 10,000 RU/s, reads + writes.
+    let l = store.layout(&empty("telemetry"));
+    assert_eq!(l.partitions, 10);
+    assert_eq!(l.combined_limit_per_s, Some(10_000.0));
+    assert_eq!((l.read_limit_per_s, l.write_limit_per_s), (None, None));
+    // 20 GB logical partitions, 2 MB items.
+    assert_eq!(l.item_collection_limit_bytes, Some(20e9));
+    assert_eq!(l.item_size_limit_bytes, Some(2_097_152.0));
+    // 20 TB of data at 100,000 RU/s: storage rules, 50 GB each → 400 partitions.
+    let big = TableDemand {
+        initial_bytes: 20e12,
+        ..empty("telemetry")
+    };
+    let l = store.layout(&big);
+    assert_eq!(l.partitions, 400);
+    assert_eq!(l.combined_limit_per_s, Some(250.0));
+    let line = store.describe_placement("device-7", &empty("telemetry"));
+    assert!(
+        line.starts_with("partition=") && line.ends_with(" logical_partition=device-7"),
+        "{line}"
+    );
+}
+
+#[test]
+fn c17_device_partition_key_fills_20_gb_after_about_231_days() {
+    let r = run_case("scenarios/cases/c17-device-partition-key.toml");
+    let t = table(&r.tables, "telemetry");
+    assert_eq!(t.partitions, 10);
+    assert_eq!(t.partition_size_limit_bytes, Some(20e9));
+    assert_eq!(
+        verdict(&r.verdicts, "partition_size", "telemetry").status,
+        Fail
+    );
+    assert_eq!(
+        verdict(&r.verdicts, "hot_partition", "telemetry").status,
+        Pass
+    );
+    // 1,000 B/s per device: 20e9 / 86.4e6 B a day = 231.5 days.
+    let day = t.size_breach.mean_day.expect("a size breach");
+    let expected = 20e9 / (1000.0 * 86_400.0);
+    assert!(
+        (day - expected).abs() < 3.0,
+        "day {day}, expected {expected}"
+    );
+    assert!((t.size_breach.probability.mean - 1.0).abs() < 1e-12);
+    // 10,000 devices × 4.95 RU over 10 partitions ≈ 0.5 of 10,000 RU/s each.
+    assert!(
+        (0.45..0.75).contains(&t.peak_utilization.p95),
+        "{}",
+        t.peak_utilization.p95
+    );
+}
+
+#[test]
+fn c17_single_hot_key_stays_capped_at_10000_ru_per_s_however_the_partitions_split() {
+    let r = run_case("scenarios/cases/c17-device-partition-key.toml");
+    // 4,000 writes/s × 4.95 RU = 19,800 RU/s on one logical partition.
+    let expected = 4000.0 * 4.95 / 10_000.0;
+    let mut seen = Vec::new();
+    for v in &r.variants {
+        let t = table(&v.tables, "gateway_telemetry");
+        assert_eq!(
+            t.partition_combined_limit_per_s,
+            Some(10_000.0),
+            "{}",
+            v.name
+        );
+        assert_eq!(
+            verdict(&v.verdicts, "hot_partition", "gateway_telemetry").status,
+            Fail,
+            "{}",
+            v.name
+        );
+        let u = t.peak_utilization.mean;
+        assert!(u >= expected && u < expected * 1.15, "{}: {u}", v.name);
+        seen.push(t.partitions);
+    }
+    // 100,000 RU/s: 10 partitions; 1,000,000 RU/s: 100. The cap does not move.
+    assert_eq!(seen, vec![10, 100]);
+}
+
+#[test]
+fn c17_synthetic_date_n_spreads_writes_over_400_keys() {
+    let r = run_case("scenarios/cases/c17-synthetic-date-n.toml");
+    let t = table(&r.tables, "telemetry");
+    assert_eq!(t.partitions, 15);
+    assert_eq!(t.fan_out, 400);
+    for v in &r.verdicts {
+        assert_eq!(v.status, Pass, "{}: {}", v.check, v.detail);
+    }
+    assert!(t.peak_utilization.p95 < 0.75, "{}", t.peak_utilization.p95);
+    // One key holds a day of 1/400 of 10 MB/s: 2.16 GB.
+    let p95 = t.max_item_collection_bytes.p95;
+    assert!((2.1e9..2.3e9).contains(&p95), "{p95}");
+    assert!(t.size_breach.mean_day.is_none());
+}
+
+#[test]
+fn c17_date_alone_is_one_hot_key_at_150000_and_1000000_ru_per_s() {
+    let r = run_case("scenarios/cases/c17-synthetic-date-n.toml");
+    let names: Vec<&str> = r.variants.iter().map(|v| v.name.as_str()).collect();
+    assert_eq!(names, ["date-only", "date-only-1M-RU"]);
+    for (v, partitions) in r.variants.iter().zip([15, 100]) {
+        let t = table(&v.tables, "telemetry");
+        assert_eq!(t.partitions, partitions, "{}", v.name);
+        assert_eq!(t.partition_combined_limit_per_s, Some(10_000.0));
+        assert_eq!(t.fan_out, 1);
+        // 49,500 RU/s of writes on one logical partition: ≈ 5× its cap.
+        assert!(
+            t.peak_utilization.mean > 4.95,
+            "{}",
+            t.peak_utilization.mean
+        );
+        assert_eq!(
+            verdict(&v.verdicts, "hot_partition", "telemetry").status,
+            Fail
+        );
+        assert_eq!(
+            verdict(&v.verdicts, "partition_size", "telemetry").status,
+            Fail
+        );
+        // 10 MB/s fills 20 GB in 2,000 s.
+        let day = t.size_breach.mean_day.expect("a size breach");
+        assert!((day * 86_400.0 - 2000.0).abs() < 60.0, "{day}");
+    }
+}
+
+#[test]
+fn firestore_ramp_is_500_then_50_percent_more_every_5_minutes() {
+    assert_eq!(ramp_ops_per_s(0.0), 500.0);
+    assert_eq!(ramp_ops_per_s(5.0), 750.0);
+    assert_eq!(ramp_ops_per_s(10.0), 1125.0);
+    let m = model_of("scenarios/cases/c15-firestore-counter.toml");
+    let store = m.store();
+    assert_eq!(store.unit_names(), ("reads", "writes"));
+    let limits = store.key_limits(&empty("counters"));
+    assert_eq!(limits.key_write_per_s, Some(1.0));
+    assert_eq!(limits.monotonic_write_per_s, Some(500.0));
+    let l = store.layout(&empty("counters"));
+    assert_eq!(l.partitions, 1);
+    assert_eq!(l.combined_limit_per_s, None);
+    assert_eq!(l.item_size_limit_bytes, Some(1_048_576.0));
+    // Billing: a query of 20 documents is 20 reads, an empty one 1.
+    assert_eq!(
+        store.read_cost(Operation::Query, Consistency::Eventual, 2e4, 20.0),
+        20.0
+    );
+    assert_eq!(
+        store.read_cost(Operation::Query, Consistency::Eventual, 0.0, 0.0),
+        1.0
+    );
+}
+
+#[test]
+fn c15_firestore_timestamp_index_exceeds_500_writes_per_s() {
+    let r = run_case("scenarios/cases/c15-firestore-timestamp-index.toml");
+    let v = verdict(&r.verdicts, "monotonic_index", "events");
+    assert_eq!(v.status, Fail, "{}", v.detail);
+    assert!(v.detail.starts_with("800 writes/s"), "{}", v.detail);
+    assert!(v.detail.contains("~500 writes/s"), "{}", v.detail);
+    // Random auto-IDs: no document is hot; no partition limit.
+    assert_eq!(verdict(&r.verdicts, "hot_key", "events").status, Pass);
+    assert_eq!(verdict(&r.verdicts, "hot_partition", "events").status, Pass);
+    assert_eq!(table(&r.tables, "events").fan_out, 1);
+}
+
+#[test]
+fn c15_firestore_sharded_timestamp_lifts_the_limit_to_500_times_4() {
+    let r = run_case("scenarios/cases/c15-firestore-sharded-timestamp.toml");
+    let v = verdict(&r.verdicts, "monotonic_index", "events");
+    assert_eq!(v.status, Pass, "{}", v.detail);
+    assert!(v.detail.contains("~2000 writes/s"), "{}", v.detail);
+    for v in &r.verdicts {
+        assert_eq!(v.status, Pass, "{}: {}", v.check, v.detail);
+    }
+    // The cost: a read of the latest events is 4 queries of 5 documents.
+    let t = table(&r.tables, "events");
+    assert_eq!(t.fan_out, 4);
+    // 5 queries/s × 4 sub-queries × 5 documents = 100 reads/s.
+    let reads = read_units_per_s(t);
+    assert!((90.0..110.0).contains(&reads), "{reads}");
+}
+
+#[test]
+fn c15_firestore_counter_takes_6_writes_per_s_on_one_document() {
+    let r = run_case("scenarios/cases/c15-firestore-counter.toml");
+    let v = verdict(&r.verdicts, "hot_key", "counters");
+    assert_eq!(v.status, Fail, "{}", v.detail);
+    assert!(
+        v.detail.starts_with("busiest key takes 6.00 writes/s"),
+        "{}",
+        v.detail
+    );
+}
+
+#[test]
+fn c15_firestore_sharded_counter_10_shards_take_10x_the_writes() {
+    let r = run_case("scenarios/cases/c15-firestore-sharded-counter.toml");
+    let v = verdict(&r.verdicts, "hot_key", "counters");
+    assert_eq!(v.status, Pass, "{}", v.detail);
+    assert!(
+        v.detail.starts_with("busiest key takes 0.600 writes/s"),
+        "{}",
+        v.detail
+    );
+    for v in &r.verdicts {
+        assert_eq!(v.status, Pass, "{}: {}", v.check, v.detail);
+    }
+    let t = table(&r.tables, "counters");
+    assert_eq!(t.fan_out, 10);
+    // A read of the count gets all 10 shards: 40 reads/s × 10 = 400 documents/s.
+    let reads = read_units_per_s(t);
+    assert!((380.0..420.0).contains(&reads), "{reads}");
+}
+
+#[test]
+fn firestore_new_collection_is_checked_against_the_ramp() {
+    let r = run_case("scenarios/firestore-new-collection-ramp.toml");
+    let t = table(&r.tables, "orders");
+    // 10 minutes in: 500 × 1.5² = 1,125 ops/s for the whole collection.
+    assert_eq!(t.partition_combined_limit_per_s, Some(1125.0));
+    assert_eq!(verdict(&r.verdicts, "hot_partition", "orders").status, Fail);
+    assert!(t.peak_utilization.mean > 1500.0 / 1125.0);
+    // 30 minutes in: 500 × 1.5⁶ = 5,695.3 ops/s.
+    let v = &r.variants[0];
+    let t = table(&v.tables, "orders");
+    let limit = t.partition_combined_limit_per_s.expect("a ramp limit");
+    assert!((limit - 5695.3125).abs() < 1e-9, "{limit}");
+    assert_eq!(verdict(&v.verdicts, "hot_partition", "orders").status, Pass);
+    let rec = r.recommendation.as_ref().expect("a recommendation");
+    assert_eq!(rec.variant, "collection-age-30m");
+}
+
+#[test]
+fn cosmos_hierarchical_key_keeps_the_largest_tenant_under_20_gb() {
+    let r = run_case("scenarios/cosmosdb-tenant-hierarchical.toml");
+    let t = table(&r.tables, "events");
+    assert_eq!(
+        verdict(&r.verdicts, "partition_size", "events").status,
+        Fail
+    );
+    // The largest of 1,000 zipf(1) tenants: 20/s ÷ H(1000) × 2 KB.
+    let h: f64 = (1..=1000).map(|i| 1.0 / f64::from(i)).sum();
+    let expected = 20e9 / (20.0 / h * 2000.0 * 86_400.0);
+    let day = t.size_breach.mean_day.expect("a size breach");
+    assert!(
+        (day - expected).abs() < 1.5,
+        "day {day}, expected {expected}"
+    );
+    let v = &r.variants[0];
+    assert_eq!(v.name, "hierarchical");
+    for x in &v.verdicts {
+        assert_eq!(x.status, Pass, "{}: {}", x.check, x.detail);
+    }
+    let hier = r
+        .store
+        .figures
+        .iter()
+        .find(|f| f.name == "hierarchical")
+        .expect("hierarchical figure");
+    assert!(hier.value.starts_with("off"), "{}", hier.value);
+}
+
+#[test]
+fn every_cosmos_and_firestore_figure_names_its_source() {
+    for (rel, must) in [
+        (
+            "scenarios/cases/c17-device-partition-key.toml",
+            vec![
+                "Partitioning and horizontal scaling",
+                "service quotas",
+                "Understand request unit consumption",
+            ],
+        ),
+        (
+            "scenarios/cases/c15-firestore-counter.toml",
+            vec![
+                "Best practices",
+                "Distributed counters",
+                "Sharded timestamps",
+                "Usage and limits",
+            ],
+        ),
+    ] {
+        let figures = model_of(rel).store().figures();
+        for f in &figures {
+            assert!(!f.source.is_empty() && !f.value.is_empty(), "{rel}: {f:?}");
+        }
+        for m in must {
+            assert!(
+                figures.iter().any(|f| f.source.contains(m)),
+                "{rel}: no figure cites {m}"
+            );
+        }
+        assert!(figures.iter().any(|f| f.assumption), "{rel}");
+    }
+}
