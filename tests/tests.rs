@@ -13,3 +13,4 @@ mod report_html;
 mod scenario_errors;
 mod scenarios;
 mod stores_cosmos_firestore;
+mod stores_mongo_bigtable;

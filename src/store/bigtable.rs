@@ -41,9 +41,14 @@
 //! - A row over 256 MiB cannot be read in full (API `Row`: "Rows which exceed
 //!   256MiB in size cannot be read in full"; "Schema design" hard limit);
 //!   recommended ≤ 100 MB. A cell ≤ 100 MiB hard, ~10 MB recommended.
+//! - One node serves a tablet, so a tablet's load is capped at one node's
+//!   1,000 node-ms/s (the `hot_partition` check: a hot spot Bigtable cannot
+//!   move or split away, such as the append point of a timestamp-leading
+//!   key); the node totals give `hot_node`.
 //! - Key Visualizer draws time × key space (row-key order) as a heatmap of
-//!   up to 1,000 key buckets: keyheat's heatmap draws time × tablets in key
-//!   order, read the same way ("Key Visualizer overview").
+//!   up to 1,000 key buckets: with tablets capped, keyheat's heatmap draws
+//!   time × tablets in key order, read the same way ("Key Visualizer
+//!   overview").
 
 use super::mongodb::key_position;
 use super::{figure, fmt_number, NodeLayout, Settings, StoreModel, TableDemand, TableLayout};
@@ -252,7 +257,8 @@ impl StoreModel for Bigtable {
             partitions: self.tablets,
             read_limit_per_s: None,
             write_limit_per_s: None,
-            combined_limit_per_s: None,
+            // One node serves a tablet: a tablet can take no more than a node.
+            combined_limit_per_s: Some(NODE_MS_PER_S),
             item_collection_limit_bytes: collection,
             item_size_limit_bytes: Some(item),
             nodes: Some(NodeLayout {
@@ -326,7 +332,10 @@ impl StoreModel for Bigtable {
             f("nodes", self.nodes.to_string(), "keyheat default", true),
             f(
                 "tablets",
-                format!("{} tablets, round-robin over the nodes in key order", self.tablets),
+                format!(
+                    "{} tablets, round-robin over the nodes in key order; a tablet takes at most one node's 1,000 node-ms/s",
+                    self.tablets
+                ),
                 "ASSUMPTION: 100 per node; Bigtable splits and moves tablets by size and load and publishes no count",
                 true,
             ),
@@ -487,6 +496,8 @@ mod tests {
         assert_eq!(l.partitions, 300);
         assert_eq!(l.item_collection_limit_bytes, Some(268_435_456.0));
         assert_eq!(l.item_size_limit_bytes, Some(104_857_600.0));
+        // A tablet is capped at one node's capacity.
+        assert_eq!(l.combined_limit_per_s, Some(1000.0));
         let nodes = l.nodes.unwrap();
         assert_eq!((nodes.label, nodes.nodes), ("node", 3));
         assert_eq!(nodes.combined_limit_per_s, Some(1000.0));

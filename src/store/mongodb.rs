@@ -40,7 +40,9 @@
 //!   (default 10,000 operations/s per shard) is an ASSUMPTION for a
 //!   replica-set primary with 8 vCPU, the working set in the WiredTiger
 //!   cache, documents ≤ 1 KB, single-document operations and `w: 1`;
-//!   measure your own. Every request (find, insert, update, delete) costs
+//!   measure your own. It caps each chunk too (one shard serves a chunk), so
+//!   the engine simulates chunks in key order (the heatmap) and shards.
+//!   Every request (find, insert, update, delete) costs
 //!   1 op on the shard owning its chunk; reads go to the primary (read
 //!   preference `primary`, the default).
 //! - [`analyze_shard_key`] reports, for a scenario, the characteristics
@@ -387,7 +389,8 @@ impl StoreModel for MongoDb {
             partitions,
             read_limit_per_s: None,
             write_limit_per_s: None,
-            combined_limit_per_s: None,
+            // A chunk is served by one shard: it can take no more than that shard.
+            combined_limit_per_s: Some(self.shard_ops_per_s),
             item_collection_limit_bytes: Some(self.chunk_size),
             item_size_limit_bytes: Some(self.item_size_limit),
             nodes: Some(NodeLayout {
@@ -512,7 +515,7 @@ impl StoreModel for MongoDb {
             f(
                 "shard_ops_per_s",
                 format!("{} ops/s per shard", fmt_number(self.shard_ops_per_s)),
-                "ASSUMPTION: MongoDB publishes no per-shard throughput; a replica-set primary with 8 vCPU, working set in the WiredTiger cache, documents ≤ 1 KB, single-document operations, w: 1",
+                "ASSUMPTION: MongoDB publishes no per-shard throughput; a replica-set primary with 8 vCPU, working set in the WiredTiger cache, documents ≤ 1 KB, single-document operations, w: 1. It also caps one chunk (hot_partition), since one shard serves each chunk",
                 true,
             ),
             f(
@@ -1017,6 +1020,9 @@ mod tests {
         assert_eq!(l.partitions, 3);
         assert_eq!(l.item_collection_limit_bytes, Some(134_217_728.0));
         assert_eq!(l.item_size_limit_bytes, Some(16_777_216.0));
+        // One shard serves a chunk: a chunk's cap is the shard's.
+        assert_eq!(l.combined_limit_per_s, Some(10_000.0));
+        assert_eq!((l.read_limit_per_s, l.write_limit_per_s), (None, None));
         let nodes = l.nodes.unwrap();
         assert_eq!(
             (nodes.label, nodes.nodes, nodes.read_replicas),
