@@ -292,7 +292,10 @@ pub fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> Vec<Verd
             [
                 r.map(|l| format!("{} {ru}/s", sig3(l))),
                 w.map(|l| format!("{} {wu}/s", sig3(l))),
-                c.map(|l| format!("{} ops/s", sig3(l))),
+                c.map(|l| {
+                    let unit = if ru == wu { ru } else { "units" };
+                    format!("{} {unit}/s", sig3(l))
+                }),
             ]
             .into_iter()
             .flatten()

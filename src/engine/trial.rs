@@ -19,6 +19,7 @@ use super::alias::{merge_cold, AliasTable};
 use super::plan::{Method, Plan, Stream, TablePlan};
 use super::window::{collapsed, draw_windows, Component, Limits, Outcome};
 use crate::results::{KeyLoad, Timeseries};
+use crate::scenario::TemplatePart;
 use crate::store::hash::fmix64;
 use crate::store::StoreModel;
 use rand::{Rng, SeedableRng};
@@ -290,10 +291,10 @@ fn run_table(
                     run_server(&comps, &node_limits, row, rng)
                 };
                 node_peak[n] = node_peak[n].max(o.peak_utilization);
+                // With per-partition limits the table's peak is the partitions';
+                // node peaks are judged on their own (hot_node).
                 if !simulate_partitions {
                     total.merge(o);
-                } else {
-                    total.peak_utilization = total.peak_utilization.max(o.peak_utilization);
                 }
             }
         }
@@ -471,8 +472,8 @@ fn exact_segment(
             for n in 0..n_nodes {
                 let (util, over) = node_limits.apply(node_r[n], node_w[n]);
                 node_peak[n] = node_peak[n].max(util);
-                out.peak_utilization = out.peak_utilization.max(util);
                 if !simulate_partitions {
+                    out.peak_utilization = out.peak_utilization.max(util);
                     out.throttled_units += over;
                     out.requested_units += node_r[n] + node_w[n];
                     record(n, util, node_r[n] + node_w[n]);
@@ -558,10 +559,31 @@ fn place_stream(
     let rate = s.busy_rate_per_s;
     let w_sum: f64 = s.subkeys.iter().map(|k| k.weight).sum();
     let w_sq: f64 = s.subkeys.iter().map(|k| k.weight * k.weight).sum();
-    if s.shares.is_fresh() && s.is_write && store.ranged() {
-        // A monotonic key on a ranged store: every insert goes to the last
-        // range (MongoDB's MaxKey chunk, the last Bigtable tablet).
-        add(&mut per, p_count - 1, rate * w_sum);
+    // The parts of the key before its monotonic part ({time}/{id}).
+    let prefix: Vec<&TemplatePart> = table
+        .keys
+        .template
+        .iter()
+        .take_while(|p| !matches!(p, TemplatePart::Time | TemplatePart::Id))
+        .collect();
+    let prefix_has_entity = prefix.iter().any(|p| matches!(p, TemplatePart::Entity(_)));
+    if s.shares.is_fresh() && s.is_write && store.ranged() && !prefix_has_entity {
+        // A monotonic key on a ranged store: every insert goes to the end of
+        // its prefix's range — with no prefix, the last range (MongoDB's MaxKey
+        // chunk, the last Bigtable tablet); with write shards, the end of each
+        // shard's range.
+        for sk in &s.subkeys {
+            let key = table
+                .keys
+                .format(&[], sk.shard, bucket - i64::from(sk.bucket_back));
+            let sharded_prefix = prefix.iter().any(|p| matches!(p, TemplatePart::Shard));
+            let part = if sk.shard.is_some() && sharded_prefix {
+                store.place(&key, p_count).min(p_count - 1)
+            } else {
+                p_count - 1
+            };
+            add(&mut per, part, rate * sk.weight);
+        }
         return Placed {
             per_partition: per,
             keys,
