@@ -59,13 +59,13 @@ measure() { # label threads keys partitions rate duration trials
 
 echo "| run | keys | partitions | requests/s | duration (1 s windows) | trials | threads | wall (median of 3) | peak RSS |"
 echo "|---|---|---|---|---|---|---|---|---|"
-measure base          2 1000000   100  20000  360s 20
-measure "rate ×10"    2 1000000   100  200000 360s 20
-measure "rate ×100"   2 1000000   100  2000000 360s 20
-measure "keys ×10"    2 10000000  100  20000  360s 20
-measure "keys ×100"   2 100000000 100  20000  360s 20
-measure "keys ×1000"  2 1000000000 100 20000  360s 20
-measure "partitions ×10" 2 1000000 1000 20000 360s 20
-measure "windows ×10" 2 1000000   100  20000  3600s 20
-measure "trials ×10"  2 1000000   100  20000  360s 200
-measure "threads ÷2"  1 1000000   100  20000  360s 20
+measure base          2 1000000   1000 20000  3600s 50
+measure "rate ×10"    2 1000000   1000 200000 3600s 50
+measure "rate ×100"   2 1000000   1000 2000000 3600s 50
+measure "keys ×10"    2 10000000  1000 20000  3600s 50
+measure "keys ×100"   2 100000000 1000 20000  3600s 50
+measure "keys ×1000"  2 1000000000 1000 20000 3600s 50
+measure "partitions ×10" 2 1000000 10000 20000 3600s 50
+measure "windows ×10" 2 1000000   1000 20000  36000s 50
+measure "trials ×10"  2 1000000   1000 20000  3600s 500
+measure "threads ÷2"  1 1000000   1000 20000  3600s 50

@@ -222,6 +222,28 @@ fn table_results(tp: &super::plan::TablePlan, per: &[&TableTrial], headroom: f64
         item_size_breach_curve: curve(&grid, per, |t| t.growth.item_breach_day),
         fan_out: tp.fan_out,
         requests_per_s: tp.requests_per_s,
+        read_units_per_s: mean(
+            &per.iter()
+                .map(|t| t.ranked.iter().map(|r| r[0]).sum::<f64>())
+                .collect::<Vec<_>>(),
+        ),
+        write_units_per_s: mean(
+            &per.iter()
+                .map(|t| t.ranked.iter().map(|r| r[1]).sum::<f64>())
+                .collect::<Vec<_>>(),
+        ),
+        mean_read_units_per_s: tp
+            .streams
+            .iter()
+            .filter(|s| !s.is_write)
+            .map(|s| s.mean_rate_per_s * s.fan_out() * s.severity.mean)
+            .sum(),
+        mean_write_units_per_s: tp
+            .streams
+            .iter()
+            .filter(|s| s.is_write)
+            .map(|s| s.mean_rate_per_s * s.fan_out() * s.severity.mean)
+            .sum(),
         partition_ranks,
         nodes,
         checkpoints: Vec::new(),

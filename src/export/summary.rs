@@ -48,6 +48,8 @@ pub fn table_json(t: &TableResults) -> Value {
         "days_to_rows_breach": opt(t.rows_breach.mean_day),
         "fan_out": t.fan_out,
         "requests_per_s": num(t.requests_per_s),
+        "units_per_s": { "read": num(t.read_units_per_s), "write": num(t.write_units_per_s) },
+        "mean_units_per_s": { "read": num(t.mean_read_units_per_s), "write": num(t.mean_write_units_per_s) },
         "partition_read_limit_per_s": opt(t.partition_read_limit_per_s),
         "partition_write_limit_per_s": opt(t.partition_write_limit_per_s),
         "partition_combined_limit_per_s": opt(t.partition_combined_limit_per_s),

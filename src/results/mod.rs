@@ -125,6 +125,14 @@ pub struct TableResults {
     pub fan_out: u32,
     /// Mean requests per second in the busy period (all patterns on this table).
     pub requests_per_s: f64,
+    /// Mean read capacity units consumed per second in the busy period (with fan-out).
+    pub read_units_per_s: f64,
+    /// Mean write capacity units consumed per second in the busy period.
+    pub write_units_per_s: f64,
+    /// Mean read units per second over a day (mean rates, no peak factor), for cost.
+    pub mean_read_units_per_s: f64,
+    /// Mean write units per second over a day (mean rates), for cost.
+    pub mean_write_units_per_s: f64,
     /// Per-partition load by rank (1 = the trial's hottest), averaged over trials.
     pub partition_ranks: Vec<PartitionRank>,
     /// Node-level load, when the store's throughput limit is per node.
