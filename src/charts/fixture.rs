@@ -129,7 +129,7 @@ impl TableBuilder {
                 },
                 widest_safe_bucket_days: None,
                 widest_safe_item_bucket_days: None,
-                size_breach_curve: Vec::new(),
+                size_breach_curve: breach_curve(),
                 item_size_breach_curve: Vec::new(),
                 fan_out: 1,
                 requests_per_s: 12_345.6,
@@ -153,7 +153,7 @@ impl TableBuilder {
         }
     }
 
-    /// A quiet index table with `partitions` partitions.
+    /// A quiet index table with `partitions` partitions (no breach curve).
     pub(crate) fn quiet(name: &str, partitions: usize) -> TableBuilder {
         let mut b = TableBuilder::orders();
         let t = &mut b.table;
@@ -167,6 +167,7 @@ impl TableBuilder {
         };
         t.throttled_fraction = Stat::default();
         t.size_breach = t.item_size_breach.clone();
+        t.size_breach_curve.clear();
         t.partition_ranks = (1..=partitions)
             .map(|rank| PartitionRank {
                 rank,
@@ -206,6 +207,19 @@ impl TableBuilder {
     }
 }
 
+/// P(item-collection breach by day) of "orders": 0 up to day 60, then
+/// rising by 0.9% a day to 45% at day 110 and flat after, with a ±5 point band
+/// (clamped to [0, 1]), every 5 days over 365 days.
+fn breach_curve() -> Vec<(f64, f64, [f64; 2])> {
+    (0..=73)
+        .map(|i| {
+            let day = i as f64 * 5.0;
+            let p = ((day - 60.0) * 0.009).clamp(0.0, 0.45);
+            (day, p, [(p - 0.05).max(0.0), (p + 0.05).min(1.0)])
+        })
+        .collect()
+}
+
 fn verdict(check: &str, table: &str, status: Status, detail: &str) -> Verdict {
     Verdict {
         check: check.to_string(),
@@ -224,6 +238,7 @@ pub(crate) fn results() -> RunResults {
         seed: 42,
         trials: 200,
         keyheat_version: "0.1.0".to_string(),
+        method: "aggregated".to_string(),
         window_s: 1.0,
         duration_s: 3600.0,
         horizon_days: 365.0,

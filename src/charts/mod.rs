@@ -1,6 +1,7 @@
 //! Charts of a run, each written as PNG and SVG: partition load vs limit,
-//! partition × time heatmap, size growth vs ceiling, largest item vs item
-//! ceiling, and a variant comparison when variants exist.
+//! partition × time heatmap, size growth vs ceiling, the probability of a
+//! size-ceiling breach by day, largest item vs item ceiling, and a variant
+//! comparison when variants exist.
 //!
 //! Charts read only [`RunResults`]. One file per chart kind; every chart is
 //! drawn by the same code onto a bitmap and an SVG backend. Text is set in the
@@ -9,6 +10,7 @@
 //! name the `sans-serif` family. Output bytes depend only on the input: no
 //! timestamps, no hash-map iteration.
 
+mod breach;
 pub mod format;
 mod growth;
 mod heatmap;
@@ -31,9 +33,10 @@ use plotters::style::FontStyle;
 use crate::results::{RunResults, Status};
 use crate::{Error, ErrorKind, Result};
 
-/// Chart kinds drawn once per table, in the order [`write_all`] writes them;
-/// each is the prefix of the file stem (`load-orders.png`).
-pub const TABLE_CHART_KINDS: [&str; 4] = ["load", "heatmap", "growth", "item-growth"];
+/// Chart kinds drawn per table, in the order [`write_all`] writes them;
+/// each is the prefix of the file stem (`load-orders.png`). `breach` is
+/// written only for tables with a breach curve.
+pub const TABLE_CHART_KINDS: [&str; 5] = ["load", "heatmap", "growth", "breach", "item-growth"];
 
 /// File stem of the variant comparison chart (`variants.png`, `variants.svg`).
 pub const VARIANTS_STEM: &str = "variants";
@@ -43,8 +46,10 @@ pub const MAX_LOAD_RANKS: usize = 200;
 
 /// Writes every chart of `results` into `dir` (created when missing) as PNG
 /// and SVG, and returns the written paths: per table, in table order,
-/// `load-<t>`, `heatmap-<t>`, `growth-<t>`, `item-growth-<t>` (each `.png`
-/// then `.svg`, `<t>` from [`table_stems`]), then `variants.png` /
+/// `load-<t>`, `heatmap-<t>`, `growth-<t>`, `breach-<t>` (only when the
+/// table has a non-empty `size_breach_curve` or `item_size_breach_curve`),
+/// `item-growth-<t>` (each `.png` then `.svg`, `<t>` from [`table_stems`]),
+/// then `variants.png` /
 /// `variants.svg` when `results.variants` is non-empty.
 ///
 /// # Errors
@@ -57,7 +62,7 @@ pub const MAX_LOAD_RANKS: usize = 200;
 /// use keyheat::results::*;
 /// let results = RunResults {
 ///     scenario: "demo".into(), description: String::new(), seed: 1, trials: 1,
-///     keyheat_version: "0".into(), window_s: 1.0, duration_s: 60.0, horizon_days: 30.0,
+///     keyheat_version: "0".into(), method: "aggregated".into(), window_s: 1.0, duration_s: 60.0, horizon_days: 30.0,
 ///     headroom: 0.8,
 ///     store: StoreSummary { kind: "generic".into(), read_unit: "ops".into(),
 ///                           write_unit: "ops".into(), figures: vec![] },
@@ -88,6 +93,9 @@ pub fn write_all(results: &RunResults, dir: &Path) -> Result<Vec<PathBuf>> {
             dir,
             &format!("growth-{stem}"),
         )?);
+        if let Some(chart) = breach::BreachChart::new(results, table) {
+            written.extend(render(&chart, dir, &format!("breach-{stem}"))?);
+        }
         written.extend(render(
             &growth::GrowthChart::item(results, table),
             dir,

@@ -48,6 +48,10 @@ fn write_all_writes_png_and_svg_per_chart_in_table_order() {
     let mut want = Vec::new();
     for t in ["orders", "orders.by_status"] {
         for kind in TABLE_CHART_KINDS {
+            if kind == "breach" && t != "orders" {
+                // only "orders" has a breach curve
+                continue;
+            }
             want.push(format!("{kind}-{t}.png"));
             want.push(format!("{kind}-{t}.svg"));
         }
@@ -119,6 +123,53 @@ fn charts_are_byte_identical_across_writes() {
             std::fs::read(pb).unwrap(),
             "{}",
             pa.display()
+        );
+    }
+}
+
+#[test]
+fn breach_chart_draws_the_probability_curve_with_its_band() {
+    let dir = tempfile::tempdir().unwrap();
+    let written = write_all(&fixture::results(), dir.path()).unwrap();
+    let names = names(&written);
+    assert!(names.contains(&"breach-orders.png".to_string()));
+    assert!(!names
+        .iter()
+        .any(|n| n.starts_with("breach-orders.by_status")));
+    assert_eq!(png_size(&dir.path().join("breach-orders.png")), (1280, 720));
+    let text = svg(dir.path(), "breach-orders.svg");
+    assert!(text.contains("orders: probability of a size-ceiling breach by day"));
+    assert!(text.contains("item-collection ceiling 10.0 GB: P(breach by day)"));
+    assert!(text.contains("item-collection ceiling 10.0 GB: 95% interval"));
+    assert!(text.contains("P(first breach by day), over 200 trials"));
+    let labels = texts(&text);
+    for want in ["0%", "50.0%", "100%"] {
+        assert!(labels.iter().any(|t| t == want), "{want} in {labels:?}");
+    }
+    assert!(
+        !text.contains("item size limit"),
+        "no item curve in the fixture"
+    );
+    // an item curve adds its own line
+    let mut results = fixture::results();
+    results.tables[1].item_size_breach_curve =
+        vec![(0.0, 0.0, [0.0, 0.1]), (365.0, 0.2, [0.1, 0.3])];
+    write_all(&results, dir.path()).unwrap();
+    let text = svg(dir.path(), "breach-orders.by_status.svg");
+    assert!(text.contains("item size limit 400 KB: P(breach by day)"));
+    assert!(!text.contains("item-collection ceiling"));
+    // same input, same bytes
+    let again = tempfile::tempdir().unwrap();
+    write_all(&results, again.path()).unwrap();
+    for f in [
+        "breach-orders.png",
+        "breach-orders.svg",
+        "breach-orders.by_status.png",
+    ] {
+        assert_eq!(
+            std::fs::read(dir.path().join(f)).unwrap(),
+            std::fs::read(again.path().join(f)).unwrap(),
+            "{f}"
         );
     }
 }

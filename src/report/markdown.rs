@@ -419,6 +419,13 @@ fn chart_caption(kind: &str, t: &TableResults, r: &RunResults) -> (&'static str,
             "item collection growth vs ceiling",
             "Largest item collection by day: mean over trials with the p05–p95 band, the item-collection ceiling (red) and the mean day of the first breach (dashed).".to_string(),
         ),
+        "breach" => (
+            "probability of a size-ceiling breach by day",
+            format!(
+                "P(first breach by day d) over {} trials for each ceiling with a breach curve (item collection, item), with its 95% Wilson band; where a line crosses the dashed 50% line is the median first breach, where its band lifts off 0 the earliest plausible one.",
+                count(r.trials as usize)
+            ),
+        ),
         _ => (
             "largest item vs item size limit",
             "Largest item by day: mean and p95 over trials, the item size limit (red) and the mean day of the first breach (dashed).".to_string(),

@@ -123,6 +123,14 @@ fn charts_are_embedded_by_relative_link_with_svg_beside() {
         &md,
         "![orders: largest item vs item size limit](item-growth-orders.png)",
     );
+    // The breach curve sits between the two growth charts.
+    let growth = md.find("](growth-orders.png)").unwrap();
+    let breach = md
+        .find("![orders: probability of a size-ceiling breach by day](breach-orders.png)")
+        .unwrap();
+    let item = md.find("](item-growth-orders.png)").unwrap();
+    assert!(growth < breach && breach < item);
+    has(&md, "with its 95% Wilson band; where a line crosses the dashed 50% line is the median first breach");
     has(
         &md,
         "![orders.by_status: partition load vs limit](load-orders.by_status.png)",
@@ -150,8 +158,9 @@ fn every_link_points_at_a_written_chart() {
         assert!(dir.path().join(target).is_file(), "{target}");
         links += 1;
     }
-    // 2 tables × 4 kinds × (PNG + SVG) + the variants chart's 2.
-    assert_eq!(links, 18);
+    // 2 tables × 4 kinds × (PNG + SVG), the breach chart of "orders" (the
+    // only table with a breach curve) and the variants chart's 2.
+    assert_eq!(links, 20);
 }
 
 #[test]
