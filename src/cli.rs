@@ -53,10 +53,11 @@ pub enum Command {
         /// Worker threads (default: all cores). Results are identical for any value.
         #[arg(long)]
         threads: Option<usize>,
-        /// How request counts are drawn: `aggregated` (per partition and window,
-        /// stationary stretches in closed form), `windows` (every window drawn)
-        /// or `exact` (every request drawn: the slow reference).
-        #[arg(long, value_enum, default_value_t = MethodArg::Aggregated)]
+        /// How request counts are drawn: `auto` (the cheaper of exact and
+        /// aggregated), `aggregated` (per partition and window, stationary
+        /// stretches in closed form), `windows` (every window drawn) or `exact`
+        /// (every request drawn from an alias table over every key).
+        #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
         method: MethodArg,
         /// Exit with code 3 when any check of the base design fails.
         #[arg(long)]
@@ -85,7 +86,7 @@ pub enum Command {
         #[arg(long)]
         threads: Option<usize>,
         /// How request counts are drawn.
-        #[arg(long, value_enum, default_value_t = MethodArg::Aggregated)]
+        #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
         method: MethodArg,
         /// Exit with code 3 when any check of the base design fails.
         #[arg(long)]
@@ -125,6 +126,8 @@ pub enum Command {
 /// `--method` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum MethodArg {
+    /// Whichever of exact and aggregated is expected to cost less.
+    Auto,
     /// Per partition and window; stationary stretches in closed form.
     Aggregated,
     /// Every window drawn.
@@ -136,6 +139,7 @@ pub enum MethodArg {
 impl From<MethodArg> for engine::plan::Method {
     fn from(m: MethodArg) -> Self {
         match m {
+            MethodArg::Auto => engine::plan::Method::Auto,
             MethodArg::Aggregated => engine::plan::Method::Aggregated,
             MethodArg::Windows => engine::plan::Method::Windows,
             MethodArg::Exact => engine::plan::Method::Exact,

@@ -159,3 +159,18 @@ fn tail_placement_reports_its_bound_and_the_tail_holds_it() {
     );
     assert!(p.tail_cdf_error_bound < 0.01);
 }
+
+#[test]
+fn auto_picks_the_cheaper_method() {
+    // A trickle over a handful of keys: 6 requests cost less drawn one by one
+    // than one closed-form stretch per partition.
+    let tiny = text(r#"{ distribution = "uniform" }"#)
+        .replace("count = 200_000", "count = 10")
+        .replace("rate = 5000", "rate = 0.1")
+        .replace("partitions = 20", "partitions = 1")
+        .replace("trials = 200", "trials = 3");
+    assert_eq!(crate::util::run(&tiny).method, "exact");
+    // 5,000 requests/s over 200,000 keys: aggregated.
+    let big = text(r#"{ distribution = "uniform" }"#).replace("trials = 200", "trials = 3");
+    assert_eq!(crate::util::run(&big).method, "aggregated");
+}

@@ -124,7 +124,10 @@ fn prepare(scenario: &Scenario, options: &Options) -> Result<(plan::Plan, Model)
     }
     let model = Model::new(&scenario.store, &scenario.source_path)?;
     let mut plan = plan::build(&scenario, model.store());
-    plan.method = options.method;
+    plan.method = match options.method {
+        plan::Method::Auto => plan::choose_method(&plan, EXACT_MAX_KEYS),
+        m => m,
+    };
     if plan.method == plan::Method::Exact {
         for t in &plan.tables {
             for s in &t.streams {

@@ -21,6 +21,8 @@ pub struct Design {
     pub trials: u32,
     /// Verdicts computed from the plan (per-key and monotonic-index limits).
     pub plan_key_verdicts: Vec<Verdict>,
+    /// How request counts were drawn.
+    pub method: super::plan::Method,
 }
 
 /// Every verdict of a design: the per-table checks, then the plan's key checks.
@@ -66,6 +68,7 @@ pub fn design(
         tables,
         verdicts,
         plan_key_verdicts,
+        method: plan.method,
         store: StoreSummary {
             kind: store.kind().as_str().to_string(),
             read_unit: ru.to_string(),
@@ -601,6 +604,7 @@ pub fn finish(scenario: &Scenario, base: Design, variants: Vec<VariantResults>) 
         seed: base.seed,
         trials: base.trials,
         keyheat_version: env!("CARGO_PKG_VERSION").to_string(),
+        method: base.method.as_str().to_string(),
         window_s: scenario.simulation.window_s,
         duration_s: scenario.simulation.duration_s,
         horizon_days: scenario.simulation.horizon_days,

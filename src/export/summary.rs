@@ -96,6 +96,7 @@ pub fn summary_json(r: &RunResults) -> Result<Vec<u8>> {
         "seed": r.seed,
         "trials": r.trials,
         "keyheat_version": r.keyheat_version,
+        "method": r.method,
         "simulation": { "window_s": num(r.window_s), "duration_s": num(r.duration_s), "horizon_days": num(r.horizon_days), "headroom": num(r.headroom) },
         "store": r.store,
         "tables": r.tables.iter().map(table_json).collect::<Vec<_>>(),

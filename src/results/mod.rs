@@ -20,6 +20,8 @@ pub struct RunResults {
     pub trials: u32,
     /// The crate version that produced the results.
     pub keyheat_version: String,
+    /// How request counts were drawn (`aggregated`, `exact`, `windows`).
+    pub method: String,
     /// Window length, seconds.
     pub window_s: f64,
     /// Simulated busy period, seconds.
