@@ -127,20 +127,29 @@ impl TableBuilder {
                     mean_day: None,
                     ci95: None,
                 },
-                widest_safe_bucket_days: None,
+                widest_safe_bucket_days: Some(12.5),
                 widest_safe_item_bucket_days: None,
                 size_breach_curve: breach_curve(),
                 item_size_breach_curve: Vec::new(),
                 fan_out: 1,
                 requests_per_s: 12_345.6,
-                read_units_per_s: 0.0,
-                write_units_per_s: 0.0,
-                mean_read_units_per_s: 0.0,
-                mean_write_units_per_s: 0.0,
+                read_units_per_s: 5000.0,
+                write_units_per_s: 2000.0,
+                mean_read_units_per_s: 1234.5,
+                mean_write_units_per_s: 456.7,
                 partition_ranks: ranks,
                 nodes: None,
-                checkpoints: Vec::new(),
-                placement: Default::default(),
+                checkpoints: vec![
+                    checkpoint(0.0, 1.0, 0.7, 0.0),
+                    checkpoint(180.0, 1.5, 0.9, 0.0),
+                    checkpoint(365.0, 2.25, 1.35, 0.012),
+                ],
+                placement: Placement {
+                    keys_placed: 4096.0,
+                    keys_as_mass: 995_904.0,
+                    tail_share: 0.3125,
+                    tail_cdf_error_bound: 0.0123,
+                },
                 hot_keys,
                 timeseries: Timeseries {
                     step_s: 1.0,
@@ -168,6 +177,8 @@ impl TableBuilder {
         t.throttled_fraction = Stat::default();
         t.size_breach = t.item_size_breach.clone();
         t.size_breach_curve.clear();
+        t.checkpoints.clear();
+        t.widest_safe_bucket_days = None;
         t.partition_ranks = (1..=partitions)
             .map(|rank| PartitionRank {
                 rank,
@@ -204,6 +215,28 @@ impl TableBuilder {
     /// The table.
     pub(crate) fn build(self) -> TableResults {
         self.table
+    }
+}
+
+/// A checkpoint whose peak utilization has mean 0.9 × `p95` (CI ± 0.02) and
+/// whose throttled fraction is `throttled` (CI ± 10%).
+fn checkpoint(day: f64, traffic_factor: f64, p95: f64, throttled: f64) -> Checkpoint {
+    let mean = 0.9 * p95;
+    Checkpoint {
+        day,
+        traffic_factor,
+        peak_utilization: Stat {
+            mean,
+            p50: mean,
+            p95,
+            ci95: [mean - 0.02, mean + 0.02],
+        },
+        throttled_fraction: Stat {
+            mean: throttled,
+            p50: throttled,
+            p95: throttled,
+            ci95: [throttled * 0.9, throttled * 1.1],
+        },
     }
 }
 

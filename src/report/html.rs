@@ -1,6 +1,7 @@
 //! The HTML writer behind [`super::html`]: one self-contained page, one
 //! function per section, every piece of text escaped.
 
+use super::sections;
 use crate::charts::format::{axis, bytes, count, percent, sig3};
 use crate::charts::{table_stems, TABLE_CHART_KINDS, VARIANTS_STEM};
 use crate::results::{
@@ -136,6 +137,8 @@ pub(super) fn render(r: &RunResults, svgs: &[(String, String)]) -> String {
     verdicts(&mut d, r);
     checklist(&mut d, &r.checklist);
     key_figures(&mut d, r);
+    when_it_breaks(&mut d, r);
+    capacity(&mut d, r);
     hot_keys(&mut d, r);
     let mut used = vec![false; svgs.len()];
     charts(&mut d, r, svgs, &mut used);
@@ -170,9 +173,14 @@ fn header(d: &mut Doc, r: &RunResults) {
         ("verdicts", "Verdicts"),
         ("checklist", "Checklist"),
         ("figures", "Key figures"),
-        ("hot-keys", "Hot keys"),
-        ("charts", "Charts"),
     ];
+    if r.tables.iter().any(sections::has_horizon_figures) {
+        links.push(("breaks", "When it breaks"));
+    }
+    if !r.tables.is_empty() {
+        links.push(("capacity", "Capacity"));
+    }
+    links.extend([("hot-keys", "Hot keys"), ("charts", "Charts")]);
     if !r.variants.is_empty() {
         links.push(("variants", "Variants"));
     }
@@ -463,6 +471,63 @@ fn key_figures(d: &mut Doc, r: &RunResults) {
         })
         .collect();
     d.table("figures", &columns, &num, &body);
+    d.line("</section>");
+}
+
+fn text_table(d: &mut Doc, class: &str, t: &sections::TextTable) {
+    let head: Vec<String> = t.head.iter().map(|h| esc(h)).collect();
+    let rows: Vec<(String, Vec<String>)> = t
+        .rows
+        .iter()
+        .map(|row| (String::new(), row.iter().map(|c| esc(c)).collect()))
+        .collect();
+    d.table(class, &head, &t.right, &rows);
+}
+
+fn when_it_breaks(d: &mut Doc, r: &RunResults) {
+    if !r.tables.iter().any(sections::has_horizon_figures) {
+        return;
+    }
+    d.line("<section id=\"breaks\">");
+    d.line("<h2>When it breaks</h2>");
+    d.line("<p class=\"note\">The busy period simulated again with traffic grown to each checkpoint day, and the widest time bucket that keeps growth under the headroom.</p>");
+    for t in r.tables.iter().filter(|t| sections::has_horizon_figures(t)) {
+        d.line(format!("<h3>{}</h3>", esc(&t.name)));
+        if let Some(table) = sections::checkpoints(t) {
+            text_table(d, "checkpoints", &table);
+        }
+        if let Some(s) = sections::checkpoint_sentence(t, r.headroom) {
+            d.line(format!("<p>{}</p>", esc(&s)));
+        }
+        for s in sections::safe_buckets(t, r.headroom) {
+            d.line(format!("<p>{}</p>", esc(&s)));
+        }
+    }
+    d.line("</section>");
+}
+
+fn capacity(d: &mut Doc, r: &RunResults) {
+    if r.tables.is_empty() {
+        return;
+    }
+    d.line("<section id=\"capacity\">");
+    d.line("<h2>Capacity, nodes and placement</h2>");
+    d.line(format!(
+        "<p class=\"note\">{}</p>",
+        esc(sections::CAPACITY_NOTE)
+    ));
+    text_table(d, "capacity", &sections::capacity(r));
+    if let Some(nodes) = sections::nodes(r) {
+        d.line("<h3>Node-level load</h3>");
+        d.line("<p class=\"note\">Where the store limits throughput per node, load summed per node after replication; the busiest node's share against the even share 1 ÷ nodes.</p>");
+        text_table(d, "nodes", &nodes);
+    }
+    d.line("<h3>Key placement</h3>");
+    d.line(format!(
+        "<p class=\"note\">{}</p>",
+        esc(sections::PLACEMENT_NOTE)
+    ));
+    text_table(d, "placement", &sections::placement(r));
     d.line("</section>");
 }
 

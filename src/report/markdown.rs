@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use super::sections;
 use crate::charts::format::{bytes, count, percent, sig3};
 use crate::charts::{table_stems, MAX_LOAD_RANKS, TABLE_CHART_KINDS, VARIANTS_STEM};
 use crate::results::{
@@ -51,6 +52,8 @@ pub(super) fn render(r: &RunResults, chart_files: &[PathBuf]) -> String {
     summary(&mut d, r);
     verdicts(&mut d, r);
     key_figures(&mut d, r);
+    when_it_breaks(&mut d, r);
+    capacity(&mut d, r);
     hot_keys(&mut d, r);
     charts(&mut d, r, chart_files);
     variants(&mut d, r, chart_files);
@@ -282,6 +285,64 @@ fn key_figures(d: &mut Doc, r: &RunResults) {
         })
         .collect();
     d.table(&head, &right, &body);
+}
+
+fn text_table(d: &mut Doc, t: &sections::TextTable) {
+    let head: Vec<String> = t.head.iter().map(|h| cell(h)).collect();
+    let rows: Vec<Vec<String>> = t
+        .rows
+        .iter()
+        .map(|row| row.iter().map(|c| cell(c)).collect())
+        .collect();
+    d.table(&head, &t.right, &rows);
+}
+
+fn when_it_breaks(d: &mut Doc, r: &RunResults) {
+    if !r.tables.iter().any(sections::has_horizon_figures) {
+        return;
+    }
+    d.line("## When it breaks");
+    d.blank();
+    d.line("The busy period simulated again with traffic grown to each checkpoint day, and the widest time bucket that keeps growth under the headroom.");
+    d.blank();
+    for t in r.tables.iter().filter(|t| sections::has_horizon_figures(t)) {
+        d.line(format!("### {}", inline(&t.name)));
+        d.blank();
+        if let Some(table) = sections::checkpoints(t) {
+            text_table(d, &table);
+        }
+        if let Some(s) = sections::checkpoint_sentence(t, r.headroom) {
+            d.line(s);
+            d.blank();
+        }
+        for s in sections::safe_buckets(t, r.headroom) {
+            d.line(s);
+            d.blank();
+        }
+    }
+}
+
+fn capacity(d: &mut Doc, r: &RunResults) {
+    if r.tables.is_empty() {
+        return;
+    }
+    d.line("## Capacity, nodes and placement");
+    d.blank();
+    d.line(sections::CAPACITY_NOTE);
+    d.blank();
+    text_table(d, &sections::capacity(r));
+    if let Some(nodes) = sections::nodes(r) {
+        d.line("### Node-level load");
+        d.blank();
+        d.line("Where the store limits throughput per node, load summed per node after replication; the busiest node's share against the even share 1 ÷ nodes.");
+        d.blank();
+        text_table(d, &nodes);
+    }
+    d.line("### Key placement");
+    d.blank();
+    d.line(sections::PLACEMENT_NOTE);
+    d.blank();
+    text_table(d, &sections::placement(r));
 }
 
 fn hot_keys(d: &mut Doc, r: &RunResults) {

@@ -18,6 +18,7 @@
 
 mod html;
 mod markdown;
+mod sections;
 
 use std::path::PathBuf;
 

@@ -92,6 +92,85 @@ fn key_figures_are_formatted_per_table() {
 }
 
 #[test]
+fn when_it_breaks_lists_checkpoints_and_the_widest_safe_bucket() {
+    let md = report();
+    has(&md, "## When it breaks\n");
+    has(&md, "| day | traffic factor | p95 peak utilization | peak utilization, mean [95% CI] | throttled fraction, mean [95% CI] |\n|---:|---:|---:|---:|---:|\n");
+    has(
+        &md,
+        "| 0 | 1.00× | 0.700 | 0.630 [0.610, 0.650] | 0% [0%, 0%] |",
+    );
+    has(
+        &md,
+        "| 180 | 1.50× | 0.900 | 0.810 [0.790, 0.830] | 0% [0%, 0%] |",
+    );
+    has(&md, "| 365 | 2.25× | 1.35 |");
+    has(&md, "| 1.20% [1.08%, 1.32%] |");
+    has(&md, "The p95 peak utilization passes the headroom 0.8 by day 180 and the limit (throttling) by day 365.");
+    has(&md, "A time bucket of at most 12.5 days keeps the busiest item collection under 0.8 × its ceiling (10.0 GB) on average.");
+    // "orders.by_status" has neither checkpoints nor a safe bucket: no subsection.
+    assert!(!md.contains("### orders.by_status\n\n| day |"));
+    let mut r = fixture::results();
+    r.tables[0].checkpoints.truncate(1);
+    r.tables[0].widest_safe_bucket_days = None;
+    assert!(!markdown(&r, &[]).contains("## When it breaks"));
+    r.tables[0].widest_safe_item_bucket_days = Some(30.0);
+    has(&markdown(&r, &[]), "A time bucket of at most 30.0 days keeps the busiest item under 0.8 × the item size limit (400 KB) on average.");
+}
+
+#[test]
+fn capacity_nodes_and_placement() {
+    let mut r = fixture::results();
+    r.tables[1].nodes = Some(crate::results::NodeResults {
+        label: "node".to_string(),
+        count: 4,
+        limits_per_s: [Some(3000.0), Some(1000.0), None],
+        peak_utilization: crate::results::Stat {
+            mean: 0.55,
+            p50: 0.5,
+            p95: 0.75,
+            ci95: [0.5, 0.6],
+        },
+        hottest_node_share: crate::results::Stat {
+            mean: 0.4,
+            p50: 0.4,
+            p95: 0.5,
+            ci95: [0.38, 0.42],
+        },
+        ranks: Vec::new(),
+    });
+    let md = markdown(&r, &[]);
+    has(&md, "## Capacity, nodes and placement\n");
+    has(&md, "| table | read RCU/s, busy period | write WCU/s, busy period | read RCU/s, daily mean | write WCU/s, daily mean |\n|---|---:|---:|---:|---:|\n");
+    has(&md, "| orders | 5,000 | 2,000 | 1,230 | 457 |");
+    has(&md, "### Node-level load");
+    has(&md, "| orders.by_status | node | 4 | read 3,000 / write 1,000 | 0.550 [0.500, 0.600] | 0.750 | 40.0% [38.0%, 42.0%] | 25.0% |");
+    assert!(
+        !md.contains("| orders | node |"),
+        "orders has no node figures"
+    );
+    has(&md, "### Key placement");
+    has(&md, "| orders | 4,096 | 995,904 | 31.2% | 0.0123 |");
+    has(&md, "Berry–Esseen bound");
+    // Without node figures the subsection is left out.
+    assert!(!report().contains("### Node-level load"));
+    // HTML carries the same figures.
+    let html = super::html(&r, &[]);
+    for want in [
+        "<section id=\"breaks\">",
+        "<a href=\"#breaks\">When it breaks</a>",
+        "<section id=\"capacity\">",
+        "<td class=\"num\">2.25×</td>",
+        "A time bucket of at most 12.5 days keeps the busiest item collection under 0.8 × its ceiling (10.0 GB) on average.",
+        "<td>read 3,000 / write 1,000</td>",
+        "<td class=\"num\">995,904</td>",
+        "<th class=\"num\">read RCU/s, busy period</th>",
+    ] {
+        assert!(html.contains(want), "missing {want:?}");
+    }
+}
+
+#[test]
 fn hot_keys_list_the_top_ten() {
     let md = report();
     has(&md, "| # | partition key | partition | share of requests | requests/s | units/s | requests in busiest window |");

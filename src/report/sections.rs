@@ -1,0 +1,255 @@
+//! The figures behind the "When it breaks" and "Capacity, nodes and
+//! placement" sections, as plain-text tables and sentences shared by the
+//! Markdown and HTML writers (each escapes the text its own way).
+
+use crate::charts::format::{axis, bytes, count, percent, sig3};
+use crate::results::{RunResults, Stat, TableResults};
+
+/// A table of plain text: header, right alignment per column, rows.
+pub(super) struct TextTable {
+    pub(super) head: Vec<String>,
+    pub(super) right: Vec<bool>,
+    pub(super) rows: Vec<Vec<String>>,
+}
+
+fn mean_ci(s: &Stat, f: fn(f64) -> String) -> String {
+    format!("{} [{}, {}]", f(s.mean), f(s.ci95[0]), f(s.ci95[1]))
+}
+
+/// Whether the "When it breaks" section has anything to say about `t`.
+pub(super) fn has_horizon_figures(t: &TableResults) -> bool {
+    t.checkpoints.len() > 1
+        || t.widest_safe_bucket_days.is_some()
+        || t.widest_safe_item_bucket_days.is_some()
+}
+
+/// The busy period at each checkpoint day (only with more than one checkpoint).
+pub(super) fn checkpoints(t: &TableResults) -> Option<TextTable> {
+    if t.checkpoints.len() < 2 {
+        return None;
+    }
+    let rows = t
+        .checkpoints
+        .iter()
+        .map(|c| {
+            vec![
+                sig3(c.day),
+                format!("{}×", sig3(c.traffic_factor)),
+                sig3(c.peak_utilization.p95),
+                mean_ci(&c.peak_utilization, sig3),
+                mean_ci(&c.throttled_fraction, percent),
+            ]
+        })
+        .collect();
+    Some(TextTable {
+        head: [
+            "day",
+            "traffic factor",
+            "p95 peak utilization",
+            "peak utilization, mean [95% CI]",
+            "throttled fraction, mean [95% CI]",
+        ]
+        .map(String::from)
+        .to_vec(),
+        right: vec![true; 5],
+        rows,
+    })
+}
+
+/// When the p95 peak utilization first passes the headroom and the limit
+/// over the checkpoints (only with more than one checkpoint).
+pub(super) fn checkpoint_sentence(t: &TableResults, headroom: f64) -> Option<String> {
+    let last = t.checkpoints.last()?;
+    if t.checkpoints.len() < 2 {
+        return None;
+    }
+    let first_over = |x: f64| {
+        t.checkpoints
+            .iter()
+            .find(|c| c.peak_utilization.p95 > x)
+            .map(|c| c.day)
+    };
+    Some(match (first_over(headroom), first_over(1.0)) {
+        (None, _) => format!(
+            "The p95 peak utilization stays within the headroom {} through day {}.",
+            axis(headroom),
+            sig3(last.day)
+        ),
+        (Some(h), None) => format!(
+            "The p95 peak utilization passes the headroom {} by day {} and stays within the limit through day {}.",
+            axis(headroom),
+            sig3(h),
+            sig3(last.day)
+        ),
+        (Some(h), Some(l)) => format!(
+            "The p95 peak utilization passes the headroom {} by day {} and the limit (throttling) by day {}.",
+            axis(headroom),
+            sig3(h),
+            sig3(l)
+        ),
+    })
+}
+
+/// "A time bucket of at most N days keeps …" sentences, collection then item.
+pub(super) fn safe_buckets(t: &TableResults, headroom: f64) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(days) = t.widest_safe_bucket_days.filter(|d| d.is_finite()) {
+        let ceiling = t
+            .partition_size_limit_bytes
+            .map(|b| format!(" ({})", bytes(b)))
+            .unwrap_or_default();
+        out.push(format!(
+            "A time bucket of at most {} days keeps the busiest item collection under {} × its ceiling{ceiling} on average.",
+            sig3(days),
+            axis(headroom)
+        ));
+    }
+    if let Some(days) = t.widest_safe_item_bucket_days.filter(|d| d.is_finite()) {
+        let ceiling = t
+            .item_size_limit_bytes
+            .map(|b| format!(" ({})", bytes(b)))
+            .unwrap_or_default();
+        out.push(format!(
+            "A time bucket of at most {} days keeps the busiest item under {} × the item size limit{ceiling} on average.",
+            sig3(days),
+            axis(headroom)
+        ));
+    }
+    out
+}
+
+/// Capacity units consumed per table: busy period and daily mean, and the
+/// monthly cost when the scenario prices units.
+pub(super) fn capacity(r: &RunResults) -> TextTable {
+    let (ru, wu) = (&r.store.read_unit, &r.store.write_unit);
+    let mut head = vec![
+        "table".to_string(),
+        format!("read {ru}/s, busy period"),
+        format!("write {wu}/s, busy period"),
+        format!("read {ru}/s, daily mean"),
+        format!("write {wu}/s, daily mean"),
+    ];
+    let rows = r
+        .tables
+        .iter()
+        .map(|t| {
+            vec![
+                t.name.clone(),
+                sig3(t.read_units_per_s),
+                sig3(t.write_units_per_s),
+                sig3(t.mean_read_units_per_s),
+                sig3(t.mean_write_units_per_s),
+            ]
+        })
+        .collect();
+    head.shrink_to_fit();
+    TextTable {
+        right: (0..head.len()).map(|i| i > 0).collect(),
+        head,
+        rows,
+    }
+}
+
+/// A count held in an `f64`, rounded, with thousands separators.
+fn whole(x: f64) -> String {
+    if x.is_finite() && x.abs() < 9.0e15 {
+        crate::charts::format::thousands(x.round() as i64)
+    } else {
+        sig3(x)
+    }
+}
+
+/// Per-node limits as text: `read 3,000 / write 1,000`, `combined 100,000`, or `—`.
+fn node_limits(limits: &[Option<f64>; 3]) -> String {
+    let parts: Vec<String> = ["read", "write", "combined"]
+        .iter()
+        .zip(limits)
+        .filter_map(|(name, l)| l.map(|l| format!("{name} {}", sig3(l))))
+        .collect();
+    if parts.is_empty() {
+        "—".to_string()
+    } else {
+        parts.join(" / ")
+    }
+}
+
+/// Node-level load of the tables whose store limits throughput per node.
+pub(super) fn nodes(r: &RunResults) -> Option<TextTable> {
+    let rows: Vec<Vec<String>> = r
+        .tables
+        .iter()
+        .filter_map(|t| t.nodes.as_ref().map(|n| (t, n)))
+        .map(|(t, n)| {
+            vec![
+                t.name.clone(),
+                n.label.clone(),
+                count(n.count),
+                node_limits(&n.limits_per_s),
+                mean_ci(&n.peak_utilization, sig3),
+                sig3(n.peak_utilization.p95),
+                mean_ci(&n.hottest_node_share, percent),
+                if n.count > 0 {
+                    percent(1.0 / n.count as f64)
+                } else {
+                    "—".to_string()
+                },
+            ]
+        })
+        .collect();
+    if rows.is_empty() {
+        return None;
+    }
+    Some(TextTable {
+        head: [
+            "table",
+            "node",
+            "nodes",
+            "limit per node (units/s)",
+            "peak node utilization, mean [95% CI]",
+            "p95",
+            "busiest node's share of units, mean [95% CI]",
+            "even share",
+        ]
+        .map(String::from)
+        .to_vec(),
+        right: vec![false, false, true, false, true, true, true, true],
+        rows,
+    })
+}
+
+/// The key-placement approximation per table.
+pub(super) fn placement(r: &RunResults) -> TextTable {
+    let rows = r
+        .tables
+        .iter()
+        .map(|t| {
+            let p = &t.placement;
+            vec![
+                t.name.clone(),
+                whole(p.keys_placed),
+                whole(p.keys_as_mass),
+                percent(p.tail_share),
+                sig3(p.tail_cdf_error_bound),
+            ]
+        })
+        .collect();
+    TextTable {
+        head: [
+            "table",
+            "keys placed one by one",
+            "keys placed as mass",
+            "share of requests on mass-placed keys",
+            "Berry–Esseen bound on the tail-load CDF error",
+        ]
+        .map(String::from)
+        .to_vec(),
+        right: vec![false, true, true, true, true],
+        rows,
+    }
+}
+
+/// The note under the placement table.
+pub(super) const PLACEMENT_NOTE: &str = "The hottest keys (with their shard and bucket sub-keys) are placed one by one with the store's own placement function; the cold tail is placed as per-partition mass (mean share ÷ partitions, multinomial variance). The bound is the largest, over access patterns, Berry–Esseen bound on the error of the normal approximation to one partition's tail load; 0 means every key was placed one by one.";
+
+/// The note above the capacity table.
+pub(super) const CAPACITY_NOTE: &str = "Capacity units consumed per second, fan-out included: in the busy period (rates × peak factor, mean over trials) and over a day (mean rates, no peak factor; the basis of on-demand cost).";
