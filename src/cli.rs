@@ -365,9 +365,13 @@ fn chart_svgs(charts: &[PathBuf]) -> Result<Vec<(String, String)>> {
         .collect()
 }
 
+/// Prints the verdicts on stdout; a closed stdout (`| head`) is not an error.
 fn print_verdicts(r: &RunResults, out: &Path) {
+    use std::io::Write;
+    let mut o = std::io::stdout().lock();
     for v in &r.verdicts {
-        println!(
+        let _ = writeln!(
+            o,
             "{:<5} {:<15} {:<20} {}",
             v.status.as_str(),
             v.check,
@@ -376,9 +380,9 @@ fn print_verdicts(r: &RunResults, out: &Path) {
         );
     }
     if let Some(rec) = &r.recommendation {
-        println!("recommendation: {} — {}", rec.variant, rec.reason);
+        let _ = writeln!(o, "recommendation: {} — {}", rec.variant, rec.reason);
     }
-    println!("report: {}", out.join("report.md").display());
+    let _ = writeln!(o, "report: {}", out.join("report.md").display());
 }
 
 const PLACE_EXAMPLES: &str = "\

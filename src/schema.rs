@@ -399,6 +399,25 @@ fn simulation() -> Value {
                     { "type": "number", "minimum": -0.99 }
                 ]
             },
+            "profile": {
+                "description": "Rate multipliers over successive equal slices of the busy period (e.g. 24 hourly values over duration = \"24h\"). Default flat.",
+                "type": "array",
+                "items": { "type": "number", "minimum": 0 }
+            },
+            "bursts": {
+                "description": "Stretches of the busy period whose rates are multiplied.",
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": ["at", "length", "factor"],
+                    "properties": {
+                        "at": { "description": "Start, into the busy period.", "$ref": "#/$defs/duration" },
+                        "length": { "description": "How long the burst lasts.", "$ref": "#/$defs/duration" },
+                        "factor": { "description": "Rate multiplier during the burst.", "type": "number", "minimum": 0 }
+                    }
+                }
+            },
             "checkpoints": {
                 "description": "Days at which the busy period is simulated with traffic grown to that day (default [\"0d\"], plus the horizon's end when growth is set).",
                 "type": "array",

@@ -367,3 +367,65 @@ rate = 400
     assert_eq!(v.status.as_str(), "fail");
     assert!(v.detail.contains("at day 365"), "{}", v.detail);
 }
+
+/// One key at 400 writes/s against 600/s over a 24 h busy period: a 2-minute
+/// burst × 2 lifts it to 800/s (utilization ≈ 1.33 plus the Poisson peak);
+/// without the burst it stays at ≈ 0.67 (+ peak); a diurnal profile scales
+/// each hour's mean load by its multiplier.
+#[test]
+fn bursts_and_profiles_scale_the_rates_they_cover() {
+    let base = |extra: &str| {
+        format!(
+            r#"
+schema_version = 1
+name = "profile"
+[store]
+kind = "generic"
+partitions = 4
+partition_write_limit = 600
+[simulation]
+trials = 40
+duration = "24h"
+{extra}
+[[table]]
+name = "counter"
+partition_key = "COUNTER"
+item_size = "100B"
+[[access_pattern]]
+name = "increment"
+table = "counter"
+operation = "update"
+rate = 400
+"#
+        )
+    };
+    let flat = run(&base(""));
+    let burst = run(&base(
+        r#"bursts = [{ at = "9h", length = "2m", factor = 2.0 }]"#,
+    ));
+    let u_flat = flat.tables[0].peak_utilization.mean;
+    let u_burst = burst.tables[0].peak_utilization.mean;
+    // The busiest of 86,400 windows of Poisson(400): ≈ 400 + 4.4·√400 ≈ 489 → 0.815.
+    assert!((0.78..0.85).contains(&u_flat), "{u_flat}");
+    assert!((1.33..1.50).contains(&u_burst), "{u_burst}");
+    // Throttled: ≈ 200 excess writes/s for 120 s out of 400 × 86,400 + 400 × 120 requested.
+    let expected = 200.0 * 120.0 / (400.0 * 86_400.0 + 400.0 * 120.0);
+    let thr = burst.tables[0].throttled_fraction.mean;
+    assert!(
+        (thr - expected).abs() / expected < 0.1,
+        "{thr} vs {expected}"
+    );
+    // A profile: the first 12 hours at 0.5, the next 12 at 1.0.
+    let prof = run(&base("profile = [0.5, 1.0]"));
+    let ts = &prof.tables[0].timeseries;
+    let row = ts
+        .units_per_s
+        .iter()
+        .max_by(|a, b| a.iter().sum::<f64>().total_cmp(&b.iter().sum::<f64>()))
+        .unwrap();
+    let half = row.len() / 2;
+    let first: f64 = row[..half].iter().sum::<f64>() / half as f64;
+    let second: f64 = row[half..].iter().sum::<f64>() / (row.len() - half) as f64;
+    assert!((first - 200.0).abs() < 5.0, "{first}");
+    assert!((second - 400.0).abs() < 5.0, "{second}");
+}

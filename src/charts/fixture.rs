@@ -271,6 +271,7 @@ pub(crate) fn results() -> RunResults {
         seed: 42,
         trials: 200,
         keyheat_version: "0.1.0".to_string(),
+        method: "aggregated".to_string(),
         window_s: 1.0,
         duration_s: 3600.0,
         horizon_days: 365.0,

@@ -48,6 +48,9 @@ pub struct Plan {
     pub windows: usize,
     /// Growth horizon, days.
     pub horizon_days: f64,
+    /// Rate multiplier per window stretch: (first window, end window, multiplier),
+    /// covering the busy period in order (from `profile` and `bursts`).
+    pub rate_profile: Vec<(usize, usize, f64)>,
     /// Per-table plans, in scenario order.
     pub tables: Vec<TablePlan>,
 }
@@ -261,8 +264,44 @@ pub fn build(scenario: &Scenario, store: &dyn StoreModel) -> Plan {
         window_s: sim.window_s,
         windows,
         horizon_days: sim.horizon_days,
+        rate_profile: rate_profile(sim, windows),
         tables,
     }
+}
+
+/// The busy period's rate multiplier as stretches of windows: `profile`
+/// slices the period into equal parts, each burst multiplies its stretch.
+pub fn rate_profile(sim: &crate::scenario::Simulation, windows: usize) -> Vec<(usize, usize, f64)> {
+    let at = |t: f64| ((t / sim.window_s).round().max(0.0) as usize).min(windows);
+    let mut cuts: Vec<usize> = vec![0, windows];
+    let k = sim.profile.len();
+    for i in 1..k {
+        cuts.push(at(sim.duration_s * i as f64 / k as f64));
+    }
+    for b in &sim.bursts {
+        cuts.push(at(b.at_s));
+        cuts.push(at(b.at_s + b.length_s));
+    }
+    cuts.sort_unstable();
+    cuts.dedup();
+    cuts.windows(2)
+        .filter(|w| w[1] > w[0])
+        .map(|w| {
+            let mid_s = (w[0] as f64 + 0.5) * sim.window_s;
+            let mut m = if k > 0 {
+                let slice = ((mid_s / sim.duration_s) * k as f64).floor() as usize;
+                sim.profile[slice.min(k - 1)]
+            } else {
+                1.0
+            };
+            for b in &sim.bursts {
+                if mid_s >= b.at_s && mid_s < b.at_s + b.length_s {
+                    m *= b.factor;
+                }
+            }
+            (w[0], w[1], m)
+        })
+        .collect()
 }
 
 fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Table) -> TablePlan {

@@ -106,11 +106,11 @@ impl World {
     }
 }
 
-/// Windows of each segment: a segment is a stretch where the current time
-/// bucket does not change.
-fn segments(plan: &Plan, table: &TablePlan) -> Vec<(usize, usize, i64)> {
+/// Windows of each segment: a segment is a stretch where neither the current
+/// time bucket nor the rate multiplier changes: (start, end, bucket, multiplier).
+fn segments(plan: &Plan, table: &TablePlan) -> Vec<(usize, usize, i64, f64)> {
     let w = plan.windows;
-    match table.bucket_s {
+    let mut buckets: Vec<(usize, usize, i64)> = match table.bucket_s {
         Some(b) if b < plan.window_s * w as f64 => {
             let mut out = Vec::new();
             let mut start = 0;
@@ -124,7 +124,22 @@ fn segments(plan: &Plan, table: &TablePlan) -> Vec<(usize, usize, i64)> {
             out
         }
         _ => vec![(0, w, 0)],
+    };
+    if plan.rate_profile.len() <= 1 {
+        let m = plan.rate_profile.first().map_or(1.0, |p| p.2);
+        return buckets.drain(..).map(|(a, b, k)| (a, b, k, m)).collect();
     }
+    // Intersect bucket stretches with rate stretches.
+    let mut out = Vec::new();
+    for &(a, b, k) in &buckets {
+        for &(c, d, m) in &plan.rate_profile {
+            let (s, e) = (a.max(c), b.min(d));
+            if e > s {
+                out.push((s, e, k, m));
+            }
+        }
+    }
+    out
 }
 
 fn run_table(
@@ -171,29 +186,56 @@ fn run_table(
     let mut key_units: HashMap<String, (usize, f64, f64)> = HashMap::new();
 
     let exact = plan.method == Method::Exact;
-    for &(start, end, bucket) in &segs {
-        let mut entries: Vec<Option<Vec<(f64, u32)>>> =
-            table.streams.iter().map(|_| exact.then(Vec::new)).collect();
-        let placed: Vec<Placed> = table
-            .streams
-            .iter()
-            .zip(entries.iter_mut())
-            .map(|(s, e)| {
-                place_stream(
-                    store,
-                    table,
-                    s,
-                    bucket,
-                    representative,
-                    world,
-                    rng,
-                    e.as_mut(),
-                )
-            })
-            .collect();
+    // One placement per bucket: the keys of a bucket stay where they land
+    // while the rate multiplier changes.
+    let mut placements: HashMap<i64, (Vec<Placed>, Vec<Option<Vec<(f64, u32)>>>)> = HashMap::new();
+    for &(start, end, bucket, mult) in &segs {
+        if !placements.contains_key(&bucket) {
+            let mut entries: Vec<Option<Vec<(f64, u32)>>> =
+                table.streams.iter().map(|_| exact.then(Vec::new)).collect();
+            let placed: Vec<Placed> = table
+                .streams
+                .iter()
+                .zip(entries.iter_mut())
+                .map(|(s, e)| {
+                    place_stream(
+                        store,
+                        table,
+                        s,
+                        bucket,
+                        representative,
+                        world,
+                        rng,
+                        e.as_mut(),
+                    )
+                })
+                .collect();
+            placements.insert(bucket, (placed, entries));
+        }
+        let Some((base, entries)) = placements.get(&bucket) else {
+            continue;
+        };
+        let scaled;
+        let placed: &[Placed] = if mult == 1.0 {
+            base
+        } else {
+            scaled = base
+                .iter()
+                .map(|pl| Placed {
+                    per_partition: pl.per_partition.iter().map(|x| x * mult).collect(),
+                    keys: pl
+                        .keys
+                        .iter()
+                        .map(|(k, p, r)| (k.clone(), *p, r * mult))
+                        .collect(),
+                })
+                .collect::<Vec<_>>();
+            &scaled
+        };
+
         let seg_windows = end - start;
         let seg_frac = seg_windows as f64 / plan.windows as f64;
-        for (s, pl) in table.streams.iter().zip(&placed) {
+        for (s, pl) in table.streams.iter().zip(placed.iter()) {
             for (key, part, rate) in &pl.keys {
                 let e = key_units.entry(key.clone()).or_insert((*part, 0.0, 0.0));
                 e.1 += rate * seg_frac;

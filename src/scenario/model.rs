@@ -126,6 +126,22 @@ pub struct Simulation {
     /// Days at which the busy period is simulated (default: day 0, and the
     /// horizon's end when traffic grows).
     pub checkpoints_days: Vec<f64>,
+    /// Rate multipliers over successive equal slices of the busy period (a
+    /// diurnal profile over `duration = "24h"`: 24 hourly values). Empty: flat.
+    pub profile: Vec<f64>,
+    /// Bursts: stretches of the busy period whose rates are multiplied.
+    pub bursts: Vec<Burst>,
+}
+
+/// A burst: every rate × `factor` from `at_s` for `length_s` seconds of the busy period.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Burst {
+    /// Start, seconds into the busy period.
+    pub at_s: f64,
+    /// Length, seconds.
+    pub length_s: f64,
+    /// Rate multiplier during the burst.
+    pub factor: f64,
 }
 
 /// `[[entity]]`: a population keys are built from.

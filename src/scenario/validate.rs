@@ -64,6 +64,8 @@ pub(crate) const SIMULATION_KEYS: &[&str] = &[
     "horizon",
     "growth",
     "checkpoints",
+    "profile",
+    "bursts",
 ];
 /// Keys accepted in `[[entity]]`.
 pub(crate) const ENTITY_KEYS: &[&str] = &["name", "count", "popularity"];
@@ -331,6 +333,8 @@ fn simulation(root: &Section) -> Result<Simulation> {
         horizon_days: 365.0,
         growth_per_day: 0.0,
         checkpoints_days: vec![0.0],
+        profile: Vec::new(),
+        bursts: Vec::new(),
     };
     let Some(mut section) = root.subsection("simulation", "[simulation]\ntrials = 200")? else {
         return Ok(sim);
@@ -388,6 +392,50 @@ fn simulation(root: &Section) -> Result<Simulation> {
                 ));
             }
             sim.checkpoints_days.push(secs / 86_400.0);
+        }
+    }
+    if let Some(f) = section.get("profile") {
+        let example = "profile = [0.4, 0.3, 0.6, 1.0]";
+        for (i, node) in f.array(example)?.iter().enumerate() {
+            let item = f.item(i, node);
+            let m = item.number(example)?;
+            if !(m >= 0.0 && m.is_finite()) {
+                return Err(item.error(
+                    format!("a profile multiplier must be ≥ 0, found {m}"),
+                    format!("write it like {example}"),
+                ));
+            }
+            sim.profile.push(m);
+        }
+    }
+    if let Some(f) = section.get("bursts") {
+        let example = "bursts = [{ at = \"30m\", length = \"2m\", factor = 3 }]";
+        for (i, node) in f.array(example)?.iter().enumerate() {
+            let item = f.item(i, node);
+            let t = item.table(example)?;
+            t.deny_unknown(&["at", "length", "factor"])?;
+            let at_s = t.require("at", example)?.duration(example)?;
+            let length_f = t.require("length", example)?;
+            let length_s = length_f.duration(example)?;
+            let factor_f = t.require("factor", example)?;
+            let factor = factor_f.number(example)?;
+            if !(length_s > 0.0) {
+                return Err(length_f.error(
+                    "a burst must last longer than 0",
+                    format!("write it like {example}"),
+                ));
+            }
+            if !(factor >= 0.0 && factor.is_finite()) {
+                return Err(factor_f.error(
+                    format!("a burst factor must be ≥ 0, found {factor}"),
+                    format!("write it like {example}"),
+                ));
+            }
+            sim.bursts.push(Burst {
+                at_s,
+                length_s,
+                factor,
+            });
         }
     }
     if section.get("checkpoints").is_none() && sim.growth_per_day != 0.0 {
