@@ -91,6 +91,7 @@ pub fn scenario_schema() -> Value {
                     "description": "One value per variant."
                 }
             },
+            "pricing": pricing(),
             "checks": {
                 "description": "[checks]: pass/fail thresholds.",
                 "type": "object",
@@ -106,6 +107,28 @@ pub fn scenario_schema() -> Value {
             }
         },
         "$defs": defs()
+    })
+}
+
+/// `[pricing]`: unit prices for the monthly cost estimate.
+fn pricing() -> Value {
+    let price = |what: &str| json!({ "description": what, "type": "number", "minimum": 0 });
+    let units =
+        |what: &str| json!({ "description": what, "type": "number", "exclusiveMinimum": 0 });
+    json!({
+        "description": "[pricing]: unit prices for a monthly cost estimate (730 h) per table and variant. A side (reads, writes) is priced provisioned when its hourly price is set, else on demand when its per-million price is set. At least one price.",
+        "type": "object",
+        "additionalProperties": false,
+        "minProperties": 1,
+        "properties": {
+            "currency": { "description": "Currency of the prices, shown with the cost (default \"USD\").", "type": "string", "minLength": 1 },
+            "read_unit_per_million": price("Price per million read units consumed (on demand): cost = daily-mean read units/s × 730 × 3600 ÷ 10⁶ × price."),
+            "write_unit_per_million": price("Price per million write units consumed (on demand)."),
+            "read_unit_hour": price("Price per provisioned read unit per hour: cost = units × price × 730. Needs provisioned_read_units or the store's read_capacity."),
+            "write_unit_hour": price("Price per provisioned write unit per hour. Needs provisioned_write_units or the store's write_capacity."),
+            "provisioned_read_units": units("Provisioned read units per table (default: the store's read_capacity)."),
+            "provisioned_write_units": units("Provisioned write units per table (default: the store's write_capacity).")
+        }
     })
 }
 

@@ -640,6 +640,7 @@ fn full_scenario_parses_into_expected_values() {
             },
         ],
         checks: Checks { headroom: 0.75 },
+        pricing: None,
         variants: vec![],
         source_text: FULL.to_string(),
         source_path: "full.toml".into(),

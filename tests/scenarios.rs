@@ -394,3 +394,41 @@ fn a_single_key_cannot_exceed_1000_wcu_whatever_the_table_capacity() {
         assert!(t.throttled_fraction.mean > 0.05, "{rel}");
     }
 }
+
+#[test]
+fn c07_whole_configuration_in_one_item_breaks_the_400_kb_ceiling() {
+    let r = results("cases/c07-config-in-one-item.toml");
+    assert_eq!(status(&r, "item_size"), Status::Fail);
+    let t = table(&r);
+    assert_eq!(t.item_size_limit_bytes, Some(409_600.0));
+    // 1 KB + 8.7 KB per class: the ceiling falls after (409,600 − 1,000) / 8,700 ≈ 47
+    // classes; an average configuration gains one every 2 days (day ≈ 94), the
+    // busiest of 200 gets there first.
+    let day = t.item_size_breach.mean_day.expect("breaches");
+    assert!((30.0..94.0).contains(&day), "{day}");
+    let fixed = results("cases/c07-one-item-per-class.toml");
+    for check in ["hot_partition", "partition_size", "item_size"] {
+        assert_eq!(status(&fixed, check), Status::Pass, "{check}");
+    }
+    assert!(table(&fixed).max_item_bytes.p95 <= 8_900.0 + 1e-6);
+}
+
+#[test]
+fn mongodb_shard_key_analysis_flags_a_monotonic_ranged_key() {
+    let ranged = results("mongodb-monotonic-ranged.toml");
+    assert_eq!(status(&ranged, "shard_key"), Status::Warn);
+    let v = ranged
+        .verdicts
+        .iter()
+        .find(|v| v.check == "shard_key")
+        .unwrap();
+    assert!(
+        v.detail.contains("monotonic") && v.detail.contains("MaxKey"),
+        "{}",
+        v.detail
+    );
+    assert_eq!(
+        status(&results("mongodb-hashed.toml"), "shard_key"),
+        Status::Pass
+    );
+}

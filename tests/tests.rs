@@ -8,6 +8,7 @@ mod checklist;
 mod cli;
 mod determinism;
 mod oracles;
+mod pricing;
 mod redis;
 mod report_html;
 mod scenario_errors;

@@ -137,6 +137,7 @@ impl TableBuilder {
                 write_units_per_s: 2000.0,
                 mean_read_units_per_s: 1234.5,
                 mean_write_units_per_s: 456.7,
+                monthly_cost: None,
                 partition_ranks: ranks,
                 nodes: None,
                 checkpoints: vec![
@@ -276,6 +277,7 @@ pub(crate) fn results() -> RunResults {
         duration_s: 3600.0,
         horizon_days: 365.0,
         headroom: 0.8,
+        currency: None,
         store: StoreSummary {
             kind: "dynamodb".to_string(),
             read_unit: "RCU".to_string(),

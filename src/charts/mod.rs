@@ -63,7 +63,7 @@ pub const MAX_LOAD_RANKS: usize = 200;
 /// let results = RunResults {
 ///     scenario: "demo".into(), description: String::new(), seed: 1, trials: 1,
 ///     keyheat_version: "0".into(), method: "aggregated".into(), window_s: 1.0, duration_s: 60.0, horizon_days: 30.0,
-///     headroom: 0.8,
+///     headroom: 0.8, currency: None,
 ///     store: StoreSummary { kind: "generic".into(), read_unit: "ops".into(),
 ///                           write_unit: "ops".into(), figures: vec![] },
 ///     tables: vec![], verdicts: vec![], variants: vec![], recommendation: None,

@@ -63,6 +63,10 @@ pub fn design(
         .iter()
         .flat_map(|tp| key_verdicts(scenario, tp, store, scenario.checks.headroom))
         .collect();
+    let mut plan_key_verdicts = plan_key_verdicts;
+    if store.kind() == crate::scenario::StoreKind::MongoDb {
+        plan_key_verdicts.extend(shard_key_verdicts(scenario));
+    }
     let verdicts = all_verdicts(scenario, &tables, &plan_key_verdicts, store);
     Design {
         tables,
@@ -247,6 +251,7 @@ fn table_results(tp: &super::plan::TablePlan, per: &[&TableTrial], headroom: f64
             .filter(|s| s.is_write)
             .map(|s| s.mean_rate_per_s * s.fan_out() * s.severity.mean)
             .sum(),
+        monthly_cost: None,
         partition_ranks,
         nodes,
         checkpoints: Vec::new(),
@@ -585,18 +590,85 @@ fn key_verdicts(
     out
 }
 
+/// MongoDB: the `analyzeShardKey` characteristics of each collection's shard
+/// key as a `shard_key` verdict — warn when a ranged key is monotonic, when the
+/// most common value holds more than 1/shards of the documents, or when more
+/// than half the reads scatter-gather.
+fn shard_key_verdicts(scenario: &Scenario) -> Vec<Verdict> {
+    let shards = match scenario.store.settings.get("shards") {
+        Some(crate::scenario::SettingValue::Number(n)) => n.max(1.0),
+        _ => 3.0,
+    };
+    (0..scenario.tables.len())
+        .filter_map(|ti| crate::store::mongodb::analyze_shard_key(scenario, ti))
+        .map(|a| {
+            use crate::store::mongodb::{Monotonicity, ShardKey};
+            let top = a.most_common_values.first().map_or(0.0, |v| v.1);
+            let mut problems = Vec::new();
+            if a.monotonicity == Monotonicity::Monotonic && a.sharding == ShardKey::Ranged {
+                problems.push("a monotonic ranged key sends every insert to the MaxKey chunk");
+            }
+            if top > 1.0 / shards {
+                problems.push("the most common value holds more than one shard's share");
+            }
+            if a.reads_scatter_gather_share > 0.5 {
+                problems.push("most reads scatter-gather");
+            }
+            let cardinality = if a.cardinality.is_finite() {
+                crate::store::fmt_number(a.cardinality.round())
+            } else {
+                "unbounded".to_string()
+            };
+            Verdict {
+                check: "shard_key".into(),
+                table: a.table.clone(),
+                status: if problems.is_empty() { Status::Pass } else { Status::Warn },
+                detail: format!(
+                    "analyzeShardKey of `{}` ({}): cardinality {cardinality}, most common value {}% of documents, {}; reads {}% single-shard / {}% multi-shard / {}% scatter-gather; writes {}% single-shard{}",
+                    a.shard_key,
+                    a.sharding.as_str(),
+                    sig3(100.0 * top),
+                    a.monotonicity.as_str(),
+                    sig3(100.0 * a.reads_single_shard_share),
+                    sig3(100.0 * a.reads_multi_shard_share),
+                    sig3(100.0 * a.reads_scatter_gather_share),
+                    sig3(100.0 * a.writes_single_shard_share),
+                    if problems.is_empty() { String::new() } else { format!("; {}", problems.join("; ")) }
+                ),
+            }
+        })
+        .collect()
+}
+
 /// One variant's results.
 pub fn variant(v: &Variant, d: Design) -> VariantResults {
+    let mut tables = d.tables;
+    set_monthly_costs(&v.scenario, &mut tables);
     VariantResults {
         name: v.name.clone(),
         set: v.set.iter().cloned().collect(),
-        tables: d.tables,
+        tables,
         verdicts: d.verdicts,
     }
 }
 
+/// Sets each table's `monthly_cost` from the scenario's `[pricing]` and
+/// store settings (left `None` without pricing).
+fn set_monthly_costs(scenario: &Scenario, tables: &mut [TableResults]) {
+    for t in tables {
+        t.monthly_cost = scenario.pricing.as_ref().and_then(|p| {
+            p.monthly_cost(
+                &scenario.store,
+                t.mean_read_units_per_s,
+                t.mean_write_units_per_s,
+            )
+        });
+    }
+}
+
 /// Assembles the run results and picks the recommendation.
-pub fn finish(scenario: &Scenario, base: Design, variants: Vec<VariantResults>) -> RunResults {
+pub fn finish(scenario: &Scenario, mut base: Design, variants: Vec<VariantResults>) -> RunResults {
+    set_monthly_costs(scenario, &mut base.tables);
     let recommendation = (!variants.is_empty()).then(|| recommend(scenario, &base, &variants));
     RunResults {
         scenario: scenario.name.clone(),
@@ -609,6 +681,7 @@ pub fn finish(scenario: &Scenario, base: Design, variants: Vec<VariantResults>) 
         duration_s: scenario.simulation.duration_s,
         horizon_days: scenario.simulation.horizon_days,
         headroom: scenario.checks.headroom,
+        currency: scenario.pricing.as_ref().map(|p| p.currency.clone()),
         store: base.store,
         tables: base.tables,
         verdicts: base.verdicts,

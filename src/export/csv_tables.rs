@@ -195,7 +195,8 @@ pub fn growth_csv(r: &RunResults) -> Result<Vec<u8>> {
 }
 
 /// `variants.csv`: one row per variant and table: p95 peak utilization,
-/// throttled fraction, breach days, fan-out and the variant's worst verdict.
+/// throttled fraction, breach days, fan-out, monthly cost (empty without
+/// `[pricing]`; currency in `summary.json`) and the variant's worst verdict.
 ///
 /// # Errors
 /// Only on a CSV writer failure.
@@ -215,6 +216,7 @@ pub fn variants_csv(r: &RunResults) -> Result<Vec<u8>> {
             "days_to_size_breach",
             "days_to_item_size_breach",
             "fan_out",
+            "monthly_cost",
             "status",
         ]
         .map(String::from),
@@ -250,6 +252,7 @@ pub fn variants_csv(r: &RunResults) -> Result<Vec<u8>> {
                     t.size_breach.mean_day.map_or(String::new(), f),
                     t.item_size_breach.mean_day.map_or(String::new(), f),
                     t.fan_out.to_string(),
+                    t.monthly_cost.map_or(String::new(), f),
                     status.to_string(),
                 ],
             )?;

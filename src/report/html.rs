@@ -699,11 +699,18 @@ fn variants(d: &mut Doc, r: &RunResults, svgs: &[(String, String)], used: &mut [
         "throttled (worst table)",
         "first breach (mean day)",
         "fan-out (max)",
-        "verdict",
     ]));
+    if let Some(c) = &r.currency {
+        columns.push(format!("monthly cost ({})", esc(c)));
+    }
+    columns.push("verdict".to_string());
     let mut num = vec![false, false];
     num.extend(r.tables.iter().map(|_| true));
-    num.extend([true, false, true, false]);
+    num.extend([true, false, true]);
+    if r.currency.is_some() {
+        num.push(true);
+    }
+    num.push(false);
     let base = VariantResults {
         name: "base".to_string(),
         set: serde_json::Map::new(),
@@ -734,6 +741,9 @@ fn variants(d: &mut Doc, r: &RunResults, svgs: &[(String, String)], used: &mut [
                     .max()
                     .map_or("—".to_string(), |f| count(f as usize)),
             );
+            if r.currency.is_some() {
+                row.push(sections::design_cost(&v.tables).map_or("—".to_string(), sections::money));
+            }
             let mut verdict = variant_verdict(&v.verdicts);
             let mut class = worst(&v.verdicts).map_or("", |s| s.as_str()).to_string();
             if recommended == Some(v.name.as_str()) {

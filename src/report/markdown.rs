@@ -513,11 +513,18 @@ fn variants(d: &mut Doc, r: &RunResults, files: &[PathBuf]) {
         "throttled (worst table)",
         "first breach (mean day)",
         "fan-out (max)",
-        "verdict",
     ]));
+    if let Some(c) = &r.currency {
+        head.push(format!("monthly cost ({})", cell(c)));
+    }
+    head.push("verdict".to_string());
     let mut right = vec![false, false];
     right.extend(r.tables.iter().map(|_| true));
-    right.extend([true, false, true, false]);
+    right.extend([true, false, true]);
+    if r.currency.is_some() {
+        right.push(true);
+    }
+    right.push(false);
     let base = VariantResults {
         name: "base".to_string(),
         set: serde_json::Map::new(),
@@ -548,6 +555,9 @@ fn variants(d: &mut Doc, r: &RunResults, files: &[PathBuf]) {
                     .max()
                     .map_or("—".to_string(), |f| count(f as usize)),
             );
+            if r.currency.is_some() {
+                row.push(sections::design_cost(&v.tables).map_or("—".to_string(), sections::money));
+            }
             let mut verdict = variant_verdict(&v.verdicts);
             if recommended == Some(v.name.as_str()) {
                 verdict.push_str(" ★ recommended");

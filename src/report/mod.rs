@@ -37,7 +37,7 @@ use crate::results::RunResults;
 /// let results = RunResults {
 ///     scenario: "demo".into(), description: "A demo".into(), seed: 7, trials: 50,
 ///     keyheat_version: "0.1.0".into(), method: "aggregated".into(), window_s: 1.0, duration_s: 3600.0,
-///     horizon_days: 365.0, headroom: 0.8,
+///     horizon_days: 365.0, headroom: 0.8, currency: None,
 ///     store: StoreSummary { kind: "generic".into(), read_unit: "ops".into(),
 ///                           write_unit: "ops".into(), figures: vec![] },
 ///     tables: vec![], verdicts: vec![], variants: vec![], recommendation: None,
@@ -74,7 +74,7 @@ pub fn markdown(results: &RunResults, chart_files: &[PathBuf]) -> String {
 /// let results = RunResults {
 ///     scenario: "demo".into(), description: "A <demo>".into(), seed: 7, trials: 50,
 ///     keyheat_version: "0.1.0".into(), method: "aggregated".into(), window_s: 1.0, duration_s: 3600.0,
-///     horizon_days: 365.0, headroom: 0.8,
+///     horizon_days: 365.0, headroom: 0.8, currency: None,
 ///     store: StoreSummary { kind: "generic".into(), read_unit: "ops".into(),
 ///                           write_unit: "ops".into(), figures: vec![] },
 ///     tables: vec![], verdicts: vec![], variants: vec![], recommendation: None,

@@ -129,25 +129,51 @@ pub(super) fn capacity(r: &RunResults) -> TextTable {
         format!("read {ru}/s, daily mean"),
         format!("write {wu}/s, daily mean"),
     ];
+    if let Some(c) = &r.currency {
+        head.push(format!("monthly cost ({c})"));
+    }
     let rows = r
         .tables
         .iter()
         .map(|t| {
-            vec![
+            let mut row = vec![
                 t.name.clone(),
                 sig3(t.read_units_per_s),
                 sig3(t.write_units_per_s),
                 sig3(t.mean_read_units_per_s),
                 sig3(t.mean_write_units_per_s),
-            ]
+            ];
+            if r.currency.is_some() {
+                row.push(t.monthly_cost.map_or("—".to_string(), money));
+            }
+            row
         })
         .collect();
-    head.shrink_to_fit();
     TextTable {
         right: (0..head.len()).map(|i| i > 0).collect(),
         head,
         rows,
     }
+}
+
+/// A monthly cost: two decimals below 1000, whole with thousands
+/// separators from 1000 (`12.34`, `1,235`).
+pub(super) fn money(x: f64) -> String {
+    if !x.is_finite() {
+        return sig3(x);
+    }
+    if x.abs() >= 1000.0 {
+        whole(x)
+    } else {
+        format!("{x:.2}")
+    }
+}
+
+/// The monthly cost of a design: the sum over its tables, `None` when no
+/// table has one.
+pub(super) fn design_cost(tables: &[TableResults]) -> Option<f64> {
+    let costs: Vec<f64> = tables.iter().filter_map(|t| t.monthly_cost).collect();
+    (!costs.is_empty()).then(|| costs.iter().sum())
 }
 
 /// A count held in an `f64`, rounded, with thousands separators.
@@ -252,4 +278,4 @@ pub(super) fn placement(r: &RunResults) -> TextTable {
 pub(super) const PLACEMENT_NOTE: &str = "The hottest keys (with their shard and bucket sub-keys) are placed one by one with the store's own placement function; the cold tail is placed as per-partition mass (mean share ÷ partitions, multinomial variance). The bound is the largest, over access patterns, Berry–Esseen bound on the error of the normal approximation to one partition's tail load; 0 means every key was placed one by one.";
 
 /// The note above the capacity table.
-pub(super) const CAPACITY_NOTE: &str = "Capacity units consumed per second, fan-out included: in the busy period (rates × peak factor, mean over trials) and over a day (mean rates, no peak factor; the basis of on-demand cost).";
+pub(super) const CAPACITY_NOTE: &str = "Capacity units consumed per second, fan-out included: in the busy period (rates × peak factor, mean over trials) and over a day (mean rates, no peak factor; the basis of on-demand cost). A monthly cost (730 h), when the scenario has [pricing], is per side provisioned units × hourly price × 730, or daily-mean units/s × 730 × 3600 ÷ 10⁶ × price per million.";

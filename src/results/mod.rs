@@ -30,6 +30,8 @@ pub struct RunResults {
     pub horizon_days: f64,
     /// Headroom the checks judge against.
     pub headroom: f64,
+    /// Currency of every `monthly_cost`, when the scenario has `[pricing]`.
+    pub currency: Option<String>,
     /// Store kind and the figures and assumptions in force.
     pub store: StoreSummary,
     /// Per table (and index) results of the base design.
@@ -135,6 +137,10 @@ pub struct TableResults {
     pub mean_read_units_per_s: f64,
     /// Mean write units per second over a day (mean rates), for cost.
     pub mean_write_units_per_s: f64,
+    /// Monthly cost (730 h) of this table's capacity units in
+    /// [`RunResults::currency`], from the scenario's `[pricing]` (see
+    /// [`crate::scenario::Pricing::monthly_cost`]); `None` without pricing.
+    pub monthly_cost: Option<f64>,
     /// Per-partition load by rank (1 = the trial's hottest), averaged over trials.
     pub partition_ranks: Vec<PartitionRank>,
     /// Node-level load, when the store's throughput limit is per node.

@@ -23,6 +23,8 @@ pub struct Scenario {
     pub access_patterns: Vec<AccessPattern>,
     /// Pass/fail thresholds.
     pub checks: Checks,
+    /// Unit prices for the monthly cost estimate (`[pricing]`); `None`: no cost shown.
+    pub pricing: Option<Pricing>,
     /// Alternatives to compare (from `[[variant]]` and `[sweep]`), each a
     /// complete scenario with its overrides applied. Empty when none.
     pub variants: Vec<Variant>,
@@ -429,4 +431,93 @@ pub struct Variant {
     pub set: Vec<(String, serde_json::Value)>,
     /// The scenario with the overrides applied (its own `variants` is empty).
     pub scenario: Box<Scenario>,
+}
+
+/// Hours in the month the cost estimate uses (365 × 24 ÷ 12).
+pub const HOURS_PER_MONTH: f64 = 730.0;
+
+/// `[pricing]`: prices of capacity units, on-demand style (per million
+/// units consumed) and/or provisioned style (per unit per hour).
+///
+/// A side (reads, writes) is priced provisioned when its hourly price is set
+/// (its units: `provisioned_*_units`, else the store's `read_capacity` /
+/// `write_capacity`), else on demand when its per-million price is set, else
+/// not at all.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pricing {
+    /// Currency the prices are in (default `"USD"`).
+    pub currency: String,
+    /// Price per million read units consumed.
+    pub read_unit_per_million: Option<f64>,
+    /// Price per million write units consumed.
+    pub write_unit_per_million: Option<f64>,
+    /// Price per provisioned read unit per hour.
+    pub read_unit_hour: Option<f64>,
+    /// Price per provisioned write unit per hour.
+    pub write_unit_hour: Option<f64>,
+    /// Provisioned read units per table (default: the store's `read_capacity`).
+    pub provisioned_read_units: Option<f64>,
+    /// Provisioned write units per table (default: the store's `write_capacity`).
+    pub provisioned_write_units: Option<f64>,
+}
+
+impl Pricing {
+    /// Monthly cost ([`HOURS_PER_MONTH`] hours) of one table whose daily-mean
+    /// consumption is `mean_read_units_per_s` / `mean_write_units_per_s`,
+    /// under `store`'s settings. Per side: provisioned = units × hourly price
+    /// × 730; on demand = mean units/s × 730 × 3600 ÷ 10⁶ × price per
+    /// million. `None` when neither side has a price that applies.
+    ///
+    /// ```
+    /// use keyheat::scenario::{Pricing, StoreConfig, StoreKind};
+    /// let p = Pricing { currency: "USD".into(), read_unit_per_million: Some(0.25),
+    ///     write_unit_per_million: Some(1.25), read_unit_hour: None, write_unit_hour: None,
+    ///     provisioned_read_units: None, provisioned_write_units: None };
+    /// let store = StoreConfig { kind: StoreKind::DynamoDb, settings: Default::default() };
+    /// // 100 RCU/s: 262.8 M units a month × 0.25; 10 WCU/s: 26.28 M × 1.25.
+    /// let cost = p.monthly_cost(&store, 100.0, 10.0).unwrap();
+    /// assert!((cost - (65.7 + 32.85)).abs() < 1e-9);
+    /// ```
+    pub fn monthly_cost(
+        &self,
+        store: &StoreConfig,
+        mean_read_units_per_s: f64,
+        mean_write_units_per_s: f64,
+    ) -> Option<f64> {
+        let setting = |name: &str| match store.settings.get(name) {
+            Some(SettingValue::Number(x)) => Some(*x),
+            _ => None,
+        };
+        let side = |hour: Option<f64>,
+                    units: Option<f64>,
+                    capacity: &str,
+                    per_million: Option<f64>,
+                    mean_per_s: f64| {
+            match (hour, units.or_else(|| setting(capacity)), per_million) {
+                (Some(price), Some(units), _) => Some(units * price * HOURS_PER_MONTH),
+                (_, _, Some(price)) => {
+                    Some(mean_per_s.max(0.0) * HOURS_PER_MONTH * 3600.0 / 1e6 * price)
+                }
+                _ => None,
+            }
+        };
+        let read = side(
+            self.read_unit_hour,
+            self.provisioned_read_units,
+            "read_capacity",
+            self.read_unit_per_million,
+            mean_read_units_per_s,
+        );
+        let write = side(
+            self.write_unit_hour,
+            self.provisioned_write_units,
+            "write_capacity",
+            self.write_unit_per_million,
+            mean_write_units_per_s,
+        );
+        match (read, write) {
+            (None, None) => None,
+            (r, w) => Some(r.unwrap_or(0.0) + w.unwrap_or(0.0)),
+        }
+    }
 }

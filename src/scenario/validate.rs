@@ -54,6 +54,7 @@ pub(crate) const TOP_KEYS: &[&str] = &[
     "variant",
     "sweep",
     "checks",
+    "pricing",
 ];
 /// Keys accepted in `[simulation]`.
 pub(crate) const SIMULATION_KEYS: &[&str] = &[
@@ -100,6 +101,16 @@ pub(crate) const PATTERN_KEYS: &[&str] = &[
 ];
 /// Keys accepted in `[checks]`.
 pub(crate) const CHECKS_KEYS: &[&str] = &["headroom"];
+/// Keys accepted in `[pricing]`.
+pub(crate) const PRICING_KEYS: &[&str] = &[
+    "currency",
+    "read_unit_per_million",
+    "write_unit_per_million",
+    "read_unit_hour",
+    "write_unit_hour",
+    "provisioned_read_units",
+    "provisioned_write_units",
+];
 
 const OPERATIONS: &[(&str, Operation)] = &[
     ("get", Operation::Get),
@@ -138,6 +149,7 @@ pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
     let tables = tables(&root, &entities)?;
     let access_patterns = access_patterns(&root, &tables, &entities)?;
     let checks = checks(&root)?;
+    let pricing = pricing(&root, &store)?;
     if tables.is_empty() {
         return Err(root.missing(
             "table",
@@ -159,6 +171,7 @@ pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
         tables,
         access_patterns,
         checks,
+        pricing,
         variants: Vec::new(),
         source_text: src.text.to_string(),
         source_path: src.path.to_string(),
@@ -1183,6 +1196,95 @@ fn checks(root: &Section) -> Result<Checks> {
         checks.headroom = h;
     }
     Ok(checks)
+}
+
+/// `[pricing]`: unit prices (each ≥ 0), provisioned units (> 0) and the
+/// currency. At least one price is required; an hourly price needs its
+/// provisioned units, here or as the store's `read_capacity` / `write_capacity`.
+fn pricing(root: &Section, store: &StoreConfig) -> Result<Option<Pricing>> {
+    let example = "[pricing]\nread_unit_per_million = 0.25\nwrite_unit_per_million = 1.25";
+    let Some(mut section) = root.subsection("pricing", example)? else {
+        return Ok(None);
+    };
+    section.header = "[pricing]".into();
+    section.deny_unknown(PRICING_KEYS)?;
+    let number = |name: &str, positive: bool| -> Result<Option<f64>> {
+        let Some(f) = section.get(name) else {
+            return Ok(None);
+        };
+        let example = format!("{name} = 0.25");
+        let x = f.number(&example)?;
+        let ok = x.is_finite() && if positive { x > 0.0 } else { x >= 0.0 };
+        if !ok {
+            let bound = if positive { "> 0" } else { "≥ 0" };
+            return Err(f.error(
+                format!(
+                    "must be a number {bound}, found `{}`",
+                    f.src.snippet(&f.span())
+                ),
+                format!("write {example}"),
+            ));
+        }
+        Ok(Some(x))
+    };
+    let currency = match section.get("currency") {
+        Some(f) => {
+            let c = f.str("currency = \"USD\"")?.trim();
+            if c.is_empty() {
+                return Err(f.error("the currency is empty", "write currency = \"USD\""));
+            }
+            c.to_string()
+        }
+        None => "USD".to_string(),
+    };
+    let pricing = Pricing {
+        currency,
+        read_unit_per_million: number("read_unit_per_million", false)?,
+        write_unit_per_million: number("write_unit_per_million", false)?,
+        read_unit_hour: number("read_unit_hour", false)?,
+        write_unit_hour: number("write_unit_hour", false)?,
+        provisioned_read_units: number("provisioned_read_units", true)?,
+        provisioned_write_units: number("provisioned_write_units", true)?,
+    };
+    if pricing.read_unit_per_million.is_none()
+        && pricing.write_unit_per_million.is_none()
+        && pricing.read_unit_hour.is_none()
+        && pricing.write_unit_hour.is_none()
+    {
+        return Err(section.src.error(
+            &section.span,
+            "pricing".to_string(),
+            "[pricing] sets no price".to_string(),
+            "add read_unit_per_million / write_unit_per_million (on demand) or read_unit_hour / write_unit_hour (provisioned)".to_string(),
+        ));
+    }
+    let has_setting =
+        |name: &str| matches!(store.settings.get(name), Some(SettingValue::Number(_)));
+    for (hour, units, capacity) in [
+        (
+            "read_unit_hour",
+            pricing.provisioned_read_units,
+            "read_capacity",
+        ),
+        (
+            "write_unit_hour",
+            pricing.provisioned_write_units,
+            "write_capacity",
+        ),
+    ] {
+        if let Some(f) = section.get(hour) {
+            if units.is_none() && !has_setting(capacity) {
+                let side = hour.trim_end_matches("_unit_hour");
+                return Err(f.error(
+                    format!(
+                        "`{hour}` prices provisioned units, but neither `provisioned_{side}_units` nor the store's `{capacity}` says how many"
+                    ),
+                    format!("add provisioned_{side}_units = 1000 to [pricing] (or {capacity} to [store])"),
+                ));
+            }
+        }
+    }
+    Ok(Some(pricing))
 }
 
 #[cfg(test)]

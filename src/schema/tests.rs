@@ -567,6 +567,33 @@ fn unknown_keys_fail_validation_where_the_parser_rejects_them() {
 }
 
 #[test]
+fn pricing_validates_like_the_parser() {
+    let priced = format!(
+        "{MINIMAL}\n[pricing]\ncurrency = \"EUR\"\nread_unit_per_million = 0.25\nwrite_unit_hour = 0.00065\nprovisioned_write_units = 100\n"
+    );
+    assert!(crate::Scenario::from_str_at(&priced, "m.toml").is_ok());
+    assert_eq!(errors_of(&toml_to_json(&priced)), Vec::<String>::new());
+    for (from, to) in [
+        ("read_unit_per_million", "read_unit_per_milion"),
+        ("read_unit_per_million = 0.25", "read_unit_per_million = -1"),
+        (
+            "provisioned_write_units = 100",
+            "provisioned_write_units = 0",
+        ),
+    ] {
+        let text = priced.replace(from, to);
+        assert!(
+            crate::Scenario::from_str_at(&text, "m.toml").is_err(),
+            "{to}"
+        );
+        assert!(
+            !errors_of(&toml_to_json(&text)).is_empty(),
+            "the schema accepts {to}"
+        );
+    }
+}
+
+#[test]
 fn wrong_values_fail_validation() {
     for (from, to) in [
         ("operation = \"get\"", "operation = \"scan\""),

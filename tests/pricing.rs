@@ -1,0 +1,195 @@
+//! `[pricing]`: parsing, the monthly cost arithmetic against hand
+//! computations, and the cost in the results and outputs.
+
+use crate::util::{run, scenario};
+use keyheat::scenario::Pricing;
+use keyheat::ErrorKind;
+
+/// A small DynamoDB scenario; `{store}` and `{pricing}` are filled in per test.
+const BASE: &str = r#"schema_version = 1
+name = "priced"
+
+[store]
+kind = "dynamodb"
+{store}
+
+[simulation]
+trials = 4
+duration = "1m"
+horizon = "30d"
+
+[[entity]]
+name = "customer"
+count = 1000
+
+[[table]]
+name = "orders"
+partition_key = "CUSTOMER#{customer}"
+item_size = "2KB"
+
+[[access_pattern]]
+name = "Create order"
+table = "orders"
+operation = "put"
+rate = 50
+peak_factor = 2
+by = "customer"
+
+[[access_pattern]]
+name = "Get order"
+table = "orders"
+operation = "get"
+rate = 200
+by = "customer"
+
+{pricing}
+"#;
+
+fn text(store: &str, pricing: &str) -> String {
+    BASE.replace("{store}", store).replace("{pricing}", pricing)
+}
+
+fn pricing_of(store: &str, pricing: &str) -> (Pricing, keyheat::scenario::StoreConfig) {
+    let s = scenario(&text(store, pricing));
+    (s.pricing.expect("[pricing] parsed"), s.store)
+}
+
+fn error(store: &str, pricing: &str) -> String {
+    match keyheat::Scenario::from_str_at(&text(store, pricing), "p.toml") {
+        Ok(_) => panic!("accepted {pricing}"),
+        Err(e) => {
+            assert!(matches!(e.kind(), ErrorKind::Scenario { .. }), "{e}");
+            e.to_string()
+        }
+    }
+}
+
+fn close(a: f64, b: f64) {
+    assert!((a - b).abs() < 1e-9 * b.abs().max(1.0), "{a} vs {b}");
+}
+
+#[test]
+fn pricing_parses_with_usd_by_default() {
+    assert!(scenario(&text("", "")).pricing.is_none());
+    let (p, _) = pricing_of("", "[pricing]\nread_unit_per_million = 0.25\n");
+    assert_eq!(p.currency, "USD");
+    assert_eq!(p.read_unit_per_million, Some(0.25));
+    assert_eq!(p.write_unit_per_million, None);
+    let (p, _) = pricing_of(
+        "",
+        "[pricing]\ncurrency = \"EUR\"\nwrite_unit_hour = 0.00065\nprovisioned_write_units = 500\n",
+    );
+    assert_eq!(p.currency, "EUR");
+    assert_eq!(p.provisioned_write_units, Some(500.0));
+}
+
+#[test]
+fn on_demand_cost_is_mean_units_times_seconds_in_730_hours() {
+    let (p, store) = pricing_of(
+        "",
+        "[pricing]\nread_unit_per_million = 0.25\nwrite_unit_per_million = 1.25\n",
+    );
+    // 100 RCU/s × 730 h × 3600 s = 262.8 M RCU × 0.25 = 65.70;
+    // 10 WCU/s → 26.28 M WCU × 1.25 = 32.85.
+    close(p.monthly_cost(&store, 100.0, 10.0).unwrap(), 98.55);
+    close(p.monthly_cost(&store, 0.0, 0.0).unwrap(), 0.0);
+}
+
+#[test]
+fn provisioned_cost_is_units_times_hourly_price_times_730() {
+    // Units from the store's read_capacity / write_capacity.
+    let (p, store) = pricing_of(
+        "read_capacity = 1000\nwrite_capacity = 200",
+        "[pricing]\nread_unit_hour = 0.00013\nwrite_unit_hour = 0.00065\n",
+    );
+    // 1000 × 0.00013 × 730 = 94.90; 200 × 0.00065 × 730 = 94.90; consumption is irrelevant.
+    close(p.monthly_cost(&store, 5.0, 5.0).unwrap(), 189.8);
+    // [pricing] units win over the store's.
+    let (p, store) = pricing_of(
+        "read_capacity = 1000\nwrite_capacity = 200",
+        "[pricing]\nread_unit_hour = 0.00013\nprovisioned_read_units = 2000\n",
+    );
+    close(p.monthly_cost(&store, 5.0, 5.0).unwrap(), 189.8);
+    // Mixed: reads provisioned, writes on demand (10 WCU/s: 32.85).
+    let (p, store) = pricing_of(
+        "read_capacity = 1000",
+        "[pricing]\nread_unit_hour = 0.00013\nwrite_unit_per_million = 1.25\n",
+    );
+    close(p.monthly_cost(&store, 100.0, 10.0).unwrap(), 94.9 + 32.85);
+}
+
+#[test]
+fn pricing_errors_name_the_key_and_the_fix() {
+    let e = error("", "[pricing]\nread_unit_per_milion = 0.25\n");
+    assert!(e.contains("read_unit_per_million"), "{e}");
+    let e = error("", "[pricing]\nread_unit_hour = 0.00013\n");
+    assert!(
+        e.contains("provisioned_read_units") && e.contains("read_capacity"),
+        "{e}"
+    );
+    let e = error("", "[pricing]\nread_unit_per_million = -1\n");
+    assert!(e.contains("≥ 0"), "{e}");
+    let e = error("", "[pricing]\ncurrency = \"USD\"\n");
+    assert!(e.contains("sets no price"), "{e}");
+    let e = error(
+        "",
+        "[pricing]\nwrite_unit_hour = 1\nprovisioned_write_units = 0\n",
+    );
+    assert!(e.contains("> 0"), "{e}");
+}
+
+#[test]
+fn monthly_cost_reaches_results_and_outputs() {
+    let r = run(&text(
+        "",
+        "[pricing]\ncurrency = \"EUR\"\nread_unit_per_million = 0.25\nwrite_unit_per_million = 1.25\n",
+    ));
+    assert_eq!(r.currency.as_deref(), Some("EUR"));
+    let t = &r.tables[0];
+    assert!(t.mean_read_units_per_s > 0.0 && t.mean_write_units_per_s > 0.0);
+    let hand = t.mean_read_units_per_s * 730.0 * 3600.0 / 1e6 * 0.25
+        + t.mean_write_units_per_s * 730.0 * 3600.0 / 1e6 * 1.25;
+    close(t.monthly_cost.unwrap(), hand);
+    let dir = tempfile::tempdir().unwrap();
+    keyheat::cli::write_outputs(&r, dir.path()).unwrap();
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["currency"], "EUR");
+    close(summary["tables"][0]["monthly_cost"].as_f64().unwrap(), hand);
+    let md = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
+    assert!(md.contains("monthly cost (EUR)"), "{md}");
+    // Without [pricing], no cost anywhere.
+    let r = run(&text("", ""));
+    assert_eq!(r.currency, None);
+    assert_eq!(r.tables[0].monthly_cost, None);
+}
+
+#[test]
+fn each_variant_is_priced_with_its_own_store_settings() {
+    let r = run(&text(
+        "read_capacity = 1000\nwrite_capacity = 200",
+        "[pricing]\nread_unit_hour = 0.00013\nwrite_unit_hour = 0.00065\n\n[[variant]]\nname = \"more-reads\"\nset = { \"store.read_capacity\" = 2000 }\n",
+    ));
+    close(r.tables[0].monthly_cost.unwrap(), 189.8);
+    assert_eq!(r.variants.len(), 1);
+    // 2000 × 0.00013 × 730 = 189.80, plus the writes' 94.90.
+    close(r.variants[0].tables[0].monthly_cost.unwrap(), 284.7);
+    let dir = tempfile::tempdir().unwrap();
+    keyheat::cli::write_outputs(&r, dir.path()).unwrap();
+    let csv = std::fs::read_to_string(dir.path().join("variants.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert!(lines[0].ends_with(",fan_out,monthly_cost,status"), "{csv}");
+    let cost = |line: &str| line.rsplit(',').nth(1).unwrap().parse::<f64>().unwrap();
+    close(cost(lines[1]), 189.8);
+    close(cost(lines[2]), 284.7);
+    let md = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
+    assert!(
+        md.contains("| fan-out (max) | monthly cost (USD) | verdict |"),
+        "{md}"
+    );
+    assert!(md.contains(" | 189.80 | "), "{md}");
+    assert!(md.contains(" | 284.70 | "), "{md}");
+    let html = std::fs::read_to_string(dir.path().join("report.html")).unwrap();
+    assert!(html.contains("<th class=\"num\">monthly cost (USD)</th>"));
+    assert!(html.contains("<td class=\"num\">284.70</td>"));
+}
