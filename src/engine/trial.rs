@@ -62,6 +62,13 @@ pub struct TableTrial {
     pub timeseries: Option<Timeseries>,
 }
 
+/// Per stream, the exact method's (weight, partition) entry per key.
+type AliasEntries = Vec<Option<Vec<(f64, u32)>>>;
+
+/// The representative trial's timeseries being filled: utilization and units
+/// per row and step, and the number of steps.
+type SeriesSink<'a> = (&'a mut Vec<Vec<f64>>, &'a mut Vec<Vec<f64>>, usize);
+
 /// Partition rates of one stream in one segment: requests/s per partition.
 struct Placed {
     per_partition: Vec<f64>,
@@ -188,10 +195,10 @@ fn run_table(
     let exact = plan.method == Method::Exact;
     // One placement per bucket: the keys of a bucket stay where they land
     // while the rate multiplier changes.
-    let mut placements: HashMap<i64, (Vec<Placed>, Vec<Option<Vec<(f64, u32)>>>)> = HashMap::new();
+    let mut placements: HashMap<i64, (Vec<Placed>, AliasEntries)> = HashMap::new();
     for &(start, end, bucket, mult) in &segs {
-        if !placements.contains_key(&bucket) {
-            let mut entries: Vec<Option<Vec<(f64, u32)>>> =
+        if let std::collections::hash_map::Entry::Vacant(slot) = placements.entry(bucket) {
+            let mut entries: AliasEntries =
                 table.streams.iter().map(|_| exact.then(Vec::new)).collect();
             let placed: Vec<Placed> = table
                 .streams
@@ -210,7 +217,7 @@ fn run_table(
                     )
                 })
                 .collect();
-            placements.insert(bucket, (placed, entries));
+            slot.insert((placed, entries));
         }
         let Some((base, entries)) = placements.get(&bucket) else {
             continue;
@@ -254,8 +261,8 @@ fn run_table(
             let o = exact_segment(
                 plan,
                 table,
-                &placed,
-                &entries,
+                placed,
+                entries,
                 (start, end),
                 (&partition_limits, &node_limits),
                 (simulate_partitions, simulate_nodes),
@@ -434,7 +441,7 @@ fn exact_segment(
     (partition_limits, node_limits): (&Limits, &Limits),
     (simulate_partitions, simulate_nodes): (bool, bool),
     (peak, node_peak): (&mut [f64], &mut [f64]),
-    mut series: Option<(&mut Vec<Vec<f64>>, &mut Vec<Vec<f64>>, usize)>,
+    mut series: Option<SeriesSink<'_>>,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Outcome {
     let p_count = table.layout.partitions.max(1);
@@ -576,6 +583,7 @@ fn hot_keys(
 }
 
 /// Places one stream's request rate on the partitions for one bucket.
+#[allow(clippy::too_many_arguments)] // the trial's state, passed through from run_table
 fn place_stream(
     store: &dyn StoreModel,
     table: &TablePlan,

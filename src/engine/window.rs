@@ -375,7 +375,9 @@ pub fn collapsed<R: Rng + ?Sized>(
     };
     let mut out = Outcome::default();
     let mut sep_throttled = 0.0;
-    let mut dims: Vec<(Vec<(f64, &Severity)>, Option<f64>, bool)> = vec![
+    // (components, limit, whether it is the combined limit)
+    type Dim<'s> = (Vec<(f64, &'s Severity)>, Option<f64>, bool);
+    let mut dims: Vec<Dim<'_>> = vec![
         (pick(&|c| !c.is_write), limits.read, false),
         (pick(&|c| c.is_write), limits.write, false),
     ];

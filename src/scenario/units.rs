@@ -266,6 +266,42 @@ pub fn parse_rate(text: &str) -> Result<f64, UnitError> {
     Ok(value * multiplier / per_seconds)
 }
 
+/// Parses a traffic growth rate such as `"5%/month"`, `"20%/year"`,
+/// `"1%/week"`, `"0.1%/day"` (also `mo`, `y`, `w`, `d`) into a continuous
+/// rate per day: ln(1 + g) / period days (month = 30 d, year = 365 d).
+///
+/// ```
+/// use keyheat::scenario::units::parse_growth;
+/// let r = parse_growth("5%/month").unwrap();
+/// assert!((r - 1.05f64.ln() / 30.0).abs() < 1e-15);
+/// assert!((parse_growth("-10%/year").unwrap() - 0.9f64.ln() / 365.0).abs() < 1e-15);
+/// assert!(parse_growth("5/month").is_err());
+/// ```
+///
+/// # Errors
+/// A [`UnitError`] naming the accepted forms.
+pub fn parse_growth(text: &str) -> Result<f64, UnitError> {
+    let bad = || {
+        UnitError::new(format!(
+            "`{text}` is not a growth rate: write a percentage per period, e.g. \"5%/month\", \"20%/year\", \"1%/week\", \"0.1%/day\""
+        ))
+    };
+    let (pct, period) = text.trim().split_once('/').ok_or_else(bad)?;
+    let pct = pct.trim().strip_suffix('%').ok_or_else(bad)?;
+    let g: f64 = pct.trim().parse().map_err(|_| bad())?;
+    let days = match period.trim() {
+        "d" | "day" => 1.0,
+        "w" | "week" => 7.0,
+        "mo" | "month" => 30.0,
+        "y" | "year" => 365.0,
+        _ => return Err(bad()),
+    };
+    if !g.is_finite() || g <= -100.0 {
+        return Err(bad());
+    }
+    Ok((1.0 + g / 100.0).ln() / days)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -353,40 +389,4 @@ mod tests {
             .contains("unknown multiplier `x`"));
         assert!(parse_rate("/s").is_err());
     }
-}
-
-/// Parses a traffic growth rate such as `"5%/month"`, `"20%/year"`,
-/// `"1%/week"`, `"0.1%/day"` (also `mo`, `y`, `w`, `d`) into a continuous
-/// rate per day: ln(1 + g) / period days (month = 30 d, year = 365 d).
-///
-/// ```
-/// use keyheat::scenario::units::parse_growth;
-/// let r = parse_growth("5%/month").unwrap();
-/// assert!((r - 1.05f64.ln() / 30.0).abs() < 1e-15);
-/// assert!((parse_growth("-10%/year").unwrap() - 0.9f64.ln() / 365.0).abs() < 1e-15);
-/// assert!(parse_growth("5/month").is_err());
-/// ```
-///
-/// # Errors
-/// A [`UnitError`] naming the accepted forms.
-pub fn parse_growth(text: &str) -> Result<f64, UnitError> {
-    let bad = || {
-        UnitError::new(format!(
-            "`{text}` is not a growth rate: write a percentage per period, e.g. \"5%/month\", \"20%/year\", \"1%/week\", \"0.1%/day\""
-        ))
-    };
-    let (pct, period) = text.trim().split_once('/').ok_or_else(bad)?;
-    let pct = pct.trim().strip_suffix('%').ok_or_else(bad)?;
-    let g: f64 = pct.trim().parse().map_err(|_| bad())?;
-    let days = match period.trim() {
-        "d" | "day" => 1.0,
-        "w" | "week" => 7.0,
-        "mo" | "month" => 30.0,
-        "y" | "year" => 365.0,
-        _ => return Err(bad()),
-    };
-    if !g.is_finite() || g <= -100.0 {
-        return Err(bad());
-    }
-    Ok((1.0 + g / 100.0).ln() / days)
 }

@@ -432,7 +432,7 @@ fn simulation(root: &Section) -> Result<Simulation> {
             let length_s = length_f.duration(example)?;
             let factor_f = t.require("factor", example)?;
             let factor = factor_f.number(example)?;
-            if !(length_s > 0.0) {
+            if length_s.is_nan() || length_s <= 0.0 {
                 return Err(length_f.error(
                     "a burst must last longer than 0",
                     format!("write it like {example}"),
