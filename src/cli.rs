@@ -17,12 +17,14 @@ Examples:
   keyheat run scenarios/orders-by-date.toml
   keyheat run scenarios/orders-by-date.toml --trials 50 --seed 7 --out /tmp/orders
   keyheat run scenarios/sensor-unbucketed.toml --fail-on-breach   # exit 3 on a predicted breach
+  keyheat run scenarios/sensor-daily-buckets.toml --fail-on-breach --max-utilization 0.9 --min-days 90
   keyheat check scenarios/chat-by-channel.toml                    # validate only
   keyheat compare scenarios/orders-by-date.toml scenarios/orders-by-date-sharded-random.toml
   keyheat place --store redis-cluster --nodes 6 'user:{42}:cart' cart:9
   keyheat schema > keyheat.schema.json                            # for editors
 
-Exit codes: 0 run completed; 2 bad input; 3 predicted breach with --fail-on-breach; 1 anything else.";
+Exit codes: 0 run completed; 2 bad input; 3 predicted breach with --fail-on-breach (a failing check,
+or p95 peak utilization over --max-utilization, or a breach before --min-days); 1 anything else.";
 
 /// keyheat: predict hot partitions, throttling and size-ceiling breaches of a
 /// NoSQL key design before the table exists.
@@ -59,9 +61,18 @@ pub enum Command {
         /// (every request drawn from an alias table over every key).
         #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
         method: MethodArg,
-        /// Exit with code 3 when any check of the base design fails.
+        /// Exit with code 3 when any check of the base design fails, or a
+        /// threshold below is crossed.
         #[arg(long)]
         fail_on_breach: bool,
+        /// With --fail-on-breach: also exit 3 when any table's p95 peak
+        /// utilization (worst checkpoint) exceeds X (default: only failing checks).
+        #[arg(long, value_name = "X", requires = "fail_on_breach")]
+        max_utilization: Option<f64>,
+        /// With --fail-on-breach: also exit 3 when any size, item or rows
+        /// breach happens before day D (mean first-breach day over trials).
+        #[arg(long, value_name = "D", requires = "fail_on_breach")]
+        min_days: Option<f64>,
         /// No progress bar or timing line on stderr.
         #[arg(long, short)]
         quiet: bool,
@@ -88,9 +99,18 @@ pub enum Command {
         /// How request counts are drawn.
         #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
         method: MethodArg,
-        /// Exit with code 3 when any check of the base design fails.
+        /// Exit with code 3 when any check of the base design fails, or a
+        /// threshold below is crossed.
         #[arg(long)]
         fail_on_breach: bool,
+        /// With --fail-on-breach: also exit 3 when any table's p95 peak
+        /// utilization (worst checkpoint) exceeds X (default: only failing checks).
+        #[arg(long, value_name = "X", requires = "fail_on_breach")]
+        max_utilization: Option<f64>,
+        /// With --fail-on-breach: also exit 3 when any size, item or rows
+        /// breach happens before day D (mean first-breach day over trials).
+        #[arg(long, value_name = "D", requires = "fail_on_breach")]
+        min_days: Option<f64>,
         /// No progress bar or timing line on stderr.
         #[arg(long, short)]
         quiet: bool,
@@ -197,6 +217,8 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             threads,
             method,
             fail_on_breach,
+            max_utilization,
+            min_days,
             quiet,
         } => {
             let mut designs = Vec::with_capacity(scenarios.len());
@@ -223,7 +245,12 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
                 seed,
                 method: method.into(),
             };
-            run_and_write(&base, &options, threads, &out, fail_on_breach, quiet)
+            let gate = BreachGate {
+                enabled: fail_on_breach,
+                max_utilization,
+                min_days,
+            };
+            run_and_write(&base, &options, threads, &out, &gate, quiet)
         }
         Command::Run {
             scenario,
@@ -233,6 +260,8 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             threads,
             method,
             fail_on_breach,
+            max_utilization,
+            min_days,
             quiet,
         } => {
             let s = Scenario::from_path(&scenario)?;
@@ -242,7 +271,12 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
                 method: method.into(),
             };
             let out = out.unwrap_or_else(|| Path::new("output").join(&s.name));
-            run_and_write(&s, &options, threads, &out, fail_on_breach, quiet)
+            let gate = BreachGate {
+                enabled: fail_on_breach,
+                max_utilization,
+                min_days,
+            };
+            run_and_write(&s, &options, threads, &out, &gate, quiet)
         }
     }
 }
@@ -254,9 +288,10 @@ fn run_and_write(
     options: &Options,
     threads: Option<usize>,
     out: &Path,
-    fail_on_breach: bool,
+    gate: &BreachGate,
     quiet: bool,
 ) -> Result<ExitCode> {
+    gate.validate()?;
     {
         {
             let started = Instant::now();
@@ -272,13 +307,76 @@ fn run_and_write(
                 );
             }
             print_verdicts(&results, out);
-            let failed = results.verdicts.iter().any(|v| v.status == Status::Fail);
-            Ok(if fail_on_breach && failed {
+            Ok(if gate.enabled && gate.breached(&results) {
                 ExitCode::from(3)
             } else {
                 ExitCode::SUCCESS
             })
         }
+    }
+}
+
+/// What `--fail-on-breach` turns into exit code 3.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BreachGate {
+    /// `--fail-on-breach` given.
+    pub enabled: bool,
+    /// `--max-utilization`: highest p95 peak utilization allowed.
+    pub max_utilization: Option<f64>,
+    /// `--min-days`: earliest mean first-breach day allowed.
+    pub min_days: Option<f64>,
+}
+
+impl BreachGate {
+    /// Rejects thresholds that are not finite numbers ≥ 0.
+    ///
+    /// # Errors
+    /// A usage error (exit 2) naming the flag.
+    pub fn validate(&self) -> Result<()> {
+        for (flag, value) in [
+            ("--max-utilization", self.max_utilization),
+            ("--min-days", self.min_days),
+        ] {
+            if let Some(x) = value {
+                if !(x.is_finite() && x >= 0.0) {
+                    return Err(Error::usage(format!(
+                        "{flag} must be a number of 0 or more, found {x}"
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the base design of `r` breaches: any verdict is `fail`; or,
+    /// with `max_utilization`, any table's p95 peak utilization (the worst
+    /// over its checkpoints) exceeds it; or, with `min_days`, any table's
+    /// item-collection, item or rows breach has a mean first day before it.
+    ///
+    /// ```
+    /// use keyheat::cli::BreachGate;
+    /// let gate = BreachGate { enabled: true, max_utilization: Some(0.9), min_days: None };
+    /// assert!(gate.validate().is_ok());
+    /// ```
+    pub fn breached(&self, r: &RunResults) -> bool {
+        let failed = r.verdicts.iter().any(|v| v.status == Status::Fail);
+        let too_hot = self.max_utilization.is_some_and(|x| {
+            r.tables.iter().any(|t| {
+                t.checkpoints
+                    .iter()
+                    .map(|c| c.peak_utilization.p95)
+                    .fold(t.peak_utilization.p95, f64::max)
+                    > x
+            })
+        });
+        let too_soon = self.min_days.is_some_and(|d| {
+            r.tables.iter().any(|t| {
+                [&t.size_breach, &t.item_size_breach, &t.rows_breach]
+                    .iter()
+                    .any(|b| b.mean_day.is_some_and(|day| day < d))
+            })
+        });
+        failed || too_hot || too_soon
     }
 }
 
@@ -559,5 +657,35 @@ mod tests {
     #[test]
     fn cli_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn breach_gate_thresholds() {
+        let mut r = crate::charts::fixture::results();
+        let gate = |max_utilization, min_days| BreachGate {
+            enabled: true,
+            max_utilization,
+            min_days,
+        };
+        // The fixture fails hot_partition on "orders": a breach whatever the thresholds.
+        assert!(gate(None, None).breached(&r));
+        r.verdicts.retain(|v| v.status != Status::Fail);
+        assert!(!gate(None, None).breached(&r));
+        // "orders": p95 peak utilization 1.50, checkpoints up to 1.35.
+        assert!(gate(Some(1.4), None).breached(&r));
+        assert!(!gate(Some(1.5), None).breached(&r));
+        r.tables[0].checkpoints[2].peak_utilization.p95 = 1.6;
+        assert!(
+            gate(Some(1.59), None).breached(&r),
+            "worst checkpoint counts"
+        );
+        // "orders" first breaches its item-collection ceiling on day 123.4 (mean).
+        assert!(!gate(None, Some(123.0)).breached(&r));
+        assert!(gate(None, Some(124.0)).breached(&r));
+        r.tables[1].rows_breach.mean_day = Some(10.0);
+        assert!(gate(None, Some(11.0)).breached(&r));
+        assert!(gate(Some(f64::NAN), None).validate().is_err());
+        assert!(gate(None, Some(-1.0)).validate().is_err());
+        assert!(gate(Some(0.9), Some(30.0)).validate().is_ok());
     }
 }

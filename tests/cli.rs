@@ -161,3 +161,57 @@ fn compare_recommends_the_first_passing_alternative() {
     assert_eq!(csv.lines().count(), 4, "{csv}");
     assert!(out.join("variants.png").is_file());
 }
+
+/// `--fail-on-breach` with `--min-days` / `--max-utilization`: sensor-unbucketed
+/// fails its size check (first breach around day 58); sensor-daily-buckets
+/// passes every check at a p95 peak utilization of about 0.02.
+#[test]
+fn fail_on_breach_thresholds_set_exit_code_3() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |scenario: &str, extra: &[&str]| {
+        let mut cmd = keyheat();
+        cmd.args(["run", scenario, "--trials", "5", "--quiet", "--out"])
+            .arg(dir.path().join("o"))
+            .args(extra)
+            .current_dir(root());
+        cmd.assert()
+    };
+    run(
+        "scenarios/sensor-unbucketed.toml",
+        &["--fail-on-breach", "--min-days", "30"],
+    )
+    .code(3);
+    run(
+        "scenarios/sensor-daily-buckets.toml",
+        &["--fail-on-breach", "--min-days", "30"],
+    )
+    .code(0);
+    run(
+        "scenarios/sensor-daily-buckets.toml",
+        &["--fail-on-breach", "--max-utilization", "0.0001"],
+    )
+    .code(3);
+    run(
+        "scenarios/sensor-daily-buckets.toml",
+        &["--fail-on-breach", "--max-utilization", "5"],
+    )
+    .code(0);
+    // The thresholds need --fail-on-breach, and a number of 0 or more.
+    let out = run("scenarios/sensor-daily-buckets.toml", &["--min-days", "30"]).code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(stderr.contains("--fail-on-breach"), "{stderr}");
+    let out = run(
+        "scenarios/sensor-daily-buckets.toml",
+        &["--fail-on-breach", "--max-utilization=-1"],
+    )
+    .code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("--max-utilization must be a number of 0 or more"),
+        "{stderr}"
+    );
+    let out = keyheat().args(["run", "--help"]).assert().success();
+    let help = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(help.contains("--max-utilization <X>"), "{help}");
+    assert!(help.contains("--min-days <D>"), "{help}");
+}
