@@ -36,6 +36,59 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// Flags shared by `run` and `compare`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct RunFlags {
+    /// Trials instead of the scenario's `simulation.trials`.
+    #[arg(long)]
+    pub trials: Option<u32>,
+    /// Seed instead of the scenario's `simulation.seed`.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Worker threads (default: all cores). Results are identical for any value.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// How request counts are drawn: `auto` (the cheaper of exact and
+    /// aggregated), `aggregated` (per partition and window, stationary
+    /// stretches in closed form), `windows` (every window drawn) or `exact`
+    /// (every request drawn from an alias table over every key).
+    #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
+    pub method: MethodArg,
+    /// Exit with code 3 when any check of the base design fails, or a
+    /// threshold below is crossed.
+    #[arg(long)]
+    pub fail_on_breach: bool,
+    /// With --fail-on-breach: also exit 3 when any table's p95 peak
+    /// utilization (worst checkpoint) exceeds X (default: only failing checks).
+    #[arg(long, value_name = "X", requires = "fail_on_breach")]
+    pub max_utilization: Option<f64>,
+    /// With --fail-on-breach: also exit 3 when any size, item or rows
+    /// breach happens before day D (mean first-breach day over trials).
+    #[arg(long, value_name = "D", requires = "fail_on_breach")]
+    pub min_days: Option<f64>,
+    /// No progress bar or timing line on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+impl RunFlags {
+    fn options(&self) -> Options {
+        Options {
+            trials: self.trials,
+            seed: self.seed,
+            method: self.method.into(),
+        }
+    }
+
+    fn gate(&self) -> BreachGate {
+        BreachGate {
+            enabled: self.fail_on_breach,
+            max_utilization: self.max_utilization,
+            min_days: self.min_days,
+        }
+    }
+}
+
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -46,36 +99,9 @@ pub enum Command {
         /// Output folder (default: output/<scenario name>/).
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Trials instead of the scenario's `simulation.trials`.
-        #[arg(long)]
-        trials: Option<u32>,
-        /// Seed instead of the scenario's `simulation.seed`.
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Worker threads (default: all cores). Results are identical for any value.
-        #[arg(long)]
-        threads: Option<usize>,
-        /// How request counts are drawn: `auto` (the cheaper of exact and
-        /// aggregated), `aggregated` (per partition and window, stationary
-        /// stretches in closed form), `windows` (every window drawn) or `exact`
-        /// (every request drawn from an alias table over every key).
-        #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
-        method: MethodArg,
-        /// Exit with code 3 when any check of the base design fails, or a
-        /// threshold below is crossed.
-        #[arg(long)]
-        fail_on_breach: bool,
-        /// With --fail-on-breach: also exit 3 when any table's p95 peak
-        /// utilization (worst checkpoint) exceeds X (default: only failing checks).
-        #[arg(long, value_name = "X", requires = "fail_on_breach")]
-        max_utilization: Option<f64>,
-        /// With --fail-on-breach: also exit 3 when any size, item or rows
-        /// breach happens before day D (mean first-breach day over trials).
-        #[arg(long, value_name = "D", requires = "fail_on_breach")]
-        min_days: Option<f64>,
-        /// No progress bar or timing line on stderr.
-        #[arg(long, short)]
-        quiet: bool,
+        /// Trials, seed, threads, method, thresholds.
+        #[command(flatten)]
+        flags: RunFlags,
     },
     /// Compare whole alternative designs: the first scenario is the base, the
     /// others its alternatives; writes one report with the comparison and the
@@ -87,33 +113,9 @@ pub enum Command {
         /// Output folder (default: output/compare-<first scenario name>/).
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Trials instead of each scenario's `simulation.trials`.
-        #[arg(long)]
-        trials: Option<u32>,
-        /// Seed instead of each scenario's `simulation.seed`.
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Worker threads (default: all cores).
-        #[arg(long)]
-        threads: Option<usize>,
-        /// How request counts are drawn.
-        #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
-        method: MethodArg,
-        /// Exit with code 3 when any check of the base design fails, or a
-        /// threshold below is crossed.
-        #[arg(long)]
-        fail_on_breach: bool,
-        /// With --fail-on-breach: also exit 3 when any table's p95 peak
-        /// utilization (worst checkpoint) exceeds X (default: only failing checks).
-        #[arg(long, value_name = "X", requires = "fail_on_breach")]
-        max_utilization: Option<f64>,
-        /// With --fail-on-breach: also exit 3 when any size, item or rows
-        /// breach happens before day D (mean first-breach day over trials).
-        #[arg(long, value_name = "D", requires = "fail_on_breach")]
-        min_days: Option<f64>,
-        /// No progress bar or timing line on stderr.
-        #[arg(long, short)]
-        quiet: bool,
+        /// Trials, seed, threads, method, thresholds.
+        #[command(flatten)]
+        flags: RunFlags,
     },
     /// Validate a scenario file without simulating it.
     Check {
@@ -212,14 +214,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Compare {
             scenarios,
             out,
-            trials,
-            seed,
-            threads,
-            method,
-            fail_on_breach,
-            max_utilization,
-            min_days,
-            quiet,
+            flags,
         } => {
             let mut designs = Vec::with_capacity(scenarios.len());
             for path in &scenarios {
@@ -240,80 +235,44 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
                 .collect();
             let out =
                 out.unwrap_or_else(|| Path::new("output").join(format!("compare-{}", base.name)));
-            let options = Options {
-                trials,
-                seed,
-                method: method.into(),
-            };
-            let gate = BreachGate {
-                enabled: fail_on_breach,
-                max_utilization,
-                min_days,
-            };
-            run_and_write(&base, &options, threads, &out, &gate, quiet)
+            run_and_write(&base, &flags, &out)
         }
         Command::Run {
             scenario,
             out,
-            trials,
-            seed,
-            threads,
-            method,
-            fail_on_breach,
-            max_utilization,
-            min_days,
-            quiet,
+            flags,
         } => {
             let s = Scenario::from_path(&scenario)?;
-            let options = Options {
-                trials,
-                seed,
-                method: method.into(),
-            };
             let out = out.unwrap_or_else(|| Path::new("output").join(&s.name));
-            let gate = BreachGate {
-                enabled: fail_on_breach,
-                max_utilization,
-                min_days,
-            };
-            run_and_write(&s, &options, threads, &out, &gate, quiet)
+            run_and_write(&s, &flags, &out)
         }
     }
 }
 
 /// Simulates, writes every output into `out`, prints the verdicts, and maps
 /// a failing check to exit code 3 under `--fail-on-breach`.
-fn run_and_write(
-    s: &Scenario,
-    options: &Options,
-    threads: Option<usize>,
-    out: &Path,
-    gate: &BreachGate,
-    quiet: bool,
-) -> Result<ExitCode> {
+fn run_and_write(s: &Scenario, flags: &RunFlags, out: &Path) -> Result<ExitCode> {
+    let gate = flags.gate();
     gate.validate()?;
-    {
-        {
-            let started = Instant::now();
-            let results = with_threads(threads, || simulate(s, options, quiet))?;
-            let files = write_outputs(&results, out)?;
-            if !quiet {
-                eprintln!(
-                    "keyheat: {} trials in {:.2} s; wrote {} files to {}",
-                    results.trials,
-                    started.elapsed().as_secs_f64(),
-                    files.len(),
-                    out.display()
-                );
-            }
-            print_verdicts(&results, out);
-            Ok(if gate.enabled && gate.breached(&results) {
-                ExitCode::from(3)
-            } else {
-                ExitCode::SUCCESS
-            })
-        }
+    let started = Instant::now();
+    let options = flags.options();
+    let results = with_threads(flags.threads, || simulate(s, &options, flags.quiet))?;
+    let files = write_outputs(&results, out)?;
+    if !flags.quiet {
+        eprintln!(
+            "keyheat: {} trials in {:.2} s; wrote {} files to {}",
+            results.trials,
+            started.elapsed().as_secs_f64(),
+            files.len(),
+            out.display()
+        );
     }
+    print_verdicts(&results, out);
+    Ok(if gate.enabled && gate.breached(&results) {
+        ExitCode::from(3)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// What `--fail-on-breach` turns into exit code 3.
