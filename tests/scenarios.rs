@@ -432,3 +432,46 @@ fn mongodb_shard_key_analysis_flags_a_monotonic_ranged_key() {
         Status::Pass
     );
 }
+
+/// The sweep's recommendation against the hand arithmetic: the day's ≈ 2,420
+/// WCU/s over 9 partitions of 889 WCU/s need ≥ 2,420 / (0.8 × 889) = 3.4 shards
+/// even when perfectly spread; the recommendation is the fewest swept shards
+/// whose p95 peak utilization is ≤ 0.8, every smaller count is over it, and a
+/// day's read fans out to that many queries.
+#[test]
+fn orders_by_date_sweep_recommends_the_fewest_shards_under_the_headroom() {
+    let r = results("orders-by-date-shard-sweep.toml");
+    let rec = r.recommendation.as_ref().expect("a sweep recommends");
+    let n: f64 = rec.set["table.orders.shards"].as_f64().expect("shards");
+    assert!(n >= 4.0, "hand lower bound: {n}");
+    for v in &r.variants {
+        let shards = v.set["table.orders.shards"].as_f64().unwrap();
+        let p95 = v.tables[0].peak_utilization.p95;
+        if shards < n {
+            assert!(p95 > 0.8, "{} passes the headroom: {p95}", v.name);
+        } else if shards == n {
+            assert!(p95 <= 0.8, "{p95}");
+            assert_eq!(f64::from(v.tables[0].fan_out), n);
+        }
+    }
+}
+
+/// 8,640 readings × 200 B = 1.728 MB per sensor per day; the headroom allows
+/// 0.8 × 100 MB = 80 MB, so the widest safe bucket is 80 / 1.728 = 46.3 days:
+/// the sweep recommends 30d (the widest that passes) and 60d fails.
+#[test]
+fn sensor_bucket_sweep_recommends_the_widest_bucket_under_the_ceiling() {
+    let r = results("sensor-bucket-sweep.toml");
+    let widest = table(&r).widest_safe_bucket_days.expect("grows");
+    assert!((widest - 80e6 / 1.728e6).abs() < 0.5, "{widest}");
+    let rec = r.recommendation.as_ref().expect("a sweep recommends");
+    assert_eq!(rec.variant, "bucket=30d");
+    let sixty = r.variants.iter().find(|v| v.name == "bucket=60d").unwrap();
+    assert!(sixty
+        .verdicts
+        .iter()
+        .any(|v| v.check == "partition_size" && v.status == Status::Fail));
+    // A week's read spans ceil(7 / 30) = 1 bucket at 30d, 7 at 1d.
+    let one = r.variants.iter().find(|v| v.name == "bucket=1d").unwrap();
+    assert_eq!(one.tables[0].fan_out, 7);
+}
