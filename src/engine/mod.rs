@@ -154,11 +154,13 @@ fn simulate(
     options: &Options,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<reduce::Design> {
-    let days = &scenario.simulation.checkpoints_days;
+    let mut days = scenario.simulation.checkpoints_days.clone();
     let r = scenario.simulation.growth_per_day;
     let mut main: Option<reduce::Design> = None;
     let mut points: Vec<(f64, f64, reduce::Design)> = Vec::new();
-    for (i, &day) in days.iter().enumerate() {
+    let mut i = 0;
+    while i < days.len() {
+        let day = days[i];
         let factor = (r * day).exp();
         let mut at = scenario.clone();
         for p in &mut at.access_patterns {
@@ -166,9 +168,26 @@ fn simulate(
         }
         let d = simulate_once(&at, options, progress)?;
         if i == 0 {
+            // With growing traffic, the busy period is also simulated on the
+            // day an item collection or item first breaches its ceiling.
+            if r != 0.0 {
+                for t in &d.tables {
+                    for b in [t.size_breach.mean_day, t.item_size_breach.mean_day]
+                        .into_iter()
+                        .flatten()
+                    {
+                        let b = (b * 10.0).round() / 10.0;
+                        if b > 0.0 && !days.iter().any(|x| (x - b).abs() < 0.05) {
+                            days.push(b);
+                        }
+                    }
+                }
+                days[1..].sort_by(f64::total_cmp);
+            }
             main = Some(d.clone());
         }
         points.push((day, factor, d));
+        i += 1;
     }
     let mut main = match main {
         Some(m) => m,
