@@ -39,8 +39,9 @@ pub struct Cli {
 /// Flags shared by `run` and `compare`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct RunFlags {
-    /// Trials instead of the scenario's `simulation.trials`.
-    #[arg(long)]
+    /// Trials instead of the scenario's `simulation.trials` (at least 2, so
+    /// that confidence intervals mean something).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..))]
     pub trials: Option<u32>,
     /// Seed instead of the scenario's `simulation.seed`.
     #[arg(long)]
@@ -48,11 +49,11 @@ pub struct RunFlags {
     /// Worker threads (default: all cores). Results are identical for any value.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// How request counts are drawn: `auto` (the cheaper of exact and
-    /// aggregated), `aggregated` (per partition and window, stationary
-    /// stretches in closed form), `windows` (every window drawn) or `exact`
-    /// (every request drawn from an alias table over every key).
-    #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
+    /// How request counts are drawn: `aggregated` (default: per partition and
+    /// window, stationary stretches in closed form), `auto` (the cheaper of
+    /// exact and aggregated by a cost model), `windows` (every window drawn) or
+    /// `exact` (every request drawn from an alias table over every key).
+    #[arg(long, value_enum, default_value_t = MethodArg::Aggregated)]
     pub method: MethodArg,
     /// Exit with code 3 when any check of the base design fails, or a
     /// threshold below is crossed.

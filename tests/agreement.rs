@@ -169,8 +169,20 @@ fn auto_picks_the_cheaper_method() {
         .replace("rate = 5000", "rate = 0.1")
         .replace("partitions = 20", "partitions = 1")
         .replace("trials = 200", "trials = 3");
-    assert_eq!(crate::util::run(&tiny).method, "exact");
+    let auto = |t: &str| {
+        keyheat::engine::run(
+            &scenario(t),
+            &Options {
+                method: Method::Auto,
+                ..Default::default()
+            },
+            &|_| {},
+        )
+        .expect("runs")
+        .method
+    };
+    assert_eq!(auto(&tiny), "exact");
     // 5,000 requests/s over 200,000 keys: aggregated.
     let big = text(r#"{ distribution = "uniform" }"#).replace("trials = 200", "trials = 3");
-    assert_eq!(crate::util::run(&big).method, "aggregated");
+    assert_eq!(auto(&big), "aggregated");
 }

@@ -215,3 +215,52 @@ fn fail_on_breach_thresholds_set_exit_code_3() {
     assert!(help.contains("--max-utilization <X>"), "{help}");
     assert!(help.contains("--min-days <D>"), "{help}");
 }
+
+#[test]
+fn out_never_replaces_a_folder_that_is_not_a_keyheat_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let mine = dir.path().join("project");
+    std::fs::create_dir_all(&mine).unwrap();
+    std::fs::write(mine.join("notes.txt"), "keep").unwrap();
+    let a = keyheat()
+        .args([
+            "run",
+            "scenarios/orders-by-date.toml",
+            "--trials",
+            "2",
+            "--out",
+        ])
+        .arg(&mine)
+        .current_dir(root())
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+    assert!(err.contains("not a keyheat output folder"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(mine.join("notes.txt")).unwrap(),
+        "keep"
+    );
+    // No temporary folder is left beside it.
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(leftovers.len(), 1, "{leftovers:?}");
+    // An earlier keyheat output is replaced.
+    let out = dir.path().join("run");
+    for _ in 0..2 {
+        keyheat()
+            .args([
+                "run",
+                "scenarios/orders-by-date.toml",
+                "--trials",
+                "2",
+                "--out",
+            ])
+            .arg(&out)
+            .current_dir(root())
+            .assert()
+            .success();
+    }
+    assert!(out.join("summary.json").is_file());
+}

@@ -339,9 +339,22 @@ impl GrowthPlan {
         };
         // Largest freshly written item: the maximum of all items written within the horizon.
         let written = (self.items_written_per_day * self.effective_days_total()).max(1.0);
+        let u_base: f64 = rng.random();
         let base_item_max = self
             .item_size
-            .upper_quantile(upper_tail_of_max(written, rng.random::<f64>()));
+            .upper_quantile(upper_tail_of_max(written, u_base));
+        // The largest item written by day t: the same draw's quantile over the
+        // items written so far (a smooth, non-decreasing path).
+        let r = self.growth_per_day;
+        let base_max_by = |t: f64| -> f64 {
+            let days = if r.abs() < 1e-12 {
+                t
+            } else {
+                ((r * t).exp() - 1.0) / r
+            };
+            let n = (self.items_written_per_day * days).max(1.0);
+            self.item_size.upper_quantile(upper_tail_of_max(n, u_base))
+        };
         let base_item_breach = self.item_limit.and_then(|limit| {
             // Mean rate over the horizon (traffic grows).
             let per_day = self.items_written_per_day
@@ -376,13 +389,24 @@ impl GrowthPlan {
             .rows_limit
             .and_then(|l| first_crossing(&grid, &rows_by_day, l, &rows));
         let collection_by_day: Vec<f64> = grid.iter().map(|&t| collection(t)).collect();
-        let item_by_day: Vec<f64> = grid.iter().map(|&t| item(t)).collect();
+        let item_by_day: Vec<f64> = grid
+            .iter()
+            .map(|&t| {
+                let appended = item(t);
+                if self.items_written_per_day > 0.0 {
+                    appended.max(base_max_by(t))
+                } else {
+                    appended
+                }
+            })
+            .collect();
         let size_breach_day = self
             .collection_limit
             .and_then(|l| first_crossing(&grid, &collection_by_day, l, &collection));
+        let appended_by_day: Vec<f64> = grid.iter().map(|&t| item(t)).collect();
         let append_breach = self
             .item_limit
-            .and_then(|l| first_crossing(&grid, &item_by_day, l, &item));
+            .and_then(|l| first_crossing(&grid, &appended_by_day, l, &item));
         let item_breach_day = match (append_breach, base_item_breach) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),

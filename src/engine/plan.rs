@@ -21,10 +21,10 @@ pub const DAY_S: f64 = 86_400.0;
 pub enum Method {
     /// Whichever of `Exact` and `Aggregated` is expected to cost less
     /// (see [`choose_method`]).
-    #[default]
     Auto,
     /// Per server per window; stationary stretches in closed form (peak
     /// window by the quantile of the maximum, throttling by E[(X − L)⁺]).
+    #[default]
     Aggregated,
     /// Per server, every window drawn.
     Windows,
@@ -204,6 +204,8 @@ impl Method {
 const EXACT_NS_PER_REQUEST: f64 = 5.0;
 /// Nanoseconds per key placed and tabled by the exact method, per trial.
 const EXACT_NS_PER_KEY: f64 = 40.0;
+/// Nanoseconds per server per window the exact method evaluates, per trial.
+const EXACT_NS_PER_SERVER_WINDOW: f64 = 4.0;
 /// Nanoseconds per server per stream per stationary stretch, aggregated (≈ 3 µs measured).
 const AGGREGATED_NS_PER_STRETCH: f64 = 3_000.0;
 /// Nanoseconds per drawn window per server per stream (the representative trial).
@@ -232,6 +234,7 @@ pub fn choose_method(plan: &Plan, max_exact_keys: f64) -> Method {
                 + keys * EXACT_NS_PER_KEY;
             aggregated += servers * AGGREGATED_NS_PER_STRETCH;
         }
+        exact += servers * plan.windows as f64 * EXACT_NS_PER_SERVER_WINDOW;
         aggregated +=
             servers * t.streams.len() as f64 * plan.windows as f64 * AGGREGATED_NS_PER_WINDOW
                 / f64::from(plan.trials.max(1));

@@ -487,16 +487,23 @@ fn size_verdict(
         t.widest_safe_bucket_days
     };
     if let (Some(b), true) = (widest, status != Status::Pass) {
-        let width = if b >= 1.0 {
+        if b <= 0.0 {
+            when.push_str("; no time bucket helps: the busiest key starts over the ceiling");
+        }
+        let width = if b <= 0.0 {
+            String::new()
+        } else if b >= 1.0 {
             format!("{} days", sig3(b))
         } else if b * 24.0 >= 1.0 {
             format!("{} hours", sig3(b * 24.0))
         } else {
             format!("{} minutes", sig3(b * 1440.0))
         };
-        when.push_str(&format!(
-            "; a time bucket of at most {width} keeps the busiest {what} under {headroom} × the ceiling"
-        ));
+        if b > 0.0 {
+            when.push_str(&format!(
+                "; a time bucket of at most {width} keeps the busiest {what} under {headroom} × the ceiling"
+            ));
+        }
     }
     Verdict {
         check: check.into(),

@@ -257,6 +257,28 @@ fn run_table(
                 }
             }
         }
+        // Node rates: writes reach every replica; reads reach read_replicas of them.
+        let mut node_lam = vec![vec![0.0f64; table.streams.len()]; n_nodes];
+        if let Some(nl) = nodes {
+            for (p, replicas) in nl.replicas.iter().enumerate().take(p_count) {
+                let k = replicas.len().max(1) as f64;
+                let read_share = (nl.read_replicas as f64 / k).min(1.0);
+                for (si, s) in table.streams.iter().enumerate() {
+                    let lam = placed[si].per_partition[p];
+                    let f = if s.is_write { 1.0 } else { read_share };
+                    for &n in replicas {
+                        if n < n_nodes {
+                            node_lam[n][si] += lam * f;
+                        }
+                    }
+                }
+            }
+            for (n, lams) in node_lam.iter().enumerate() {
+                for (si, s) in table.streams.iter().enumerate() {
+                    node_mean[n][usize::from(s.is_write)] += lams[si] * s.severity.mean * seg_frac;
+                }
+            }
+        }
         if exact {
             let o = exact_segment(
                 plan,
@@ -311,27 +333,8 @@ fn run_table(
                 total.merge(o);
             }
         }
-        if let (Some(nl), true) = (nodes, simulate_nodes) {
-            // Node rates: writes reach every replica; reads reach read_replicas of them.
-            let mut node_lam = vec![vec![0.0f64; table.streams.len()]; n_nodes];
-            for (p, replicas) in nl.replicas.iter().enumerate().take(p_count) {
-                let k = replicas.len().max(1) as f64;
-                let read_share = (nl.read_replicas as f64 / k).min(1.0);
-                for (si, s) in table.streams.iter().enumerate() {
-                    let lam = placed[si].per_partition[p];
-                    let f = if s.is_write { 1.0 } else { read_share };
-                    for &n in replicas {
-                        if n < n_nodes {
-                            node_lam[n][si] += lam * f;
-                        }
-                    }
-                }
-            }
+        if let (Some(_), true) = (nodes, simulate_nodes) {
             for n in 0..n_nodes {
-                for (si, s) in table.streams.iter().enumerate() {
-                    node_mean[n][usize::from(s.is_write)] +=
-                        node_lam[n][si] * s.severity.mean * seg_frac;
-                }
                 let comps = comps_of(&|si| node_lam[n][si]);
                 let row = if simulate_partitions { usize::MAX } else { n };
                 let o = if row == usize::MAX {

@@ -78,15 +78,27 @@ pub fn write_data_files(results: &RunResults, dir: &Path) -> Result<Vec<PathBuf>
 /// Whatever `fill` returns, or [`crate::ErrorKind::Write`] when the folder
 /// cannot be created or renamed.
 pub fn write_folder<T>(out: &Path, fill: impl FnOnce(&Path) -> Result<T>) -> Result<T> {
+    let Some(name) = out
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .filter(|n| n != "." && n != "..")
+    else {
+        return Err(Error::usage(format!(
+            "--out '{}' must name a folder keyheat can create or replace, not the current or parent folder; fix: pass e.g. --out output/my-run",
+            out.display()
+        )));
+    };
+    if out.exists() && !replaceable(out) {
+        return Err(Error::usage(format!(
+            "--out '{}' exists and is not a keyheat output folder (it is not empty and holds no summary.json); keyheat replaces only its own outputs; fix: choose a new folder, or empty this one",
+            out.display()
+        )));
+    }
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
     std::fs::create_dir_all(&parent).map_err(|e| Error::write(&parent, e))?;
-    let name = out
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "output".to_string());
     let tmp = parent.join(format!(".{name}.tmp-{}", std::process::id()));
     if tmp.exists() {
         std::fs::remove_dir_all(&tmp).map_err(|e| Error::write(&tmp, e))?;
@@ -99,14 +111,34 @@ pub fn write_folder<T>(out: &Path, fill: impl FnOnce(&Path) -> Result<T>) -> Res
             return Err(e);
         }
     };
-    if out.exists() {
-        let old = parent.join(format!(".{name}.old-{}", std::process::id()));
-        std::fs::rename(out, &old).map_err(|e| Error::write(out, e))?;
+    let old = parent.join(format!(".{name}.old-{}", std::process::id()));
+    let moved_old = if out.exists() {
+        if let Err(e) = std::fs::rename(out, &old) {
+            let _ = std::fs::remove_dir_all(&tmp);
+            return Err(Error::write(out, e));
+        }
+        true
+    } else {
+        false
+    };
+    if let Err(e) = std::fs::rename(&tmp, out) {
+        let _ = std::fs::remove_dir_all(&tmp);
+        if moved_old {
+            // Put the earlier output back.
+            let _ = std::fs::rename(&old, out);
+        }
+        return Err(Error::write(out, e));
+    }
+    if moved_old {
         let _ = std::fs::remove_dir_all(&old);
     }
-    std::fs::rename(&tmp, out).map_err(|e| {
-        let _ = std::fs::remove_dir_all(&tmp);
-        Error::write(out, e)
-    })?;
     Ok(value)
+}
+
+/// Whether `dir` may be replaced: an empty folder, or an earlier keyheat output
+/// (it holds a `summary.json`).
+fn replaceable(dir: &Path) -> bool {
+    dir.is_dir()
+        && (dir.join("summary.json").is_file()
+            || std::fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_none()))
 }

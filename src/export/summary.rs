@@ -103,6 +103,7 @@ pub fn summary_json(r: &RunResults) -> Result<Vec<u8>> {
         "store": r.store,
         "tables": r.tables.iter().map(table_json).collect::<Vec<_>>(),
         "verdicts": verdicts,
+        "checklist": r.checklist,
     });
     if !variants.is_empty() {
         doc["variants"] = Value::Array(variants);

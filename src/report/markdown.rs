@@ -51,6 +51,7 @@ pub(super) fn render(r: &RunResults, chart_files: &[PathBuf]) -> String {
     title(&mut d, r);
     summary(&mut d, r);
     verdicts(&mut d, r);
+    checklist(&mut d, r);
     key_figures(&mut d, r);
     when_it_breaks(&mut d, r);
     capacity(&mut d, r);
@@ -164,6 +165,34 @@ fn verdicts(d: &mut Doc, r: &RunResults) {
         })
         .collect();
     d.table(&header(&["check", "table", "status", "detail"]), &[], &rows);
+}
+
+/// The design-review checklist: static checks of the access-pattern table.
+fn checklist(d: &mut Doc, r: &RunResults) {
+    if r.checklist.is_empty() {
+        return;
+    }
+    d.line("## Design-review checklist");
+    d.blank();
+    d.line("Static checks of the access-pattern table (the modeling guide's verify list).");
+    d.blank();
+    let rows: Vec<Vec<String>> = r
+        .checklist
+        .iter()
+        .map(|c| {
+            vec![
+                cell(&c.check),
+                cell(&c.subject),
+                status_cell(c.status).to_string(),
+                cell(&c.reason),
+            ]
+        })
+        .collect();
+    d.table(
+        &header(&["check", "subject", "status", "reason"]),
+        &[],
+        &rows,
+    );
 }
 
 fn key_figures(d: &mut Doc, r: &RunResults) {
