@@ -4,7 +4,7 @@
 //! unit-cost distributions, and its growth classes.
 
 use super::popularity::RankShares;
-use super::severity::{Severity, SEVERITY_SAMPLES};
+use super::severity::{Severity, SEVERITY_MAX_ITEM_DRAWS, SEVERITY_SAMPLES};
 use crate::scenario::{
     AccessPattern, Index, KeyTemplate, Operation, Popularity, Projection, Scenario, ShardStrategy,
     SizeDist, Table, TemplatePart,
@@ -563,7 +563,9 @@ fn severity(
     } else {
         items / fan.max(1.0)
     };
-    let samples = (0..SEVERITY_SAMPLES)
+    let n_samples =
+        ((SEVERITY_MAX_ITEM_DRAWS / per_sub.max(1.0)) as usize).clamp(4096, SEVERITY_SAMPLES);
+    let samples = (0..n_samples)
         .map(|_| {
             let whole = per_sub.floor();
             let n = whole
