@@ -1,7 +1,8 @@
 //! Variant comparison: per design (the base, then each variant) one bar per
-//! table at the p95 over trials of its peak utilization, coloured by that
-//! table's `hot_partition` verdict in that design (green pass, amber warn,
-//! red fail, grey no verdict), with the limit and headroom lines. With more
+//! table at the p95 over trials of its peak utilization, coloured by the
+//! worst of that table's verdicts in that design (green every check passes,
+//! amber a warning, red a failing check — a size ceiling too —, grey no
+//! verdict), with the limit and headroom lines. With more
 //! than one table the bars of a group are told apart by opacity (legend). The
 //! recommended design is boxed and starred. Names are drawn rotated under the
 //! axis and shortened to [`MAX_LABEL_CHARS`] characters.
@@ -27,7 +28,7 @@ const TABLE_ALPHA: [f64; 4] = [1.0, 0.62, 0.38, 0.22];
 struct Group {
     label: String,
     recommended: bool,
-    /// Per table (in base table order): p95 peak utilization and hot_partition status.
+    /// Per table (in base table order): p95 peak utilization and the worst status of its checks.
     bars: Vec<(Option<f64>, Option<Status>)>,
 }
 
@@ -55,7 +56,7 @@ impl VariantsChart {
                         .map(|x| finite(x.peak_utilization.p95));
                     let status = v
                         .iter()
-                        .filter(|x| x.check == "hot_partition" && &x.table == table)
+                        .filter(|x| &x.table == table)
                         .map(|x| x.status)
                         .max();
                     (p95, status)
@@ -157,9 +158,9 @@ impl Chart for VariantsChart {
         }
         chart.draw_series(rects)?;
         for (name, color) in [
-            ("hot_partition pass", PASS),
-            ("hot_partition warn", WARN),
-            ("hot_partition fail", FAIL),
+            ("every check passes", PASS),
+            ("worst check warns", WARN),
+            ("a check fails", FAIL),
         ] {
             chart
                 .draw_series(std::iter::empty::<Rectangle<(f64, f64)>>())?
@@ -175,7 +176,7 @@ impl Chart for VariantsChart {
         if any_missing {
             chart
                 .draw_series(std::iter::empty::<Rectangle<(f64, f64)>>())?
-                .label("no hot_partition verdict")
+                .label("no verdict")
                 .legend(|(x, y)| {
                     Rectangle::new([(x, y - 6), (x + 24, y + 6)], NO_VERDICT.filled())
                 });
