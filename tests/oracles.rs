@@ -429,3 +429,68 @@ rate = 400
     assert!((first - 200.0).abs() < 5.0, "{first}");
     assert!((second - 400.0).abs() < 5.0, "{second}");
 }
+
+fn dynamo(extra: &str) -> String {
+    format!(
+        r#"
+schema_version = 1
+name = "dynamo"
+[store]
+kind = "dynamodb"
+read_capacity = 3000
+write_capacity = 4000
+{extra}
+[simulation]
+trials = 20
+duration = "10m"
+[[table]]
+name = "counter"
+partition_key = "COUNTER"
+item_size = "500B"
+[[access_pattern]]
+name = "increment"
+table = "counter"
+operation = "update"
+rate = 2000
+"#
+    )
+}
+
+/// Burst credit: the hot partition banks 300 s of its limits (read 3,000/5 =
+/// 600 RCU/s, write 4,000/5 = 800 WCU/s: 300 × 1,400 = 420,000 units) and
+/// spends them on its first excess, so with the same seed the throttled units
+/// drop by exactly that much.
+#[test]
+fn burst_credit_absorbs_300_seconds_of_a_partitions_limits() {
+    use keyheat::engine::{trial_outcomes, Options};
+    let with = trial_outcomes(&crate::util::scenario(&dynamo("")), &Options::default()).unwrap();
+    let without = trial_outcomes(
+        &crate::util::scenario(&dynamo("burst_seconds = 0")),
+        &Options::default(),
+    )
+    .unwrap();
+    for (a, b) in with.iter().zip(&without) {
+        let d = b[0].throttled_units - a[0].throttled_units;
+        assert!((d - 300.0 * (600.0 + 800.0)).abs() < 1e-6, "{d}");
+    }
+}
+
+/// On demand: the table serves twice its previous peak at once (here 2 × 1,000
+/// WRU/s = 2,000 < the 2,000 updates/s asked, ≥ headroom → warn or fail), and
+/// partitions keep their 1,000 WCU/s caps: 2 × 6,000 / 3,000 + 2 × 1,000 / 1,000 = 6 partitions.
+#[test]
+fn on_demand_tables_serve_twice_their_previous_peak() {
+    let r = run(&dynamo(
+        "mode = \"on_demand\"\nprevious_peak_write = 1000\nprevious_peak_read = 6000",
+    ));
+    let t = &r.tables[0];
+    assert_eq!(t.partitions, 6);
+    assert_eq!(t.partition_write_limit_per_s, Some(1000.0));
+    let v = r
+        .verdicts
+        .iter()
+        .find(|v| v.check == "table_throughput" && v.detail.contains("WCU"))
+        .expect("a table_throughput verdict");
+    assert_ne!(v.status.as_str(), "pass", "{}", v.detail);
+    assert!(v.detail.contains("2000 WCU/s"), "{}", v.detail);
+}

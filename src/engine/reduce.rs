@@ -570,6 +570,30 @@ fn key_verdicts(
             ),
         });
     }
+    for (limit, is_write) in [
+        (limits.table_read_per_s, false),
+        (limits.table_write_per_s, true),
+    ] {
+        let Some(limit) = limit else { continue };
+        let units: f64 = tp
+            .streams
+            .iter()
+            .filter(|s| s.is_write == is_write)
+            .map(|s| s.busy_rate_per_s * s.fan_out() * s.severity.mean)
+            .sum();
+        let (ru, wu) = store.unit_names();
+        let unit = if is_write { wu } else { ru };
+        out.push(Verdict {
+            check: "table_throughput".into(),
+            table: tp.name.clone(),
+            status: status_for(units, limit, headroom),
+            detail: format!(
+                "busy period asks {} {unit}/s of the table vs the {} {unit}/s it serves at once (on-demand: 2 × the previous peak; more may throttle until it scales)",
+                sig3(units),
+                sig3(limit)
+            ),
+        });
+    }
     if let Some(limit) = limits.monotonic_write_per_s {
         let table = scenario.tables.iter().find(|t| t.name == tp.name);
         let monotonic = table.is_some_and(|t| {

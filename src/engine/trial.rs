@@ -190,6 +190,12 @@ fn run_table(
     let mut mean_write = vec![0.0f64; p_count];
     let mut node_mean = vec![[0.0f64; 2]; n_nodes];
     let mut total = Outcome::default();
+    // Burst credit per partition, in units: burst_seconds of its limits, full at the start.
+    let burst_units = store.burst_seconds()
+        * (table.layout.read_limit_per_s.unwrap_or(0.0)
+            + table.layout.write_limit_per_s.unwrap_or(0.0)
+            + table.layout.combined_limit_per_s.unwrap_or(0.0));
+    let mut burst_left = vec![burst_units; p_count];
     let mut key_units: HashMap<String, (usize, f64, f64)> = HashMap::new();
 
     let exact = plan.method == Method::Exact;
@@ -289,6 +295,7 @@ fn run_table(
                 (&partition_limits, &node_limits),
                 (simulate_partitions, simulate_nodes),
                 (&mut peak, &mut node_peak),
+                &mut burst_left,
                 representative.then_some((&mut ts_util, &mut ts_units, steps)),
                 rng,
             );
@@ -328,8 +335,12 @@ fn run_table(
         if simulate_partitions {
             for (p, pk) in peak.iter_mut().enumerate() {
                 let comps = comps_of(&|si| placed[si].per_partition[p]);
-                let o = run_server(&comps, &partition_limits, p, rng);
+                let mut o = run_server(&comps, &partition_limits, p, rng);
                 *pk = pk.max(o.peak_utilization);
+                // Burst credit: the partition's banked capacity absorbs its first excess.
+                let spend = o.throttled_units.min(burst_left[p]);
+                o.throttled_units -= spend;
+                burst_left[p] -= spend;
                 total.merge(o);
             }
         }
@@ -444,6 +455,7 @@ fn exact_segment(
     (partition_limits, node_limits): (&Limits, &Limits),
     (simulate_partitions, simulate_nodes): (bool, bool),
     (peak, node_peak): (&mut [f64], &mut [f64]),
+    burst_left: &mut [f64],
     mut series: Option<SeriesSink<'_>>,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Outcome {
@@ -508,7 +520,9 @@ fn exact_segment(
                 let (util, over) = partition_limits.apply(r_units[p], w_units[p]);
                 peak[p] = peak[p].max(util);
                 out.peak_utilization = out.peak_utilization.max(util);
-                out.throttled_units += over;
+                let spend = over.min(burst_left[p]);
+                burst_left[p] -= spend;
+                out.throttled_units += over - spend;
                 out.requested_units += r_units[p] + w_units[p];
                 record(p, util, r_units[p] + w_units[p]);
             }

@@ -35,6 +35,8 @@ pub const ITEM_SIZE_LIMIT: f64 = 409_600.0;
 pub const ITEM_COLLECTION_LIMIT: f64 = 10.0 * 1024.0 * 1024.0 * 1024.0;
 /// Partition split size (planning rule): 10 GB.
 pub const PARTITION_SPLIT_SIZE: f64 = 10.0 * 1024.0 * 1024.0 * 1024.0;
+/// Burst capacity: up to 300 s of unused capacity (Developer Guide, "Burst capacity").
+pub const BURST_SECONDS: f64 = 300.0;
 /// Bytes per read capacity unit step.
 pub const READ_UNIT_BYTES: f64 = 4096.0;
 /// Bytes per write capacity unit step.
@@ -54,6 +56,10 @@ pub struct DynamoDb {
     item_size_limit: f64,
     item_collection_limit: f64,
     adaptive_capacity: bool,
+    on_demand: bool,
+    previous_peak_read: f64,
+    previous_peak_write: f64,
+    burst_seconds: f64,
     set: Vec<&'static str>,
 }
 
@@ -89,6 +95,19 @@ impl DynamoDb {
         let split_size = get("partition_split_size", PARTITION_SPLIT_SIZE)?;
         let item_size_limit = get("item_size_limit", ITEM_SIZE_LIMIT)?;
         let item_collection_limit = get("item_collection_limit", ITEM_COLLECTION_LIMIT)?;
+        let previous_peak_read = get("previous_peak_read", 6000.0)?;
+        let previous_peak_write = get("previous_peak_write", 2000.0)?;
+        let burst_seconds = match s.non_negative("burst_seconds")? {
+            Some(v) => {
+                set.push("burst_seconds");
+                v
+            }
+            None => BURST_SECONDS,
+        };
+        let on_demand = s.word("mode").is_some_and(|m| m == "on_demand");
+        if s.word("mode").is_some() {
+            set.push("mode");
+        }
         let adaptive_capacity = s.flag("adaptive_capacity").unwrap_or(false);
         if s.flag("adaptive_capacity").is_some() {
             set.push("adaptive_capacity");
@@ -105,6 +124,10 @@ impl DynamoDb {
             item_size_limit,
             item_collection_limit,
             adaptive_capacity,
+            on_demand,
+            previous_peak_read,
+            previous_peak_write,
+            burst_seconds,
             set,
         })
     }
@@ -147,18 +170,27 @@ impl StoreModel for DynamoDb {
     }
 
     fn layout(&self, table: &TableDemand) -> TableLayout {
+        // On demand, the table is sized for twice its previous peak.
+        let (rcu, wcu) = if self.on_demand {
+            (
+                2.0 * self.previous_peak_read,
+                2.0 * self.previous_peak_write,
+            )
+        } else {
+            (self.highest_read_capacity, self.highest_write_capacity)
+        };
         let partitions = self.partitions.unwrap_or_else(|| {
             Self::planning_partitions(
                 table.initial_bytes,
-                self.highest_read_capacity,
-                self.highest_write_capacity,
+                rcu,
+                wcu,
                 self.partition_rcu,
                 self.partition_wcu,
                 self.split_size,
             )
         });
         let p = partitions as f64;
-        let (read, write) = if self.adaptive_capacity {
+        let (read, write) = if self.adaptive_capacity || self.on_demand {
             (self.partition_rcu, self.partition_wcu)
         } else {
             (
@@ -181,6 +213,22 @@ impl StoreModel for DynamoDb {
 
     fn place(&self, key: &str, partitions: usize) -> usize {
         hash::place(key, partitions)
+    }
+
+    fn key_limits(&self, _table: &TableDemand) -> super::KeyLimits {
+        super::KeyLimits {
+            table_read_per_s: self.on_demand.then_some(2.0 * self.previous_peak_read),
+            table_write_per_s: self.on_demand.then_some(2.0 * self.previous_peak_write),
+            ..Default::default()
+        }
+    }
+
+    fn burst_seconds(&self) -> f64 {
+        if self.on_demand || self.adaptive_capacity {
+            0.0
+        } else {
+            self.burst_seconds
+        }
     }
 
     fn place_in_trial(&self, key: &str, partitions: usize, salt: u64) -> usize {
@@ -270,6 +318,29 @@ impl StoreModel for DynamoDb {
                 true,
             ),
         ];
+        out.push(f(
+            "mode",
+            if self.on_demand {
+                format!(
+                    "on-demand: up to 2 × the previous peak ({} RRU/s, {} WRU/s) per table; per-partition caps hold",
+                    fmt_number(2.0 * self.previous_peak_read),
+                    fmt_number(2.0 * self.previous_peak_write)
+                )
+            } else {
+                "provisioned".to_string()
+            },
+            &format!("{guide}: on-demand capacity mode (a new table serves 4,000 WRU / 12,000 RRU; traffic over 2× the previous peak within 30 minutes may throttle)"),
+            self.on_demand,
+        ));
+        out.push(f(
+            "burst_seconds",
+            format!(
+                "{} s of a partition's limit banked at the start of the busy period and spent on its first excess (provisioned, without adaptive capacity)",
+                fmt_number(self.burst_seconds)
+            ),
+            &format!("{guide}: burst capacity (best-effort, up to 300 s of unused capacity) — assumption: the bank is full when the busy period starts"),
+            true,
+        ));
         out.push(f(
             "item_collection_limit",
             format!(

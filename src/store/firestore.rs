@@ -211,6 +211,7 @@ impl StoreModel for Firestore {
         KeyLimits {
             key_write_per_s: Some(self.document_write_limit),
             monotonic_write_per_s: Some(self.sequential_index_write_limit),
+            ..Default::default()
         }
     }
 

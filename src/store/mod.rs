@@ -58,6 +58,10 @@ pub struct TableLayout {
 pub struct KeyLimits {
     /// Sustained writes per second one partition-key value (document) takes.
     pub key_write_per_s: Option<f64>,
+    /// Read units per second the whole table serves (DynamoDB on-demand: twice the previous peak).
+    pub table_read_per_s: Option<f64>,
+    /// Write units per second the whole table serves.
+    pub table_write_per_s: Option<f64>,
     /// Writes per second a table takes when a key or sort key is monotonic
     /// (`{time}`): the sequential-index hotspot; lifted × shards by write sharding.
     pub monotonic_write_per_s: Option<f64>,
@@ -146,6 +150,12 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
         0.0
     }
 
+    /// Seconds of a partition's limit it may bank as burst credit and spend on
+    /// its first excess (DynamoDB: 300 s, best-effort). 0 by default.
+    fn burst_seconds(&self) -> f64 {
+        0.0
+    }
+
     /// Whether keys are placed by ranges of the key itself (MongoDB ranged
     /// shard keys, Bigtable tablets) rather than by a hash: then `{time}` /
     /// `{id}` keys are monotonic and all land on the last partition, and
@@ -211,6 +221,14 @@ impl<'a> Settings<'a> {
     pub fn number(&self, name: &str) -> Option<f64> {
         match self.map.get(name) {
             Some(SettingValue::Number(x)) => Some(*x),
+            _ => None,
+        }
+    }
+
+    /// A word setting (`mode = "on_demand"`), if given.
+    pub fn word(&self, name: &str) -> Option<&'a str> {
+        match self.map.get(name) {
+            Some(SettingValue::Text(t)) => Some(t.as_str()),
             _ => None,
         }
     }

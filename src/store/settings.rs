@@ -134,6 +134,26 @@ const DYNAMODB: &[SettingSpec] = &[
         SettingUnit::Bool,
         "partitions may use unused table capacity up to the per-partition cap (default false)",
     ),
+    spec(
+        "mode",
+        SettingUnit::Word(&["provisioned", "on_demand"]),
+        "capacity mode (default provisioned)",
+    ),
+    spec(
+        "previous_peak_read",
+        SettingUnit::Number,
+        "on-demand: the table's previous peak read units/s (default 6,000: a new table serves 12,000 RRU/s)",
+    ),
+    spec(
+        "previous_peak_write",
+        SettingUnit::Number,
+        "on-demand: the table's previous peak write units/s (default 2,000: a new table serves 4,000 WRU/s)",
+    ),
+    spec(
+        "burst_seconds",
+        SettingUnit::Number,
+        "seconds of a partition's unused share kept as burst credit (default 300; 0 turns it off)",
+    ),
 ];
 
 const REDIS_CLUSTER: &[SettingSpec] = &[
