@@ -2,11 +2,10 @@
 //! function per section, every piece of text escaped.
 
 use super::sections;
-use crate::charts::format::{axis, bytes, count, percent, sig3};
+use crate::charts::format::{axis, count, percent, sig3};
 use crate::charts::{table_stems, TABLE_CHART_KINDS, VARIANTS_STEM};
 use crate::results::{
-    Breach, ChecklistItem, Proportion, Recommendation, RunResults, Stat, Status, TableResults,
-    VariantResults, Verdict,
+    ChecklistItem, Recommendation, RunResults, Status, TableResults, VariantResults, Verdict,
 };
 
 /// Hot keys listed per table.
@@ -369,108 +368,7 @@ fn key_figures(d: &mut Doc, r: &RunResults) {
         count(r.trials as usize),
         duration(r.window_s),
     ));
-    let unit_r = &r.store.read_unit;
-    let unit_w = &r.store.write_unit;
-    let unit_c = if unit_r == unit_w {
-        unit_r.clone()
-    } else {
-        format!("{unit_r} + {unit_w}")
-    };
-    let horizon = format!("{}-day", sig3(r.horizon_days));
-    type Row<'a> = (String, Box<dyn Fn(&TableResults) -> String + 'a>);
-    let rows: Vec<Row> = vec![
-        ("partitions".into(), Box::new(|t| count(t.partitions))),
-        (
-            format!("read limit per partition ({unit_r}/s)"),
-            Box::new(|t| limit(t.partition_read_limit_per_s)),
-        ),
-        (
-            format!("write limit per partition ({unit_w}/s)"),
-            Box::new(|t| limit(t.partition_write_limit_per_s)),
-        ),
-        (
-            format!("combined limit per partition ({unit_c}/s)"),
-            Box::new(|t| limit(t.partition_combined_limit_per_s)),
-        ),
-        (
-            "requests/s (busy period mean)".into(),
-            Box::new(|t| sig3(t.requests_per_s)),
-        ),
-        (
-            "peak utilization, mean [95% CI]".into(),
-            Box::new(|t| mean_ci(&t.peak_utilization, sig3)),
-        ),
-        (
-            "peak utilization, p50 / p95".into(),
-            Box::new(|t| {
-                format!(
-                    "{} / {}",
-                    sig3(t.peak_utilization.p50),
-                    sig3(t.peak_utilization.p95)
-                )
-            }),
-        ),
-        (
-            "throttled fraction, mean [95% CI]".into(),
-            Box::new(|t| mean_ci(&t.throttled_fraction, percent)),
-        ),
-        (
-            "hottest partition's share of units, mean [95% CI]".into(),
-            Box::new(|t| mean_ci(&t.hottest_partition_share, percent)),
-        ),
-        (
-            "largest item collection, mean [95% CI]; p95".into(),
-            Box::new(|t| {
-                format!(
-                    "{}; p95 {}",
-                    mean_ci(&t.max_item_collection_bytes, bytes),
-                    bytes(t.max_item_collection_bytes.p95)
-                )
-            }),
-        ),
-        (
-            "item-collection ceiling".into(),
-            Box::new(|t| ceiling(t.partition_size_limit_bytes)),
-        ),
-        (
-            "first item-collection breach: mean day [95% CI]; probability [95% CI]".into(),
-            Box::new(|t| breach(&t.size_breach, &horizon)),
-        ),
-        (
-            "largest item, mean [95% CI]; p95".into(),
-            Box::new(|t| {
-                format!(
-                    "{}; p95 {}",
-                    mean_ci(&t.max_item_bytes, bytes),
-                    bytes(t.max_item_bytes.p95)
-                )
-            }),
-        ),
-        (
-            "item size limit".into(),
-            Box::new(|t| ceiling(t.item_size_limit_bytes)),
-        ),
-        (
-            "first item size breach: mean day [95% CI]; probability [95% CI]".into(),
-            Box::new(|t| breach(&t.item_size_breach, &horizon)),
-        ),
-        (
-            "fan-out (queries per whole-key read)".into(),
-            Box::new(|t| count(t.fan_out as usize)),
-        ),
-    ];
-    let mut columns = vec!["figure".to_string()];
-    columns.extend(r.tables.iter().map(|t| esc(&t.name)));
-    let num: Vec<bool> = (0..columns.len()).map(|i| i > 0).collect();
-    let body: Vec<(String, Vec<String>)> = rows
-        .iter()
-        .map(|(name, f)| {
-            let mut row = vec![esc(name)];
-            row.extend(r.tables.iter().map(|t| esc(&f(t))));
-            (String::new(), row)
-        })
-        .collect();
-    d.table("figures", &columns, &num, &body);
+    text_table(d, "figures", &sections::key_figures(r));
     d.line("</section>");
 }
 
@@ -1045,48 +943,6 @@ fn recommendation(r: &RunResults) -> Option<&Recommendation> {
     r.recommendation
         .as_ref()
         .filter(|x| x.variant == "base" || r.variants.iter().any(|v| v.name == x.variant))
-}
-
-fn mean_ci(s: &Stat, f: fn(f64) -> String) -> String {
-    format!("{} [{}, {}]", f(s.mean), f(s.ci95[0]), f(s.ci95[1]))
-}
-
-fn proportion(p: &Proportion) -> String {
-    format!(
-        "{} [{}, {}]",
-        percent(p.mean),
-        percent(p.ci95[0]),
-        percent(p.ci95[1])
-    )
-}
-
-fn breach(b: &Breach, horizon: &str) -> String {
-    match (b.mean_day.filter(|d| d.is_finite()), b.ci95) {
-        (Some(day), Some([lo, hi])) => format!(
-            "day {} [{}, {}]; probability {}",
-            sig3(day),
-            sig3(lo),
-            sig3(hi),
-            proportion(&b.probability)
-        ),
-        (Some(day), None) => format!(
-            "day {}; probability {}",
-            sig3(day),
-            proportion(&b.probability)
-        ),
-        (None, _) => format!(
-            "none within the {horizon} horizon; probability {}",
-            proportion(&b.probability)
-        ),
-    }
-}
-
-fn limit(x: Option<f64>) -> String {
-    x.map_or("—".to_string(), sig3)
-}
-
-fn ceiling(x: Option<f64>) -> String {
-    x.map_or("none".to_string(), bytes)
 }
 
 /// Seconds as the largest whole unit that reads well: `1 s`, `15 s`, `1 h`, `365 d`.

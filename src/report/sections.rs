@@ -3,7 +3,7 @@
 //! Markdown and HTML writers (each escapes the text its own way).
 
 use crate::charts::format::{axis, bytes, count, percent, sig3};
-use crate::results::{RunResults, Stat, TableResults};
+use crate::results::{Breach, Proportion, RunResults, Stat, TableResults};
 
 /// A table of plain text: header, right alignment per column, rows.
 pub(super) struct TextTable {
@@ -279,3 +279,151 @@ pub(super) const PLACEMENT_NOTE: &str = "The hottest keys (with their shard and 
 
 /// The note above the capacity table.
 pub(super) const CAPACITY_NOTE: &str = "Capacity units consumed per second, fan-out included: in the busy period (rates × peak factor, mean over trials) and over a day (mean rates, no peak factor; the basis of on-demand cost). A monthly cost (730 h), when the scenario has [pricing], is per side provisioned units × hourly price × 730, or daily-mean units/s × 730 × 3600 ÷ 10⁶ × price per million.";
+
+/// The key figures: one row per figure, one column per table (plain text;
+/// the writers escape it).
+pub(super) fn key_figures(r: &RunResults) -> TextTable {
+    let unit_r = &r.store.read_unit;
+    let unit_w = &r.store.write_unit;
+    let unit_c = if unit_r == unit_w {
+        unit_r.clone()
+    } else {
+        format!("{unit_r} + {unit_w}")
+    };
+    let horizon = format!("{}-day", sig3(r.horizon_days));
+    type Row = (String, Box<dyn Fn(&TableResults) -> String>);
+    let rows: Vec<Row> = vec![
+        ("partitions".into(), Box::new(|t| count(t.partitions))),
+        (
+            format!("read limit per partition ({unit_r}/s)"),
+            Box::new(|t| limit(t.partition_read_limit_per_s)),
+        ),
+        (
+            format!("write limit per partition ({unit_w}/s)"),
+            Box::new(|t| limit(t.partition_write_limit_per_s)),
+        ),
+        (
+            format!("combined limit per partition ({unit_c}/s)"),
+            Box::new(|t| limit(t.partition_combined_limit_per_s)),
+        ),
+        (
+            "requests/s (busy period mean)".into(),
+            Box::new(|t| sig3(t.requests_per_s)),
+        ),
+        (
+            "peak utilization, mean [95% CI]".into(),
+            Box::new(|t| mean_ci(&t.peak_utilization, sig3)),
+        ),
+        (
+            "peak utilization, p50 / p95".into(),
+            Box::new(|t| {
+                format!(
+                    "{} / {}",
+                    sig3(t.peak_utilization.p50),
+                    sig3(t.peak_utilization.p95)
+                )
+            }),
+        ),
+        (
+            "throttled fraction, mean [95% CI]".into(),
+            Box::new(|t| mean_ci(&t.throttled_fraction, percent)),
+        ),
+        (
+            "hottest partition's share of units, mean [95% CI]".into(),
+            Box::new(|t| mean_ci(&t.hottest_partition_share, percent)),
+        ),
+        (
+            "largest item collection, mean [95% CI]; p95".into(),
+            Box::new(|t| {
+                format!(
+                    "{}; p95 {}",
+                    mean_ci(&t.max_item_collection_bytes, bytes),
+                    bytes(t.max_item_collection_bytes.p95)
+                )
+            }),
+        ),
+        (
+            "item-collection ceiling".into(),
+            Box::new(|t| ceiling(t.partition_size_limit_bytes)),
+        ),
+        (
+            "first item-collection breach: mean day [95% CI]; probability [95% CI]".into(),
+            Box::new({
+                let horizon = horizon.clone();
+                move |t| breach(&t.size_breach, &horizon)
+            }),
+        ),
+        (
+            "largest item, mean [95% CI]; p95".into(),
+            Box::new(|t| {
+                format!(
+                    "{}; p95 {}",
+                    mean_ci(&t.max_item_bytes, bytes),
+                    bytes(t.max_item_bytes.p95)
+                )
+            }),
+        ),
+        (
+            "item size limit".into(),
+            Box::new(|t| ceiling(t.item_size_limit_bytes)),
+        ),
+        (
+            "first item size breach: mean day [95% CI]; probability [95% CI]".into(),
+            Box::new(move |t| breach(&t.item_size_breach, &horizon)),
+        ),
+        (
+            "fan-out (queries per whole-key read)".into(),
+            Box::new(|t| count(t.fan_out as usize)),
+        ),
+    ];
+    let mut head = vec!["figure".to_string()];
+    head.extend(r.tables.iter().map(|t| t.name.clone()));
+    let right: Vec<bool> = (0..head.len()).map(|i| i > 0).collect();
+    let rows = rows
+        .iter()
+        .map(|(name, f)| {
+            let mut row = vec![name.clone()];
+            row.extend(r.tables.iter().map(f));
+            row
+        })
+        .collect();
+    TextTable { head, right, rows }
+}
+
+fn proportion(p: &Proportion) -> String {
+    format!(
+        "{} [{}, {}]",
+        percent(p.mean),
+        percent(p.ci95[0]),
+        percent(p.ci95[1])
+    )
+}
+
+fn breach(b: &Breach, horizon: &str) -> String {
+    match (b.mean_day.filter(|d| d.is_finite()), b.ci95) {
+        (Some(day), Some([lo, hi])) => format!(
+            "day {} [{}, {}]; probability {}",
+            sig3(day),
+            sig3(lo),
+            sig3(hi),
+            proportion(&b.probability)
+        ),
+        (Some(day), None) => format!(
+            "day {}; probability {}",
+            sig3(day),
+            proportion(&b.probability)
+        ),
+        (None, _) => format!(
+            "none within the {horizon} horizon; probability {}",
+            proportion(&b.probability)
+        ),
+    }
+}
+
+fn limit(x: Option<f64>) -> String {
+    x.map_or("—".to_string(), sig3)
+}
+
+fn ceiling(x: Option<f64>) -> String {
+    x.map_or("none".to_string(), bytes)
+}
