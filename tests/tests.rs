@@ -15,3 +15,4 @@ mod scenario_errors;
 mod scenarios;
 mod stores_cosmos_firestore;
 mod stores_mongo_bigtable;
+mod traces;
