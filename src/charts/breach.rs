@@ -1,6 +1,7 @@
 //! Breach probability over the horizon: P(first breach of a size ceiling by
 //! day d) over trials, one line per ceiling (item collection, item) with its
-//! 95% Wilson band, read from `size_breach_curve` / `item_size_breach_curve`.
+//! 95% Wilson band, read from `size_breach_curve` / `item_size_breach_curve` /
+//! `rows_breach_curve`.
 //! It answers "by when does this break, and how likely is it": the day the
 //! line crosses 50% is the median first breach; where the band lifts off 0
 //! is the earliest day a breach is plausible.
@@ -11,7 +12,7 @@ use plotters::prelude::*;
 
 use super::{
     desc_font, draw_legend, draw_no_data, finite, format, label_font, title_font, Chart,
-    DrawResult, BAR, GRID, HEADROOM, PEAK_MEAN,
+    DrawResult, BAR, GRID, HEADROOM, PEAK_MEAN, PEAK_P95,
 };
 use crate::results::{RunResults, TableResults};
 
@@ -55,6 +56,14 @@ impl BreachChart {
                 None => "item size limit".to_string(),
             };
             series.push((label, PEAK_MEAN, item));
+        }
+        let rows = clean(&table.rows_breach_curve);
+        if !rows.is_empty() {
+            let label = match table.partition_rows_limit {
+                Some(l) => format!("{} rows per partition", format::count(l as usize)),
+                None => "row-count warning".to_string(),
+            };
+            series.push((label, PEAK_P95, rows));
         }
         if series.is_empty() {
             return None;

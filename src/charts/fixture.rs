@@ -131,6 +131,7 @@ impl TableBuilder {
                 widest_safe_item_bucket_days: None,
                 size_breach_curve: breach_curve(),
                 item_size_breach_curve: Vec::new(),
+                rows_breach_curve: Vec::new(),
                 fan_out: 1,
                 requests_per_s: 12_345.6,
                 read_units_per_s: 5000.0,

@@ -47,7 +47,7 @@ pub const MAX_LOAD_RANKS: usize = 200;
 /// Writes every chart of `results` into `dir` (created when missing) as PNG
 /// and SVG, and returns the written paths: per table, in table order,
 /// `load-<t>`, `heatmap-<t>`, `growth-<t>`, `breach-<t>` (only when the
-/// table has a non-empty `size_breach_curve` or `item_size_breach_curve`),
+/// table has a non-empty `size_breach_curve`, `item_size_breach_curve` or `rows_breach_curve`),
 /// `item-growth-<t>` (each `.png` then `.svg`, `<t>` from [`table_stems`]),
 /// then `variants.png` /
 /// `variants.svg` when `results.variants` is non-empty.

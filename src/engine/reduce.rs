@@ -227,6 +227,7 @@ fn table_results(tp: &super::plan::TablePlan, per: &[&TableTrial], headroom: f64
         widest_safe_item_bucket_days: tp.growth.widest_safe_bucket_days(true, headroom),
         size_breach_curve: curve(&grid, per, |t| t.growth.size_breach_day),
         item_size_breach_curve: curve(&grid, per, |t| t.growth.item_breach_day),
+        rows_breach_curve: curve(&grid, per, |t| t.growth.rows_breach_day),
         fan_out: tp.fan_out,
         requests_per_s: tp.requests_per_s,
         read_units_per_s: mean(

@@ -125,6 +125,8 @@ pub struct TableResults {
     pub size_breach_curve: Vec<(f64, f64, [f64; 2])>,
     /// The same for the item ceiling.
     pub item_size_breach_curve: Vec<(f64, f64, [f64; 2])>,
+    /// The same for the row-count warning (ScyllaDB, Cassandra).
+    pub rows_breach_curve: Vec<(f64, f64, [f64; 2])>,
     /// Queries a whole-key read issues (shards × buckets read).
     pub fan_out: u32,
     /// Mean requests per second in the busy period (all patterns on this table).
