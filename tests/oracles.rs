@@ -494,3 +494,51 @@ fn on_demand_tables_serve_twice_their_previous_peak() {
     assert_ne!(v.status.as_str(), "pass", "{}", v.detail);
     assert!(v.detail.contains("2000 WCU/s"), "{}", v.detail);
 }
+
+/// Split-for-heat (optional assumption): one hot key of an item collection
+/// takes 3,000 WCU/s against a 1,000 WCU/s partition; every 8 minutes the
+/// partition gains 1,000 WCU/s up to its load. Throttled: 8 min × 2,000 +
+/// 8 min × 1,000 excess = 1,440,000 of 3,000 × 3,600 units = 13.3%, plus
+/// the Poisson excess once capacity equals the mean load, E[(X − μ)⁺] =
+/// σ/√(2π) = √3000/√(2π) = 21.85 units/s over the last 2,640 s: +0.53%
+/// (66.7% without splitting).
+#[test]
+fn split_for_heat_steps_capacity_up_to_the_load() {
+    let text = |split: &str| {
+        format!(
+            r#"
+schema_version = 1
+name = "split"
+[store]
+kind = "dynamodb"
+read_capacity = 3000
+write_capacity = 4000
+adaptive_capacity = true
+{split}
+[simulation]
+trials = 20
+duration = "1h"
+[[table]]
+name = "events"
+partition_key = "HOT"
+sort_key = "EVENT#{{id}}"
+item_size = "1KB"
+[[access_pattern]]
+name = "append event"
+table = "events"
+operation = "put"
+rate = 3000
+"#
+        )
+    };
+    let off = run(&text(""));
+    let on = run(&text(
+        "split_for_heat = true\nsplit_delay = \"8m\"\nsplit_step = 1000",
+    ));
+    let f_off = off.tables[0].throttled_fraction.mean;
+    let f_on = on.tables[0].throttled_fraction.mean;
+    assert!((f_off - 2.0 / 3.0).abs() < 0.005, "{f_off}");
+    let poisson_tail = 3000f64.sqrt() / (2.0 * std::f64::consts::PI).sqrt() * 2640.0;
+    let expected = (1_440_000.0 + poisson_tail) / 10_800_000.0;
+    assert!((f_on - expected).abs() < 0.002, "{f_on} vs {expected}");
+}

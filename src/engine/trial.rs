@@ -149,6 +149,28 @@ fn segments(plan: &Plan, table: &TablePlan) -> Vec<(usize, usize, i64, f64)> {
     out
 }
 
+/// Cuts segments at every multiple of `every_s` seconds (split-for-heat steps).
+fn split_at(
+    segs: Vec<(usize, usize, i64, f64)>,
+    every_s: Option<f64>,
+    window_s: f64,
+) -> Vec<(usize, usize, i64, f64)> {
+    let Some(every) = every_s.filter(|e| *e > 0.0) else {
+        return segs;
+    };
+    let step = ((every / window_s).round() as usize).max(1);
+    let mut out = Vec::new();
+    for (a, b, k, m) in segs {
+        let mut s = a;
+        while s < b {
+            let e = ((s / step + 1) * step).min(b);
+            out.push((s, e, k, m));
+            s = e;
+        }
+    }
+    out
+}
+
 fn run_table(
     plan: &Plan,
     store: &dyn StoreModel,
@@ -158,7 +180,11 @@ fn run_table(
     rng: &mut Xoshiro256PlusPlus,
 ) -> TableTrial {
     let p_count = table.layout.partitions.max(1);
-    let segs = segments(plan, table);
+    // Split-for-heat: only item collections (more than one item per key) can split.
+    let split = store
+        .split_for_heat()
+        .filter(|_| table.growth.max_items.is_none_or(|m| m > 1.0));
+    let segs = split_at(segments(plan, table), split.map(|s| s.0), plan.window_s);
     let per_window = |l: Option<f64>| l.map(|x| x * plan.window_s);
     let partition_limits = Limits {
         read: per_window(table.layout.read_limit_per_s),
@@ -333,9 +359,41 @@ fn run_table(
                 }
             };
         if simulate_partitions {
+            // Split-for-heat steps available at this segment's start.
+            let steps = split.map_or(0.0, |(delay, _, _)| {
+                ((start as f64 * plan.window_s) / delay).floor()
+            });
             for (p, pk) in peak.iter_mut().enumerate() {
                 let comps = comps_of(&|si| placed[si].per_partition[p]);
-                let mut o = run_server(&comps, &partition_limits, p, rng);
+                let limits = match split {
+                    Some((_, read_step, write_step)) if steps > 0.0 => {
+                        // A hot partition gains a step per delay, up to its load.
+                        let load = |w: bool| -> f64 {
+                            table
+                                .streams
+                                .iter()
+                                .zip(placed.iter())
+                                .filter(|(st, _)| st.is_write == w)
+                                .map(|(st, pl)| pl.per_partition[p] * st.severity.mean)
+                                .sum()
+                        };
+                        let grow = |base: Option<f64>, load: f64, step: f64| {
+                            base.map(|b| {
+                                let need = ((load - b) / step).ceil().max(0.0);
+                                b + need.min(steps) * step
+                            })
+                        };
+                        Limits {
+                            read: grow(table.layout.read_limit_per_s, load(false), read_step)
+                                .map(|x| x * plan.window_s),
+                            write: grow(table.layout.write_limit_per_s, load(true), write_step)
+                                .map(|x| x * plan.window_s),
+                            combined: partition_limits.combined,
+                        }
+                    }
+                    _ => partition_limits,
+                };
+                let mut o = run_server(&comps, &limits, p, rng);
                 *pk = pk.max(o.peak_utilization);
                 // Burst credit: the partition's banked capacity absorbs its first excess.
                 let spend = o.throttled_units.min(burst_left[p]);

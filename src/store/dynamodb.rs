@@ -60,6 +60,7 @@ pub struct DynamoDb {
     previous_peak_read: f64,
     previous_peak_write: f64,
     burst_seconds: f64,
+    split_for_heat: Option<(f64, f64)>,
     set: Vec<&'static str>,
 }
 
@@ -97,6 +98,8 @@ impl DynamoDb {
         let item_collection_limit = get("item_collection_limit", ITEM_COLLECTION_LIMIT)?;
         let previous_peak_read = get("previous_peak_read", 6000.0)?;
         let previous_peak_write = get("previous_peak_write", 2000.0)?;
+        let split_delay = get("split_delay", 480.0)?;
+        let split_step = get("split_step", 1000.0)?;
         let burst_seconds = match s.non_negative("burst_seconds")? {
             Some(v) => {
                 set.push("burst_seconds");
@@ -108,6 +111,12 @@ impl DynamoDb {
         if s.word("mode").is_some() {
             set.push("mode");
         }
+        let split_for_heat = if s.flag("split_for_heat").unwrap_or(false) {
+            set.push("split_for_heat");
+            Some((split_delay, split_step))
+        } else {
+            None
+        };
         let adaptive_capacity = s.flag("adaptive_capacity").unwrap_or(false);
         if s.flag("adaptive_capacity").is_some() {
             set.push("adaptive_capacity");
@@ -128,6 +137,7 @@ impl DynamoDb {
             previous_peak_read,
             previous_peak_write,
             burst_seconds,
+            split_for_heat,
             set,
         })
     }
@@ -221,6 +231,11 @@ impl StoreModel for DynamoDb {
             table_write_per_s: self.on_demand.then_some(2.0 * self.previous_peak_write),
             ..Default::default()
         }
+    }
+
+    fn split_for_heat(&self) -> Option<(f64, f64, f64)> {
+        self.split_for_heat
+            .map(|(delay, step)| (delay, 3.0 * step, step))
     }
 
     fn burst_seconds(&self) -> f64 {
@@ -332,6 +347,19 @@ impl StoreModel for DynamoDb {
             &format!("{guide}: on-demand capacity mode (a new table serves 4,000 WRU / 12,000 RRU; traffic over 2× the previous peak within 30 minutes may throttle)"),
             self.on_demand,
         ));
+        if let Some((delay, step)) = self.split_for_heat {
+            out.push(f(
+                "split_for_heat",
+                format!(
+                    "on: a hot partition whose item collections can split gains {} WCU and {} RCU every {} s, up to its load",
+                    fmt_number(step),
+                    fmt_number(3.0 * step),
+                    fmt_number(delay)
+                ),
+                "assumption: split-for-heat timing is undocumented; an empirical test saw ~8 minutes and ~1,000 WCU steps (STORES.md)",
+                true,
+            ));
+        }
         out.push(f(
             "burst_seconds",
             format!(

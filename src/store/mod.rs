@@ -156,6 +156,13 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
         0.0
     }
 
+    /// Split-for-heat, when modelled: (delay seconds, read units, write units)
+    /// a hot partition gains per delay (DynamoDB: undocumented timing; an
+    /// optional, labelled assumption). `None` by default.
+    fn split_for_heat(&self) -> Option<(f64, f64, f64)> {
+        None
+    }
+
     /// Whether keys are placed by ranges of the key itself (MongoDB ranged
     /// shard keys, Bigtable tablets) rather than by a hash: then `{time}` /
     /// `{id}` keys are monotonic and all land on the last partition, and

@@ -150,6 +150,21 @@ const DYNAMODB: &[SettingSpec] = &[
         "on-demand: the table's previous peak write units/s (default 2,000: a new table serves 4,000 WRU/s)",
     ),
     spec(
+        "split_for_heat",
+        SettingUnit::Bool,
+        "a hot partition whose item collections can split gains capacity step by step (default false; assumption)",
+    ),
+    spec(
+        "split_delay",
+        SettingUnit::Duration,
+        "split-for-heat: time between steps (default 8m, an empirical observation)",
+    ),
+    spec(
+        "split_step",
+        SettingUnit::Number,
+        "split-for-heat: WCU gained per step, and 3 × as many RCU (default 1000, an empirical observation)",
+    ),
+    spec(
         "burst_seconds",
         SettingUnit::Number,
         "seconds of a partition's unused share kept as burst credit (default 300; 0 turns it off)",
