@@ -400,9 +400,14 @@ pub fn collapsed<R: Rng + ?Sized>(
         }
     }
     out.throttled_units = f64::max(sep_throttled, comb_throttled);
-    let all = WindowUnits::new(&pick(&|_| true));
+    // Requested units: compound Poisson mean Σλ·E[S] and variance Σλ·E[S²]
+    // (no distribution needed, so no second Panjer pass).
+    let (mean, var) = comps.iter().fold((0.0, 0.0), |(m, v), c| {
+        let [m1, m2, _, _] = c.severity.raw_moments();
+        (m + c.lambda * m1, v + c.lambda * m2)
+    });
     let z: f64 = StandardNormal.sample(rng);
-    out.requested_units = (w * all.mean() + z * (w * all.variance()).sqrt()).max(0.0);
+    out.requested_units = (w * mean + z * (w * var).sqrt()).max(0.0);
     let lam: f64 = comps.iter().map(|c| c.lambda).sum();
     let z: f64 = StandardNormal.sample(rng);
     out.requests = (w * lam + z * (w * lam).sqrt()).max(0.0);
