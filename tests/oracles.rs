@@ -463,9 +463,14 @@ rate = 2000
 #[test]
 fn burst_credit_absorbs_300_seconds_of_a_partitions_limits() {
     use keyheat::engine::{trial_outcomes, Options};
-    let with = trial_outcomes(&crate::util::scenario(&dynamo("")), &Options::default()).unwrap();
+    // Burst credit is banked under the older model (adaptive capacity off).
+    let with = trial_outcomes(
+        &crate::util::scenario(&dynamo("adaptive_capacity = false")),
+        &Options::default(),
+    )
+    .unwrap();
     let without = trial_outcomes(
-        &crate::util::scenario(&dynamo("burst_seconds = 0")),
+        &crate::util::scenario(&dynamo("adaptive_capacity = false\nburst_seconds = 0")),
         &Options::default(),
     )
     .unwrap();
@@ -541,4 +546,121 @@ rate = 3000
     let poisson_tail = 3000f64.sqrt() / (2.0 * std::f64::consts::PI).sqrt() * 2640.0;
     let expected = (1_440_000.0 + poisson_tail) / 10_800_000.0;
     assert!((f_on - expected).abs() < 0.002, "{f_on} vs {expected}");
+}
+
+/// A table that stores `100 puts/s × 1 KiB` for a year, with the older
+/// DynamoDB model (`adaptive_capacity = false`) and the given `ttl` line.
+fn growing_table(extra: &str) -> String {
+    format!(
+        r#"
+schema_version = 1
+name = "growing"
+[store]
+kind = "dynamodb"
+read_capacity = 3000
+write_capacity = 1000
+adaptive_capacity = false
+[simulation]
+trials = 10
+duration = "10m"
+horizon = "365d"
+[[entity]]
+name = "device"
+count = 1000
+[[table]]
+name = "events"
+partition_key = "DEVICE#{{device}}"
+sort_key = "T#{{time}}"
+item_size = "1KiB"
+{extra}
+[[access_pattern]]
+name = "record"
+table = "events"
+operation = "put"
+rate = 100
+peak_factor = 1.0
+by = "device"
+"#
+    )
+}
+
+/// Partitions grow with the data: 100 × 1,024 B × 86,400 s × 365 d =
+/// 3.2292e12 B at the horizon → ceil(3.2292e12 / 10 GiB) = 301 partitions
+/// (1 + 1 = 2 by throughput on day 0), and the horizon is simulated on that
+/// layout: 1,000 WCU ÷ 301 = 3.32 WCU/s per partition, under the ≈ 34 puts/s
+/// each partition takes (100/s over 2 partitions on day 0 is ≈ 0.1 of 500).
+#[test]
+fn partitions_split_as_the_table_stores_data_and_dilute_the_older_model() {
+    let r = crate::util::run(&growing_table(""));
+    let t = &r.tables[0];
+    let bytes = 100.0 * 1024.0 * 86_400.0 * 365.0;
+    let last = t.growth.last().unwrap();
+    assert!(
+        (last.table_bytes / bytes - 1.0).abs() < 1e-9,
+        "{}",
+        last.table_bytes
+    );
+    let gib10 = 10.0 * 1024.0 * 1024.0 * 1024.0;
+    let p = (bytes / gib10).ceil() as usize;
+    assert_eq!(p, 301);
+    assert_eq!(last.partitions, p);
+    assert_eq!(t.partitions, 2);
+    // Day 180's layout: the data of 180 days.
+    let mid = t
+        .growth
+        .iter()
+        .find(|g| (g.day - 182.5).abs() < 1e-9)
+        .unwrap();
+    assert_eq!(mid.partitions, (bytes / 2.0 / gib10).ceil() as usize);
+    // The horizon became a checkpoint, laid out for its data.
+    let days: Vec<f64> = t.checkpoints.iter().map(|c| c.day).collect();
+    assert_eq!(days, [0.0, 365.0]);
+    let c = &t.checkpoints[1];
+    assert_eq!(c.partitions, 301);
+    assert!((c.limits_per_s[1].unwrap() - 1000.0 / 301.0).abs() < 1e-9);
+    assert!(c.peak_utilization.p95 > 1.0 && t.checkpoints[0].peak_utilization.p95 < 0.5);
+    let hot = r
+        .verdicts
+        .iter()
+        .find(|v| v.check == "hot_partition")
+        .unwrap();
+    assert_eq!(hot.status, keyheat::results::Status::Fail);
+    assert!(
+        hot.detail.contains("at day 365") && hot.detail.contains("301 partitions"),
+        "{}",
+        hot.detail
+    );
+}
+
+/// With a 30-day TTL the table holds only the last 30 days: 100 × 1,024 ×
+/// 86,400 × 30 = 265.4 GB → ceil(265.4e9 / 10 GiB) = 25 partitions.
+#[test]
+fn a_ttl_caps_the_stored_data_and_the_partitions() {
+    let r = crate::util::run(&growing_table("ttl = \"30d\""));
+    let t = &r.tables[0];
+    let bytes = 100.0 * 1024.0 * 86_400.0 * 30.0;
+    let last = t.growth.last().unwrap();
+    assert!(
+        (last.table_bytes / bytes - 1.0).abs() < 1e-9,
+        "{}",
+        last.table_bytes
+    );
+    assert_eq!(last.partitions, 25);
+}
+
+/// Overwriting puts (no sort key) store one item per key: 1,000 devices ×
+/// 1 KiB whatever the horizon, so the table never splits.
+#[test]
+fn overwriting_puts_store_one_item_per_key() {
+    let text = growing_table("").replace("sort_key = \"T#{time}\"\n", "");
+    let r = crate::util::run(&text);
+    let t = &r.tables[0];
+    let last = t.growth.last().unwrap();
+    assert!(
+        (last.table_bytes - 1000.0 * 1024.0).abs() < 1e-6,
+        "{}",
+        last.table_bytes
+    );
+    assert_eq!(last.partitions, 2);
+    assert_eq!(t.checkpoints.len(), 1);
 }

@@ -46,7 +46,7 @@ item_size = "500B"
 name = "Create order"
 table = "orders"
 operation = "put"
-rate = 600
+rate = 1200
 by = "customer"
 
 [[access_pattern]]

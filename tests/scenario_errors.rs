@@ -512,6 +512,7 @@ fn full_scenario_parses_into_expected_values() {
             horizon_days: 10.0,
             growth_per_day: 0.0,
             checkpoints_days: vec![0.0],
+            day: 0.0,
             profile: vec![],
             bursts: vec![],
         },
@@ -661,6 +662,7 @@ fn defaults_apply_when_sections_are_omitted() {
             horizon_days: 365.0,
             growth_per_day: 0.0,
             checkpoints_days: vec![0.0],
+            day: 0.0,
             profile: vec![],
             bursts: vec![],
         }

@@ -48,6 +48,14 @@ const PINNED: &[(&str, Status, Status, Status)] = &[
     ("cases/c04-load-1900-wcu.toml",                   Pass, Pass, Pass),
 ];
 
+/// Checks beyond the three above that a pinned scenario is expected to fail.
+#[rustfmt::skip]
+const PINNED_EXTRA: &[(&str, &str, Status)] = &[
+    // A point get without the random suffix queries all 200 keys: 50 × 200 ×
+    // 0.5 RCU = 5,000 RCU/s + the day's reads ≈ 5,200 > 3,000 provisioned.
+    ("cases/c03-orders-date-sharded.toml", "table_throughput", Fail),
+];
+
 /// A design that passes keeps its p95 peak utilization at most this far up,
 /// well inside the 0.8 headroom, so its verdict does not hinge on the seed.
 const PASS_MARGIN: f64 = 0.75;
@@ -194,10 +202,21 @@ fn shipped_scenarios_keep_their_pinned_verdicts() {
             }
         }
         let t = table(&r);
+        let extra: Vec<(&str, Status)> = PINNED_EXTRA
+            .iter()
+            .filter(|(f, _, _)| *f == rel)
+            .map(|&(_, c, s)| (c, s))
+            .collect();
+        for &(check, want) in &extra {
+            let got = status(&r, check);
+            if got != want {
+                wrong.push(format!("{rel}: {check} {got:?}, expected {want:?}"));
+            }
+        }
         if hot == Pass && size == Pass && item == Pass {
-            // An "after" design passes every check, with margin.
+            // An "after" design passes every other check, with margin.
             for v in &r.verdicts {
-                if v.status != Pass {
+                if v.status != Pass && !extra.iter().any(|(c, _)| *c == v.check) {
                     wrong.push(format!("{rel}: {} {:?}: {}", v.check, v.status, v.detail));
                 }
             }
@@ -434,7 +453,7 @@ fn mongodb_shard_key_analysis_flags_a_monotonic_ranged_key() {
 }
 
 /// The sweep's recommendation against the hand arithmetic: the day's ≈ 2,420
-/// WCU/s over 9 partitions of 889 WCU/s need ≥ 2,420 / (0.8 × 889) = 3.4 shards
+/// WCU/s over partitions of 1,000 WCU/s need ≥ 2,420 / (0.8 × 1,000) = 3.03 shards
 /// even when perfectly spread; the recommendation is the fewest swept shards
 /// whose p95 peak utilization is ≤ 0.8, every smaller count is over it, and a
 /// day's read fans out to that many queries.

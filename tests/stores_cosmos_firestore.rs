@@ -110,6 +110,31 @@ fn cosmos_1kb_anchors_and_physical_partitions_of_the_c17_container() {
     );
 }
 
+/// The last checkpoint is the horizon, laid out for `bytes` stored (within
+/// 0.1%) on `partitions` physical partitions, each with the container's RU/s
+/// (raised to 1 RU/s per GB) divided evenly, and the hot_partition verdict
+/// judges it.
+fn horizon_dilutes(t: &TableResults, bytes: f64, partitions: usize) {
+    let day0 = &t.checkpoints[0];
+    let last = t.checkpoints.last().expect("checkpoints");
+    assert_eq!(day0.day, 0.0);
+    assert_eq!(last.day, 365.0);
+    assert!(
+        (last.stored_bytes / bytes - 1.0).abs() < 1e-3,
+        "{} vs {bytes}",
+        last.stored_bytes
+    );
+    assert_eq!(last.partitions, partitions);
+    let throughput = t.partition_combined_limit_per_s.unwrap() * t.partitions as f64;
+    let ru = throughput.max(last.stored_bytes / 1e9);
+    let limit = last.limits_per_s[2].expect("combined limit");
+    assert!(
+        (limit - (ru / partitions as f64).min(10_000.0)).abs() < 1e-6,
+        "{limit}"
+    );
+    assert!(last.peak_utilization.p95 > day0.peak_utilization.p95);
+}
+
 #[test]
 fn c17_device_partition_key_fills_20_gb_after_about_231_days() {
     let r = run_case("scenarios/cases/c17-device-partition-key.toml");
@@ -120,9 +145,15 @@ fn c17_device_partition_key_fills_20_gb_after_about_231_days() {
         verdict(&r.verdicts, "partition_size", "telemetry").status,
         Fail
     );
+    // Day 0: 10,000 devices spread over 10 partitions (checked below). By
+    // the horizon the container stores 10,000 × 1 KB/s × 365 d = 315.36 TB:
+    // ceil(315.36 TB ÷ 50 GB) = 6,308 physical partitions, and the RU/s is
+    // raised to the 1 RU/s-per-GB minimum, 315,360 RU/s ÷ 6,308 ≈ 50 RU/s
+    // each, so the busiest partition's devices throttle there.
+    horizon_dilutes(t, 315.36e12, 6308);
     assert_eq!(
         verdict(&r.verdicts, "hot_partition", "telemetry").status,
-        Pass
+        Fail
     );
     // 1,000 B/s per device: 20e9 / 86.4e6 B a day = 231.5 days.
     let day = t.size_breach.mean_day.expect("a size breach");
@@ -174,9 +205,18 @@ fn c17_synthetic_date_n_spreads_writes_over_400_keys() {
     let t = table(&r.tables, "telemetry");
     assert_eq!(t.partitions, 15);
     assert_eq!(t.fan_out, 400);
+    // On day 0 every check passes; by the horizon the year of data (315.36 TB,
+    // as in the device design) splits the container onto 6,308 partitions of
+    // ≈ 50 RU/s, under a day key's 49,500 / 400 ≈ 124 RU/s.
     for v in &r.verdicts {
-        assert_eq!(v.status, Pass, "{}: {}", v.check, v.detail);
+        let want = if v.check == "hot_partition" {
+            Fail
+        } else {
+            Pass
+        };
+        assert_eq!(v.status, want, "{}: {}", v.check, v.detail);
     }
+    horizon_dilutes(t, 315.36e12, 6308);
     assert!(t.peak_utilization.p95 < 0.75, "{}", t.peak_utilization.p95);
     // One key holds a day of 1/400 of 10 MB/s: 2.16 GB.
     let p95 = t.max_item_collection_bytes.p95;
@@ -338,9 +378,25 @@ fn cosmos_hierarchical_key_keeps_the_largest_tenant_under_20_gb() {
     );
     let v = &r.variants[0];
     assert_eq!(v.name, "hierarchical");
+    // 20 events/s × 2 KB for 365 days = 1.2614 TB: ceil(1,261.4 GB ÷ 50 GB)
+    // = 26 partitions sharing the 2,000 RU/s (over the 1,261 RU/s storage
+    // minimum): 76.9 RU/s each, which the largest tenant's session outgrows.
+    horizon_dilutes(table(&v.tables, "events"), 1.2614e12, 26);
     for x in &v.verdicts {
-        assert_eq!(x.status, Pass, "{}: {}", x.check, x.detail);
+        let want = if x.check == "hot_partition" {
+            Fail
+        } else {
+            Pass
+        };
+        assert_eq!(x.status, want, "{}: {}", x.check, x.detail);
     }
+    // On day 0 the hierarchical key passes with margin.
+    let day0 = &table(&v.tables, "events").checkpoints[0];
+    assert!(
+        day0.peak_utilization.p95 < 0.8,
+        "{}",
+        day0.peak_utilization.p95
+    );
     let hier = r
         .store
         .figures

@@ -62,12 +62,15 @@ impl TableBuilder {
                     collection_p95_bytes: 3.0e6 + day * 45.0e6,
                     item_mean_bytes: 1200.0 + day * 10.0,
                     item_p95_bytes: 6000.0 + day * 20.0,
+                    table_bytes: 1.0e9 + day * 1.0e8,
+                    partitions,
                 }
             })
             .collect();
         TableBuilder {
             table: TableResults {
                 name: "orders".to_string(),
+                stored_bytes: 1.0e9,
                 partitions,
                 partition_read_limit_per_s: Some(3000.0),
                 partition_write_limit_per_s: Some(1000.0),
@@ -170,6 +173,9 @@ impl TableBuilder {
         let t = &mut b.table;
         t.name = name.to_string();
         t.partitions = partitions;
+        for g in &mut t.growth {
+            g.partitions = partitions;
+        }
         t.peak_utilization = Stat {
             mean: 0.31,
             p50: 0.3,
@@ -239,6 +245,9 @@ fn checkpoint(day: f64, traffic_factor: f64, p95: f64, throttled: f64) -> Checkp
             p95: throttled,
             ci95: [throttled * 0.9, throttled * 1.1],
         },
+        partitions: 8,
+        limits_per_s: [Some(3000.0), Some(1000.0), None],
+        stored_bytes: 1.0e9 + day * 1.0e8,
     }
 }
 

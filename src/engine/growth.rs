@@ -65,6 +65,19 @@ pub struct GrowthPlan {
     pub overhead_bytes: f64,
     /// Item ceiling, bytes.
     pub item_limit: Option<f64>,
+    /// Items put per day over the whole table, net of deletes (an
+    /// overwriting put counts too: [`table_bytes`](Self::table_bytes) caps
+    /// items at `max_items` per distinct key).
+    pub net_items_per_day: f64,
+    /// Appends per day over the whole table.
+    pub appends_per_day: f64,
+    /// Distinct partition-key values (with shards) at any one time;
+    /// `f64::INFINITY` when every write makes a fresh key.
+    pub distinct_keys: f64,
+    /// Time-bucket width, days.
+    pub bucket_days: Option<f64>,
+    /// Item time-to-live, days.
+    pub ttl_days: Option<f64>,
 }
 
 /// One trial's growth outcome.
@@ -118,10 +131,18 @@ impl GrowthPlan {
         let per_day = |s: &Stream| s.mean_rate_per_s * DAY_S;
         let items_of = |s: &Stream| f64::from(scenario.access_patterns[s.pattern].items.max(1));
         let mut items_written_per_day = 0.0;
+        let mut net_items_per_day = 0.0;
+        let mut appends_per_day = 0.0;
         for s in streams.iter().filter(|s| s.is_write) {
             let op = scenario.access_patterns[s.pattern].operation;
             if matches!(op, Operation::Put | Operation::Update) {
                 items_written_per_day += per_day(s) * items_of(s);
+            }
+            match op {
+                Operation::Put => net_items_per_day += per_day(s) * items_of(s),
+                Operation::Delete => net_items_per_day -= per_day(s) * items_of(s),
+                Operation::Append => appends_per_day += per_day(s),
+                _ => {}
             }
         }
         for driver in drivers {
@@ -201,7 +222,17 @@ impl GrowthPlan {
         } else {
             0.0
         };
+        let distinct_keys = if keys.fresh {
+            f64::INFINITY
+        } else {
+            keys.cardinality() * shards
+        };
         GrowthPlan {
+            net_items_per_day,
+            appends_per_day,
+            distinct_keys,
+            bucket_days,
+            ttl_days,
             min_items,
             classes,
             item_size: table.item_size.clone(),
@@ -275,6 +306,84 @@ impl GrowthPlan {
             t - start
         } else {
             ((r * t).exp() - (r * start).exp()) / r
+        }
+    }
+
+    /// Expected bytes the whole table stores on `day` (0 = t = 0): the
+    /// initial items, plus the items added since (puts net of deletes, at the
+    /// grown traffic rate) that have not expired under the TTL, plus appended
+    /// elements; overwriting puts (no item-adding sort key) hold at most
+    /// [`max_items`](Self::max_items) items per distinct key and bucket.
+    /// Each item counts its mean size plus the store's per-item overhead.
+    ///
+    /// Store layouts size partitions from this (DynamoDB's 10 GB per
+    /// partition, Cosmos DB's 50 GB physical partitions, MongoDB's chunks),
+    /// so partition counts grow with the data over the horizon.
+    ///
+    /// ```
+    /// # use keyheat::engine::growth::GrowthPlan;
+    /// # let g = GrowthPlan::example_for_docs();
+    /// // 1,000 keys × 2 initial items × 500 B, plus 10,000 puts/day × 500 B for 30 days.
+    /// assert_eq!(g.table_bytes(0.0), 1_000_000.0);
+    /// assert_eq!(g.table_bytes(30.0), 1_000_000.0 + 150_000_000.0);
+    /// ```
+    pub fn table_bytes(&self, day: f64) -> f64 {
+        let d = day.max(0.0);
+        let es = self.item_size.mean() + self.overhead_bytes;
+        let ee = self.element_size.as_ref().map_or(0.0, SizeDist::mean);
+        // Writes still stored on day d: those of the last TTL (all without one).
+        let from = self.ttl_days.map_or(0.0, |l| (d - l).max(0.0));
+        let r = self.growth_per_day;
+        let tau = if r.abs() < 1e-12 {
+            d - from
+        } else {
+            ((r * d).exp() - (r * from).exp()) / r
+        };
+        let finite_keys = if self.distinct_keys.is_finite() {
+            self.distinct_keys
+        } else {
+            0.0
+        };
+        let initial = if self.ttl_days.is_none_or(|l| d < l) {
+            finite_keys * self.initial_items.mean()
+        } else {
+            0.0
+        };
+        let mut items = initial + (self.net_items_per_day * tau).max(0.0);
+        if let Some(m) = self.max_items {
+            if self.distinct_keys.is_finite() {
+                let buckets = self.bucket_days.map_or(1.0, |b| (d / b).ceil().max(1.0));
+                let cap = self.distinct_keys * buckets * m.max(self.initial_items.mean());
+                items = items.min(cap).max(initial.min(cap));
+            }
+        }
+        items * es + self.appends_per_day * tau * ee
+    }
+
+    /// A small plan for documentation examples: 1,000 keys of 2 initial
+    /// 500 B items, 10,000 item-adding puts a day, no TTL, bucket or growth.
+    #[doc(hidden)]
+    pub fn example_for_docs() -> GrowthPlan {
+        GrowthPlan {
+            classes: Vec::new(),
+            item_size: SizeDist::Fixed(500.0),
+            element_size: None,
+            initial_items: CountDist::Fixed(2.0),
+            max_items: None,
+            min_items: 1.0,
+            growth_days: 365.0,
+            horizon_days: 365.0,
+            growth_per_day: 0.0,
+            items_written_per_day: 10_000.0,
+            collection_limit: None,
+            rows_limit: None,
+            overhead_bytes: 0.0,
+            item_limit: None,
+            net_items_per_day: 10_000.0,
+            appends_per_day: 0.0,
+            distinct_keys: 1000.0,
+            bucket_days: None,
+            ttl_days: None,
         }
     }
 

@@ -163,6 +163,7 @@ fn simulate(
         let day = days[i];
         let factor = (r * day).exp();
         let mut at = scenario.clone();
+        at.simulation.day = day;
         for p in &mut at.access_patterns {
             p.rate_per_s *= factor;
         }
@@ -182,6 +183,21 @@ fn simulate(
                         }
                     }
                 }
+            }
+            // When the data a table stores splits it onto more partitions by
+            // the horizon, the busy period is also simulated on the horizon's
+            // layout (DynamoDB's 10 GB partitions dilute provisioned
+            // throughput; more partitions also add capacity).
+            let horizon = scenario.simulation.horizon_days;
+            let splits = d.tables.iter().any(|t| {
+                t.growth
+                    .last()
+                    .is_some_and(|g| g.partitions != t.partitions)
+            });
+            if splits && horizon > 0.0 && !days.iter().any(|x| (x - horizon).abs() < 0.05) {
+                days.push(horizon);
+            }
+            if days.len() > 1 {
                 days[1..].sort_by(f64::total_cmp);
             }
             main = Some(d.clone());
@@ -201,6 +217,13 @@ fn simulate(
                 traffic_factor: *factor,
                 peak_utilization: d.tables[ti].peak_utilization,
                 throttled_fraction: d.tables[ti].throttled_fraction,
+                partitions: d.tables[ti].partitions,
+                limits_per_s: [
+                    d.tables[ti].partition_read_limit_per_s,
+                    d.tables[ti].partition_write_limit_per_s,
+                    d.tables[ti].partition_combined_limit_per_s,
+                ],
+                stored_bytes: d.tables[ti].stored_bytes,
             })
             .collect();
     }

@@ -74,6 +74,12 @@ pub struct TablePlan {
     pub requests_per_s: f64,
     /// Growth of item collections and items.
     pub growth: super::growth::GrowthPlan,
+    /// Expected bytes the table stores on the simulated day
+    /// ([`Simulation::day`](crate::scenario::Simulation::day)); the layout is sized for them.
+    pub stored_bytes: f64,
+    /// Partitions the store lays the table out on for the data it holds on
+    /// each day of [`GrowthPlan::grid`](super::growth::GrowthPlan::grid).
+    pub partitions_by_day: Vec<usize>,
 }
 
 /// The partition key's key space.
@@ -313,11 +319,12 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
     let logical_keys = if keys.fresh { 0.0 } else { keys.cardinality() };
     let initial_bytes =
         logical_keys * f64::from(table.shards) * table.initial_items.mean() * item_mean;
-    let layout = store.layout(&TableDemand {
+    let demand = |bytes: f64| TableDemand {
         name: table.name.clone(),
-        initial_bytes,
+        initial_bytes: bytes,
         has_local_index: table.indexes.iter().any(|i| i.local),
-    });
+    };
+    let layout = store.layout(&demand(initial_bytes));
     let patterns: Vec<(usize, &AccessPattern)> = scenario
         .access_patterns
         .iter()
@@ -341,6 +348,36 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
     let fan_out = table.shards * max_bucket_span;
     let requests_per_s = streams.iter().map(|s| s.busy_rate_per_s).sum();
     let growth = super::growth::GrowthPlan::new(scenario, table, &keys, &streams, &layout, store);
+    // Lay the table out for the data it holds on the simulated day.
+    let day = scenario.simulation.day;
+    let stored_bytes = if day > 0.0 {
+        growth.table_bytes(day)
+    } else {
+        initial_bytes
+    };
+    let grid = growth.grid();
+    let horizon = grid.last().copied().unwrap_or(0.0);
+    let at_horizon = store
+        .layout(&demand(peak_bytes(&growth, horizon)))
+        .partitions;
+    let partitions_by_day = if at_horizon == layout.partitions && day <= 0.0 {
+        vec![layout.partitions; grid.len()]
+    } else {
+        grid.iter()
+            .map(|&d| {
+                if d <= 0.0 {
+                    layout.partitions
+                } else {
+                    store.layout(&demand(peak_bytes(&growth, d))).partitions
+                }
+            })
+            .collect()
+    };
+    let layout = if day > 0.0 {
+        store.layout(&demand(peak_bytes(&growth, day)))
+    } else {
+        layout
+    };
     TablePlan {
         name: table.name.clone(),
         layout,
@@ -350,7 +387,21 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
         fan_out,
         requests_per_s,
         growth,
+        stored_bytes,
+        partitions_by_day,
     }
+}
+
+/// The most bytes the table held on any day up to `day` (grid days and
+/// `day` itself): partitions split as data grows and never merge.
+pub fn peak_bytes(growth: &super::growth::GrowthPlan, day: f64) -> f64 {
+    growth
+        .grid()
+        .into_iter()
+        .filter(|&d| d < day)
+        .chain(std::iter::once(day))
+        .map(|d| growth.table_bytes(d))
+        .fold(0.0, f64::max)
 }
 
 /// Bytes of one index entry: the keys, the projected attributes and 100 B of

@@ -195,12 +195,19 @@ fn table_results(tp: &super::plan::TablePlan, per: &[&TableTrial], headroom: f64
                 collection_p95_bytes: percentile(&c, 0.95),
                 item_mean_bytes: mean(&it),
                 item_p95_bytes: percentile(&it, 0.95),
+                table_bytes: tp.growth.table_bytes(day),
+                partitions: tp
+                    .partitions_by_day
+                    .get(i)
+                    .copied()
+                    .unwrap_or(tp.layout.partitions),
             }
         })
         .collect();
     let first = per.first();
     TableResults {
         name: tp.name.clone(),
+        stored_bytes: tp.stored_bytes,
         partitions: tp.layout.partitions,
         partition_read_limit_per_s: tp.layout.read_limit_per_s,
         partition_write_limit_per_s: tp.layout.write_limit_per_s,
@@ -304,17 +311,21 @@ fn status_for(p95: f64, limit: f64, headroom: f64) -> Status {
 /// The `hot_partition`, `partition_size` and `item_size` verdicts of one table.
 pub fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> Vec<Verdict> {
     let mut out = Vec::new();
-    let limits: Vec<String> = [
-        t.partition_read_limit_per_s
-            .map(|l| format!("{} {ru}/s", sig3(l))),
-        t.partition_write_limit_per_s
-            .map(|l| format!("{} {wu}/s", sig3(l))),
-        t.partition_combined_limit_per_s
-            .map(|l| format!("{} units/s", sig3(l))),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
+    let limit_words = |[r, w, c]: [Option<f64>; 3]| -> Vec<String> {
+        [
+            r.map(|l| format!("{} {ru}/s", sig3(l))),
+            w.map(|l| format!("{} {wu}/s", sig3(l))),
+            c.map(|l| format!("{} units/s", sig3(l))),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    };
+    let limits = limit_words([
+        t.partition_read_limit_per_s,
+        t.partition_write_limit_per_s,
+        t.partition_combined_limit_per_s,
+    ]);
     let node_limits: Vec<String> = t
         .nodes
         .as_ref()
@@ -358,17 +369,35 @@ pub fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> Vec<Verd
         .checkpoints
         .iter()
         .max_by(|a, b| a.peak_utilization.p95.total_cmp(&b.peak_utilization.p95));
-    let (u_stat, thr, at) = match worst {
+    let (u_stat, thr, at, limits, partitions) = match worst {
         Some(c) if c.day > 0.0 => (
             c.peak_utilization,
             c.throttled_fraction,
             format!(
-                " at day {} (traffic × {})",
+                " at day {} (traffic × {}{})",
                 sig3(c.day),
-                sig3(c.traffic_factor)
+                sig3(c.traffic_factor),
+                if c.partitions == t.partitions {
+                    String::new()
+                } else {
+                    format!(
+                        "; {} stored on {} partitions, {} on day 0",
+                        human_bytes(c.stored_bytes),
+                        c.partitions,
+                        t.partitions
+                    )
+                }
             ),
+            limit_words(c.limits_per_s),
+            c.partitions,
         ),
-        _ => (t.peak_utilization, t.throttled_fraction, String::new()),
+        _ => (
+            t.peak_utilization,
+            t.throttled_fraction,
+            String::new(),
+            limits,
+            t.partitions,
+        ),
     };
     let hot = if limits.is_empty() {
         Verdict {
@@ -396,7 +425,7 @@ pub fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> Vec<Verd
                 sig3(u.ci95[0]),
                 sig3(u.ci95[1]),
                 limits.join(", "),
-                t.partitions,
+                partitions,
                 sig3(100.0 * thr.mean),
                 headroom
             ) + if t.name.contains('.') && status != Status::Pass {
@@ -589,9 +618,10 @@ fn key_verdicts(
             table: tp.name.clone(),
             status: status_for(units, limit, headroom),
             detail: format!(
-                "busy period asks {} {unit}/s of the table vs the {} {unit}/s it serves at once (on-demand: 2 × the previous peak; more may throttle until it scales)",
+                "busy period asks {} {unit}/s of the table vs the {} {unit}/s it serves at once ({})",
                 sig3(units),
-                sig3(limit)
+                sig3(limit),
+                limits.table_limit_note
             ),
         });
     }

@@ -153,7 +153,8 @@ pub fn timeseries_csv(r: &RunResults) -> Result<Vec<u8>> {
 }
 
 /// `growth.csv`: per table and grid day, the largest item collection and item
-/// (mean and percentiles over trials), bytes.
+/// (mean and percentiles over trials), bytes; the whole table's expected
+/// stored bytes and the partitions the store lays it out on for them.
 ///
 /// # Errors
 /// Only on a CSV writer failure.
@@ -171,6 +172,8 @@ pub fn growth_csv(r: &RunResults) -> Result<Vec<u8>> {
             "collection_p95_bytes",
             "item_mean_bytes",
             "item_p95_bytes",
+            "table_bytes",
+            "partitions",
         ]
         .map(String::from),
     )?;
@@ -187,6 +190,8 @@ pub fn growth_csv(r: &RunResults) -> Result<Vec<u8>> {
                     f(g.collection_p95_bytes),
                     f(g.item_mean_bytes),
                     f(g.item_p95_bytes),
+                    f(g.table_bytes),
+                    g.partitions.to_string(),
                 ],
             )?;
         }

@@ -29,6 +29,24 @@ fn breach(b: &Breach) -> Value {
 
 /// One table's object: the contract fields, then the extras.
 pub fn table_json(t: &TableResults) -> Value {
+    let mut v = table_fields(t);
+    if let Value::Object(m) = &mut v {
+        // Stored data and the partitions it lays the table out on, now and at the horizon.
+        let last = t.growth.last();
+        m.insert("stored_bytes".into(), num(t.stored_bytes));
+        m.insert(
+            "partitions_at_horizon".into(),
+            json!(last.map_or(t.partitions, |g| g.partitions)),
+        );
+        m.insert(
+            "stored_bytes_at_horizon".into(),
+            num(last.map_or(t.stored_bytes, |g| g.table_bytes)),
+        );
+    }
+    v
+}
+
+fn table_fields(t: &TableResults) -> Value {
     json!({
         "name": t.name,
         "partitions": t.partitions,
@@ -57,12 +75,7 @@ pub fn table_json(t: &TableResults) -> Value {
         "partition_size_limit_bytes": opt(t.partition_size_limit_bytes),
         "item_size_limit_bytes": opt(t.item_size_limit_bytes),
         "placement": t.placement,
-        "checkpoints": t.checkpoints.iter().map(|c| json!({
-            "day": num(c.day),
-            "traffic_factor": num(c.traffic_factor),
-            "peak_utilization": stat_full(&c.peak_utilization),
-            "throttled_fraction": { "mean": num(c.throttled_fraction.mean), "ci95": [num(c.throttled_fraction.ci95[0]), num(c.throttled_fraction.ci95[1])] },
-        })).collect::<Vec<_>>(),
+        "checkpoints": checkpoints(t),
         "nodes": t.nodes.as_ref().map(|n| json!({
             "label": n.label,
             "count": n.count,
@@ -113,4 +126,21 @@ pub fn summary_json(r: &RunResults) -> Result<Vec<u8>> {
     let mut bytes = serde_json::to_vec_pretty(&doc).map_err(|e| Error::write("summary.json", e))?;
     bytes.push(b'\n');
     Ok(bytes)
+}
+
+/// The busy period at each checkpoint day, with the layout of that day.
+fn checkpoints(t: &TableResults) -> Vec<Value> {
+    t.checkpoints
+        .iter()
+        .map(|c| {
+            json!({
+                "day": num(c.day),
+                "traffic_factor": num(c.traffic_factor),
+                "peak_utilization": stat_full(&c.peak_utilization),
+                "throttled_fraction": { "mean": num(c.throttled_fraction.mean), "ci95": [num(c.throttled_fraction.ci95[0]), num(c.throttled_fraction.ci95[1])] },
+                "partitions": c.partitions,
+                "stored_bytes": num(c.stored_bytes),
+            })
+        })
+        .collect()
 }

@@ -388,11 +388,14 @@ fn when_it_breaks(d: &mut Doc, r: &RunResults) {
     }
     d.line("<section id=\"breaks\">");
     d.line("<h2>When it breaks</h2>");
-    d.line("<p class=\"note\">The busy period simulated again with traffic grown to each checkpoint day, and the widest time bucket that keeps growth under the headroom.</p>");
+    d.line("<p class=\"note\">The busy period simulated again at each checkpoint day, with traffic grown to that day and the table laid out for the data it stores then, and the widest time bucket that keeps growth under the headroom.</p>");
     for t in r.tables.iter().filter(|t| sections::has_horizon_figures(t)) {
         d.line(format!("<h3>{}</h3>", esc(&t.name)));
         if let Some(table) = sections::checkpoints(t) {
             text_table(d, "checkpoints", &table);
+        }
+        if let Some(s) = sections::partition_growth(t) {
+            d.line(format!("<p>{}</p>", esc(&s)));
         }
         if let Some(s) = sections::checkpoint_sentence(t, r.headroom) {
             d.line(format!("<p>{}</p>", esc(&s)));

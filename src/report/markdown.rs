@@ -225,13 +225,17 @@ fn when_it_breaks(d: &mut Doc, r: &RunResults) {
     }
     d.line("## When it breaks");
     d.blank();
-    d.line("The busy period simulated again with traffic grown to each checkpoint day, and the widest time bucket that keeps growth under the headroom.");
+    d.line("The busy period simulated again at each checkpoint day, with traffic grown to that day and the table laid out for the data it stores then, and the widest time bucket that keeps growth under the headroom.");
     d.blank();
     for t in r.tables.iter().filter(|t| sections::has_horizon_figures(t)) {
         d.line(format!("### {}", inline(&t.name)));
         d.blank();
         if let Some(table) = sections::checkpoints(t) {
             text_table(d, &table);
+        }
+        if let Some(s) = sections::partition_growth(t) {
+            d.line(s);
+            d.blank();
         }
         if let Some(s) = sections::checkpoint_sentence(t, r.headroom) {
             d.line(s);

@@ -19,6 +19,7 @@ fn mean_ci(s: &Stat, f: fn(f64) -> String) -> String {
 /// Whether the "When it breaks" section has anything to say about `t`.
 pub(super) fn has_horizon_figures(t: &TableResults) -> bool {
     t.checkpoints.len() > 1
+        || partition_growth(t).is_some()
         || t.widest_safe_bucket_days.is_some()
         || t.widest_safe_item_bucket_days.is_some()
 }
@@ -35,6 +36,8 @@ pub(super) fn checkpoints(t: &TableResults) -> Option<TextTable> {
             vec![
                 sig3(c.day),
                 format!("{}×", sig3(c.traffic_factor)),
+                bytes(c.stored_bytes),
+                count(c.partitions),
                 sig3(c.peak_utilization.p95),
                 mean_ci(&c.peak_utilization, sig3),
                 mean_ci(&c.throttled_fraction, percent),
@@ -45,13 +48,15 @@ pub(super) fn checkpoints(t: &TableResults) -> Option<TextTable> {
         head: [
             "day",
             "traffic factor",
+            "stored",
+            "partitions",
             "p95 peak utilization",
             "peak utilization, mean [95% CI]",
             "throttled fraction, mean [95% CI]",
         ]
         .map(String::from)
         .to_vec(),
-        right: vec![true; 5],
+        right: vec![true; 7],
         rows,
     })
 }
@@ -88,6 +93,26 @@ pub(super) fn checkpoint_sentence(t: &TableResults, headroom: f64) -> Option<Str
             sig3(l)
         ),
     })
+}
+
+/// "Stored data grows from … : N → M partitions" when the data the table
+/// stores splits it onto more partitions within the horizon.
+pub(super) fn partition_growth(t: &TableResults) -> Option<String> {
+    let last = t.growth.last()?;
+    if last.partitions == t.partitions {
+        return None;
+    }
+    let first = t.growth.iter().find(|g| g.partitions != t.partitions)?;
+    Some(format!(
+        "Stored data grows from {} to {} by day {}: the store lays the table out on {} partitions from about day {} and {} by the horizon ({} on day 0; partitions split as data grows and never merge).",
+        bytes(t.stored_bytes),
+        bytes(last.table_bytes),
+        sig3(last.day),
+        count(first.partitions),
+        sig3(first.day),
+        count(last.partitions),
+        count(t.partitions)
+    ))
 }
 
 /// "A time bucket of at most N days keeps …" sentences, collection then item.

@@ -95,16 +95,19 @@ fn key_figures_are_formatted_per_table() {
 fn when_it_breaks_lists_checkpoints_and_the_widest_safe_bucket() {
     let md = report();
     has(&md, "## When it breaks\n");
-    has(&md, "| day | traffic factor | p95 peak utilization | peak utilization, mean [95% CI] | throttled fraction, mean [95% CI] |\n|---:|---:|---:|---:|---:|\n");
+    has(&md, "| day | traffic factor | stored | partitions | p95 peak utilization | peak utilization, mean [95% CI] | throttled fraction, mean [95% CI] |\n|---:|---:|---:|---:|---:|---:|---:|\n");
+    // The fixture stores 1 GB + 0.1 GB a day on 8 partitions.
     has(
         &md,
-        "| 0 | 1.00× | 0.700 | 0.630 [0.610, 0.650] | 0% [0%, 0%] |",
+        "| 0 | 1.00× | 1.00 GB | 8 | 0.700 | 0.630 [0.610, 0.650] | 0% [0%, 0%] |",
     );
     has(
         &md,
-        "| 180 | 1.50× | 0.900 | 0.810 [0.790, 0.830] | 0% [0%, 0%] |",
+        "| 180 | 1.50× | 19.0 GB | 8 | 0.900 | 0.810 [0.790, 0.830] | 0% [0%, 0%] |",
     );
-    has(&md, "| 365 | 2.25× | 1.35 |");
+    has(&md, "| 365 | 2.25× | 37.5 GB | 8 | 1.35 |");
+    // Partitions that do not change over the horizon get no sentence.
+    assert!(!md.contains("Stored data grows"));
     has(&md, "| 1.20% [1.08%, 1.32%] |");
     has(&md, "The p95 peak utilization passes the headroom 0.8 by day 180 and the limit (throttling) by day 365.");
     has(&md, "A time bucket of at most 12.5 days keeps the busiest item collection under 0.8 × its ceiling (10.0 GB) on average.");
@@ -116,6 +119,12 @@ fn when_it_breaks_lists_checkpoints_and_the_widest_safe_bucket() {
     assert!(!markdown(&r, &[]).contains("## When it breaks"));
     r.tables[0].widest_safe_item_bucket_days = Some(30.0);
     has(&markdown(&r, &[]), "A time bucket of at most 30.0 days keeps the busiest item under 0.8 × the item size limit (400 KB) on average.");
+    // Data that splits the table: the sentence names the first split and the horizon's count.
+    let t = &mut r.tables[0];
+    for g in t.growth.iter_mut().filter(|g| g.day >= 100.0) {
+        g.partitions = 8 + (g.day / 100.0) as usize;
+    }
+    has(&markdown(&r, &[]), "Stored data grows from 1.00 GB to 37.5 GB by day 365: the store lays the table out on 9 partitions from about day 100 and 11 by the horizon (8 on day 0; partitions split as data grows and never merge).");
 }
 
 #[test]

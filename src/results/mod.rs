@@ -83,6 +83,9 @@ pub struct Figure {
 pub struct TableResults {
     /// Table name, or `"table.index"` for an index.
     pub name: String,
+    /// Expected bytes the table stores on the simulated day (day 0 for the
+    /// main results; each checkpoint's own day in [`Checkpoint::stored_bytes`]).
+    pub stored_bytes: f64,
     /// Partitions the store model gives this table.
     pub partitions: usize,
     /// Per-partition read limit, read units per second (`None`: no separate read limit).
@@ -187,6 +190,13 @@ pub struct Checkpoint {
     pub peak_utilization: Stat,
     /// Throttled fraction over trials at that day.
     pub throttled_fraction: Stat,
+    /// Partitions the table is laid out on for the data it stores that day.
+    pub partitions: usize,
+    /// Per-partition limits that day, units per second (read, write, combined):
+    /// provisioned throughput divides over more partitions as data splits them.
+    pub limits_per_s: [Option<f64>; 3],
+    /// Expected bytes the table stores that day.
+    pub stored_bytes: f64,
 }
 
 /// The key-placement approximation in force for a table.
@@ -277,6 +287,12 @@ pub struct GrowthPoint {
     pub item_mean_bytes: f64,
     /// 95th percentile over trials of the largest item, bytes.
     pub item_p95_bytes: f64,
+    /// Expected bytes the whole table stores that day (see
+    /// [`GrowthPlan::table_bytes`](crate::engine::growth::GrowthPlan::table_bytes)).
+    pub table_bytes: f64,
+    /// Partitions the store lays the table out on for those bytes (they
+    /// split as data grows and never merge).
+    pub partitions: usize,
 }
 
 /// pass / warn / fail.

@@ -133,6 +133,12 @@ pub struct Simulation {
     pub profile: Vec<f64>,
     /// Bursts: stretches of the busy period whose rates are multiplied.
     pub bursts: Vec<Burst>,
+    /// The day of the horizon this busy period stands for (not a scenario
+    /// key: the engine sets it per checkpoint, 0 otherwise). Tables are laid
+    /// out for the bytes they store on that day, so partition counts that
+    /// grow with the data (DynamoDB's 10 GB rule, Cosmos DB's 50 GB physical
+    /// partitions, MongoDB chunks) are those of the day.
+    pub day: f64,
 }
 
 /// A burst: every rate × `factor` from `at_s` for `length_s` seconds of the busy period.

@@ -346,6 +346,7 @@ fn simulation(root: &Section) -> Result<Simulation> {
         horizon_days: 365.0,
         growth_per_day: 0.0,
         checkpoints_days: vec![0.0],
+        day: 0.0,
         profile: Vec::new(),
         bursts: Vec::new(),
     };

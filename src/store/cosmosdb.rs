@@ -17,6 +17,10 @@
 //! - Throughput is divided evenly among the physical partitions, and reads
 //!   and writes share it: each partition gets a combined limit of
 //!   min(10,000, RU/s ÷ partitions) ("Partitioning and horizontal scaling").
+//!   As stored data splits the container onto more partitions (50 GB each),
+//!   the same RU/s divides further; the container must still hold at least
+//!   1 RU/s per GB stored ("service quotas": minimum RU/s required per 1 GB),
+//!   so keyheat raises the RU/s of a day to max(throughput, GB stored × 1).
 //! - A logical partition (one partition-key value) holds at most 20 GB (10 GB
 //!   before 2023: `logical_partition_limit = "10GB"`) and never splits: it
 //!   always lives on one physical partition, so one hot key is capped at that
@@ -72,6 +76,9 @@ pub const PARTITION_STORAGE_BYTES: f64 = 50e9;
 pub const LOGICAL_PARTITION_LIMIT_BYTES: f64 = 20e9;
 /// Item ceiling: 2 MB, counted as 2 MiB = 2,097,152 bytes.
 pub const ITEM_SIZE_LIMIT: f64 = 2_097_152.0;
+/// Minimum RU/s a container holds per GB (10⁹ B) stored ("Azure Cosmos DB
+/// service quotas": minimum RU/s required per 1 GB).
+pub const MIN_RU_PER_GB: f64 = 1.0;
 /// Minimum manual throughput of a container, RU/s: keyheat's default.
 pub const MIN_THROUGHPUT: f64 = 400.0;
 /// RU per indexed term a write adds or removes.
@@ -378,8 +385,14 @@ impl CosmosDb {
     /// RU/s one physical partition serves, reads and writes together, at the
     /// current `throughput`: min(`partition_throughput`, throughput ÷ partitions).
     pub fn partition_limit(&self, partitions: usize) -> f64 {
+        self.partition_limit_at(partitions, 0.0)
+    }
+
+    /// [`partition_limit`](Self::partition_limit) with `bytes` stored, whose
+    /// 1 RU/s per GB minimum may raise the throughput.
+    pub fn partition_limit_at(&self, partitions: usize, bytes: f64) -> f64 {
         self.partition_ru
-            .min(self.throughput / partitions.max(1) as f64)
+            .min(self.throughput_for(bytes) / partitions.max(1) as f64)
     }
 
     /// RU of one point read of an item of `bytes` at session consistency.
@@ -411,11 +424,18 @@ impl CosmosDb {
         }
     }
 
+    /// RU/s the container has with `bytes` stored: the provisioned
+    /// throughput, raised to the 1 RU/s per GB minimum.
+    pub fn throughput_for(&self, bytes: f64) -> f64 {
+        self.throughput.max(MIN_RU_PER_GB * bytes / 1e9)
+    }
+
     fn partitions_for(&self, table: &TableDemand) -> usize {
         self.partitions.unwrap_or_else(|| {
             Self::physical_partitions(
                 table.initial_bytes,
-                self.highest_throughput,
+                self.highest_throughput
+                    .max(self.throughput_for(table.initial_bytes)),
                 self.partition_ru,
                 self.partition_storage,
             )
@@ -451,7 +471,7 @@ impl StoreModel for CosmosDb {
             partitions,
             read_limit_per_s: None,
             write_limit_per_s: None,
-            combined_limit_per_s: Some(self.partition_limit(partitions)),
+            combined_limit_per_s: Some(self.partition_limit_at(partitions, table.initial_bytes)),
             item_collection_limit_bytes: Some(self.logical_partition_limit),
             item_size_limit_bytes: Some(self.item_size_limit),
             nodes: None,
@@ -504,6 +524,12 @@ impl StoreModel for CosmosDb {
                 format!("{} RU/s", fmt_number(self.throughput)),
                 &format!("keyheat default: the minimum manual throughput of a container ({learn}: 'Azure Cosmos DB service quotas')"),
                 true,
+            ),
+            f(
+                "min_throughput_per_gb",
+                "1 RU/s per GB stored: the RU/s of a day is max(throughput, GB stored × 1), divided over that day's partitions".to_string(),
+                &format!("{learn}: 'Azure Cosmos DB service quotas' (minimum RU/s required per 1 GB)"),
+                false,
             ),
             f(
                 "highest_throughput",

@@ -12,10 +12,15 @@
 //! - Partition count (planning rule from the older "Best practices for tables"
 //!   guide, an assumption): max(ceil(size / 10 GB), ceil(RCU/3000 + WCU/1000));
 //!   partitions never merge, so the highest capacity ever provisioned counts.
-//! - Without adaptive capacity (the older model, kept as the default
-//!   assumption) each partition gets an equal share of the table's provisioned
-//!   capacity, capped by the per-partition limit. With `adaptive_capacity =
-//!   true` a partition may use up to the per-partition cap.
+//! - Adaptive capacity is on by default, as in today's DynamoDB ("Burst and
+//!   adaptive capacity": "enabled automatically for every DynamoDB table"): a
+//!   partition may use up to the per-partition cap, and the table as a whole
+//!   stays within its provisioned RCU/WCU (the `table_throughput` check). With
+//!   `adaptive_capacity = false` (the older model of "Best practices for
+//!   tables", case C04) each partition gets an equal share of the table's
+//!   provisioned capacity, capped by the per-partition limit, so partitions
+//!   added by data growth (10 GB each) dilute it. How fast adaptive capacity
+//!   reacts is not published: keyheat applies it at once (an assumption).
 //! - Item collections ≤ 10 GB only when the table has a local secondary index.
 //! - Placement: DynamoDB's internal hash is not published; keyheat uses
 //!   [`super::hash`] over equal hash ranges.
@@ -117,7 +122,7 @@ impl DynamoDb {
         } else {
             None
         };
-        let adaptive_capacity = s.flag("adaptive_capacity").unwrap_or(false);
+        let adaptive_capacity = s.flag("adaptive_capacity").unwrap_or(true);
         if s.flag("adaptive_capacity").is_some() {
             set.push("adaptive_capacity");
         }
@@ -226,10 +231,25 @@ impl StoreModel for DynamoDb {
     }
 
     fn key_limits(&self, _table: &TableDemand) -> super::KeyLimits {
-        super::KeyLimits {
-            table_read_per_s: self.on_demand.then_some(2.0 * self.previous_peak_read),
-            table_write_per_s: self.on_demand.then_some(2.0 * self.previous_peak_write),
-            ..Default::default()
+        if self.on_demand {
+            super::KeyLimits {
+                table_read_per_s: Some(2.0 * self.previous_peak_read),
+                table_write_per_s: Some(2.0 * self.previous_peak_write),
+                table_limit_note:
+                    "on-demand: 2 × the previous peak; more may throttle until it scales",
+                ..Default::default()
+            }
+        } else if self.adaptive_capacity {
+            // Adaptive capacity lets a partition borrow up to its cap, never
+            // past the table's provisioned throughput.
+            super::KeyLimits {
+                table_read_per_s: Some(self.read_capacity),
+                table_write_per_s: Some(self.write_capacity),
+                table_limit_note: "provisioned capacity: adaptive capacity lets a partition use up to its cap, within the table's total",
+                ..Default::default()
+            }
+        } else {
+            super::KeyLimits::default()
         }
     }
 
@@ -319,11 +339,11 @@ impl StoreModel for DynamoDb {
             f(
                 "adaptive_capacity",
                 if self.adaptive_capacity {
-                    "on: a partition may use up to its per-partition cap".to_string()
+                    "on: a partition may use up to its per-partition cap, the table up to its provisioned RCU/WCU, at once".to_string()
                 } else {
-                    "off: each partition gets table capacity ÷ partitions".to_string()
+                    "off: each partition gets table capacity ÷ partitions (the older model)".to_string()
                 },
-                "assumption (adaptive capacity is on in today's DynamoDB; off gives the conservative, older model)",
+                "Developer Guide, 'Burst and adaptive capacity': enabled automatically for every table; assumption: it applies at once (its reaction time is not published); false gives the older dilution model",
                 true,
             ),
             f(
@@ -441,6 +461,11 @@ mod tests {
             "highest_write_capacity".into(),
             crate::scenario::SettingValue::Number(11_000.0),
         );
+        // The older model (C04): adaptive capacity off.
+        map.insert(
+            "adaptive_capacity".into(),
+            crate::scenario::SettingValue::Bool(false),
+        );
         let m = DynamoDb::new(&Settings {
             map: &map,
             path: "t",
@@ -453,5 +478,29 @@ mod tests {
         });
         assert_eq!(l.partitions, 11);
         assert!((l.write_limit_per_s.unwrap() - 200.0 / 11.0).abs() < 1e-9);
+        let demand = TableDemand {
+            name: "t".into(),
+            initial_bytes: 20e9,
+            has_local_index: false,
+        };
+        assert_eq!(m.key_limits(&demand), crate::store::KeyLimits::default());
+        // Today's default: each partition keeps its 1,000 WCU cap and the
+        // table its provisioned 200 WCU.
+        map.remove("adaptive_capacity");
+        let m = DynamoDb::new(&Settings {
+            map: &map,
+            path: "t",
+        })
+        .unwrap();
+        let l = m.layout(&TableDemand {
+            name: "t".into(),
+            initial_bytes: 20e9,
+            has_local_index: false,
+        });
+        assert_eq!(l.partitions, 11);
+        assert_eq!(l.write_limit_per_s, Some(1000.0));
+        let k = m.key_limits(&demand);
+        assert_eq!(k.table_write_per_s, Some(200.0));
+        assert_eq!(k.table_read_per_s, Some(0.0));
     }
 }

@@ -65,6 +65,8 @@ pub struct KeyLimits {
     /// Writes per second a table takes when a key or sort key is monotonic
     /// (`{time}`): the sequential-index hotspot; lifted × shards by write sharding.
     pub monotonic_write_per_s: Option<f64>,
+    /// Where the table limits come from, for the `table_throughput` verdict.
+    pub table_limit_note: &'static str,
 }
 
 /// Partitions → nodes, with the per-node limits.
