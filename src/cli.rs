@@ -24,7 +24,8 @@ Examples:
   keyheat schema > keyheat.schema.json                            # for editors
 
 Exit codes: 0 run completed; 2 bad input; 3 predicted breach with --fail-on-breach (a failing check,
-or p95 peak utilization over --max-utilization, or a breach before --min-days); 1 anything else.";
+or p95 peak utilization over --max-utilization, or a breach before --min-days; for check, a failing
+static store limit such as Bigtable's 4 KiB row key); 1 anything else.";
 
 /// keyheat: predict hot partitions, throttling and size-ceiling breaches of a
 /// NoSQL key design before the table exists.
@@ -118,7 +119,8 @@ pub enum Command {
         #[command(flatten)]
         flags: RunFlags,
     },
-    /// Validate a scenario file without simulating it.
+    /// Validate a scenario file without simulating it; exits 3 when a
+    /// static store limit fails (Bigtable: a row key that can exceed 4 KiB).
     Check {
         /// The scenario file.
         scenario: PathBuf,
@@ -203,6 +205,29 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Check { scenario } => {
             let s = Scenario::from_path(&scenario)?;
             crate::store::Model::new(&s.store, &s.source_path)?;
+            // Static store limits a template can break whatever the traffic
+            // (Bigtable's 4 KiB row key): a failing verdict, exit code 3.
+            let failing: Vec<crate::results::Verdict> =
+                if s.store.kind == crate::scenario::StoreKind::Bigtable {
+                    crate::store::bigtable::row_key_verdicts(&s)
+                        .into_iter()
+                        .filter(|v| v.status == Status::Fail)
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+            for v in &failing {
+                println!(
+                    "{}: fail {} (table `{}`): {}",
+                    scenario.display(),
+                    v.check,
+                    v.table,
+                    v.detail
+                );
+            }
+            if !failing.is_empty() {
+                return Ok(ExitCode::from(3));
+            }
             println!(
                 "{}: ok ({} tables, {} access patterns, {} variants)",
                 scenario.display(),

@@ -89,10 +89,11 @@ fn place_prints_chunk_shard_and_mongodb_hashed_value() {
         ])
         .output()
         .unwrap();
-    // 500 tablets: the newest row key is in the last; salt 3 at 2/9 → 111.
+    // No data: one tablet per node, 5; the newest row key is in the last;
+    // salt 3 at 2/9 → ⌊5 · 2/9⌋ = 1.
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
-        "<time> tablet=499 node=4\nEVENTS#3 tablet=111 node=1\n"
+        "<time> tablet=4 node=4\nEVENTS#3 tablet=1 node=1\n"
     );
     let out = Command::cargo_bin("keyheat")
         .unwrap()
@@ -148,9 +149,11 @@ fn timestamp_leading_row_key_hotspots_the_last_tablet_and_its_node() {
     assert_eq!(verdict(&r, "hot_node"), Fail);
     assert_eq!(verdict(&r, "hot_partition"), Fail);
     let t = &r.tables[0];
-    assert_eq!(t.partitions, 300);
+    // Every key is new, nothing is stored at the start: one tablet per node.
+    assert_eq!(t.partitions, 3);
     assert!((t.hottest_partition_share.mean - 1.0).abs() < 1e-9);
-    // The hot tablet is the last in key order: the timeseries row 299.
+    // The hot tablet is the last in key order: the timeseries row 2; load
+    // splitting cannot split its one append point.
     let ranked = &t.partition_ranks[0];
     assert!((ranked.write_units_per_s - 20_000.0 / 14.0).abs() < 1.0);
     let nodes = t.nodes.as_ref().expect("node results");
@@ -159,18 +162,24 @@ fn timestamp_leading_row_key_hotspots_the_last_tablet_and_its_node() {
     assert!((1.44..1.49).contains(&p95), "{p95}");
 }
 
-/// Salted row key: salts 0..9 at key positions 0, 0, 1/9, …, 8/9 → tablets
-/// 0, 0, 33, 66, 100, 133, 166, 200, 233, 266, round-robin on 3 nodes: node 0
-/// holds salts 0–3 (40% of the writes, 8,000 rows/s ≈ 0.571 + the peak
-/// ≈ 0.59); a time-range read needs 10 queries.
+/// Salted row key: salts 0..9 at key positions 0, 0, 1/9, …, 8/9 → of 3
+/// tablets (no stored data: one per node), tablet 0 holds salts 0–3 (40% of
+/// the writes), tablets 1 and 2 three each. Every tablet is over the
+/// 100 node-ms/s split threshold (3 × 2,000 × 1000/14,000 = 429), so all are
+/// split into their ten salt prefixes, ten equal rows spread 4 / 3 / 3 over
+/// the nodes: the busiest node 8,000 rows/s ≈ 0.571 + the peak ≈ 0.59; each
+/// salt 2,000 rows/s = 0.143 of a node. A time-range read needs 10 queries.
 #[test]
 fn salted_row_key_spreads_writes_over_ten_tablets() {
     let r = run_case("scenarios/bigtable-salted-rowkey.toml");
     assert_eq!(verdict(&r, "hot_node"), Pass);
     let t = &r.tables[0];
     assert_eq!(t.fan_out, 10);
-    // Salts 0 and 1 share tablet 0: 20% of the writes.
-    assert!((t.hottest_partition_share.mean - 0.2).abs() < 1e-9);
+    // Salts 0 to 3 share tablet 0: 40% of the writes.
+    assert!((t.hottest_partition_share.mean - 0.4).abs() < 1e-9);
+    // Split, the hottest piece is one salt: 0.143 + its Poisson peak.
+    let p95 = t.peak_utilization.p95;
+    assert!((0.143..0.17).contains(&p95), "{p95}");
     let nodes = t.nodes.as_ref().expect("node results");
     assert!((nodes.hottest_node_share.mean - 0.4).abs() < 1e-9);
     let p95 = nodes.peak_utilization.p95;
@@ -263,4 +272,235 @@ fn c11_layout_uses_the_2017_chunk_size() {
         store.describe_placement("USER#5", &demand(20e12)),
         "chunk=132455 shard=2 position=0.444444"
     );
+}
+
+/// Ten equally hot rows in one tablet (`tablets = 1`) on 3 nodes, 1,000
+/// rows/s each (10 × 1000/14,000 = 714 node-ms/s, over the 100 node-ms/s
+/// split threshold). Whole, the tablet's node takes all of it. Split by
+/// load, the ten rows go largest-first to the least-loaded node: 4 / 3 / 3,
+/// the hottest node ⌈10/3⌉/10 = 0.4 of the load. Split from 30 minutes into
+/// the hour (`load_split_delay`), the busiest node takes ½·1 + ½·0.4 = 0.7.
+/// A timestamp-leading key has one append point: one node either way.
+#[test]
+fn load_splitting_spreads_a_hot_range_but_not_an_append_point() {
+    let text = |key: &str, split: &str| {
+        format!(
+            r#"
+schema_version = 1
+name = "split"
+[store]
+kind = "bigtable"
+nodes = 3
+tablets = 1
+{split}
+[simulation]
+trials = 4
+duration = "1h"
+[[entity]]
+name = "row"
+count = 10
+popularity = {{ distribution = "uniform" }}
+[[table]]
+name = "t"
+partition_key = "{key}"
+item_size = "1KB"
+[[access_pattern]]
+name = "write"
+table = "t"
+operation = "put"
+rate = 10000
+by = "row"
+"#
+        )
+    };
+    let share = |key: &str, split: &str| {
+        let r = crate::util::run(&text(key, split));
+        let n = r.tables[0].nodes.as_ref().expect("node results");
+        n.hottest_node_share.mean
+    };
+    assert!((share("ROW#{row}", "load_split = false") - 1.0).abs() < 1e-12);
+    assert!((share("ROW#{row}", "") - 0.4).abs() < 1e-12);
+    let delayed = share("ROW#{row}", "load_split_delay = \"30m\"");
+    assert!((delayed - 0.7).abs() < 1e-12, "{delayed}");
+    assert!((share("{time}#{row}", "") - 1.0).abs() < 1e-12);
+    assert!((share("{time}#{row}", "load_split = false") - 1.0).abs() < 1e-12);
+    // 100,000 uniform rows: the 256 head rows go 86 / 85 / 85, the divisible
+    // tail is water-filled on top: every node ends at exactly a third.
+    let many = text("ROW#{row}", "").replace("count = 10\n", "count = 100000\n");
+    let r = crate::util::run(&many);
+    let n = r.tables[0].nodes.as_ref().expect("node results");
+    assert!((n.hottest_node_share.mean - 1.0 / 3.0).abs() < 1e-9);
+    // Once split, the limit of one node applies to each row: 71.4 node-ms/s
+    // (0.071) plus its Poisson peak, well under 1; the append point keeps
+    // 714 node-ms/s (0.71) on one server.
+    let r = crate::util::run(&text("ROW#{row}", ""));
+    let p95 = r.tables[0].peak_utilization.p95;
+    assert!((0.071..0.1).contains(&p95), "{p95}");
+    let r = crate::util::run(&text("{time}#{row}", ""));
+    let p95 = r.tables[0].peak_utilization.p95;
+    assert!((0.71..0.76).contains(&p95), "{p95}");
+}
+
+/// Split by size: 1,000 sensors × 1,000 readings of 1 KB = 1 GB stored at
+/// the start = ⌈1e9 / 200e6⌉ = 5 tablets (200 MB each, the assumption);
+/// an empty table keeps one tablet per node.
+#[test]
+fn tablet_count_grows_with_stored_data() {
+    let s = crate::util::scenario(
+        r#"
+schema_version = 1
+name = "size"
+[store]
+kind = "bigtable"
+nodes = 3
+[simulation]
+trials = 2
+duration = "10s"
+[[entity]]
+name = "sensor"
+count = 1000
+[[table]]
+name = "t"
+partition_key = "S#{sensor}"
+sort_key = "{time}"
+item_size = "1000B"
+initial_items = 1000
+[[access_pattern]]
+name = "write"
+table = "t"
+operation = "put"
+rate = 10
+by = "sensor"
+"#,
+    );
+    let model = Model::new(&s.store, "size").unwrap();
+    assert_eq!(model.store().layout(&demand(0.0)).partitions, 3);
+    assert_eq!(model.store().layout(&demand(1e9)).partitions, 5);
+    assert_eq!(model.store().layout(&demand(1e9 + 1.0)).partitions, 6);
+    let r = keyheat::engine::run(&s, &Default::default(), &|_| {}).unwrap();
+    assert_eq!(r.tables[0].partitions, 5);
+}
+
+/// Row key ≤ 4 KiB: a literal of 4,076 bytes + one placeholder (20 bytes)
+/// is exactly 4,096 and passes; one byte more fails `row_key_size`, and
+/// `keyheat check` prints the failure and exits 3.
+#[test]
+fn row_keys_over_4_kib_fail_row_key_size() {
+    let text = |literal: usize| {
+        format!(
+            r#"
+schema_version = 1
+name = "long-keys"
+[store]
+kind = "bigtable"
+[simulation]
+trials = 2
+duration = "10s"
+[[entity]]
+name = "user"
+count = 1000
+[[table]]
+name = "t"
+partition_key = "{}{{user}}"
+item_size = "1KB"
+[[access_pattern]]
+name = "read"
+table = "t"
+operation = "get"
+rate = 10
+by = "user"
+"#,
+            "k".repeat(literal)
+        )
+    };
+    let fits = crate::util::run(&text(4076));
+    assert_eq!(verdict(&fits, "row_key_size"), Pass);
+    let over = crate::util::run(&text(4077));
+    assert_eq!(verdict(&over, "row_key_size"), Fail);
+    let v = over
+        .verdicts
+        .iter()
+        .find(|v| v.check == "row_key_size")
+        .unwrap();
+    assert!(v.detail.contains("up to 4,097 bytes"), "{}", v.detail);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long.toml");
+    std::fs::write(&path, text(4077)).unwrap();
+    let out = Command::cargo_bin("keyheat")
+        .unwrap()
+        .args(["check", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("fail row_key_size (table `t`)"), "{stdout}");
+    std::fs::write(&path, text(4076)).unwrap();
+    let out = Command::cargo_bin("keyheat")
+        .unwrap()
+        .args(["check", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+}
+
+/// Rows over 256 MiB: with `row_key = "partition_key"` a row is an item
+/// collection (10 sensors × 100 readings/s × 1 KB = 8.64 GB per row per day:
+/// `partition_size` fails on day 0.03); with `partition_and_sort_key` a row
+/// is an item (300 MB > 268,435,456 B: `item_size` fails). Both say the row
+/// cannot be read in full.
+#[test]
+fn rows_over_256_mib_are_reported_unreadable_whole() {
+    let text = |row_key: &str, item: &str| {
+        format!(
+            r#"
+schema_version = 1
+name = "rows"
+[store]
+kind = "bigtable"
+row_key = "{row_key}"
+[simulation]
+trials = 4
+duration = "10s"
+horizon = "30d"
+[[entity]]
+name = "sensor"
+count = 10
+popularity = {{ distribution = "uniform" }}
+[[table]]
+name = "t"
+partition_key = "S#{{sensor}}"
+sort_key = "{{time}}"
+item_size = "{item}"
+[[access_pattern]]
+name = "write"
+table = "t"
+operation = "put"
+rate = 1000
+by = "sensor"
+"#
+        )
+    };
+    let r = crate::util::run(&text("partition_key", "1KB"));
+    let v = r
+        .verdicts
+        .iter()
+        .find(|v| v.check == "partition_size")
+        .unwrap();
+    assert_eq!(v.status, Fail);
+    assert!(
+        v.detail
+            .contains("268,435,456 bytes (256 MiB) cannot be read in full"),
+        "{}",
+        v.detail
+    );
+    let r = crate::util::run(&text("partition_and_sort_key", "300MB"));
+    let v = r.verdicts.iter().find(|v| v.check == "item_size").unwrap();
+    assert_eq!(v.status, Fail);
+    assert!(v.detail.contains("cannot be read in full"), "{}", v.detail);
+    let v = r
+        .verdicts
+        .iter()
+        .find(|v| v.check == "partition_size")
+        .unwrap();
+    assert!(!v.detail.contains("cannot be read in full"), "{}", v.detail);
 }

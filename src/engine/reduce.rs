@@ -37,6 +37,11 @@ pub fn all_verdicts(
         .iter()
         .flat_map(|t| verdicts(t, scenario.checks.headroom, ru, wu))
         .collect();
+    for x in v.iter_mut().filter(|x| x.status != Status::Pass) {
+        if let Some(note) = store.breach_note(&x.check) {
+            x.detail = format!("{}; {note}", x.detail);
+        }
+    }
     v.extend(plan_key_verdicts.iter().cloned());
     v
 }
@@ -66,6 +71,9 @@ pub fn design(
     let mut plan_key_verdicts = plan_key_verdicts;
     if store.kind() == crate::scenario::StoreKind::MongoDb {
         plan_key_verdicts.extend(shard_key_verdicts(scenario));
+    }
+    if store.kind() == crate::scenario::StoreKind::Bigtable {
+        plan_key_verdicts.extend(crate::store::bigtable::row_key_verdicts(scenario));
     }
     let verdicts = all_verdicts(scenario, &tables, &plan_key_verdicts, store);
     Design {

@@ -73,6 +73,9 @@ type SeriesSink<'a> = (&'a mut Vec<Vec<f64>>, &'a mut Vec<Vec<f64>>, usize);
 struct Placed {
     per_partition: Vec<f64>,
     keys: Vec<(String, usize, f64)>,
+    /// Append points of a monotonic key on a ranged store: (name, partition,
+    /// requests/s), each one indivisible row for load splitting.
+    appends: Vec<(String, usize, f64)>,
 }
 
 /// Runs trial `t` of `plan` for every table.
@@ -171,6 +174,183 @@ fn split_at(
     out
 }
 
+/// Cuts segments at window `at` (when load splitting starts).
+fn cut_at(segs: Vec<(usize, usize, i64, f64)>, at: Option<usize>) -> Vec<(usize, usize, i64, f64)> {
+    let Some(w) = at else {
+        return segs;
+    };
+    let mut out = Vec::with_capacity(segs.len() + 1);
+    for (a, b, k, m) in segs {
+        if a < w && w < b {
+            out.push((a, w, k, m));
+            out.push((w, b, k, m));
+        } else {
+            out.push((a, b, k, m));
+        }
+    }
+    out
+}
+
+/// Mean units per second of per-stream request rates.
+fn stream_load(table: &TablePlan, rates: &[f64]) -> f64 {
+    table
+        .streams
+        .iter()
+        .zip(rates)
+        .map(|(s, r)| r * s.severity.mean)
+        .sum()
+}
+
+/// Per node, per-stream request rates of the partitions (all, or those not
+/// in `skip`): writes reach every replica, reads `read_replicas` of them.
+fn node_rates(
+    table: &TablePlan,
+    placed: &[Placed],
+    nl: &crate::store::NodeLayout,
+    p_count: usize,
+    skip: Option<&[bool]>,
+) -> Vec<Vec<f64>> {
+    let n_nodes = nl.nodes;
+    let mut node_lam = vec![vec![0.0f64; table.streams.len()]; n_nodes];
+    for (p, replicas) in nl.replicas.iter().enumerate().take(p_count) {
+        if skip.is_some_and(|s| s[p]) {
+            continue;
+        }
+        let k = replicas.len().max(1) as f64;
+        let read_share = (nl.read_replicas as f64 / k).min(1.0);
+        for (si, s) in table.streams.iter().enumerate() {
+            let lam = placed[si].per_partition[p];
+            let f = if s.is_write { 1.0 } else { read_share };
+            for &n in replicas {
+                if n < n_nodes {
+                    node_lam[n][si] += lam * f;
+                }
+            }
+        }
+    }
+    node_lam
+}
+
+/// A segment's partitions after load splitting.
+struct Rebalanced {
+    /// Per partition: the per-stream request rates of its pieces, when split.
+    pieces: Vec<Option<Vec<Vec<f64>>>>,
+    /// Per node, per-stream request rates.
+    node_lam: Vec<Vec<f64>>,
+}
+
+/// Splits every partition whose load exceeds `threshold` units/s down to
+/// its rows and spreads them over the nodes; `None` when none is that hot.
+///
+/// A split partition's known rows (head keys placed one by one, append
+/// points of monotonic keys; the same key string across streams is one row)
+/// are indivisible: largest first, each goes to the least-loaded node
+/// (lowest index on ties), starting from the loads of the partitions that
+/// stay whole on their nodes. The rest of a split partition (its tail mass:
+/// many small rows) is divisible: it is water-filled onto the least-loaded
+/// nodes, and each node's share becomes ⌈load / threshold⌉ equal pieces.
+fn rebalance(
+    table: &TablePlan,
+    placed: &[Placed],
+    nl: &crate::store::NodeLayout,
+    threshold: f64,
+) -> Option<Rebalanced> {
+    let p_count = table.layout.partitions.max(1);
+    let ns = table.streams.len();
+    let tablet = |p: usize| -> Vec<f64> { placed.iter().map(|pl| pl.per_partition[p]).collect() };
+    let split: Vec<bool> = (0..p_count)
+        .map(|p| stream_load(table, &tablet(p)) > threshold)
+        .collect();
+    if !split.contains(&true) {
+        return None;
+    }
+    let mut node_lam = node_rates(table, placed, nl, p_count, Some(&split));
+    let mut node_load: Vec<f64> = node_lam.iter().map(|l| stream_load(table, l)).collect();
+    if node_load.is_empty() {
+        return None;
+    }
+    // Rows of split partitions, merged by key across streams (BTreeMap: a fixed order).
+    let mut rows: std::collections::BTreeMap<(usize, &str), Vec<f64>> = Default::default();
+    for (si, pl) in placed.iter().enumerate() {
+        for (key, part, rate) in pl.keys.iter().chain(pl.appends.iter()) {
+            if *part < p_count && split[*part] {
+                rows.entry((*part, key.as_str()))
+                    .or_insert_with(|| vec![0.0; ns])[si] += rate;
+            }
+        }
+    }
+    let mut rest: Vec<Vec<f64>> = (0..p_count)
+        .map(|p| if split[p] { tablet(p) } else { vec![0.0; ns] })
+        .collect();
+    for ((p, _), r) in &rows {
+        for (x, y) in rest[*p].iter_mut().zip(r) {
+            *x = (*x - y).max(0.0);
+        }
+    }
+    let mut pieces: Vec<Option<Vec<Vec<f64>>>> = split.iter().map(|&b| b.then(Vec::new)).collect();
+    let mut ordered: Vec<(f64, usize, &str, Vec<f64>)> = rows
+        .into_iter()
+        .map(|((p, k), r)| (stream_load(table, &r), p, k, r))
+        .filter(|x| x.0 > 0.0)
+        .collect();
+    ordered.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(b.2)));
+    let least = |loads: &[f64]| -> usize {
+        (0..loads.len())
+            .min_by(|&a, &b| loads[a].total_cmp(&loads[b]).then(a.cmp(&b)))
+            .unwrap_or(0)
+    };
+    for (load, p, _, r) in ordered {
+        let n = least(&node_load);
+        node_load[n] += load;
+        for (x, y) in node_lam[n].iter_mut().zip(&r) {
+            *x += y;
+        }
+        if let Some(v) = pieces[p].as_mut() {
+            v.push(r);
+        }
+    }
+    let rest_loads: Vec<f64> = rest.iter().map(|r| stream_load(table, r)).collect();
+    let total_rest: f64 = rest_loads.iter().sum();
+    if total_rest > 0.0 {
+        let fill = water_fill(&node_load, total_rest);
+        for (n, a) in fill.iter().enumerate().filter(|(_, a)| **a > 0.0) {
+            let f = a / total_rest;
+            for p in (0..p_count).filter(|&p| split[p] && rest_loads[p] > 0.0) {
+                let share: Vec<f64> = rest[p].iter().map(|x| x * f).collect();
+                for (x, y) in node_lam[n].iter_mut().zip(&share) {
+                    *x += y;
+                }
+                let k = (rest_loads[p] * f / threshold).ceil().max(1.0);
+                if let Some(v) = pieces[p].as_mut() {
+                    let piece: Vec<f64> = share.iter().map(|x| x / k).collect();
+                    v.extend(std::iter::repeat_n(piece, k as usize));
+                }
+            }
+        }
+    }
+    Some(Rebalanced { pieces, node_lam })
+}
+
+/// Amounts to add to each of `loads` so that `amount` in all raises the
+/// lowest ones to one common level (water-filling).
+///
+/// ```text
+/// loads [1, 3, 0], amount 2 → level 1.5 → [0.5, 0, 1.5]
+/// ```
+fn water_fill(loads: &[f64], amount: f64) -> Vec<f64> {
+    let mut idx: Vec<usize> = (0..loads.len()).collect();
+    idx.sort_by(|&a, &b| loads[a].total_cmp(&loads[b]).then(a.cmp(&b)));
+    let (mut sum, mut level) = (0.0, 0.0);
+    for (k, &i) in idx.iter().enumerate() {
+        sum += loads[i];
+        level = (amount + sum) / (k + 1) as f64;
+        if k + 1 == idx.len() || level <= loads[idx[k + 1]] {
+            break;
+        }
+    }
+    loads.iter().map(|l| (level - l).max(0.0)).collect()
+}
+
 fn run_table(
     plan: &Plan,
     store: &dyn StoreModel,
@@ -185,6 +365,13 @@ fn run_table(
         .split_for_heat()
         .filter(|_| table.growth.max_items.is_none_or(|m| m > 1.0));
     let segs = split_at(segments(plan, table), split.map(|s| s.0), plan.window_s);
+    // Load splitting (Bigtable): hot tablets split down to rows, from this window on.
+    let load_split = store
+        .load_split()
+        .filter(|_| table.layout.nodes.is_some() && plan.method != Method::Exact);
+    let split_from =
+        load_split.map(|l| ((l.delay_s / plan.window_s).round() as usize).min(plan.windows));
+    let segs = cut_at(segs, split_from);
     let per_window = |l: Option<f64>| l.map(|x| x * plan.window_s);
     let partition_limits = Limits {
         read: per_window(table.layout.read_limit_per_s),
@@ -214,6 +401,8 @@ fn run_table(
     let mut node_peak = vec![0.0f64; n_nodes];
     let mut mean_read = vec![0.0f64; p_count];
     let mut mean_write = vec![0.0f64; p_count];
+    // Per partition, units of its hottest piece (the whole partition unless load-split).
+    let mut piece_mean = vec![[0.0f64; 2]; p_count];
     let mut node_mean = vec![[0.0f64; 2]; n_nodes];
     let mut total = Outcome::default();
     // Burst credit per partition, in units: burst_seconds of its limits, full at the start.
@@ -242,7 +431,7 @@ fn run_table(
                         table,
                         s,
                         bucket,
-                        representative,
+                        representative || load_split.is_some(),
                         world,
                         rng,
                         e.as_mut(),
@@ -267,6 +456,11 @@ fn run_table(
                         .iter()
                         .map(|(k, p, r)| (k.clone(), *p, r * mult))
                         .collect(),
+                    appends: pl
+                        .appends
+                        .iter()
+                        .map(|(k, p, r)| (k.clone(), *p, r * mult))
+                        .collect(),
                 })
                 .collect::<Vec<_>>();
             &scaled
@@ -275,7 +469,7 @@ fn run_table(
         let seg_windows = end - start;
         let seg_frac = seg_windows as f64 / plan.windows as f64;
         for (s, pl) in table.streams.iter().zip(placed.iter()) {
-            for (key, part, rate) in &pl.keys {
+            for (key, part, rate) in pl.keys.iter().filter(|_| representative) {
                 let e = key_units.entry(key.clone()).or_insert((*part, 0.0, 0.0));
                 e.1 += rate * seg_frac;
                 e.2 += rate * s.severity.mean * seg_frac;
@@ -289,21 +483,33 @@ fn run_table(
                 }
             }
         }
+        // Load splitting: hot partitions become pieces on the least-loaded nodes.
+        let rebalanced = match (load_split, nodes, split_from) {
+            (Some(ls), Some(nl), Some(from)) if start >= from => {
+                rebalance(table, placed, nl, ls.threshold_per_s)
+            }
+            _ => None,
+        };
+        for (p, pm) in piece_mean.iter_mut().enumerate() {
+            let hottest = rebalanced
+                .as_ref()
+                .and_then(|r| r.pieces[p].as_ref())
+                .and_then(|pieces| {
+                    pieces
+                        .iter()
+                        .max_by(|a, b| stream_load(table, a).total_cmp(&stream_load(table, b)))
+                });
+            for (si, s) in table.streams.iter().enumerate() {
+                let lam = hottest.map_or(placed[si].per_partition[p], |h| h[si]);
+                pm[usize::from(s.is_write)] += lam * s.severity.mean * seg_frac;
+            }
+        }
         // Node rates: writes reach every replica; reads reach read_replicas of them.
         let mut node_lam = vec![vec![0.0f64; table.streams.len()]; n_nodes];
         if let Some(nl) = nodes {
-            for (p, replicas) in nl.replicas.iter().enumerate().take(p_count) {
-                let k = replicas.len().max(1) as f64;
-                let read_share = (nl.read_replicas as f64 / k).min(1.0);
-                for (si, s) in table.streams.iter().enumerate() {
-                    let lam = placed[si].per_partition[p];
-                    let f = if s.is_write { 1.0 } else { read_share };
-                    for &n in replicas {
-                        if n < n_nodes {
-                            node_lam[n][si] += lam * f;
-                        }
-                    }
-                }
+            match &rebalanced {
+                Some(r) => node_lam.clone_from(&r.node_lam),
+                None => node_lam = node_rates(table, placed, nl, p_count, None),
             }
             for (n, lams) in node_lam.iter().enumerate() {
                 for (si, s) in table.streams.iter().enumerate() {
@@ -364,6 +570,16 @@ fn run_table(
                 ((start as f64 * plan.window_s) / delay).floor()
             });
             for (p, pk) in peak.iter_mut().enumerate() {
+                if let Some(pieces) = rebalanced.as_ref().and_then(|r| r.pieces[p].as_ref()) {
+                    // A split partition: each piece is its own server under the limit.
+                    for piece in pieces {
+                        let comps = comps_of(&|si| piece[si]);
+                        let o = run_server(&comps, &partition_limits, p, rng);
+                        *pk = pk.max(o.peak_utilization);
+                        total.merge(o);
+                    }
+                    continue;
+                }
                 let comps = comps_of(&|si| placed[si].per_partition[p]);
                 let limits = match split {
                     Some((_, read_step, write_step)) if steps > 0.0 => {
@@ -425,7 +641,10 @@ fn run_table(
         .map(|p| {
             let mu = if simulate_partitions {
                 partition_limits
-                    .apply(mean_read[p] * plan.window_s, mean_write[p] * plan.window_s)
+                    .apply(
+                        piece_mean[p][0] * plan.window_s,
+                        piece_mean[p][1] * plan.window_s,
+                    )
                     .0
             } else {
                 0.0
@@ -697,21 +916,28 @@ fn place_stream(
         // its prefix's range — with no prefix, the last range (MongoDB's MaxKey
         // chunk, the last Bigtable tablet); with write shards, the end of each
         // shard's range.
+        let mut appends: Vec<(String, usize, f64)> = Vec::new();
         for sk in &s.subkeys {
             let key = table
                 .keys
                 .format(&[], sk.shard, bucket - i64::from(sk.bucket_back));
             let sharded_prefix = prefix.iter().any(|p| matches!(p, TemplatePart::Shard));
-            let part = if sk.shard.is_some() && sharded_prefix {
-                store.place(&key, p_count).min(p_count - 1)
+            let (part, name) = if sk.shard.is_some() && sharded_prefix {
+                (store.place(&key, p_count).min(p_count - 1), key)
             } else {
-                p_count - 1
+                // Every new key sorts last, whatever follows the time: one append point.
+                (p_count - 1, "<append point>".to_string())
             };
             add(&mut per, part, rate * sk.weight);
+            match appends.iter_mut().find(|a| a.0 == name && a.1 == part) {
+                Some(a) => a.2 += rate * sk.weight,
+                None => appends.push((name, part, rate * sk.weight)),
+            }
         }
         return Placed {
             per_partition: per,
             keys,
+            appends,
         };
     }
     if s.recency_ordered && store.ranged() && s.driver.is_some() {
@@ -739,6 +965,7 @@ fn place_stream(
         return Placed {
             per_partition: per,
             keys,
+            appends: Vec::new(),
         };
     }
     if s.shares.is_fresh() {
@@ -749,6 +976,7 @@ fn place_stream(
         return Placed {
             per_partition: per,
             keys,
+            appends: Vec::new(),
         };
     }
     let n = s.shares.count();
@@ -847,6 +1075,7 @@ fn place_stream(
     Placed {
         per_partition: per,
         keys,
+        appends: Vec::new(),
     }
 }
 
@@ -986,4 +1215,21 @@ fn instance_ids(table: &TablePlan, driver: Option<usize>, id: u64, c: u64, salt:
         *v = fmix64(salt ^ e ^ fmix64(*v)) % 1_000_000_000_000;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::water_fill;
+
+    #[test]
+    fn water_fill_raises_the_lowest_to_one_level() {
+        // Loads 1, 3, 0 and 2 to pour: the level is (2 + 0 + 1) / 2 = 1.5.
+        assert_eq!(water_fill(&[1.0, 3.0, 0.0], 2.0), vec![0.5, 0.0, 1.5]);
+        // Enough to lift all: level (8 + 4) / 3 = 4, minus each load.
+        let f = water_fill(&[1.0, 3.0, 0.0], 8.0);
+        assert!(f
+            .iter()
+            .zip([3.0, 1.0, 4.0])
+            .all(|(a, b)| (a - b).abs() < 1e-12));
+    }
 }

@@ -16,12 +16,26 @@
 //! - Tablets are contiguous row ranges, sorted lexicographically by row key
 //!   ("Schema design best practices"; "Overview": tablets are assigned to
 //!   nodes). keyheat places a key by its lexicographic position
-//!   ([`key_position`]) on `tablets` ranges of equal data, spread round-robin
-//!   over the nodes. `tablets` (default 100 per node) is an ASSUMPTION:
-//!   Bigtable splits, merges and moves tablets by size and load and
-//!   publishes no count. Round-robin in key order stands for its load
-//!   balancing of hot key ranges; it cannot move an indivisible hot spot,
-//!   such as the tablet holding the newest row of a timestamp-leading key.
+//!   ([`key_position`]) on ranges of equal data, spread round-robin over the
+//!   nodes.
+//! - Split by size: the tablet count is max(nodes, ⌈stored bytes /
+//!   `tablet_size`⌉) ([`Bigtable::tablets_for`], from
+//!   [`TableDemand::initial_bytes`]), or the `tablets` setting. Cloud
+//!   Bigtable publishes no tablet size: `tablet_size` = 200 MB is an
+//!   ASSUMPTION after the Bigtable paper (Chang et al., OSDI 2006, §5:
+//!   "approximately 100-200 MB"); at least one tablet per node is another.
+//! - Split by load ("Hot tablets", "Overview": tablets are split or moved to
+//!   another node depending on access patterns): with `load_split` (default
+//!   on), a tablet whose busy-period load exceeds `load_split_threshold` of
+//!   a node (ASSUMPTION, default 0.1 = 100 node-ms/s) is split down to its
+//!   rows, and the rows go to the least-loaded nodes (largest first; the
+//!   many small rows of the tail as a divisible rest, water-filled). The
+//!   per-tablet limit then applies to each row: a hot *range* spreads over
+//!   the nodes, a single hot row or the append point of a timestamp-leading
+//!   key (every new row sorts last) stays on one node. `load_split_delay`
+//!   (ASSUMPTION, default 0 s: a steady workload was balanced before the
+//!   busy period; "Scaling": up to 20 minutes to rebalance after adding
+//!   nodes) delays it. See [`StoreModel::load_split`].
 //! - Timestamp-leading or sequential row keys send every write to the last
 //!   tablet ("Schema design": row keys to avoid): the engine does this for
 //!   every ranged store ([`StoreModel::ranged`]); salting or field promotion
@@ -35,23 +49,26 @@
 //!   writes shares a node as the page's "or" says. Older versions of the page
 //!   gave 10,000 rows/s for either: set the two settings to reproduce them.
 //! - Row key ≤ 4 KiB ("Schema design" size limits; API `Row.key`: "up to
-//!   4KiB"). [`Model::new`](super::Model::new) sees only `[store]`, so the
-//!   engine cannot check a template; [`oversized_row_keys`] does, and
-//!   `keyheat place` flags a key over the limit.
+//!   4KiB"): the `row_key_size` verdict ([`row_key_verdicts`]) fails a table
+//!   whose longest row key ([`max_row_key_bytes`]) can exceed it, `keyheat
+//!   check` prints it and exits 3, and `keyheat place` flags a key over it.
 //! - A row over 256 MiB cannot be read in full (API `Row`: "Rows which exceed
 //!   256MiB in size cannot be read in full"; "Schema design" hard limit);
 //!   recommended ≤ 100 MB. A cell ≤ 100 MiB hard, ~10 MB recommended.
 //! - One node serves a tablet, so a tablet's load is capped at one node's
-//!   1,000 node-ms/s (the `hot_partition` check: a hot spot Bigtable cannot
-//!   move or split away, such as the append point of a timestamp-leading
-//!   key); the node totals give `hot_node`.
+//!   1,000 node-ms/s; once split, each row is (the `hot_partition` check: a
+//!   hot spot Bigtable cannot move or split away, such as the append point
+//!   of a timestamp-leading key); the rebalanced node totals give
+//!   `hot_node`.
 //! - Key Visualizer draws time × key space (row-key order) as a heatmap of
 //!   up to 1,000 key buckets: with tablets capped, keyheat's heatmap draws
 //!   time × tablets in key order, read the same way ("Key Visualizer
 //!   overview").
 
 use super::mongodb::key_position;
-use super::{figure, fmt_number, NodeLayout, Settings, StoreModel, TableDemand, TableLayout};
+use super::{
+    figure, fmt_number, LoadSplit, NodeLayout, Settings, StoreModel, TableDemand, TableLayout,
+};
 use crate::error::{Error, Result};
 use crate::results::Figure;
 use crate::scenario::{
@@ -60,8 +77,14 @@ use crate::scenario::{
 
 /// Nodes when `nodes` is not set (a keyheat default).
 pub const DEFAULT_NODES: usize = 3;
-/// Tablets per node when `tablets` is not set: an ASSUMPTION.
-pub const TABLETS_PER_NODE: usize = 100;
+/// Bytes of stored data per tablet when `tablets` is not set: 200 MB, an
+/// ASSUMPTION (Cloud Bigtable publishes no tablet size; the Bigtable paper,
+/// Chang et al., OSDI 2006, §5: tablets of "approximately 100-200 MB" by default).
+pub const TABLET_BYTES: f64 = 200e6;
+/// Load above which a tablet is split down to its rows, as a share of one
+/// node's capacity: 0.1 (an ASSUMPTION; "Hot tablets": a hot tablet uses a
+/// disproportionately large share of a node's CPU).
+pub const LOAD_SPLIT_SHARE: f64 = 0.1;
 /// SSD: rows read per second per node, 1 KB rows ("Understand performance").
 pub const SSD_READ_ROWS_PER_S: f64 = 17_000.0;
 /// SSD: rows written per second per node, 1 KB rows.
@@ -105,7 +128,9 @@ pub enum RowKey {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Bigtable {
     nodes: usize,
-    tablets: usize,
+    tablets: Option<usize>,
+    tablet_bytes: f64,
+    load_split: Option<(f64, f64)>,
     storage: Storage,
     read_rows_per_s: f64,
     write_rows_per_s: f64,
@@ -151,7 +176,7 @@ impl Bigtable {
             Ok(Some(x as usize))
         };
         let nodes = whole("nodes", 1, 10_000)?.unwrap_or(DEFAULT_NODES);
-        let tablets = whole("tablets", 1, MAX_TABLETS)?.unwrap_or(TABLETS_PER_NODE * nodes);
+        let tablets = whole("tablets", 1, MAX_TABLETS)?;
         let storage = match word(s, "storage") {
             None => Storage::Ssd,
             Some("ssd") => Storage::Ssd,
@@ -179,12 +204,12 @@ impl Bigtable {
                 ))
             }
         };
-        for name in ["storage", "row_key"] {
+        for name in ["storage", "row_key", "load_split"] {
             if s.map.contains_key(name) {
-                set.push(if name == "storage" {
-                    "storage"
-                } else {
-                    "row_key"
+                set.push(match name {
+                    "storage" => "storage",
+                    "row_key" => "row_key",
+                    _ => "load_split",
                 });
             }
         }
@@ -205,9 +230,24 @@ impl Bigtable {
         let write_rows_per_s = get("node_write_rows_per_s", write_default)?;
         let row_size_limit = get("row_size_limit", ROW_SIZE_LIMIT)?;
         let cell_size_limit = get("cell_size_limit", CELL_SIZE_LIMIT)?;
+        let tablet_bytes = get("tablet_size", TABLET_BYTES)?;
+        let threshold = get("load_split_threshold", LOAD_SPLIT_SHARE)?;
+        let delay = match s.non_negative("load_split_delay")? {
+            Some(d) => {
+                set.push("load_split_delay");
+                d
+            }
+            None => 0.0,
+        };
+        let load_split = s
+            .flag("load_split")
+            .unwrap_or(true)
+            .then_some((threshold, delay));
         Ok(Bigtable {
             nodes,
             tablets,
+            tablet_bytes,
+            load_split,
             storage,
             read_rows_per_s,
             write_rows_per_s,
@@ -229,6 +269,45 @@ impl Bigtable {
         ((key_position(key) * n as f64) as usize).min(n - 1)
     }
 
+    /// Tablets of a table holding `bytes`: the `tablets` setting, else
+    /// max(nodes, ⌈bytes / tablet_size⌉) (size-based splits; at least one
+    /// tablet per node), at most [`MAX_TABLETS`] (beyond it each simulated
+    /// tablet is a run of consecutive tablets).
+    ///
+    /// ```
+    /// use keyheat::store::bigtable::{Bigtable, TABLET_BYTES};
+    /// let b = Bigtable::default_cluster(3);
+    /// assert_eq!(b.tablets_for(0.0), 3);
+    /// // 1,000 tablets of data.
+    /// assert_eq!(b.tablets_for(1000.0 * TABLET_BYTES), 1000);
+    /// assert_eq!(b.tablets_for(1000.5 * TABLET_BYTES), 1001);
+    /// ```
+    pub fn tablets_for(&self, bytes: f64) -> usize {
+        match self.tablets {
+            Some(t) => t,
+            None => {
+                let by_size = (bytes.max(0.0) / self.tablet_bytes).ceil();
+                let by_size = if by_size.is_finite() {
+                    by_size.min(MAX_TABLETS as f64) as usize
+                } else {
+                    MAX_TABLETS
+                };
+                by_size.max(self.nodes).min(MAX_TABLETS)
+            }
+        }
+    }
+
+    /// A cluster of `nodes` SSD nodes with every other setting at its default.
+    pub fn default_cluster(nodes: usize) -> Bigtable {
+        let mut map = std::collections::BTreeMap::new();
+        map.insert("nodes".to_string(), SettingValue::Number(nodes as f64));
+        Bigtable::new(&Settings {
+            map: &map,
+            path: "default",
+        })
+        .unwrap_or_else(|_| unreachable!("the defaults are valid"))
+    }
+
     /// What the partition key stands for.
     pub fn row_key(&self) -> RowKey {
         self.row_key
@@ -248,13 +327,14 @@ impl StoreModel for Bigtable {
         ("node-ms", "node-ms")
     }
 
-    fn layout(&self, _table: &TableDemand) -> TableLayout {
+    fn layout(&self, table: &TableDemand) -> TableLayout {
+        let tablets = self.tablets_for(table.initial_bytes);
         let (collection, item) = match self.row_key {
             RowKey::PartitionKey => (Some(self.row_size_limit), self.cell_size_limit),
             RowKey::PartitionAndSortKey => (None, self.row_size_limit),
         };
         TableLayout {
-            partitions: self.tablets,
+            partitions: tablets,
             read_limit_per_s: None,
             write_limit_per_s: None,
             // One node serves a tablet: a tablet can take no more than a node.
@@ -264,7 +344,7 @@ impl StoreModel for Bigtable {
             nodes: Some(NodeLayout {
                 label: "node",
                 nodes: self.nodes,
-                replicas: (0..self.tablets).map(|t| vec![self.node_of(t)]).collect(),
+                replicas: (0..tablets).map(|t| vec![self.node_of(t)]).collect(),
                 read_replicas: 1,
                 read_limit_per_s: None,
                 write_limit_per_s: None,
@@ -306,8 +386,32 @@ impl StoreModel for Bigtable {
         true
     }
 
-    fn describe_placement(&self, key: &str, _table: &TableDemand) -> String {
-        let tablet = self.tablet_of(key, self.tablets);
+    /// A tablet over `load_split_threshold` × 1,000 node-ms/s is split down
+    /// to its rows, spread to the least-loaded nodes, after `load_split_delay`.
+    fn load_split(&self) -> Option<LoadSplit> {
+        self.load_split.map(|(share, delay_s)| LoadSplit {
+            threshold_per_s: share * NODE_MS_PER_S,
+            delay_s,
+        })
+    }
+
+    /// The row ceiling's consequence: a row over it cannot be read in full.
+    fn breach_note(&self, check: &str) -> Option<String> {
+        let row_check = match self.row_key {
+            RowKey::PartitionKey => "partition_size",
+            RowKey::PartitionAndSortKey => "item_size",
+        };
+        (check == row_check).then(|| {
+            format!(
+                "a Bigtable row over {} bytes ({} MiB) cannot be read in full (API Row); keep rows under ~100 MB",
+                fmt_number(self.row_size_limit),
+                fmt_number(self.row_size_limit / 1_048_576.0)
+            )
+        })
+    }
+
+    fn describe_placement(&self, key: &str, table: &TableDemand) -> String {
+        let tablet = self.tablet_of(key, self.tablets_for(table.initial_bytes));
         let mut out = format!("tablet={tablet} node={}", self.node_of(tablet));
         if key.len() > ROW_KEY_LIMIT {
             out.push_str(&format!(
@@ -332,13 +436,45 @@ impl StoreModel for Bigtable {
             f("nodes", self.nodes.to_string(), "keyheat default", true),
             f(
                 "tablets",
-                format!(
-                    "{} tablets, round-robin over the nodes in key order; a tablet takes at most one node's 1,000 node-ms/s",
-                    self.tablets
-                ),
-                "ASSUMPTION: 100 per node; Bigtable splits and moves tablets by size and load and publishes no count",
+                match self.tablets {
+                    Some(t) => format!("{t} tablets, round-robin over the nodes in key order"),
+                    None => format!(
+                        "max(nodes, ⌈stored bytes / tablet_size⌉) tablets (size-based splits), round-robin over the nodes in key order; at most {} simulated",
+                        fmt_number(MAX_TABLETS as f64)
+                    ),
+                },
+                "ASSUMPTION: Bigtable splits, merges and moves tablets by size and load and publishes no count; at least one tablet per node",
                 true,
             ),
+            f(
+                "tablet_size",
+                format!("{} bytes of stored data per tablet", fmt_number(self.tablet_bytes)),
+                "ASSUMPTION: Cloud Bigtable publishes no tablet size; the Bigtable paper (Chang et al., OSDI 2006, §5) gives approximately 100-200 MB per tablet by default",
+                true,
+            ),
+            match self.load_split {
+                Some((share, delay)) => f(
+                    "load_split",
+                    format!(
+                        "on: a tablet over {} node-ms/s ({} of a node) is split down to its rows {}, spread to the least-loaded nodes (largest row first, the divisible rest water-filled); a single row or the append point of a timestamp-leading key stays on one node; not applied by --method exact",
+                        fmt_number(share * NODE_MS_PER_S),
+                        fmt_number(share),
+                        if delay > 0.0 {
+                            format!("{} s into the busy period", fmt_number(delay))
+                        } else {
+                            "from the start of the busy period".to_string()
+                        }
+                    ),
+                    &format!("{docs}: Hot tablets, Overview (tablets are split or moved to other nodes by access pattern); ASSUMPTION: threshold (load_split_threshold, default 0.1 of a node) and delay (load_split_delay, default 0: a steady workload is already balanced; the Scaling page's up to 20 minutes to rebalance after adding nodes suggests a value for a new hot spot)"),
+                    true,
+                ),
+                None => f(
+                    "load_split",
+                    "off: every tablet stays whole on its round-robin node".into(),
+                    "scenario",
+                    false,
+                ),
+            },
             f(
                 "placement",
                 "row keys sort lexicographically; a key's tablet is its position (shared literal prefix skipped, digits as a decimal id) on tablets of equal data; timestamp-leading keys write to the last tablet".into(),
@@ -379,7 +515,7 @@ impl StoreModel for Bigtable {
             ),
             f(
                 "row_key_limit",
-                format!("{ROW_KEY_LIMIT} bytes (4 KiB) per row key; not checked at run time (see keyheat place)"),
+                format!("{ROW_KEY_LIMIT} bytes (4 KiB) per row key; the row_key_size check bounds each table's longest key (literal text + 20 bytes per placeholder); keyheat place flags a key over it"),
                 &format!("{docs}: Schema design size limits; API Row.key"),
                 false,
             ),
@@ -435,6 +571,50 @@ pub fn max_row_key_bytes(partition_key: &KeyTemplate, sort_key: Option<&KeyTempl
             .sum()
     };
     bytes(partition_key) + sort_key.map_or(0, bytes)
+}
+
+/// The `row_key_size` verdict of each table of a Bigtable scenario: fail
+/// when its longest row key ([`max_row_key_bytes`]) can exceed 4 KiB
+/// (Bigtable rejects such a row key: "Schema design" size limits, API
+/// `Row.key`), pass otherwise.
+pub fn row_key_verdicts(scenario: &Scenario) -> Vec<crate::results::Verdict> {
+    let with_sort = matches!(
+        scenario.store.settings.get("row_key"),
+        Some(SettingValue::Text(t)) if t == "partition_and_sort_key"
+    );
+    scenario
+        .tables
+        .iter()
+        .map(|t| {
+            let sort = if with_sort { t.sort_key.as_ref() } else { None };
+            let bytes = max_row_key_bytes(&t.partition_key, sort);
+            let key = match sort {
+                Some(sk) => format!("{}{}", t.partition_key.text, sk.text),
+                None => t.partition_key.text.clone(),
+            };
+            let over = bytes > ROW_KEY_LIMIT;
+            crate::results::Verdict {
+                check: "row_key_size".into(),
+                table: t.name.clone(),
+                status: if over {
+                    crate::results::Status::Fail
+                } else {
+                    crate::results::Status::Pass
+                },
+                detail: format!(
+                    "longest row key of `{}` up to {} bytes (literal text + 20 bytes per placeholder) vs the {} byte (4 KiB) limit{}",
+                    if key.len() > 60 { format!("{}…", key.chars().take(60).collect::<String>()) } else { key },
+                    fmt_number(bytes as f64),
+                    fmt_number(ROW_KEY_LIMIT as f64),
+                    if over {
+                        "; Bigtable rejects such a row key: shorten the literal parts (or hash a long id) so the key fits"
+                    } else {
+                        ""
+                    }
+                ),
+            }
+        })
+        .collect()
 }
 
 /// Tables of `scenario` whose row keys can exceed 4 KiB, with their longest
@@ -493,7 +673,8 @@ mod tests {
         let b = model(&[]).unwrap();
         assert!(b.ranged());
         let l = b.layout(&demand());
-        assert_eq!(l.partitions, 300);
+        // An empty table: one tablet per node.
+        assert_eq!(l.partitions, 3);
         assert_eq!(l.item_collection_limit_bytes, Some(268_435_456.0));
         assert_eq!(l.item_size_limit_bytes, Some(104_857_600.0));
         // A tablet is capped at one node's capacity.
@@ -501,7 +682,44 @@ mod tests {
         let nodes = l.nodes.unwrap();
         assert_eq!((nodes.label, nodes.nodes), ("node", 3));
         assert_eq!(nodes.combined_limit_per_s, Some(1000.0));
-        assert_eq!(nodes.replicas[4], vec![1]);
+        assert_eq!(nodes.replicas[2], vec![2]);
+        // Split by size: 1 TB of 200 MB tablets = 5,000 tablets, round-robin.
+        let big = b.layout(&TableDemand {
+            initial_bytes: 1e12,
+            ..demand()
+        });
+        assert_eq!(big.partitions, 5000);
+        assert_eq!(big.nodes.unwrap().replicas[4], vec![1]);
+        // Past 100,000 tablets each simulated tablet is a run of them.
+        let huge = b.layout(&TableDemand {
+            initial_bytes: 1e18,
+            ..demand()
+        });
+        assert_eq!(huge.partitions, MAX_TABLETS);
+        // Load splitting: on, over 0.1 of a node = 100 node-ms/s, at once.
+        assert_eq!(
+            b.load_split(),
+            Some(LoadSplit {
+                threshold_per_s: 100.0,
+                delay_s: 0.0
+            })
+        );
+        let off = model(&[("load_split", SettingValue::Bool(false))]).unwrap();
+        assert_eq!(off.load_split(), None);
+        let set = model(&[
+            ("load_split_threshold", n(0.5)),
+            ("load_split_delay", n(1200.0)),
+            ("tablet_size", n(1e9)),
+        ])
+        .unwrap();
+        assert_eq!(
+            set.load_split(),
+            Some(LoadSplit {
+                threshold_per_s: 500.0,
+                delay_s: 1200.0
+            })
+        );
+        assert_eq!(set.tablets_for(1e12), 1000);
         // A 1 KB row: 1000/17000 node-ms read, 1000/14000 written; 14,000
         // written rows fill a node's second exactly.
         assert!(
@@ -537,7 +755,12 @@ mod tests {
         assert!(model(&[("storage", w("nvme"))]).is_err());
         assert!(model(&[("row_key", w("row"))]).is_err());
         assert!(model(&[("node_write_rows_per_s", n(0.0))]).is_err());
+        assert!(model(&[("load_split_threshold", n(0.0))]).is_err());
+        assert!(model(&[("load_split_delay", n(-1.0))]).is_err());
+        assert!(model(&[("tablet_size", n(0.0))]).is_err());
         let b = model(&[("nodes", n(5.0))]).unwrap();
+        assert_eq!(b.layout(&demand()).partitions, 5);
+        let b = model(&[("nodes", n(5.0)), ("tablets", n(500.0))]).unwrap();
         assert_eq!(b.layout(&demand()).partitions, 500);
     }
 
@@ -545,10 +768,7 @@ mod tests {
     fn timestamp_keys_land_at_the_end_and_salts_spread() {
         let b = model(&[]).unwrap();
         assert_eq!(b.place("<time>#42", 300), 299);
-        assert_eq!(
-            b.describe_placement("<time>", &demand()),
-            "tablet=299 node=2"
-        );
+        assert_eq!(b.describe_placement("<time>", &demand()), "tablet=2 node=2");
         // Salts 2..9 fall 33⅓ tablets apart.
         let tablets: Vec<usize> = (0..10)
             .map(|s| b.place(&format!("EVENTS#{s}"), 300))
@@ -571,5 +791,9 @@ mod tests {
             .contains("Understand performance"));
         assert!(get("tablets").assumption);
         assert!(get("heatmap").source.contains("Key Visualizer"));
+        assert!(get("tablet_size").assumption);
+        assert!(get("tablet_size").source.contains("100-200 MB"));
+        assert!(get("load_split").assumption);
+        assert!(get("load_split").value.contains("100 node-ms/s"));
     }
 }

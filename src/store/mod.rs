@@ -69,6 +69,15 @@ pub struct KeyLimits {
     pub table_limit_note: &'static str,
 }
 
+/// Load-based splitting of hot ranges (Bigtable): see [`StoreModel::load_split`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LoadSplit {
+    /// Units per second above which a partition is split down to its rows.
+    pub threshold_per_s: f64,
+    /// Seconds into the busy period before the split takes effect.
+    pub delay_s: f64,
+}
+
 /// Partitions → nodes, with the per-node limits.
 ///
 /// A write to a partition reaches every node in its replica list; a read
@@ -162,6 +171,22 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
     /// a hot partition gains per delay (DynamoDB: undocumented timing; an
     /// optional, labelled assumption). `None` by default.
     fn split_for_heat(&self) -> Option<(f64, f64, f64)> {
+        None
+    }
+
+    /// Load-based splitting, when modelled (Bigtable): a partition whose load
+    /// exceeds `threshold_per_s` is split down to its rows and the rows are
+    /// spread to the least-loaded nodes; a single row (a head key, or the
+    /// append point of a monotonic key) stays whole. `None` by default.
+    fn load_split(&self) -> Option<LoadSplit> {
+        None
+    }
+
+    /// What breaching the ceiling of a size check (`partition_size`,
+    /// `item_size`) means in this store, appended to a verdict that does not
+    /// pass (Bigtable: the row cannot be read in full). `None` by default.
+    fn breach_note(&self, check: &str) -> Option<String> {
+        let _ = check;
         None
     }
 

@@ -512,7 +512,27 @@ const BIGTABLE: &[SettingSpec] = &[
     spec(
         "tablets",
         SettingUnit::Number,
-        "tablets (contiguous row ranges) spread round-robin over the nodes (default 100 per node, an ASSUMPTION)",
+        "tablets (contiguous row ranges) spread round-robin over the nodes (default: max(nodes, stored bytes / tablet_size), size-based splits)",
+    ),
+    spec(
+        "tablet_size",
+        SettingUnit::Size,
+        "stored data per tablet when tablets is not set (default 200MB, an ASSUMPTION after the Bigtable paper's 100-200 MB)",
+    ),
+    spec(
+        "load_split",
+        SettingUnit::Bool,
+        "split a tablet hotter than load_split_threshold down to its rows and spread them to the least-loaded nodes (default true); a single row or a timestamp-leading key's append point stays whole",
+    ),
+    spec(
+        "load_split_threshold",
+        SettingUnit::Number,
+        "load above which a tablet is split, as a share of one node's capacity (default 0.1, an ASSUMPTION)",
+    ),
+    spec(
+        "load_split_delay",
+        SettingUnit::Duration,
+        "time into the busy period before hot tablets are split (default 0s, an ASSUMPTION: a steady workload is already balanced)",
     ),
     spec(
         "storage",
