@@ -318,3 +318,64 @@ fn key_changes_apply_to_puts_and_updates_only() {
     let s = scenario(&text);
     assert_eq!(s.access_patterns[0].index_untouched, vec![0]);
 }
+
+#[test]
+fn the_shipped_status_index_scenario_shows_back_pressure() {
+    // scenarios/orders-status-gsi.toml: the table alone ≈ 0.4 of its cap
+    // (1,800 updates/s × ≈ 1.97 WCU over 9 partitions); the index takes
+    // 2 × 1,800 = 3,600 WCU/s of 1 WCU entries (414 B), PENDING 32.7% of them
+    // ≈ 1,180 WCU/s on one partition of 1,000 WCU/s.
+    let s =
+        keyheat::Scenario::from_path(crate::util::root().join("scenarios/orders-status-gsi.toml"))
+            .expect("parses");
+    let options = keyheat::engine::Options {
+        trials: Some(30),
+        ..Default::default()
+    };
+    let r = keyheat::engine::run(&s, &options, &|_| {}).expect("runs");
+    let base = table(&r, "orders");
+    let gsi = table(&r, "orders.by_status");
+    assert!((gsi.mean_write_units_per_s - 2.0 * 900.0).abs() < 1e-9);
+    // Index partitions from its own capacity: ceil(1,000 / 3,000 + 8,000 / 1,000) = 9.
+    assert_eq!(gsi.partitions, 9);
+    assert!(
+        base.peak_utilization.p95 < 0.8,
+        "{:?}",
+        base.peak_utilization
+    );
+    // PENDING alone is 1.18 × the cap: the index's write peak is over 1.
+    assert!(base.back_pressure[0].write_peak_utilization.p95 > 1.18);
+    // At least PENDING's excess, 180 of 3,600 WCU/s = 5%, is throttled on the
+    // index, and the same share of the table's writes.
+    assert!(base.back_pressure[0].throttled_write_fraction.mean > 0.05);
+    assert!(base.throttled_fraction.mean > 0.05);
+    for t in ["orders", "orders.by_status"] {
+        let v = r
+            .verdicts
+            .iter()
+            .find(|v| v.check == "hot_partition" && v.table == t)
+            .unwrap();
+        assert_eq!(v.status, Status::Fail, "{t}: {}", v.detail);
+    }
+}
+
+#[test]
+fn a_global_index_with_its_own_capacity_is_priced_on_it() {
+    // Provisioned prices: 0.00013 per RCU-hour, 0.00065 per WCU-hour, 730 h.
+    // Table: (3,000 × 0.00013 + 1,000 × 0.00065) × 730 = 759.2.
+    // Index: (0 × 0.00013 + 4,000 × 0.00065) × 730 = 1,898.
+    let text = orders(
+        "",
+        "read_capacity = 3000\nwrite_capacity = 1000",
+        "read_capacity = 0\nwrite_capacity = 4000",
+        EVEN,
+    ) + "[pricing]\nread_unit_hour = 0.00013\nwrite_unit_hour = 0.00065\n";
+    let r = run(&text);
+    let cost = |name: &str| table(&r, name).monthly_cost.expect("priced");
+    assert!((cost("orders") - 759.2).abs() < 1e-6, "{}", cost("orders"));
+    assert!(
+        (cost("orders.by_status") - 1898.0).abs() < 1e-6,
+        "{}",
+        cost("orders.by_status")
+    );
+}

@@ -115,11 +115,23 @@ fn index_figures(scenario: &Scenario, store: &dyn StoreModel) -> Vec<crate::resu
     let mut out = vec![
         Figure {
             name: "index writes".into(),
-            value: "per base write: 1 (a new entry, an update of projected attributes, a delete); 2 when the write changes the index key (index_key_changes: delete the old entry + put the new one, on keys drawn independently — assumption); 0 when the write leaves the index alone (index_untouched)".into(),
+            value: "per base write: 1 (a new entry, an update of projected attributes, a delete); 2 when the write changes the index key (index_key_changes: delete the old entry + put the new one); 0 when the write leaves the index alone (index_untouched)".into(),
             source: format!("{guide} (writes); a local index's writes are charged to the base write"),
             assumption: false,
         },
     ];
+    if scenario
+        .access_patterns
+        .iter()
+        .any(|p| !p.index_key_changes.is_empty())
+    {
+        out.push(Figure {
+            name: "index key change".into(),
+            value: "the delete of the old entry and the put of the new one land on index keys drawn independently from the index key's popularity; the delete changes no item-collection growth".into(),
+            source: "keyheat: which value an item leaves is not in the scenario".into(),
+            assumption: true,
+        });
+    }
     if scenario
         .tables
         .iter()
@@ -863,16 +875,23 @@ pub fn variant(v: &Variant, d: Design) -> VariantResults {
 }
 
 /// Sets each table's `monthly_cost` from the scenario's `[pricing]` and
-/// store settings (left `None` without pricing).
+/// store settings (left `None` without pricing); a global index with its own
+/// `read_capacity` / `write_capacity` is priced on them.
 fn set_monthly_costs(scenario: &Scenario, tables: &mut [TableResults]) {
     for t in tables {
-        t.monthly_cost = scenario.pricing.as_ref().and_then(|p| {
-            p.monthly_cost(
-                &scenario.store,
-                t.mean_read_units_per_s,
-                t.mean_write_units_per_s,
-            )
+        let own = t.name.split_once('.').and_then(|(table, index)| {
+            let ti = scenario.tables.iter().position(|x| x.name == table)?;
+            let xi = scenario.tables[ti]
+                .indexes
+                .iter()
+                .position(|i| i.name == index && !i.local)?;
+            Some(super::plan::global_index_scenario(scenario, ti, xi).store)
         });
+        let store = own.as_ref().unwrap_or(&scenario.store);
+        t.monthly_cost = scenario
+            .pricing
+            .as_ref()
+            .and_then(|p| p.monthly_cost(store, t.mean_read_units_per_s, t.mean_write_units_per_s));
     }
 }
 
