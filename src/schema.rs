@@ -178,6 +178,7 @@ fn defs() -> Value {
         "type": "string",
         "pattern": "^[A-Za-z0-9_-]+$"
     });
+    let word_item = word.clone();
     json!({
         "size": {
             "description": "A size: bytes as a number, or a string with a unit: B, KB/kB (10³), MB, GB, TB, KiB (2¹⁰), MiB, GiB, TiB (case-sensitive), e.g. \"1.2KB\".",
@@ -292,6 +293,8 @@ fn defs() -> Value {
                 "partition_key": { "description": "The index's partition key template (required unless local = true; a local index shares the table's).", "$ref": "#/$defs/key_template" },
                 "sort_key": { "description": "The index's sort key template.", "$ref": "#/$defs/key_template" },
                 "local": { "description": "true for a local secondary index (same partition key as the table). Default false.", "type": "boolean" },
+                "read_capacity": { "description": "DynamoDB, provisioned mode, global index only: the index's own read capacity, RCU (it sets the index's partitions and per-partition limits by the table's rule). Default: the table's [store] read_capacity.", "type": "number", "minimum": 0 },
+                "write_capacity": { "description": "DynamoDB, provisioned mode, global index only: the index's own write capacity, WCU. Default: the table's [store] write_capacity.", "type": "number", "minimum": 0 },
                 "projection": {
                     "description": "What the index copies: \"keys_only\", \"all\" (default) or { include = \"<bytes of the included attributes>\" }.",
                     "anyOf": [
@@ -343,7 +346,9 @@ fn defs() -> Value {
                 "items": { "description": "Items touched per operation (a query returning 20 items: 20). Default 1.", "type": "integer", "minimum": 1, "maximum": 4_294_967_295u64 },
                 "consistency": { "description": "eventual (default), strong or transactional: DynamoDB reads cost ½, 1 or 2 RCU per 4 KB.", "enum": ["eventual", "strong", "transactional"] },
                 "element_size": { "description": "Bytes each append adds to the item (operation = \"append\" only, and required there).", "$ref": "#/$defs/size_distribution" },
-                "range": { "description": "Time span a query reads (operation = \"query\" only); over a bucketed table it spans ceil(range / bucket) buckets. Default: one bucket.", "$ref": "#/$defs/duration" }
+                "range": { "description": "Time span a query reads (operation = \"query\" only); over a bucketed table it spans ceil(range / bucket) buckets. Default: one bucket.", "$ref": "#/$defs/duration" },
+                "index_key_changes": { "description": "Indexes of the pattern's table whose key this write changes (put or update only): each costs two index writes per write, a delete of the old entry and a put of the new one. Default: none.", "type": "array", "items": word_item.clone() },
+                "index_untouched": { "description": "Indexes of the pattern's table this write leaves alone (it changes neither their key nor their projected attributes, or the item is not in them): no index write. Default: none (every write writes every index once).", "type": "array", "items": word_item }
             }
         },
         "override_path": {

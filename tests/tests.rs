@@ -7,6 +7,7 @@ mod cassandra;
 mod checklist;
 mod cli;
 mod determinism;
+mod gsi;
 mod oracles;
 mod pricing;
 mod redis;

@@ -163,6 +163,8 @@ impl TableBuilder {
                     row_label: "partition".to_string(),
                 },
                 growth,
+                back_pressure: Vec::new(),
+                index_throttled_fraction: None,
             },
         }
     }

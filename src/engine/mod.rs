@@ -227,6 +227,18 @@ fn simulate(
             })
             .collect();
     }
+    // Back-pressure, like peak utilization, is judged at the worst checkpoint.
+    for (ti, t) in main.tables.iter_mut().enumerate() {
+        for (k, b) in t.back_pressure.iter_mut().enumerate() {
+            for (_, _, d) in &points {
+                if let Some(o) = d.tables[ti].back_pressure.get(k) {
+                    if o.write_peak_utilization.p95 > b.write_peak_utilization.p95 {
+                        *b = o.clone();
+                    }
+                }
+            }
+        }
+    }
     // Verdicts judge the worst checkpoint; key checks the busiest traffic.
     if let Some((_, _, last)) = points.iter().max_by(|a, b| a.1.total_cmp(&b.1)) {
         main.plan_key_verdicts = last.plan_key_verdicts.clone();

@@ -80,6 +80,14 @@ pub struct TablePlan {
     /// Partitions the store lays the table out on for the data it holds on
     /// each day of [`GrowthPlan::grid`](super::growth::GrowthPlan::grid).
     pub partitions_by_day: Vec<usize>,
+    /// For a global secondary index: the position in [`Plan::tables`] of its
+    /// base table, whose writes it throttles when its own writes throttle
+    /// (back-pressure). `None` for a table.
+    pub global_index_of: Option<usize>,
+    /// For a global secondary index: the share of its base table's busy-period
+    /// write units made by patterns that write this index (the rest leave it
+    /// untouched, `index_untouched`). 1 for a table.
+    pub base_write_share: f64,
 }
 
 /// The partition key's key space.
@@ -256,13 +264,21 @@ pub fn choose_method(plan: &Plan, max_exact_keys: f64) -> Method {
 pub fn build(scenario: &Scenario, store: &dyn StoreModel) -> Plan {
     let sim = &scenario.simulation;
     let windows = ((sim.duration_s / sim.window_s).round() as usize).max(1);
-    let mut tables = Vec::new();
+    let mut tables: Vec<TablePlan> = Vec::new();
     for (ti, t) in scenario.tables.iter().enumerate() {
+        let base = tables.len();
         tables.push(table_plan(scenario, store, ti, t));
         for (xi, index) in t.indexes.iter().enumerate() {
             if !index.local {
                 let v = global_index_scenario(scenario, ti, xi);
-                tables.push(table_plan(&v, store, 0, &v.tables[0]));
+                // The index's own capacity (if set) changes only its layout;
+                // the settings were validated with the scenario.
+                let own = crate::store::Model::new(&v.store, &v.source_path).ok();
+                let index_store = own.as_ref().map_or(store, |m| m.store());
+                let mut plan = table_plan(&v, index_store, 0, &v.tables[0]);
+                plan.global_index_of = Some(base);
+                plan.base_write_share = base_write_share(scenario, &tables[base], xi);
+                tables.push(plan);
             }
         }
     }
@@ -389,6 +405,28 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
         growth,
         stored_bytes,
         partitions_by_day,
+        global_index_of: None,
+        base_write_share: 1.0,
+    }
+}
+
+/// Share of `base`'s busy-period write units (rate × fan-out × mean units)
+/// made by patterns that write index `xi` (0 when the table has no writes).
+fn base_write_share(scenario: &Scenario, base: &TablePlan, xi: usize) -> f64 {
+    let units = |s: &Stream| s.busy_rate_per_s * s.fan_out() * s.severity.mean;
+    let writes = base.streams.iter().filter(|s| s.is_write);
+    let total: f64 = writes.clone().map(units).sum();
+    let feeding: f64 = writes
+        .filter(|s| {
+            let p = &scenario.access_patterns[s.pattern];
+            p.index.is_none() && p.index_writes(xi) > 0.0
+        })
+        .map(units)
+        .sum();
+    if total > 0.0 {
+        feeding / total
+    } else {
+        0.0
     }
 }
 
@@ -421,14 +459,41 @@ pub fn index_entry_bytes(table: &Table, index: &Index) -> f64 {
 }
 
 /// A global secondary index as a table of its own: its key templates, entries
-/// of [`index_entry_bytes`], the patterns that read it, and one write per base
-/// write (an update that changes the index key costs two writes in DynamoDB;
-/// keyheat charges one — an assumption).
-fn global_index_scenario(scenario: &Scenario, ti: usize, xi: usize) -> Scenario {
+/// of [`index_entry_bytes`], the patterns that read it, and the index writes
+/// of each base write pattern ([`AccessPattern::index_writes`], DynamoDB
+/// Developer Guide, "Provisioned throughput considerations for Global
+/// Secondary Indexes"): none when the pattern leaves the index untouched,
+/// one (`"<name> (index write)"`), and for a write that changes the index
+/// key a second stream at the same rate (`"<name> (index delete of the old
+/// entry)"`): the delete of the old entry, on a key drawn from the index
+/// key's popularity independently of the put's (ASSUMPTION: the old and new
+/// values are independent draws; the delete changes no item-collection
+/// growth). With its own `read_capacity` / `write_capacity`, the index's
+/// store settings take them (and its highest capacity is its own).
+pub fn global_index_scenario(scenario: &Scenario, ti: usize, xi: usize) -> Scenario {
     let table = &scenario.tables[ti];
     let index = &table.indexes[xi];
     let mut v = scenario.clone();
     v.variants.clear();
+    for (key, highest, value) in [
+        (
+            "read_capacity",
+            "highest_read_capacity",
+            index.read_capacity,
+        ),
+        (
+            "write_capacity",
+            "highest_write_capacity",
+            index.write_capacity,
+        ),
+    ] {
+        if let Some(x) = value {
+            v.store
+                .settings
+                .insert(key.to_string(), crate::scenario::SettingValue::Number(x));
+            v.store.settings.remove(highest);
+        }
+    }
     v.tables = vec![Table {
         name: format!("{}.{}", table.name, index.name),
         partition_key: index.partition_key.clone(),
@@ -441,12 +506,12 @@ fn global_index_scenario(scenario: &Scenario, ti: usize, xi: usize) -> Scenario 
         initial_items: table.initial_items.clone(),
         indexes: Vec::new(),
     }];
-    v.access_patterns = scenario
+    let ours = |p: &&AccessPattern| p.table == ti;
+    let mut patterns: Vec<AccessPattern> = scenario
         .access_patterns
         .iter()
-        .filter(|p| {
-            p.table == ti && (p.index == Some(xi) || (p.index.is_none() && p.operation.is_write()))
-        })
+        .filter(ours)
+        .filter(|p| p.index == Some(xi) || (p.index.is_none() && p.index_writes(xi) > 0.0))
         .map(|p| AccessPattern {
             table: 0,
             index: None,
@@ -455,9 +520,29 @@ fn global_index_scenario(scenario: &Scenario, ti: usize, xi: usize) -> Scenario 
             } else {
                 format!("{} (index write)", p.name)
             },
+            index_key_changes: Vec::new(),
+            index_untouched: Vec::new(),
             ..p.clone()
         })
         .collect();
+    // Appended after the others, so the other streams keep their seeds.
+    patterns.extend(
+        scenario
+            .access_patterns
+            .iter()
+            .filter(ours)
+            .filter(|p| p.index.is_none() && p.index_writes(xi) >= 2.0)
+            .map(|p| AccessPattern {
+                table: 0,
+                index: None,
+                name: format!("{} (index delete of the old entry)", p.name),
+                operation: Operation::Update,
+                index_key_changes: Vec::new(),
+                index_untouched: Vec::new(),
+                ..p.clone()
+            }),
+    );
+    v.access_patterns = patterns;
     v
 }
 
@@ -602,12 +687,17 @@ fn severity(
         ^ (pi as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let items = f64::from(p.items.max(1));
-    // A write also writes each local secondary index's entry, on the same partition.
+    // A write also writes each local secondary index's entry, on the same
+    // partition: 0, 1 or 2 index writes ([`AccessPattern::index_writes`]).
     let lsi_cost: f64 = table
         .indexes
         .iter()
-        .filter(|i| i.local)
-        .map(|i| store.write_cost(p.operation, p.consistency, index_entry_bytes(table, i)))
+        .enumerate()
+        .filter(|(_, i)| i.local)
+        .map(|(x, i)| {
+            p.index_writes(x)
+                * store.write_cost(p.operation, p.consistency, index_entry_bytes(table, i))
+        })
         .sum();
     let per_sub = if p.operation.is_write() {
         items

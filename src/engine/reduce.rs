@@ -5,8 +5,8 @@ use super::plan::Plan;
 use super::trial::TableTrial;
 use crate::results::stats::{ci95_mean, mean, percentile};
 use crate::results::{
-    Breach, GrowthPoint, NodeResults, PartitionRank, Placement, Proportion, Recommendation,
-    RunResults, Stat, Status, StoreSummary, TableResults, VariantResults, Verdict,
+    Breach, GrowthPoint, IndexPressure, NodeResults, PartitionRank, Placement, Proportion,
+    Recommendation, RunResults, Stat, Status, StoreSummary, TableResults, VariantResults, Verdict,
 };
 use crate::scenario::{Scenario, Variant};
 use crate::store::StoreModel;
@@ -54,7 +54,9 @@ pub fn design(
     trials: Vec<Vec<TableTrial>>,
 ) -> Design {
     let (ru, wu) = store.unit_names();
-    let tables: Vec<TableResults> = plan
+    let mut trials = trials;
+    let index_throttled = apply_back_pressure(plan, &mut trials);
+    let mut tables: Vec<TableResults> = plan
         .tables
         .iter()
         .enumerate()
@@ -63,6 +65,19 @@ pub fn design(
             table_results(tp, &per, scenario.checks.headroom)
         })
         .collect();
+    for (xi, tp) in plan.tables.iter().enumerate() {
+        let Some(bi) = tp.global_index_of else {
+            continue;
+        };
+        let per: Vec<&TableTrial> = trials.iter().map(|t| &t[xi]).collect();
+        tables[bi].back_pressure.push(IndexPressure {
+            index: tp.name.clone(),
+            write_peak_utilization: stat(&per, |t| t.write_peak_utilization),
+            throttled_write_fraction: stat(&per, write_throttled_fraction),
+            base_write_share: tp.base_write_share,
+        });
+        tables[bi].index_throttled_fraction = Some(Stat::from_samples(&index_throttled[bi]));
+    }
     let plan_key_verdicts: Vec<Verdict> = plan
         .tables
         .iter()
@@ -85,11 +100,149 @@ pub fn design(
             kind: store.kind().as_str().to_string(),
             read_unit: ru.to_string(),
             write_unit: wu.to_string(),
-            figures: store.figures(),
+            figures: {
+                let mut f = store.figures();
+                f.extend(index_figures(scenario, store));
+                f
+            },
         },
         seed: plan.seed,
         trials: plan.trials,
     }
+}
+
+/// The secondary-index figures of a DynamoDB scenario with indexes: index
+/// writes per base write, back-pressure, and each global index's capacity.
+fn index_figures(scenario: &Scenario, store: &dyn StoreModel) -> Vec<crate::results::Figure> {
+    use crate::results::Figure;
+    use crate::scenario::{SettingValue, StoreKind};
+    if store.kind() != StoreKind::DynamoDb || scenario.tables.iter().all(|t| t.indexes.is_empty()) {
+        return Vec::new();
+    }
+    let guide = "Amazon DynamoDB Developer Guide: Provisioned throughput considerations for Global Secondary Indexes";
+    let mut out = vec![
+        Figure {
+            name: "index writes".into(),
+            value: "per base write: 1 (a new entry, an update of projected attributes, a delete); 2 when the write changes the index key (index_key_changes: delete the old entry + put the new one); 0 when the write leaves the index alone (index_untouched)".into(),
+            source: format!("{guide} (writes); a local index's writes are charged to the base write"),
+            assumption: false,
+        },
+    ];
+    if scenario
+        .access_patterns
+        .iter()
+        .any(|p| !p.index_key_changes.is_empty())
+    {
+        out.push(Figure {
+            name: "index key change".into(),
+            value: "the delete of the old entry and the put of the new one land on index keys drawn independently from the index key's popularity; the delete changes no item-collection growth".into(),
+            source: "keyheat: which value an item leaves is not in the scenario".into(),
+            assumption: true,
+        });
+    }
+    if scenario
+        .tables
+        .iter()
+        .any(|t| t.indexes.iter().any(|i| !i.local))
+    {
+        out.push(Figure {
+            name: "back-pressure".into(),
+            value: "a table write waits on every global index it writes: the table's throttled write share is 1 − (1 − f₀)·Π(1 − sᵢ·fᵢ) (f: throttled write shares of the table and index i, sᵢ: the share of the table's write units that write index i); the index's write peak counts in the table's hot_partition verdict".into(),
+            source: format!("{guide} (a table write is throttled when an index lacks write capacity) — assumption: independent throttling, spread evenly over the writes feeding an index"),
+            assumption: true,
+        });
+    }
+    let on_demand = matches!(scenario.store.settings.get("mode"), Some(SettingValue::Text(m)) if m == "on_demand");
+    if on_demand {
+        return out;
+    }
+    let setting = |name: &str, default: f64| match scenario.store.settings.get(name) {
+        Some(SettingValue::Number(x)) => *x,
+        _ => default,
+    };
+    let (table_r, table_w) = (
+        setting("read_capacity", 3000.0),
+        setting("write_capacity", 1000.0),
+    );
+    for t in &scenario.tables {
+        for i in t.indexes.iter().filter(|i| !i.local) {
+            let own = i.read_capacity.is_some() || i.write_capacity.is_some();
+            let r = i.read_capacity.unwrap_or(table_r);
+            let w = i.write_capacity.unwrap_or(table_w);
+            out.push(Figure {
+                name: format!("{}.{} capacity", t.name, i.name),
+                value: format!(
+                    "{} RCU ({}), {} WCU ({}); partitions and per-partition limits by the table's rule",
+                    crate::store::fmt_number(r),
+                    if i.read_capacity.is_some() { "its own" } else { "the table's" },
+                    crate::store::fmt_number(w),
+                    if i.write_capacity.is_some() { "its own" } else { "the table's" },
+                ),
+                source: if own && i.read_capacity.is_some() && i.write_capacity.is_some() {
+                    "scenario".into()
+                } else {
+                    format!("keyheat default: the table's [store] capacity for what the index does not set ({guide}: a provisioned GSI has its own read and write capacity)")
+                },
+                assumption: !(i.read_capacity.is_some() && i.write_capacity.is_some()),
+            });
+        }
+    }
+    out
+}
+
+/// Share of a trial's write units throttled (0 without writes).
+fn write_throttled_fraction(t: &TableTrial) -> f64 {
+    if t.requested_write_units > 0.0 {
+        (t.throttled_write_units / t.requested_write_units).clamp(0.0, 1.0)
+    } else {
+        0.0
+    }
+}
+
+/// DynamoDB back-pressure: a table write succeeds only when every global
+/// index it writes has the capacity (Developer Guide, "Provisioned throughput
+/// considerations for Global Secondary Indexes"). Per trial, the base table's
+/// write units throttled become the share 1 − (1 − f₀) · Π (1 − sᵢ·fᵢ) of its
+/// requested write units, where f₀ is its own throttled write share, fᵢ index
+/// i's and sᵢ the share of the base's write units that write index i
+/// (ASSUMPTION: throttling on the table and on each index strikes independent
+/// writes, and an index's throttled share applies evenly to the writes that
+/// feed it). The added units go into the base's throttled units (reads and
+/// writes), so its throttled fraction includes them.
+///
+/// Returns, per plan table and trial, the added units ÷ the table's requested
+/// units (empty for a table without global indexes).
+fn apply_back_pressure(plan: &Plan, trials: &mut [Vec<TableTrial>]) -> Vec<Vec<f64>> {
+    let n = plan.tables.len();
+    let mut out = vec![Vec::new(); n];
+    for (bi, slot) in out.iter_mut().enumerate() {
+        let indexes: Vec<usize> = (0..n)
+            .filter(|&x| plan.tables[x].global_index_of == Some(bi))
+            .collect();
+        if indexes.is_empty() {
+            continue;
+        }
+        for trial in trials.iter_mut() {
+            let own = write_throttled_fraction(&trial[bi]);
+            let pass: f64 = indexes
+                .iter()
+                .map(|&x| {
+                    1.0 - plan.tables[x].base_write_share * write_throttled_fraction(&trial[x])
+                })
+                .product();
+            let total = 1.0 - (1.0 - own) * pass;
+            let base = &mut trial[bi];
+            let added = ((total - own) * base.requested_write_units).max(0.0);
+            base.throttled_units += added;
+            base.throttled_write_units += added;
+            slot.push(if base.requested_units > 0.0 {
+                added / base.requested_units
+            } else {
+                0.0
+            });
+        }
+    }
+    out
 }
 
 fn stat<F: Fn(&TableTrial) -> f64>(per: &[&TableTrial], f: F) -> Stat {
@@ -275,6 +428,8 @@ fn table_results(tp: &super::plan::TablePlan, per: &[&TableTrial], headroom: f64
         hot_keys: first.map(|t| t.hot_keys.clone()).unwrap_or_default(),
         timeseries: first.and_then(|t| t.timeseries.clone()).unwrap_or_default(),
         growth,
+        back_pressure: Vec::new(),
+        index_throttled_fraction: None,
     }
 }
 
@@ -421,7 +576,36 @@ pub fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> Vec<Verd
         }
     } else {
         let u = &u_stat;
-        let status = status_for(u.p95, 1.0, headroom);
+        // Back-pressure: a global index whose writes run hot fails the table's writes.
+        let pressing: Vec<&IndexPressure> = t
+            .back_pressure
+            .iter()
+            .filter(|b| b.base_write_share > 0.0)
+            .collect();
+        let status = pressing
+            .iter()
+            .map(|b| status_for(b.write_peak_utilization.p95, 1.0, headroom))
+            .fold(status_for(u.p95, 1.0, headroom), Status::max);
+        let pressure: String = pressing
+            .iter()
+            .filter(|b| status_for(b.write_peak_utilization.p95, 1.0, headroom) != Status::Pass)
+            .map(|b| {
+                format!(
+                    "; back-pressure: global index {} runs its writes at p95 peak write utilization {} ({}% of its write units throttled, mean), and the writes of this table that feed it ({}% of its write units) wait on it",
+                    b.index,
+                    sig3(b.write_peak_utilization.p95),
+                    sig3(100.0 * b.throttled_write_fraction.mean),
+                    sig3(100.0 * b.base_write_share),
+                )
+            })
+            .collect::<String>()
+            + &match t.index_throttled_fraction {
+                Some(f) if f.mean > 0.0 => format!(
+                    "; {}% of requested units throttled because of its global indexes (mean, included above)",
+                    sig3(100.0 * f.mean)
+                ),
+                _ => String::new(),
+            };
         Verdict {
             check: "hot_partition".into(),
             table: t.name.clone(),
@@ -440,7 +624,7 @@ pub fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> Vec<Verd
                 "; a global index that throttles writes throttles the base table's writes (back-pressure)"
             } else {
                 ""
-            },
+            } + &pressure,
         }
     };
     out.push(hot);
@@ -729,16 +913,23 @@ pub fn variant(v: &Variant, d: Design) -> VariantResults {
 }
 
 /// Sets each table's `monthly_cost` from the scenario's `[pricing]` and
-/// store settings (left `None` without pricing).
+/// store settings (left `None` without pricing); a global index with its own
+/// `read_capacity` / `write_capacity` is priced on them.
 fn set_monthly_costs(scenario: &Scenario, tables: &mut [TableResults]) {
     for t in tables {
-        t.monthly_cost = scenario.pricing.as_ref().and_then(|p| {
-            p.monthly_cost(
-                &scenario.store,
-                t.mean_read_units_per_s,
-                t.mean_write_units_per_s,
-            )
+        let own = t.name.split_once('.').and_then(|(table, index)| {
+            let ti = scenario.tables.iter().position(|x| x.name == table)?;
+            let xi = scenario.tables[ti]
+                .indexes
+                .iter()
+                .position(|i| i.name == index && !i.local)?;
+            Some(super::plan::global_index_scenario(scenario, ti, xi).store)
         });
+        let store = own.as_ref().unwrap_or(&scenario.store);
+        t.monthly_cost = scenario
+            .pricing
+            .as_ref()
+            .and_then(|p| p.monthly_cost(store, t.mean_read_units_per_s, t.mean_write_units_per_s));
     }
 }
 

@@ -47,6 +47,13 @@ pub struct TableTrial {
     pub throttled_units: f64,
     /// Units requested, summed over windows and partitions.
     pub requested_units: f64,
+    /// Peak over windows and partitions of write units ÷ the separate write
+    /// limit (0 when the store has none).
+    pub write_peak_utilization: f64,
+    /// Write units over the separate write limits (after burst credit).
+    pub throttled_write_units: f64,
+    /// Write units requested, summed over windows and partitions.
+    pub requested_write_units: f64,
     /// Expected share of requested units on the hottest partition.
     pub hottest_partition_share: f64,
     /// Per partition, sorted by mean utilization (hottest first):
@@ -613,7 +620,7 @@ fn run_table(
                 *pk = pk.max(o.peak_utilization);
                 // Burst credit: the partition's banked capacity absorbs its first excess.
                 let spend = o.throttled_units.min(burst_left[p]);
-                o.throttled_units -= spend;
+                o.spend_burst(spend);
                 burst_left[p] -= spend;
                 total.merge(o);
             }
@@ -710,6 +717,9 @@ fn run_table(
         peak_utilization: total.peak_utilization,
         throttled_units: total.throttled_units,
         requested_units: total.requested_units,
+        write_peak_utilization: total.write_peak_utilization,
+        throttled_write_units: total.throttled_write_units,
+        requested_write_units: total.requested_write_units,
         hottest_partition_share,
         ranked,
         node_ranked,
@@ -801,6 +811,12 @@ fn exact_segment(
                 burst_left[p] -= spend;
                 out.throttled_units += over - spend;
                 out.requested_units += r_units[p] + w_units[p];
+                let (w_util, w_over) = partition_limits.write_excess(w_units[p]);
+                out.write_peak_utilization = out.write_peak_utilization.max(w_util);
+                if over > 0.0 {
+                    out.throttled_write_units += w_over * (1.0 - spend / over);
+                }
+                out.requested_write_units += w_units[p];
                 record(p, util, r_units[p] + w_units[p]);
             }
         }
@@ -819,6 +835,10 @@ fn exact_segment(
                     out.peak_utilization = out.peak_utilization.max(util);
                     out.throttled_units += over;
                     out.requested_units += node_r[n] + node_w[n];
+                    let (w_util, w_over) = node_limits.write_excess(node_w[n]);
+                    out.write_peak_utilization = out.write_peak_utilization.max(w_util);
+                    out.throttled_write_units += w_over;
+                    out.requested_write_units += node_w[n];
                     record(n, util, node_r[n] + node_w[n]);
                 }
                 node_r[n] = 0.0;

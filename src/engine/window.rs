@@ -83,6 +83,12 @@ pub struct Outcome {
     pub requested_units: f64,
     /// Requests, summed over windows.
     pub requests: f64,
+    /// Highest window write units ÷ the separate write limit (0 without one).
+    pub write_peak_utilization: f64,
+    /// Write units over the separate write limit, summed over windows.
+    pub throttled_write_units: f64,
+    /// Write units requested, summed over windows.
+    pub requested_write_units: f64,
 }
 
 impl Outcome {
@@ -92,6 +98,30 @@ impl Outcome {
         self.throttled_units += o.throttled_units;
         self.requested_units += o.requested_units;
         self.requests += o.requests;
+        self.write_peak_utilization = self.write_peak_utilization.max(o.write_peak_utilization);
+        self.throttled_write_units += o.throttled_write_units;
+        self.requested_write_units += o.requested_write_units;
+    }
+
+    /// Takes `spend` units of burst credit off the throttled units, the
+    /// write part in proportion.
+    pub fn spend_burst(&mut self, spend: f64) {
+        if self.throttled_units > 0.0 {
+            self.throttled_write_units *= (1.0 - spend / self.throttled_units).max(0.0);
+        }
+        self.throttled_units -= spend;
+    }
+}
+
+impl Limits {
+    /// One window's write units against the separate write limit:
+    /// (utilization, units over it); (0, 0) without a write limit.
+    pub fn write_excess(&self, w: f64) -> (f64, f64) {
+        match self.write {
+            Some(l) if l > 0.0 => (w / l, (w - l).max(0.0)),
+            Some(_) => (if w > 0.0 { f64::INFINITY } else { 0.0 }, w),
+            None => (0.0, 0.0),
+        }
     }
 }
 
@@ -131,6 +161,10 @@ pub fn draw_windows<R: Rng + ?Sized>(
         out.peak_utilization = out.peak_utilization.max(util);
         out.throttled_units += over;
         out.requested_units += r + w;
+        let (w_util, w_over) = limits.write_excess(w);
+        out.write_peak_utilization = out.write_peak_utilization.max(w_util);
+        out.throttled_write_units += w_over;
+        out.requested_write_units += w;
         record(i, util, r + w);
     }
     out
@@ -385,7 +419,7 @@ pub fn collapsed<R: Rng + ?Sized>(
         dims.push((pick(&|_| true), limits.combined, true));
     }
     let mut comb_throttled = 0.0;
-    for (dim, limit, is_combined) in &dims {
+    for (di, (dim, limit, is_combined)) in dims.iter().enumerate() {
         let Some(limit) = limit else { continue };
         if dim.is_empty() {
             continue;
@@ -398,7 +432,17 @@ pub fn collapsed<R: Rng + ?Sized>(
         } else {
             sep_throttled += throttled;
         }
+        if di == 1 {
+            out.write_peak_utilization = peak / limit;
+            out.throttled_write_units = throttled;
+        }
     }
+    // Write units requested: their expectation (no extra draw).
+    out.requested_write_units = w * comps
+        .iter()
+        .filter(|c| c.is_write)
+        .map(|c| c.lambda * c.severity.raw_moments()[0])
+        .sum::<f64>();
     out.throttled_units = f64::max(sep_throttled, comb_throttled);
     // Requested units: compound Poisson mean Σλ·E[S] and variance Σλ·E[S²]
     // (no distribution needed, so no second Panjer pass).

@@ -83,6 +83,13 @@ fn table_fields(t: &TableResults) -> Value {
             "peak_utilization": stat_full(&n.peak_utilization),
             "hottest_node_share": { "mean": num(n.hottest_node_share.mean), "ci95": [num(n.hottest_node_share.ci95[0]), num(n.hottest_node_share.ci95[1])] },
         })),
+        "back_pressure": t.back_pressure.iter().map(|b| json!({
+            "index": b.index,
+            "write_peak_utilization": stat_full(&b.write_peak_utilization),
+            "throttled_write_fraction": { "mean": num(b.throttled_write_fraction.mean), "ci95": [num(b.throttled_write_fraction.ci95[0]), num(b.throttled_write_fraction.ci95[1])] },
+            "base_write_share": num(b.base_write_share),
+        })).collect::<Vec<_>>(),
+        "index_throttled_fraction": t.index_throttled_fraction.map(|f| json!({ "mean": num(f.mean), "ci95": [num(f.ci95[0]), num(f.ci95[1])] })),
     })
 }
 

@@ -160,6 +160,33 @@ pub struct TableResults {
     pub timeseries: Timeseries,
     /// Largest item collection and item over the horizon, by day.
     pub growth: Vec<GrowthPoint>,
+    /// The global secondary indexes whose writes this table's writes wait on
+    /// (DynamoDB back-pressure), in scenario order; empty for an index or a
+    /// table without global indexes.
+    pub back_pressure: Vec<IndexPressure>,
+    /// Share of this table's requested units throttled because a global
+    /// index's writes throttled, per trial (already included in
+    /// `throttled_fraction`); `None` without global indexes.
+    pub index_throttled_fraction: Option<Stat>,
+}
+
+/// A global secondary index's write pressure on its base table: when the
+/// index's writes throttle, the table writes that feed it are throttled too
+/// (DynamoDB Developer Guide, "Provisioned throughput considerations for
+/// Global Secondary Indexes": a table write succeeds only when every index it
+/// writes has the write capacity).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct IndexPressure {
+    /// The index, `"table.index"`.
+    pub index: String,
+    /// Peak over windows and partitions of the index's write units ÷ its
+    /// per-partition write limit, per trial (judged like `peak_utilization`).
+    pub write_peak_utilization: Stat,
+    /// Share of the index's write units throttled, per trial.
+    pub throttled_write_fraction: Stat,
+    /// Share of the table's busy-period write units made by patterns that
+    /// write this index.
+    pub base_write_share: f64,
 }
 
 /// Load per node (Cassandra node, Redis master, MongoDB shard), reduced over trials.

@@ -320,6 +320,14 @@ pub struct Index {
     pub sort_key: Option<KeyTemplate>,
     /// What it projects.
     pub projection: Projection,
+    /// DynamoDB, provisioned mode: the global index's own read capacity, RCU
+    /// (`None`: the table's `[store] read_capacity`, keyheat's default).
+    /// DynamoDB provisions a GSI's throughput separately from its table's
+    /// (Developer Guide, "Provisioned throughput considerations for Global
+    /// Secondary Indexes").
+    pub read_capacity: Option<f64>,
+    /// The global index's own write capacity, WCU (`None`: the table's `[store] write_capacity`).
+    pub write_capacity: Option<f64>,
 }
 
 /// `[[table]]`: a key layout.
@@ -419,6 +427,45 @@ pub struct AccessPattern {
     /// Time span a `query` reads, seconds: over a bucketed table it spans
     /// ceil(range / bucket) buckets (default: one bucket).
     pub range_s: Option<f64>,
+    /// Indexes (into the table's `indexes`) whose key attribute this write
+    /// changes (`index_key_changes`): each such write costs two index writes,
+    /// a delete of the old entry and a put of the new one (DynamoDB Developer
+    /// Guide, "Provisioned throughput considerations for Global Secondary
+    /// Indexes", writes). Ascending, no repeats; empty for reads.
+    pub index_key_changes: Vec<usize>,
+    /// Indexes this write does not touch (`index_untouched`): it changes
+    /// neither their key nor their projected attributes, or the item is not in
+    /// them (a sparse index), so it costs them no write (same page). Ascending,
+    /// no repeats, disjoint from `index_key_changes`; empty for reads.
+    pub index_untouched: Vec<usize>,
+}
+
+impl AccessPattern {
+    /// Writes this pattern makes to index `index` of its table per base
+    /// write: 0 when it does not touch the index, 2 when it changes the
+    /// index's key (delete the old entry, put the new one), else 1; 0 for reads.
+    ///
+    /// ```
+    /// # use keyheat::scenario::*;
+    /// # let mut p = AccessPattern { name: "u".into(), table: 0, index: None,
+    /// #     operation: Operation::Update, rate_per_s: 100.0, peak_factor: 1.0, by: None,
+    /// #     items: 1, consistency: Consistency::Eventual, element_size: None, range_s: None,
+    /// #     index_key_changes: vec![0], index_untouched: vec![1] };
+    /// assert_eq!(p.index_writes(0), 2.0);
+    /// assert_eq!(p.index_writes(1), 0.0);
+    /// assert_eq!(p.index_writes(2), 1.0);
+    /// p.operation = Operation::Query;
+    /// assert_eq!(p.index_writes(2), 0.0);
+    /// ```
+    pub fn index_writes(&self, index: usize) -> f64 {
+        if !self.operation.is_write() || self.index_untouched.contains(&index) {
+            0.0
+        } else if self.index_key_changes.contains(&index) {
+            2.0
+        } else {
+            1.0
+        }
+    }
 }
 
 /// `[checks]`.

@@ -84,8 +84,15 @@ pub(crate) const TABLE_KEYS: &[&str] = &[
     "index",
 ];
 /// Keys accepted in `[[table.index]]`.
-pub(crate) const INDEX_KEYS: &[&str] =
-    &["name", "partition_key", "sort_key", "local", "projection"];
+pub(crate) const INDEX_KEYS: &[&str] = &[
+    "name",
+    "partition_key",
+    "sort_key",
+    "local",
+    "projection",
+    "read_capacity",
+    "write_capacity",
+];
 /// Keys accepted in `[[access_pattern]]`.
 pub(crate) const PATTERN_KEYS: &[&str] = &[
     "name",
@@ -98,6 +105,8 @@ pub(crate) const PATTERN_KEYS: &[&str] = &[
     "consistency",
     "element_size",
     "range",
+    "index_key_changes",
+    "index_untouched",
 ];
 /// Keys accepted in `[checks]`.
 pub(crate) const CHECKS_KEYS: &[&str] = &["headroom"];
@@ -146,7 +155,7 @@ pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
     let store = store(&root)?;
     let simulation = simulation(&root)?;
     let entities = entities(&root)?;
-    let tables = tables(&root, &entities)?;
+    let tables = tables(&root, &entities, &store)?;
     let access_patterns = access_patterns(&root, &tables, &entities)?;
     let checks = checks(&root)?;
     let pricing = pricing(&root, &store)?;
@@ -817,7 +826,7 @@ fn check_bucket(f: &Field, tpl: &KeyTemplate, bucket_s: Option<f64>) -> Result<(
     Ok(())
 }
 
-fn tables(root: &Section, entities: &[Entity]) -> Result<Vec<Table>> {
+fn tables(root: &Section, entities: &[Entity], store: &StoreConfig) -> Result<Vec<Table>> {
     let entity_names: Vec<&str> = entities.iter().map(|e| e.name.as_str()).collect();
     let mut out = Vec::new();
     let mut seen = HashMap::new();
@@ -887,7 +896,7 @@ fn tables(root: &Section, entities: &[Entity]) -> Result<Vec<Table>> {
             Some(f) => count_dist(&f)?,
             None => CountDist::Fixed(0.0),
         };
-        let indexes = indexes(&section, &entity_names, &partition_key, bucket_s)?;
+        let indexes = indexes(&section, &entity_names, &partition_key, bucket_s, store)?;
         out.push(Table {
             name: name.to_string(),
             partition_key,
@@ -909,6 +918,7 @@ fn indexes(
     entities: &[&str],
     table_pk: &KeyTemplate,
     bucket_s: Option<f64>,
+    store: &StoreConfig,
 ) -> Result<Vec<Index>> {
     let mut out = Vec::new();
     let mut seen = HashMap::new();
@@ -966,14 +976,134 @@ fn indexes(
             Some(f) => projection(&f)?,
             None => Projection::All,
         };
+        let read_capacity = index_capacity(&section, "read_capacity", local, store)?;
+        let write_capacity = index_capacity(&section, "write_capacity", local, store)?;
         out.push(Index {
             name: name.to_string(),
             local,
             partition_key,
             sort_key,
             projection,
+            read_capacity,
+            write_capacity,
         });
     }
+    Ok(out)
+}
+
+/// `read_capacity` / `write_capacity` of a `[[table.index]]`: a number ≥ 0,
+/// only on a global index of a provisioned DynamoDB table.
+fn index_capacity(
+    section: &Section,
+    key: &str,
+    local: bool,
+    store: &StoreConfig,
+) -> Result<Option<f64>> {
+    let Some(f) = section.get(key) else {
+        return Ok(None);
+    };
+    let unit = if key == "read_capacity" { "RCU" } else { "WCU" };
+    let example = format!("{key} = 500 ({unit}, the index's own provisioned capacity)");
+    if store.kind != StoreKind::DynamoDb {
+        return Err(f.key_error(
+            format!(
+                "{key} on an index applies to kind = \"dynamodb\" only, not \"{}\"",
+                store.kind.as_str()
+            ),
+            format!("remove {key} from this index"),
+        ));
+    }
+    if local {
+        return Err(f.key_error(
+            format!("a local secondary index uses its table's capacity; {key} applies to a global index"),
+            format!("remove {key}, or set local = false (a global index with its own capacity)"),
+        ));
+    }
+    if matches!(store.settings.get("mode"), Some(SettingValue::Text(m)) if m == "on_demand") {
+        return Err(f.key_error(
+            format!("{key} on an index applies to provisioned mode; in on-demand mode the table and its indexes scale together"),
+            format!("remove {key}, or remove mode = \"on_demand\" from [store]"),
+        ));
+    }
+    let v = f.number(&example)?;
+    if !(v >= 0.0 && v.is_finite()) {
+        return Err(f.error(
+            format!("must be ≥ 0, found `{}`", f.src.snippet(&f.span())),
+            format!("write {example}"),
+        ));
+    }
+    Ok(Some(v))
+}
+
+/// `index_key_changes` / `index_untouched` of a pattern: an array of index
+/// names of the pattern's table, each declared, none repeated, on a write to
+/// the base table; returned as ascending positions in `table.indexes`.
+fn pattern_indexes(
+    section: &Section,
+    key: &str,
+    table: &Table,
+    on_index: bool,
+    operation: Operation,
+) -> Result<Vec<usize>> {
+    let Some(f) = section.get(key) else {
+        return Ok(Vec::new());
+    };
+    let example = format!("{key} = [\"by_status\"]");
+    let allowed = if key == "index_key_changes" {
+        matches!(operation, Operation::Put | Operation::Update)
+    } else {
+        operation.is_write()
+    };
+    if !allowed || on_index {
+        let ops = if key == "index_key_changes" {
+            "\"put\" or \"update\""
+        } else {
+            "a write (put, update, delete, append)"
+        };
+        return Err(f.key_error(
+            format!(
+                "{key} applies to {ops} on a table, not to \"{}\"{}",
+                operation.as_str(),
+                if on_index { " on an index" } else { "" }
+            ),
+            format!("remove {key} from this access pattern"),
+        ));
+    }
+    let declared = list(table.indexes.iter().map(|i| i.name.as_str()));
+    let mut out: Vec<usize> = Vec::new();
+    for (i, node) in f.array(&example)?.iter().enumerate() {
+        let item = f.item(i, node);
+        let name = item.str(&example)?;
+        let Some(x) = table.indexes.iter().position(|ix| ix.name == name) else {
+            let hint = did_you_mean(name, table.indexes.iter().map(|i| i.name.as_str()));
+            return Err(item.error(
+                format!(
+                    "table `{}` has no index `{name}` (declared: {declared}){}",
+                    table.name,
+                    hint.map(|h| format!("; did you mean `{h}`?"))
+                        .unwrap_or_default()
+                ),
+                match hint {
+                    Some(h) => format!("write \"{h}\""),
+                    None if table.indexes.is_empty() => {
+                        format!(
+                            "remove {key}: table `{}` declares no [[table.index]]",
+                            table.name
+                        )
+                    }
+                    None => format!("name one of {declared}"),
+                },
+            ));
+        };
+        if out.contains(&x) {
+            return Err(item.error(
+                format!("index `{name}` is listed twice"),
+                "list each index once",
+            ));
+        }
+        out.push(x);
+    }
+    out.sort_unstable();
     Ok(out)
 }
 
@@ -1162,6 +1292,23 @@ fn access_patterns(
             }
             (None, _) => None,
         };
+        let t = &tables[table];
+        let index_key_changes =
+            pattern_indexes(&section, "index_key_changes", t, index.is_some(), operation)?;
+        let index_untouched =
+            pattern_indexes(&section, "index_untouched", t, index.is_some(), operation)?;
+        let both = index_key_changes
+            .iter()
+            .find(|x| index_untouched.contains(x));
+        if let (Some(&x), Some(f)) = (both, section.get("index_untouched")) {
+            return Err(f.key_error(
+                format!(
+                    "index `{}` is in both index_key_changes and index_untouched",
+                    t.indexes[x].name
+                ),
+                "keep it in index_key_changes when the write changes its key, in index_untouched when the write leaves it alone",
+            ));
+        }
         out.push(AccessPattern {
             name: name.to_string(),
             table,
@@ -1174,6 +1321,8 @@ fn access_patterns(
             consistency,
             element_size,
             range_s,
+            index_key_changes,
+            index_untouched,
         });
     }
     Ok(out)

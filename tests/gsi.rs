@@ -1,0 +1,383 @@
+//! DynamoDB secondary indexes: index writes per base write (0, 1 or 2), a
+//! global index's own provisioned capacity, and back-pressure from a global
+//! index whose writes throttle onto its base table.
+//!
+//! Sources: Amazon DynamoDB Developer Guide, "Provisioned throughput
+//! considerations for Global Secondary Indexes" (writes: an update that
+//! changes an indexed key attribute costs two index writes, delete + put; a
+//! write that touches no indexed attribute costs none; a table write is
+//! throttled when an index lacks the write capacity) and "Read/write capacity
+//! mode" (ceil(bytes / 1 KB) WCU per write).
+
+use crate::util::{run, scenario};
+use keyheat::results::{Status, TableResults};
+use keyheat::RunResults;
+
+/// An orders table keyed by order id with a keys-only global index on the
+/// status and a keys-only local index, written by one update pattern.
+///
+/// Index entry (keys only): the index key "STATUS#{status}" (15 chars + 16 B
+/// per part × 2 = 47 B) + the table key "ORDER#{order}" (13 + 32 = 45 B) +
+/// 100 B overhead = 192 B → 1 WCU. The LSI entry: "ORDER#{order}" twice (90 B)
+/// plus the sort key "{time}" (6 + 16 = 22 B) plus 100 B = 212 B → 1 WCU. The
+/// item, 1,000 B → 1 WCU.
+fn orders(pattern_extra: &str, store_extra: &str, index_extra: &str, weights: &str) -> String {
+    format!(
+        r#"
+schema_version = 1
+name = "gsi"
+[store]
+kind = "dynamodb"
+# The older model: each partition gets its table's (or index's) capacity ÷ partitions.
+adaptive_capacity = false
+burst_seconds = 0
+{store_extra}
+[simulation]
+trials = 12
+duration = "10m"
+[[entity]]
+name = "order"
+count = 100000
+[[entity]]
+name = "status"
+popularity = {{ distribution = "weights", weights = {weights} }}
+[[table]]
+name = "orders"
+partition_key = "ORDER#{{order}}"
+item_size = "1000B"
+[[table.index]]
+name = "by_status"
+partition_key = "STATUS#{{status}}"
+projection = "keys_only"
+{index_extra}
+[[table.index]]
+name = "by_time"
+local = true
+sort_key = "{{time}}"
+projection = "keys_only"
+[[access_pattern]]
+name = "Set status"
+table = "orders"
+operation = "update"
+rate = 100
+by = "order"
+{pattern_extra}
+"#
+    )
+}
+
+fn table<'a>(r: &'a RunResults, name: &str) -> &'a TableResults {
+    r.tables
+        .iter()
+        .find(|t| t.name == name)
+        .unwrap_or_else(|| panic!("no table {name}"))
+}
+
+const EVEN: &str = "[1, 1, 1, 1, 1, 1, 1, 1, 1, 1]";
+
+#[test]
+fn an_update_that_changes_the_index_key_costs_two_index_writes() {
+    // 100 updates/s × 2 index writes × 1 WCU = 200 WCU/s on the GSI.
+    let r = run(&orders(
+        r#"index_key_changes = ["by_status"]"#,
+        "",
+        "",
+        EVEN,
+    ));
+    let gsi = table(&r, "orders.by_status");
+    assert!((gsi.mean_write_units_per_s - 200.0).abs() < 1e-9);
+    // The busy-period mean over trials and partitions, from the placed rates.
+    assert!(
+        (gsi.write_units_per_s - 200.0).abs() < 2.0,
+        "{}",
+        gsi.write_units_per_s
+    );
+    // The base table: 1 WCU for the item + 1 WCU for the LSI entry (its key
+    // is not changed).
+    assert!((table(&r, "orders").mean_write_units_per_s - 200.0).abs() < 1e-9);
+}
+
+#[test]
+fn an_update_that_leaves_the_key_alone_costs_one_index_write() {
+    // The default: 100 × 1 × 1 WCU.
+    let r = run(&orders("", "", "", EVEN));
+    assert!((table(&r, "orders.by_status").mean_write_units_per_s - 100.0).abs() < 1e-9);
+    assert!((table(&r, "orders").mean_write_units_per_s - 200.0).abs() < 1e-9);
+}
+
+#[test]
+fn a_write_that_leaves_the_index_untouched_costs_it_nothing() {
+    let r = run(&orders(
+        r#"index_untouched = ["by_status", "by_time"]"#,
+        "",
+        "",
+        EVEN,
+    ));
+    assert_eq!(table(&r, "orders.by_status").mean_write_units_per_s, 0.0);
+    // Only the item's 1 WCU on the base table.
+    assert!((table(&r, "orders").mean_write_units_per_s - 100.0).abs() < 1e-9);
+    // Nothing of the base table's writes waits on the index.
+    assert_eq!(table(&r, "orders").back_pressure[0].base_write_share, 0.0);
+}
+
+#[test]
+fn a_local_index_key_change_costs_two_lsi_writes() {
+    // 100 × (1 WCU item + 2 × 1 WCU LSI entry) = 300 WCU/s on the base table.
+    let r = run(&orders(r#"index_key_changes = ["by_time"]"#, "", "", EVEN));
+    assert!((table(&r, "orders").mean_write_units_per_s - 300.0).abs() < 1e-9);
+    assert!((table(&r, "orders.by_status").mean_write_units_per_s - 100.0).abs() < 1e-9);
+}
+
+#[test]
+fn a_global_index_takes_its_own_provisioned_capacity() {
+    // Table: the defaults 3,000 RCU + 1,000 WCU → ceil(1 + 1) = 2 partitions
+    // of 1,500 RCU/s and 500 WCU/s.
+    // Index: 0 RCU + 4,000 WCU → ceil(0 + 4) = 4 partitions of min(1,000,
+    // 4,000 / 4) = 1,000 WCU/s and 0 RCU/s.
+    let r = run(&orders(
+        "",
+        "",
+        "read_capacity = 0\nwrite_capacity = 4000",
+        EVEN,
+    ));
+    let base = table(&r, "orders");
+    assert_eq!(base.partitions, 2);
+    assert_eq!(base.partition_write_limit_per_s, Some(500.0));
+    let gsi = table(&r, "orders.by_status");
+    assert_eq!(gsi.partitions, 4);
+    assert_eq!(gsi.partition_write_limit_per_s, Some(1000.0));
+    assert_eq!(gsi.partition_read_limit_per_s, Some(0.0));
+    // Without its own capacity the index takes the table's: 2 partitions of 500 WCU/s.
+    let r = run(&orders("", "", "", EVEN));
+    let gsi = table(&r, "orders.by_status");
+    assert_eq!(gsi.partitions, 2);
+    assert_eq!(gsi.partition_write_limit_per_s, Some(500.0));
+    // The figures table names the index's capacity and its source.
+    let fig = r
+        .store
+        .figures
+        .iter()
+        .find(|f| f.name == "orders.by_status capacity")
+        .expect("index capacity figure");
+    assert!(fig.assumption, "{fig:?}");
+}
+
+/// Status updates at 400/s, each changing the status: 800 index writes/s of
+/// 1 WCU, 90% of them to one status value. The table's 1,000 WCU over 2
+/// partitions gives each 500 WCU/s, and so does the index's (the same
+/// settings). The hottest status takes 0.9 × 800 = 720 WCU/s on one index
+/// partition: over its 500 WCU/s. The base table's 400 WCU/s (1 WCU per
+/// update; the LSI is left untouched) spread over 100,000 orders put ≈ 200
+/// WCU/s on each partition: 0.4 of its limit.
+fn hot_status(untouched: &str, key_changes: &str) -> String {
+    orders(
+        &format!("index_untouched = [\"by_time\"{untouched}]\n{key_changes}"),
+        "",
+        "",
+        "[0.9, 0.05, 0.05]",
+    )
+    .replace("rate = 100\n", "rate = 400\n")
+}
+
+#[test]
+fn a_hot_global_index_throttles_the_base_tables_writes() {
+    let r = run(&hot_status("", r#"index_key_changes = ["by_status"]"#));
+    let base = table(&r, "orders");
+    let gsi = table(&r, "orders.by_status");
+    // The base alone runs at ≈ 0.4 of its limit: no throttling of its own.
+    assert!(
+        base.peak_utilization.p95 < 0.6,
+        "{:?}",
+        base.peak_utilization
+    );
+    // The index: the hot status's partition takes 720 WCU/s plus, with
+    // probability 1/2 each, the 40 WCU/s of each other status: mean excess
+    // 220 + 40 = 260 of 800 WCU/s → 32.5% of the index's writes throttled
+    // (Poisson spread of ≈ 27 writes/s adds a little).
+    let f = base.back_pressure[0].throttled_write_fraction.mean;
+    assert!((0.28..0.40).contains(&f), "index write throttling {f}");
+    assert!((gsi.throttled_fraction.mean - f).abs() < 0.01);
+    // Every base write feeds the index: the base's throttled fraction is the
+    // index's (its own is 0), and its verdict fails on the index's pressure.
+    assert_eq!(base.back_pressure[0].base_write_share, 1.0);
+    assert!(
+        (base.throttled_fraction.mean - f).abs() < 0.005,
+        "base {} vs index {f}",
+        base.throttled_fraction.mean
+    );
+    let added = base.index_throttled_fraction.expect("has a global index");
+    assert!((added.mean - f).abs() < 0.005);
+    let v = r
+        .verdicts
+        .iter()
+        .find(|v| v.check == "hot_partition" && v.table == "orders")
+        .unwrap();
+    assert_eq!(v.status, Status::Fail, "{}", v.detail);
+    assert!(
+        v.detail
+            .contains("back-pressure: global index orders.by_status"),
+        "{}",
+        v.detail
+    );
+
+    // The same writes leaving the index untouched: the base passes, unthrottled.
+    let r = run(&hot_status(", \"by_status\"", ""));
+    let base = table(&r, "orders");
+    assert_eq!(base.throttled_fraction.mean, 0.0);
+    let v = r
+        .verdicts
+        .iter()
+        .find(|v| v.check == "hot_partition" && v.table == "orders")
+        .unwrap();
+    assert_eq!(v.status, Status::Pass, "{}", v.detail);
+}
+
+#[test]
+fn half_the_writes_feeding_a_hot_index_halve_its_pressure() {
+    // Two update patterns of 400/s each: one changes the status, one leaves
+    // the index alone. The index sees the same 800 writes/s as above; the
+    // base table's added throttled share is s·f with s = 1/2 of its write
+    // units (both patterns cost 1 WCU).
+    let text = hot_status("", r#"index_key_changes = ["by_status"]"#)
+        + r#"
+[[access_pattern]]
+name = "Touch"
+table = "orders"
+operation = "update"
+rate = 400
+by = "order"
+index_untouched = ["by_status", "by_time"]
+"#;
+    let r = run(&text);
+    let base = table(&r, "orders");
+    let bp = &base.back_pressure[0];
+    assert!((bp.base_write_share - 0.5).abs() < 1e-12);
+    let f = bp.throttled_write_fraction.mean;
+    assert!((0.28..0.40).contains(&f), "{f}");
+    // Per trial the added share is 0.5 · f (the base's own is 0; it has no reads).
+    assert!(
+        (base.throttled_fraction.mean - 0.5 * f).abs() < 0.005,
+        "{} vs {}",
+        base.throttled_fraction.mean,
+        0.5 * f
+    );
+}
+
+#[test]
+fn index_lists_are_validated() {
+    let err = |pattern: &str, index: &str, store: &str| -> String {
+        match keyheat::Scenario::from_str_at(&orders(pattern, store, index, EVEN), "gsi.toml") {
+            Ok(_) => panic!("accepted {pattern} / {index} / {store}"),
+            Err(e) => e.to_string(),
+        }
+    };
+    let e = err(r#"index_key_changes = ["by_stat"]"#, "", "");
+    assert!(e.starts_with("gsi.toml:"), "{e}");
+    assert!(e.contains("index_key_changes[0]"), "{e}");
+    assert!(
+        e.contains("table `orders` has no index `by_stat` (declared: `by_status`, `by_time`); did you mean `by_status`?"),
+        "{e}"
+    );
+    let e = err(r#"index_untouched = ["nope"]"#, "", "");
+    assert!(
+        e.contains("index_untouched[0]") && e.contains("declared: `by_status`, `by_time`"),
+        "{e}"
+    );
+    let e = err(
+        "index_key_changes = [\"by_status\"]\nindex_untouched = [\"by_status\"]",
+        "",
+        "",
+    );
+    assert!(
+        e.contains("in both index_key_changes and index_untouched"),
+        "{e}"
+    );
+    let e = err(r#"index_key_changes = ["by_status", "by_status"]"#, "", "");
+    assert!(e.contains("listed twice"), "{e}");
+    let e = err("", "", "write_capacity = -1");
+    assert!(
+        e.contains("write_capacity") && e.contains("must be ≥ 0"),
+        "{e}"
+    );
+    let e = err("", "write_capacity = 100", "mode = \"on_demand\"");
+    assert!(e.contains("provisioned mode"), "{e}");
+}
+
+#[test]
+fn key_changes_apply_to_puts_and_updates_only() {
+    let text = orders(r#"index_key_changes = ["by_status"]"#, "", "", EVEN)
+        .replace("operation = \"update\"", "operation = \"delete\"");
+    let e = keyheat::Scenario::from_str_at(&text, "gsi.toml")
+        .expect_err("a delete cannot change a key")
+        .to_string();
+    assert!(
+        e.contains("index_key_changes applies to \"put\" or \"update\""),
+        "{e}"
+    );
+    // A delete may leave an index untouched (the item was not in it).
+    let text = orders(r#"index_untouched = ["by_status"]"#, "", "", EVEN)
+        .replace("operation = \"update\"", "operation = \"delete\"");
+    let s = scenario(&text);
+    assert_eq!(s.access_patterns[0].index_untouched, vec![0]);
+}
+
+#[test]
+fn the_shipped_status_index_scenario_shows_back_pressure() {
+    // scenarios/orders-status-gsi.toml: the table alone ≈ 0.4 of its cap
+    // (1,800 updates/s × ≈ 1.97 WCU over 9 partitions); the index takes
+    // 2 × 1,800 = 3,600 WCU/s of 1 WCU entries (414 B), PENDING 32.7% of them
+    // ≈ 1,180 WCU/s on one partition of 1,000 WCU/s.
+    let s =
+        keyheat::Scenario::from_path(crate::util::root().join("scenarios/orders-status-gsi.toml"))
+            .expect("parses");
+    let options = keyheat::engine::Options {
+        trials: Some(30),
+        ..Default::default()
+    };
+    let r = keyheat::engine::run(&s, &options, &|_| {}).expect("runs");
+    let base = table(&r, "orders");
+    let gsi = table(&r, "orders.by_status");
+    assert!((gsi.mean_write_units_per_s - 2.0 * 900.0).abs() < 1e-9);
+    // Index partitions from its own capacity: ceil(1,000 / 3,000 + 8,000 / 1,000) = 9.
+    assert_eq!(gsi.partitions, 9);
+    assert!(
+        base.peak_utilization.p95 < 0.8,
+        "{:?}",
+        base.peak_utilization
+    );
+    // PENDING alone is 1.18 × the cap: the index's write peak is over 1.
+    assert!(base.back_pressure[0].write_peak_utilization.p95 > 1.18);
+    // At least PENDING's excess, 180 of 3,600 WCU/s = 5%, is throttled on the
+    // index, and the same share of the table's writes.
+    assert!(base.back_pressure[0].throttled_write_fraction.mean > 0.05);
+    assert!(base.throttled_fraction.mean > 0.05);
+    for t in ["orders", "orders.by_status"] {
+        let v = r
+            .verdicts
+            .iter()
+            .find(|v| v.check == "hot_partition" && v.table == t)
+            .unwrap();
+        assert_eq!(v.status, Status::Fail, "{t}: {}", v.detail);
+    }
+}
+
+#[test]
+fn a_global_index_with_its_own_capacity_is_priced_on_it() {
+    // Provisioned prices: 0.00013 per RCU-hour, 0.00065 per WCU-hour, 730 h.
+    // Table: (3,000 × 0.00013 + 1,000 × 0.00065) × 730 = 759.2.
+    // Index: (0 × 0.00013 + 4,000 × 0.00065) × 730 = 1,898.
+    let text = orders(
+        "",
+        "read_capacity = 3000\nwrite_capacity = 1000",
+        "read_capacity = 0\nwrite_capacity = 4000",
+        EVEN,
+    ) + "[pricing]\nread_unit_hour = 0.00013\nwrite_unit_hour = 0.00065\n";
+    let r = run(&text);
+    let cost = |name: &str| table(&r, name).monthly_cost.expect("priced");
+    assert!((cost("orders") - 759.2).abs() < 1e-6, "{}", cost("orders"));
+    assert!(
+        (cost("orders.by_status") - 1898.0).abs() < 1e-6,
+        "{}",
+        cost("orders.by_status")
+    );
+}
