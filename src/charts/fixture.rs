@@ -160,6 +160,7 @@ impl TableBuilder {
                     row_label: "partition".to_string(),
                 },
                 growth,
+                table_limit: None,
             },
         }
     }

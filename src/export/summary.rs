@@ -63,6 +63,14 @@ pub fn table_json(t: &TableResults) -> Value {
             "peak_utilization": stat_full(&c.peak_utilization),
             "throttled_fraction": { "mean": num(c.throttled_fraction.mean), "ci95": [num(c.throttled_fraction.ci95[0]), num(c.throttled_fraction.ci95[1])] },
         })).collect::<Vec<_>>(),
+        "table_limit": t.table_limit.as_ref().map(|l| json!({
+            "label": l.label,
+            "steps_per_s": l.steps_per_s.iter().map(|(a, b)| json!([num(*a), num(*b)])).collect::<Vec<_>>(),
+            "throttled_fraction": { "mean": num(l.throttled_fraction.mean), "ci95": [num(l.throttled_fraction.ci95[0]), num(l.throttled_fraction.ci95[1])] },
+            "peak_utilization": stat_full(&l.peak_utilization),
+            "clear_minute": stat_full(&l.clear_minute),
+            "still_throttling": { "mean": num(l.still_throttling.mean), "ci95": [num(l.still_throttling.ci95[0]), num(l.still_throttling.ci95[1])] },
+        })),
         "nodes": t.nodes.as_ref().map(|n| json!({
             "label": n.label,
             "count": n.count,
