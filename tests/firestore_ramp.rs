@@ -192,3 +192,21 @@ fn shipped_ramp_scenario_stops_throttling_at_minute_20() {
     let one = keyheat::export::summary_json(&run_threads(&text, 1)).unwrap();
     assert_eq!(json, one);
 }
+
+/// A later checkpoint day simulates the busy period of a collection that
+/// many days older: 30 days past creation the ramp is far past 1,000 ops/s
+/// (500 × 1.5^8,640 overflows), so only day 0 throttles, 6.25%.
+#[test]
+fn later_checkpoints_see_an_older_collection() {
+    let text = ramp_scenario(1000.0, "0s", "1h", 20).replace(
+        "duration = \"1h\"",
+        "duration = \"1h\"\nhorizon = \"30d\"\ngrowth = \"10%/month\"",
+    );
+    let r = run_with(&text, Method::Aggregated);
+    let c = &r.tables[0].checkpoints;
+    assert_eq!(c.len(), 2, "{c:?}");
+    assert_eq!((c[0].day, c[1].day), (0.0, 30.0));
+    assert!((c[0].throttled_fraction.mean - 0.0625).abs() < 0.0005);
+    assert_eq!(c[1].throttled_fraction.mean, 0.0);
+    assert_eq!(verdict(&r, "table_throughput").status, Status::Fail);
+}
