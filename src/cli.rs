@@ -554,6 +554,14 @@ fn place(
             SettingUnit::Duration => SettingValue::Number(positive(
                 parse_duration(value).map_err(|e| bad(e.to_string()))?,
             )?),
+            SettingUnit::Age => match parse_duration(value).map_err(|e| bad(e.to_string()))? {
+                v if v >= 0.0 => SettingValue::Number(v),
+                _ => {
+                    return Err(bad(format!(
+                        "`{value}` is not a duration of 0 or more (e.g. --set {name}=300s)"
+                    )))
+                }
+            },
             SettingUnit::Rate => SettingValue::Number(positive(
                 parse_rate(value).map_err(|e| bad(e.to_string()))?,
             )?),

@@ -194,6 +194,13 @@ fn defs() -> Value {
                 { "type": "string", "pattern": duration_pattern() }
             ]
         },
+        "age": {
+            "description": "An age: a duration that may be 0 (seconds as a number, or a string such as \"25m\").",
+            "anyOf": [
+                { "type": "number", "minimum": 0 },
+                { "type": "string", "pattern": duration_pattern() }
+            ]
+        },
         "duration_or_none": {
             "description": "A duration (seconds, or a string such as \"1d\"), or \"none\".",
             "anyOf": [
@@ -461,6 +468,7 @@ fn setting(unit: SettingUnit, doc: &str) -> Value {
         SettingUnit::Number => json!({ "type": "number", "minimum": 0 }),
         SettingUnit::Size => json!({ "$ref": "#/$defs/size" }),
         SettingUnit::Duration => json!({ "$ref": "#/$defs/duration" }),
+        SettingUnit::Age => json!({ "$ref": "#/$defs/age" }),
         SettingUnit::Rate => json!({ "$ref": "#/$defs/rate" }),
         SettingUnit::Bool => json!({ "type": "boolean" }),
         SettingUnit::Word(words) => json!({ "enum": words }),
@@ -469,6 +477,7 @@ fn setting(unit: SettingUnit, doc: &str) -> Value {
         SettingUnit::Number => "",
         SettingUnit::Size => " (bytes, or a string such as \"10GB\")",
         SettingUnit::Duration => " (seconds, or a string such as \"300s\")",
+        SettingUnit::Age => " (seconds, 0 or more, or a string such as \"25m\")",
         SettingUnit::Rate => " (per second, or a string such as \"3M/day\")",
         SettingUnit::Bool => " (true or false)",
         SettingUnit::Word(_) => "",

@@ -7,6 +7,7 @@ mod cassandra;
 mod checklist;
 mod cli;
 mod determinism;
+mod firestore_ramp;
 mod gsi;
 mod oracles;
 mod pricing;

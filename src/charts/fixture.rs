@@ -165,6 +165,7 @@ impl TableBuilder {
                 growth,
                 back_pressure: Vec::new(),
                 index_throttled_fraction: None,
+                table_limit: None,
             },
         }
     }

@@ -107,14 +107,16 @@ pub fn trial_outcomes(
     scenario: &Scenario,
     options: &Options,
 ) -> Result<Vec<Vec<trial::TableTrial>>> {
-    let (plan, model) = prepare(scenario, options)?;
+    let (plan, model) = prepare(scenario, options, 0.0)?;
     Ok((0..plan.trials)
         .into_par_iter()
         .map(|t| trial::run_trial(&plan, model.store(), t))
         .collect())
 }
 
-fn prepare(scenario: &Scenario, options: &Options) -> Result<(plan::Plan, Model)> {
+/// The plan and model of one busy period starting `start_s` seconds after the
+/// horizon's t = 0.
+fn prepare(scenario: &Scenario, options: &Options, start_s: f64) -> Result<(plan::Plan, Model)> {
     let mut scenario = scenario.clone();
     if let Some(t) = options.trials {
         scenario.simulation.trials = t.max(1);
@@ -123,7 +125,7 @@ fn prepare(scenario: &Scenario, options: &Options) -> Result<(plan::Plan, Model)
         scenario.simulation.seed = s;
     }
     let model = Model::new(&scenario.store, &scenario.source_path)?;
-    let mut plan = plan::build(&scenario, model.store());
+    let mut plan = plan::build_at(&scenario, model.store(), start_s);
     plan.method = match options.method {
         plan::Method::Auto => plan::choose_method(&plan, EXACT_MAX_KEYS),
         m => m,
@@ -167,7 +169,7 @@ fn simulate(
         for p in &mut at.access_patterns {
             p.rate_per_s *= factor;
         }
-        let d = simulate_once(&at, options, progress)?;
+        let d = simulate_once(&at, options, progress, day * plan::DAY_S)?;
         if i == 0 {
             // With growing traffic, the busy period is also simulated on the
             // day an item collection or item first breaches its ceiling.
@@ -207,7 +209,7 @@ fn simulate(
     }
     let mut main = match main {
         Some(m) => m,
-        None => simulate_once(scenario, options, progress)?,
+        None => simulate_once(scenario, options, progress, 0.0)?,
     };
     for (ti, t) in main.tables.iter_mut().enumerate() {
         t.checkpoints = points
@@ -253,13 +255,15 @@ fn simulate(
     Ok(main)
 }
 
-/// One busy period's trials reduced to tables and verdicts.
+/// One busy period's trials reduced to tables and verdicts; the busy period
+/// starts `start_s` seconds after the horizon's t = 0.
 fn simulate_once(
     scenario: &Scenario,
     options: &Options,
     progress: &(dyn Fn(u64) + Sync),
+    start_s: f64,
 ) -> Result<reduce::Design> {
-    let (plan, model) = prepare(scenario, options)?;
+    let (plan, model) = prepare(scenario, options, start_s)?;
     let store = model.store();
     let trials: Vec<Vec<trial::TableTrial>> = (0..plan.trials)
         .into_par_iter()

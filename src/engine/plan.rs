@@ -88,7 +88,41 @@ pub struct TablePlan {
     /// write units made by patterns that write this index (the rest leave it
     /// untouched, `index_untouched`). 1 for a table.
     pub base_write_share: f64,
+    /// A limit on the whole table's units that changes over simulated time
+    /// (Firestore's 500/50/5 ramp), when the store sets one.
+    pub table_limit: Option<TableLimitPlan>,
 }
+
+/// A table-level limit on read + write units that changes over simulated
+/// time, from [`StoreModel::table_limit_schedule`], in windows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableLimitPlan {
+    /// What the limit is (`"500/50/5 ramp"`).
+    pub label: String,
+    /// The store's steps within the busy period: (start second, units per second).
+    pub steps_per_s: Vec<(f64, f64)>,
+    /// (first window, end window, units per window) of the steps that can
+    /// matter, in order. A step whose limit is not finite, or exceeds both
+    /// the table's busiest-window mean units by more than [`UNBINDING_SDS`]
+    /// standard deviations (plus one unit) and 10 × those mean units, is left
+    /// out: no window of it is throttled or reaches a utilization of 0.1, so
+    /// it costs no simulated stretch.
+    pub stretches: Vec<(usize, usize, f64)>,
+}
+
+impl TableLimitPlan {
+    /// The limit (units per window) in force at window `w`, if any.
+    pub fn at_window(&self, w: usize) -> Option<f64> {
+        self.stretches
+            .iter()
+            .find(|(a, b, _)| (*a..*b).contains(&w))
+            .map(|s| s.2)
+    }
+}
+
+/// Standard deviations of a window's units above its mean beyond which a
+/// table-level limit is taken as unable to bind.
+pub const UNBINDING_SDS: f64 = 20.0;
 
 /// The partition key's key space.
 #[derive(Debug, Clone)]
@@ -262,8 +296,17 @@ pub fn choose_method(plan: &Plan, max_exact_keys: f64) -> Method {
 
 /// Builds the plan for `scenario` on `store`.
 pub fn build(scenario: &Scenario, store: &dyn StoreModel) -> Plan {
+    build_at(scenario, store, 0.0)
+}
+
+/// Builds the plan of a busy period that starts `start_s` seconds after the
+/// horizon's t = 0 (a checkpoint day): only time-varying table limits
+/// ([`StoreModel::table_limit_schedule`]) depend on it.
+pub fn build_at(scenario: &Scenario, store: &dyn StoreModel, start_s: f64) -> Plan {
     let sim = &scenario.simulation;
     let windows = ((sim.duration_s / sim.window_s).round() as usize).max(1);
+    let profile = rate_profile(sim, windows);
+    let max_mult = profile.iter().map(|p| p.2).fold(1.0, f64::max);
     let mut tables: Vec<TablePlan> = Vec::new();
     for (ti, t) in scenario.tables.iter().enumerate() {
         let base = tables.len();
@@ -282,6 +325,16 @@ pub fn build(scenario: &Scenario, store: &dyn StoreModel) -> Plan {
             }
         }
     }
+    for tp in &mut tables {
+        let demand = TableDemand {
+            name: tp.name.clone(),
+            initial_bytes: 0.0,
+            has_local_index: false,
+        };
+        tp.table_limit = store
+            .table_limit_schedule(&demand, start_s, sim.duration_s)
+            .map(|s| table_limit_plan(tp, s, sim.window_s, windows, max_mult));
+    }
     Plan {
         method: Method::default(),
         seed: sim.seed,
@@ -289,8 +342,44 @@ pub fn build(scenario: &Scenario, store: &dyn StoreModel) -> Plan {
         window_s: sim.window_s,
         windows,
         horizon_days: sim.horizon_days,
-        rate_profile: rate_profile(sim, windows),
+        rate_profile: profile,
         tables,
+    }
+}
+
+/// A store's table-limit schedule in windows: each step from its start
+/// (rounded to a window) to the next step's, keeping the steps that can bind
+/// against the table's busiest windows (rates × `max_mult`).
+fn table_limit_plan(
+    tp: &TablePlan,
+    schedule: crate::store::TableLimitSchedule,
+    window_s: f64,
+    windows: usize,
+    max_mult: f64,
+) -> TableLimitPlan {
+    let (mean, var) = tp.streams.iter().fold((0.0, 0.0), |(m, v), s| {
+        let lam = s.busy_rate_per_s * s.fan_out() * max_mult * window_s;
+        let [m1, m2, _, _] = s.severity.raw_moments();
+        (m + lam * m1, v + lam * m2)
+    });
+    // Steps above both bounds neither throttle nor reach a utilization of 0.1.
+    let keep_below = (mean + UNBINDING_SDS * var.sqrt() + 1.0).max(10.0 * mean);
+    let at = |t: f64| ((t / window_s).round().max(0.0) as usize).min(windows);
+    let steps = &schedule.steps;
+    let stretches = steps
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &(start, per_s))| {
+            let a = at(start);
+            let b = steps.get(i + 1).map_or(windows, |n| at(n.0));
+            let limit = per_s * window_s;
+            (b > a && limit.is_finite() && limit <= keep_below).then_some((a, b, limit))
+        })
+        .collect();
+    TableLimitPlan {
+        label: schedule.label,
+        steps_per_s: schedule.steps,
+        stretches,
     }
 }
 
@@ -407,6 +496,7 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
         partitions_by_day,
         global_index_of: None,
         base_write_share: 1.0,
+        table_limit: None,
     }
 }
 

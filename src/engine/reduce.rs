@@ -6,7 +6,8 @@ use super::trial::TableTrial;
 use crate::results::stats::{ci95_mean, mean, percentile};
 use crate::results::{
     Breach, GrowthPoint, IndexPressure, NodeResults, PartitionRank, Placement, Proportion,
-    Recommendation, RunResults, Stat, Status, StoreSummary, TableResults, VariantResults, Verdict,
+    Recommendation, RunResults, Stat, Status, StoreSummary, TableLimitResults, TableResults,
+    VariantResults, Verdict,
 };
 use crate::scenario::{Scenario, Variant};
 use crate::store::StoreModel;
@@ -62,7 +63,7 @@ pub fn design(
         .enumerate()
         .map(|(ti, tp)| {
             let per: Vec<&TableTrial> = trials.iter().map(|t| &t[ti]).collect();
-            table_results(tp, &per, scenario.checks.headroom)
+            table_results(plan, tp, &per, scenario.checks.headroom)
         })
         .collect();
     for (xi, tp) in plan.tables.iter().enumerate() {
@@ -311,7 +312,12 @@ fn curve<F: Fn(&TableTrial) -> Option<f64>>(
         .collect()
 }
 
-fn table_results(tp: &super::plan::TablePlan, per: &[&TableTrial], headroom: f64) -> TableResults {
+fn table_results(
+    plan: &Plan,
+    tp: &super::plan::TablePlan,
+    per: &[&TableTrial],
+    headroom: f64,
+) -> TableResults {
     let partition_ranks = ranks(per, |t| &t.ranked);
     let nodes = tp.layout.nodes.as_ref().map(|n| {
         let node_ranks = ranks(per, |t| &t.node_ranked);
@@ -430,7 +436,41 @@ fn table_results(tp: &super::plan::TablePlan, per: &[&TableTrial], headroom: f64
         growth,
         back_pressure: Vec::new(),
         index_throttled_fraction: None,
+        table_limit: table_limit(plan, tp, per),
     }
+}
+
+/// The table-level limit's figures over trials, when the plan has one.
+fn table_limit(
+    plan: &Plan,
+    tp: &super::plan::TablePlan,
+    per: &[&TableTrial],
+) -> Option<TableLimitResults> {
+    let limit = tp.table_limit.as_ref()?;
+    let of = |t: &TableTrial| t.table_limit.unwrap_or_default();
+    let duration_s = plan.window_s * plan.windows as f64;
+    let still = per
+        .iter()
+        .filter(|t| of(t).throttled_units > 0.0 && of(t).clear_s >= duration_s - 1e-9)
+        .count();
+    Some(TableLimitResults {
+        label: limit.label.clone(),
+        steps_per_s: limit
+            .stretches
+            .iter()
+            .map(|&(a, _, l)| (a as f64 * plan.window_s, l / plan.window_s))
+            .collect(),
+        throttled_fraction: stat(per, |t| {
+            if t.requested_units > 0.0 {
+                of(t).throttled_units / t.requested_units
+            } else {
+                0.0
+            }
+        }),
+        peak_utilization: stat(per, |t| of(t).peak_utilization),
+        clear_minute: stat(per, |t| of(t).clear_s / 60.0),
+        still_throttling: Proportion::wilson(still, per.len()),
+    })
 }
 
 /// Human-readable bytes, decimal units (1 KB = 1000 B), 3 significant figures.
@@ -628,6 +668,9 @@ pub fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> Vec<Verd
         }
     };
     out.push(hot);
+    if let Some(l) = &t.table_limit {
+        out.push(table_limit_verdict(t, l, headroom, ru, wu));
+    }
     out.push(size_verdict(
         "partition_size",
         t,
@@ -668,6 +711,65 @@ pub fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> Vec<Verd
         headroom,
     ));
     out
+}
+
+/// The `table_throughput` verdict of a table-level limit that changes over
+/// simulated time: its p95 peak utilization, throttled share and the minute
+/// from which no window is over it.
+fn table_limit_verdict(
+    t: &TableResults,
+    l: &TableLimitResults,
+    headroom: f64,
+    ru: &str,
+    wu: &str,
+) -> Verdict {
+    let unit = if ru == wu {
+        format!("{ru}/s")
+    } else {
+        format!("{ru} + {wu}/s")
+    };
+    let u = &l.peak_utilization;
+    let steps = match (l.steps_per_s.first(), l.steps_per_s.last()) {
+        (Some(a), Some(b)) if l.steps_per_s.len() > 1 => format!(
+            "{} {unit} at minute {} rising to {} {unit} at minute {}",
+            sig3(a.1),
+            sig3(a.0 / 60.0),
+            sig3(b.1),
+            sig3(b.0 / 60.0)
+        ),
+        (Some(a), _) => format!("{} {unit} from minute {}", sig3(a.1), sig3(a.0 / 60.0)),
+        _ => "far above the traffic throughout the busy period".to_string(),
+    };
+    let clear = if l.throttled_fraction.mean <= 0.0 {
+        "no window over it".to_string()
+    } else if l.still_throttling.mean > 0.0 {
+        format!(
+            "still over it in the busy period's last stretch in {}% of trials",
+            sig3(100.0 * l.still_throttling.mean)
+        )
+    } else {
+        format!(
+            "no window over it from minute {} of the busy period (mean; p95 {})",
+            sig3(l.clear_minute.mean),
+            sig3(l.clear_minute.p95)
+        )
+    };
+    Verdict {
+        check: "table_throughput".into(),
+        table: t.name.clone(),
+        status: status_for(u.p95, 1.0, headroom),
+        detail: format!(
+            "{}: p95 peak utilization {} (mean {} [{}, {}]) of the table's limit over simulated time ({steps}); {}% [{}, {}] of requested units throttled (mean); {clear}",
+            l.label,
+            sig3(u.p95),
+            sig3(u.mean),
+            sig3(u.ci95[0]),
+            sig3(u.ci95[1]),
+            sig3(100.0 * l.throttled_fraction.mean),
+            sig3(100.0 * l.throttled_fraction.ci95[0]),
+            sig3(100.0 * l.throttled_fraction.ci95[1]),
+        ),
+    }
 }
 
 fn size_verdict(

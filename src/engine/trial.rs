@@ -67,6 +67,22 @@ pub struct TableTrial {
     pub hot_keys: Vec<KeyLoad>,
     /// Timeseries (representative trial only).
     pub timeseries: Option<Timeseries>,
+    /// The table-level limit's outcome, when the plan has one.
+    pub table_limit: Option<TableLimitTrial>,
+}
+
+/// What one trial's windows did against a table-level limit that changes
+/// over simulated time (see [`super::plan::TableLimitPlan`]).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct TableLimitTrial {
+    /// Units over the table limit, summed over windows.
+    pub throttled_units: f64,
+    /// Highest window utilization of the table limit (table units ÷ limit).
+    pub peak_utilization: f64,
+    /// Seconds into the busy period at which the last stretch (a stationary
+    /// segment: one step of the limit, one rate, one bucket) with a window
+    /// over the limit ends; 0 when no window went over.
+    pub clear_s: f64,
 }
 
 /// Per stream, the exact method's (weight, partition) entry per key.
@@ -83,6 +99,20 @@ struct Placed {
     /// Append points of a monotonic key on a ranged store: (name, partition,
     /// requests/s), each one indivisible row for load splitting.
     appends: Vec<(String, usize, f64)>,
+}
+
+/// Cuts segments at the given window indices (sorted).
+fn cut_at(segs: Vec<(usize, usize, i64, f64)>, cuts: &[usize]) -> Vec<(usize, usize, i64, f64)> {
+    let mut out = Vec::with_capacity(segs.len() + cuts.len());
+    for (a, b, k, m) in segs {
+        let mut s = a;
+        for &c in cuts.iter().filter(|&&c| c > a && c < b) {
+            out.push((s, c, k, m));
+            s = c;
+        }
+        out.push((s, b, k, m));
+    }
+    out
 }
 
 /// Runs trial `t` of `plan` for every table.
@@ -176,23 +206,6 @@ fn split_at(
             let e = ((s / step + 1) * step).min(b);
             out.push((s, e, k, m));
             s = e;
-        }
-    }
-    out
-}
-
-/// Cuts segments at window `at` (when load splitting starts).
-fn cut_at(segs: Vec<(usize, usize, i64, f64)>, at: Option<usize>) -> Vec<(usize, usize, i64, f64)> {
-    let Some(w) = at else {
-        return segs;
-    };
-    let mut out = Vec::with_capacity(segs.len() + 1);
-    for (a, b, k, m) in segs {
-        if a < w && w < b {
-            out.push((a, w, k, m));
-            out.push((w, b, k, m));
-        } else {
-            out.push((a, b, k, m));
         }
     }
     out
@@ -378,7 +391,20 @@ fn run_table(
         .filter(|_| table.layout.nodes.is_some() && plan.method != Method::Exact);
     let split_from =
         load_split.map(|l| ((l.delay_s / plan.window_s).round() as usize).min(plan.windows));
-    let segs = cut_at(segs, split_from);
+    let segs = cut_at(segs, split_from.as_slice());
+    // A table-level limit that changes over time: segments end where it does.
+    let mut limit_cuts: Vec<usize> = table
+        .table_limit
+        .iter()
+        .flat_map(|l| l.stretches.iter().flat_map(|s| [s.0, s.1]))
+        .collect();
+    limit_cuts.sort_unstable();
+    limit_cuts.dedup();
+    let segs = cut_at(segs, &limit_cuts);
+    let mut table_out = table
+        .table_limit
+        .as_ref()
+        .map(|_| TableLimitTrial::default());
     let per_window = |l: Option<f64>| l.map(|x| x * plan.window_s);
     let partition_limits = Limits {
         read: per_window(table.layout.read_limit_per_s),
@@ -475,6 +501,8 @@ fn run_table(
 
         let seg_windows = end - start;
         let seg_frac = seg_windows as f64 / plan.windows as f64;
+        // Units per window the whole table may take in this segment, if limited.
+        let table_cap = table.table_limit.as_ref().and_then(|l| l.at_window(start));
         for (s, pl) in table.streams.iter().zip(placed.iter()) {
             for (key, part, rate) in pl.keys.iter().filter(|_| representative) {
                 let e = key_units.entry(key.clone()).or_insert((*part, 0.0, 0.0));
@@ -525,13 +553,13 @@ fn run_table(
             }
         }
         if exact {
-            let o = exact_segment(
+            let (o, t) = exact_segment(
                 plan,
                 table,
                 placed,
                 entries,
                 (start, end),
-                (&partition_limits, &node_limits),
+                (&partition_limits, &node_limits, table_cap),
                 (simulate_partitions, simulate_nodes),
                 (&mut peak, &mut node_peak),
                 &mut burst_left,
@@ -539,6 +567,9 @@ fn run_table(
                 rng,
             );
             total.merge(o);
+            if let (Some(tl), Some(t)) = (table_out.as_mut(), t) {
+                tl.record(&t, end, plan.window_s);
+            }
             continue;
         }
         let comps_of = |lams: &dyn Fn(usize) -> f64| -> Vec<Component<'_>> {
@@ -571,6 +602,8 @@ fn run_table(
                     collapsed(comps, limits, seg_windows, rng)
                 }
             };
+        // This segment's outcome over its servers (partitions or nodes).
+        let mut seg = Outcome::default();
         if simulate_partitions {
             // Split-for-heat steps available at this segment's start.
             let steps = split.map_or(0.0, |(delay, _, _)| {
@@ -622,7 +655,7 @@ fn run_table(
                 let spend = o.throttled_units.min(burst_left[p]);
                 o.spend_burst(spend);
                 burst_left[p] -= spend;
-                total.merge(o);
+                seg.merge(o);
             }
         }
         if let (Some(_), true) = (nodes, simulate_nodes) {
@@ -638,10 +671,29 @@ fn run_table(
                 // With per-partition limits the table's peak is the partitions';
                 // node peaks are judged on their own (hot_node).
                 if !simulate_partitions {
-                    total.merge(o);
+                    seg.merge(o);
                 }
             }
         }
+        if let (Some(cap), Some(tl)) = (table_cap, table_out.as_mut()) {
+            // The table's units summed over its partitions: one compound
+            // Poisson stream per pattern at the pattern's total rate.
+            let comps = comps_of(&|si| placed[si].per_partition.iter().sum());
+            let limits = Limits {
+                combined: Some(cap),
+                ..Limits::default()
+            };
+            let o = if representative || plan.method == Method::Windows {
+                draw_windows(&comps, &limits, seg_windows, rng, &mut |_, _, _| {})
+            } else {
+                collapsed(&comps, &limits, seg_windows, rng)
+            };
+            tl.record(&o, end, plan.window_s);
+            // Over both limits at once, a window loses the larger excess.
+            seg.throttled_units = seg.throttled_units.max(o.throttled_units);
+            seg.peak_utilization = seg.peak_utilization.max(o.peak_utilization);
+        }
+        total.merge(seg);
     }
 
     let mut ranked: Vec<[f64; 4]> = (0..p_count)
@@ -726,6 +778,18 @@ fn run_table(
         growth: table.growth.simulate(rng),
         hot_keys,
         timeseries,
+        table_limit: table_out,
+    }
+}
+
+impl TableLimitTrial {
+    /// Adds one segment's outcome against the table limit; the segment ends at window `end`.
+    fn record(&mut self, o: &Outcome, end: usize, window_s: f64) {
+        self.throttled_units += o.throttled_units;
+        self.peak_utilization = self.peak_utilization.max(o.peak_utilization);
+        if o.throttled_units > 0.0 {
+            self.clear_s = end as f64 * window_s;
+        }
     }
 }
 
@@ -739,13 +803,13 @@ fn exact_segment(
     placed: &[Placed],
     entries: &[Option<Vec<(f64, u32)>>],
     (start, end): (usize, usize),
-    (partition_limits, node_limits): (&Limits, &Limits),
+    (partition_limits, node_limits, table_cap): (&Limits, &Limits, Option<f64>),
     (simulate_partitions, simulate_nodes): (bool, bool),
     (peak, node_peak): (&mut [f64], &mut [f64]),
     burst_left: &mut [f64],
     mut series: Option<SeriesSink<'_>>,
     rng: &mut Xoshiro256PlusPlus,
-) -> Outcome {
+) -> (Outcome, Option<Outcome>) {
     let p_count = table.layout.partitions.max(1);
     // Keys are drawn one by one; cold keys sharing a partition share a slot.
     let aliases: Vec<Option<AliasTable>> = entries
@@ -769,6 +833,7 @@ fn exact_segment(
     let mut w_units = vec![0.0f64; p_count];
     let mut node_r = vec![0.0f64; n_nodes];
     let mut node_w = vec![0.0f64; n_nodes];
+    let mut table_out = table_cap.map(|_| Outcome::default());
     for wi in start..end {
         for (si, s) in table.streams.iter().enumerate() {
             let (Some(alias), Some(pois)) = (&aliases[si], &samplers[si]) else {
@@ -802,6 +867,8 @@ fn exact_segment(
                 ts_units[row][step] += units;
             }
         };
+        // Units this window loses on its servers (partitions or nodes).
+        let mut window_over = 0.0;
         if simulate_partitions {
             for p in 0..p_count {
                 let (util, over) = partition_limits.apply(r_units[p], w_units[p]);
@@ -809,7 +876,7 @@ fn exact_segment(
                 out.peak_utilization = out.peak_utilization.max(util);
                 let spend = over.min(burst_left[p]);
                 burst_left[p] -= spend;
-                out.throttled_units += over - spend;
+                window_over += over - spend;
                 out.requested_units += r_units[p] + w_units[p];
                 let (w_util, w_over) = partition_limits.write_excess(w_units[p]);
                 out.write_peak_utilization = out.write_peak_utilization.max(w_util);
@@ -833,7 +900,7 @@ fn exact_segment(
                 node_peak[n] = node_peak[n].max(util);
                 if !simulate_partitions {
                     out.peak_utilization = out.peak_utilization.max(util);
-                    out.throttled_units += over;
+                    window_over += over;
                     out.requested_units += node_r[n] + node_w[n];
                     let (w_util, w_over) = node_limits.write_excess(node_w[n]);
                     out.write_peak_utilization = out.write_peak_utilization.max(w_util);
@@ -845,10 +912,25 @@ fn exact_segment(
                 node_w[n] = 0.0;
             }
         }
+        if let (Some(cap), Some(t)) = (table_cap, table_out.as_mut()) {
+            // The whole table's units this window against its limit.
+            let units: f64 = r_units.iter().sum::<f64>() + w_units.iter().sum::<f64>();
+            let (util, over) = Limits {
+                combined: Some(cap),
+                ..Limits::default()
+            }
+            .apply(0.0, units);
+            t.peak_utilization = t.peak_utilization.max(util);
+            t.throttled_units += over;
+            out.peak_utilization = out.peak_utilization.max(util);
+            // Over both limits at once, a window loses the larger excess.
+            window_over = window_over.max(over);
+        }
+        out.throttled_units += window_over;
         r_units.iter_mut().for_each(|x| *x = 0.0);
         w_units.iter_mut().for_each(|x| *x = 0.0);
     }
-    out
+    (out, table_out)
 }
 
 /// The hottest keys by units, with their requests over the busy period drawn

@@ -42,6 +42,19 @@ pub fn table_json(t: &TableResults) -> Value {
             "stored_bytes_at_horizon".into(),
             num(last.map_or(t.stored_bytes, |g| g.table_bytes)),
         );
+        m.insert(
+            "table_limit".into(),
+            t.table_limit.as_ref().map_or(Value::Null, |l| {
+                json!({
+                    "label": l.label,
+                    "steps_per_s": l.steps_per_s.iter().map(|(a, b)| json!([num(*a), num(*b)])).collect::<Vec<_>>(),
+                    "throttled_fraction": { "mean": num(l.throttled_fraction.mean), "ci95": [num(l.throttled_fraction.ci95[0]), num(l.throttled_fraction.ci95[1])] },
+                    "peak_utilization": stat_full(&l.peak_utilization),
+                    "clear_minute": stat_full(&l.clear_minute),
+                    "still_throttling": { "mean": num(l.still_throttling.mean), "ci95": [num(l.still_throttling.ci95[0]), num(l.still_throttling.ci95[1])] },
+                })
+            }),
+        );
     }
     v
 }

@@ -231,9 +231,10 @@ fn summary(d: &mut Doc, r: &RunResults) {
         .max_by(|a, b| finite(a.peak_utilization.mean).total_cmp(&finite(b.peak_utilization.mean)));
     if let Some(t) = hottest {
         p.push_str(&format!(
-            " The busiest table, <b>{}</b>, peaks at {}× its per-partition limit (mean over {} trials; p95 {}×) and throttles {} of requested units.",
+            " The busiest table, <b>{}</b>, peaks at {}× {} (mean over {} trials; p95 {}×) and throttles {} of requested units.",
             esc(&t.name),
             sig3(t.peak_utilization.mean),
+            esc(&sections::utilization_basis(t)),
             count(r.trials as usize),
             sig3(t.peak_utilization.p95),
             percent(t.throttled_fraction.mean),
@@ -422,6 +423,14 @@ fn capacity(d: &mut Doc, r: &RunResults) {
         d.line("<h3>Node-level load</h3>");
         d.line("<p class=\"note\">Where the store limits throughput per node, load summed per node after replication; the busiest node's share against the even share 1 ÷ nodes.</p>");
         text_table(d, "nodes", &nodes);
+    }
+    if let Some(limits) = sections::table_limits(r) {
+        d.line("<h3>Table limit over time</h3>");
+        d.line(format!(
+            "<p class=\"note\">{}</p>",
+            esc(sections::TABLE_LIMIT_NOTE)
+        ));
+        text_table(d, "table-limit", &limits);
     }
     d.line("<h3>Key placement</h3>");
     d.line(format!(

@@ -116,9 +116,10 @@ fn summary(d: &mut Doc, r: &RunResults) {
         .max_by(|a, b| finite(a.peak_utilization.mean).total_cmp(&finite(b.peak_utilization.mean)));
     if let Some(t) = hottest {
         p.push_str(&format!(
-            " The busiest table, {}, peaks at {}× its per-partition limit (mean over {} trials; p95 {}×) and throttles {} of requested units.",
+            " The busiest table, {}, peaks at {}× {} (mean over {} trials; p95 {}×) and throttles {} of requested units.",
             inline(&t.name),
             sig3(t.peak_utilization.mean),
+            sections::utilization_basis(t),
             count(r.trials as usize),
             sig3(t.peak_utilization.p95),
             percent(t.throttled_fraction.mean),
@@ -263,6 +264,13 @@ fn capacity(d: &mut Doc, r: &RunResults) {
         d.line("Where the store limits throughput per node, load summed per node after replication; the busiest node's share against the even share 1 ÷ nodes.");
         d.blank();
         text_table(d, &nodes);
+    }
+    if let Some(limits) = sections::table_limits(r) {
+        d.line("### Table limit over time");
+        d.blank();
+        d.line(sections::TABLE_LIMIT_NOTE);
+        d.blank();
+        text_table(d, &limits);
     }
     d.line("### Key placement");
     d.blank();

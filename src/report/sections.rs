@@ -268,6 +268,85 @@ pub(super) fn nodes(r: &RunResults) -> Option<TextTable> {
     })
 }
 
+/// Tables with a limit on their total units that changes over simulated
+/// time (Firestore's 500/50/5 ramp): the limit's steps, the share of
+/// requested units throttled, and the minute throttling stops.
+pub(super) fn table_limits(r: &RunResults) -> Option<TextTable> {
+    let rows: Vec<Vec<String>> = r
+        .tables
+        .iter()
+        .filter_map(|t| t.table_limit.as_ref().map(|l| (t, l)))
+        .map(|(t, l)| {
+            let steps = if l.steps_per_s.is_empty() {
+                "far above the traffic".to_string()
+            } else {
+                l.steps_per_s
+                    .iter()
+                    .map(|(start, per_s)| {
+                        format!("{} from min {}", sig3(*per_s), sig3(start / 60.0))
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            };
+            let stops = if l.throttled_fraction.mean <= 0.0 {
+                "never throttles".to_string()
+            } else if l.still_throttling.mean > 0.0 {
+                format!(
+                    "still throttling at the end in {}",
+                    percent(l.still_throttling.mean)
+                )
+            } else {
+                format!(
+                    "{}; p95 {}",
+                    mean_ci(&l.clear_minute, sig3),
+                    sig3(l.clear_minute.p95)
+                )
+            };
+            vec![
+                t.name.clone(),
+                l.label.clone(),
+                steps,
+                mean_ci(&l.throttled_fraction, percent),
+                mean_ci(&l.peak_utilization, sig3),
+                stops,
+            ]
+        })
+        .collect();
+    if rows.is_empty() {
+        return None;
+    }
+    Some(TextTable {
+        head: [
+            "table",
+            "limit",
+            "steps (units/s from busy-period minute)",
+            "throttled share of requested units, mean [95% CI]",
+            "peak utilization, mean [95% CI]",
+            "minute throttling stops, mean [95% CI]; p95",
+        ]
+        .map(String::from)
+        .to_vec(),
+        right: vec![false, false, false, true, true, true],
+        rows,
+    })
+}
+
+/// What a table's peak utilization is measured against, for the summary
+/// sentence: its per-partition limit, or its table limit over time when it
+/// has no per-partition limit.
+pub(super) fn utilization_basis(t: &TableResults) -> String {
+    let per_partition = t.partition_read_limit_per_s.is_some()
+        || t.partition_write_limit_per_s.is_some()
+        || t.partition_combined_limit_per_s.is_some();
+    match &t.table_limit {
+        Some(l) if !per_partition => format!("its table limit over time ({})", l.label),
+        _ => "its per-partition limit".to_string(),
+    }
+}
+
+/// The note above the table-limit table.
+pub(super) const TABLE_LIMIT_NOTE: &str = "A limit on the whole table's reads + writes that changes over simulated time, applied per window to the table's units summed over its partitions. Steps far above the traffic are left out. Throttling stops at the end of the last stationary stretch (one step, one rate) in which a window went over the limit; minutes count from the start of the busy period.";
+
 /// The key-placement approximation per table.
 pub(super) fn placement(r: &RunResults) -> TextTable {
     let rows = r

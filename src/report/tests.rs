@@ -180,6 +180,48 @@ fn capacity_nodes_and_placement() {
 }
 
 #[test]
+fn table_limit_over_time_lists_steps_throttled_share_and_the_minute_it_stops() {
+    let stat = |mean: f64, p95: f64| crate::results::Stat {
+        mean,
+        p50: mean,
+        p95,
+        ci95: [mean, mean],
+    };
+    let mut r = fixture::results();
+    assert!(!report().contains("### Table limit over time"));
+    r.tables[0].partition_read_limit_per_s = None;
+    r.tables[0].partition_write_limit_per_s = None;
+    r.tables[0].table_limit = Some(crate::results::TableLimitResults {
+        label: "500/50/5 ramp".to_string(),
+        steps_per_s: vec![(0.0, 500.0), (300.0, 750.0), (600.0, 1125.0)],
+        throttled_fraction: stat(0.0625, 0.063),
+        peak_utilization: stat(2.2, 2.3),
+        clear_minute: stat(10.0, 10.0),
+        still_throttling: crate::results::Proportion {
+            mean: 0.0,
+            ci95: [0.0, 0.1],
+        },
+    });
+    let md = markdown(&r, &[]);
+    has(&md, "### Table limit over time");
+    has(&md, "| orders | 500/50/5 ramp | 500 from min 0; 750 from min 5.00; 1,120 from min 10.0 | 6.25% [6.25%, 6.25%] | 2.20 [2.20, 2.20] | 10.0 [10.0, 10.0]; p95 10.0 |");
+    // The summary sentence names what the utilization is measured against.
+    has(
+        &md,
+        "peaks at 1.23× its table limit over time (500/50/5 ramp)",
+    );
+    let html = super::html(&r, &[]);
+    for want in [
+        "<h3>Table limit over time</h3>",
+        "<td>500/50/5 ramp</td>",
+        "<td class=\"num\">6.25% [6.25%, 6.25%]</td>",
+        "its table limit over time (500/50/5 ramp)",
+    ] {
+        assert!(html.contains(want), "missing {want:?}");
+    }
+}
+
+#[test]
 fn hot_keys_list_the_top_ten() {
     let md = report();
     has(&md, "| # | partition key | partition | share of requests | requests/s | units/s | requests in busiest window |");

@@ -168,6 +168,9 @@ pub struct TableResults {
     /// index's writes throttled, per trial (already included in
     /// `throttled_fraction`); `None` without global indexes.
     pub index_throttled_fraction: Option<Stat>,
+    /// The table-level limit that changes over simulated time (Firestore's
+    /// 500/50/5 ramp), when the store sets one.
+    pub table_limit: Option<TableLimitResults>,
 }
 
 /// A global secondary index's write pressure on its base table: when the
@@ -187,6 +190,27 @@ pub struct IndexPressure {
     /// Share of the table's busy-period write units made by patterns that
     /// write this index.
     pub base_write_share: f64,
+}
+
+/// A table-level limit on read + write units that changes over simulated
+/// time, and what the busy period did against it, reduced over trials.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct TableLimitResults {
+    /// What the limit is (`"500/50/5 ramp"`).
+    pub label: String,
+    /// The steps that can bind in the busy period: (start second, units per
+    /// second); steps far above the table's traffic are left out.
+    pub steps_per_s: Vec<(f64, f64)>,
+    /// Units over the table limit ÷ units requested, per trial.
+    pub throttled_fraction: Stat,
+    /// Highest window's table units ÷ the limit then in force, per trial.
+    pub peak_utilization: Stat,
+    /// Minute of the busy period from which no window goes over the table
+    /// limit (the end of the last stationary stretch with a window over it;
+    /// 0 when none is), per trial.
+    pub clear_minute: Stat,
+    /// Share of trials still over the limit in the busy period's last stretch.
+    pub still_throttling: Proportion,
 }
 
 /// Load per node (Cassandra node, Redis master, MongoDB shard), reduced over trials.

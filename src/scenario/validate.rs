@@ -307,6 +307,10 @@ fn store(root: &Section) -> Result<StoreConfig> {
                 let example = format!("{name} = \"300s\"");
                 SettingValue::Number(positive(&f, f.duration(&example)?, &example)?)
             }
+            SettingUnit::Age => {
+                let example = format!("{name} = \"300s\"");
+                SettingValue::Number(at_least_zero(&f, f.duration(&example)?, &example)?)
+            }
             SettingUnit::Rate => {
                 let example = format!("{name} = 1000");
                 SettingValue::Number(positive(&f, f.rate(&example)?, &example)?)

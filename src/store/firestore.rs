@@ -19,13 +19,19 @@
 //!   engine's `monotonic_index` verdict applies it to tables whose partition
 //!   or sort key holds `{time}` (model the indexed field as the sort key).
 //! - The 500/50/5 rule for new collections ("Best practices": ramping up
-//!   traffic): start at ≤ 500 operations per second, then add 50% every 5
-//!   minutes; see [`ramp_ops_per_s`]. With `new_collection = true` the ramp's
-//!   budget at `collection_age` becomes the collection's combined limit on
-//!   reads + writes per second (÷ `partitions`), so the engine's
-//!   `hot_partition` verdict checks the busy-period rate against it.
-//!   `collection_age` defaults to 1 h, the default `[simulation] duration`:
-//!   store models do not see the scenario's duration, so set it to yours.
+//!   traffic): "start with a maximum of 500 operations per second to a new
+//!   collection and then increase traffic by 50% every 5 minutes"; see
+//!   [`ramp_ops_per_s`]. With `new_collection = true` the ramp is the
+//!   collection's limit on reads + writes per second, and it moves with
+//!   simulated time: at second t of the busy period the limit is
+//!   `ramp_ops_per_s((collection_age + t) / 60)`, applied per window to the
+//!   collection's units summed over its partitions
+//!   ([`StoreModel::table_limit_schedule`], the `table_throughput` verdict).
+//!   `collection_age` is the collection's age when the busy period starts
+//!   (default 0: created at its start); a later checkpoint day adds its days,
+//!   by which time the ramp is far past any traffic. Reading the docs' rule
+//!   as a hard limit (requests beyond it are throttled) is an ASSUMPTION:
+//!   the docs give it as guidance against latency and errors.
 //! - Document ≤ 1 MiB = 1,048,576 bytes ("Usage and limits"), its size counted
 //!   as "Storage size calculations" says: document name + field names + field
 //!   values + 32 bytes. Give `item_size` in those bytes.
@@ -44,7 +50,10 @@
 //! written or deleted, whatever its size ("Understand Cloud Firestore
 //! billing"). Consistency does not change the count.
 
-use super::{figure, fmt_number, hash, KeyLimits, Settings, StoreModel, TableDemand, TableLayout};
+use super::{
+    figure, fmt_number, hash, KeyLimits, Settings, StoreModel, TableDemand, TableLayout,
+    TableLimitSchedule,
+};
 use crate::error::{Error, Result};
 use crate::results::Figure;
 use crate::scenario::{Consistency, Operation, StoreKind};
@@ -61,8 +70,8 @@ pub const RAMP_START_OPS_PER_S: f64 = 500.0;
 pub const RAMP_GROWTH: f64 = 1.5;
 /// 500/50/5: minutes per step.
 pub const RAMP_STEP_MINUTES: f64 = 5.0;
-/// Default `collection_age`: one hour, the default simulated duration.
-pub const DEFAULT_COLLECTION_AGE_S: f64 = 3600.0;
+/// Default `collection_age`: 0, the collection is created as the busy period starts.
+pub const DEFAULT_COLLECTION_AGE_S: f64 = 0.0;
 /// Most partitions keyheat lays out.
 pub const MAX_PARTITIONS: usize = 100_000;
 
@@ -83,6 +92,37 @@ pub fn ramp_ops_per_s(minutes_since_start: f64) -> f64 {
     }
     let steps = (minutes_since_start / RAMP_STEP_MINUTES).floor();
     RAMP_START_OPS_PER_S * RAMP_GROWTH.powf(steps)
+}
+
+/// The 500/50/5 ramp over a busy period of `duration_s` seconds that starts
+/// when the collection is `age_s` seconds old: steps `(start second, ops/s)`,
+/// the first at 0 s, then one at every 5-minute mark of the collection's age
+/// before the end. Stops at the first step whose budget overflows to
+/// infinity (no limit from there on).
+///
+/// ```
+/// use keyheat::store::firestore::ramp_schedule;
+/// // Created 2 minutes before the busy period: 500 until minute 3, then 750.
+/// assert_eq!(ramp_schedule(120.0, 600.0), vec![(0.0, 500.0), (180.0, 750.0), (480.0, 1125.0)]);
+/// ```
+pub fn ramp_schedule(age_s: f64, duration_s: f64) -> Vec<(f64, f64)> {
+    let age_s = if age_s.is_finite() {
+        age_s.max(0.0)
+    } else {
+        0.0
+    };
+    let step_s = RAMP_STEP_MINUTES * 60.0;
+    let mut out = vec![(0.0, ramp_ops_per_s(age_s / 60.0))];
+    let mut k = (age_s / step_s).floor() + 1.0;
+    while out.last().is_some_and(|s| s.1.is_finite()) {
+        let t = k * step_s - age_s;
+        if t >= duration_s {
+            break;
+        }
+        out.push((t, ramp_ops_per_s(k * RAMP_STEP_MINUTES)));
+        k += 1.0;
+    }
+    out
 }
 
 /// Google Cloud Firestore.
@@ -117,8 +157,14 @@ impl Firestore {
         let document_write_limit = positive("document_write_limit", DOCUMENT_WRITE_PER_S)?;
         let sequential_index_write_limit =
             positive("sequential_index_write_limit", SEQUENTIAL_INDEX_WRITE_PER_S)?;
-        let collection_age_s = positive("collection_age", DEFAULT_COLLECTION_AGE_S)?;
         let item_size_limit = positive("item_size_limit", DOCUMENT_SIZE_LIMIT)?;
+        let collection_age_s = match s.non_negative("collection_age")? {
+            Some(v) => {
+                set.push("collection_age");
+                v
+            }
+            None => DEFAULT_COLLECTION_AGE_S,
+        };
         let partitions = match s.number("partitions") {
             None => 1,
             Some(x) if x.fract() == 0.0 && (1.0..=MAX_PARTITIONS as f64).contains(&x) => {
@@ -150,9 +196,9 @@ impl Firestore {
         })
     }
 
-    /// The 500/50/5 budget at `collection_age`, operations per second, when
-    /// `new_collection` is on.
-    pub fn ramp_limit_per_s(&self) -> Option<f64> {
+    /// The 500/50/5 budget as the busy period starts (at `collection_age`),
+    /// operations per second, when `new_collection` is on.
+    pub fn ramp_at_start_per_s(&self) -> Option<f64> {
         self.new_collection
             .then(|| ramp_ops_per_s(self.collection_age_s / 60.0))
     }
@@ -176,9 +222,7 @@ impl StoreModel for Firestore {
             partitions: self.partitions,
             read_limit_per_s: None,
             write_limit_per_s: None,
-            combined_limit_per_s: self
-                .ramp_limit_per_s()
-                .map(|ops| ops / self.partitions as f64),
+            combined_limit_per_s: None,
             item_collection_limit_bytes: None,
             item_size_limit_bytes: Some(self.item_size_limit),
             nodes: None,
@@ -215,6 +259,18 @@ impl StoreModel for Firestore {
         }
     }
 
+    fn table_limit_schedule(
+        &self,
+        _table: &TableDemand,
+        start_s: f64,
+        duration_s: f64,
+    ) -> Option<TableLimitSchedule> {
+        self.new_collection.then(|| TableLimitSchedule {
+            label: "500/50/5 ramp".to_string(),
+            steps: ramp_schedule(self.collection_age_s + start_s, duration_s),
+        })
+    }
+
     fn figures(&self) -> Vec<Figure> {
         let docs = "Firebase docs";
         let f = |name: &'static str, value: String, source: &str, assumption: bool| {
@@ -249,44 +305,37 @@ impl StoreModel for Firestore {
             ),
             f(
                 "new_collection",
-                match self.ramp_limit_per_s() {
+                match self.ramp_at_start_per_s() {
                     Some(ops) => format!(
-                        "on: 500/50/5 ramp, 500 ops/s then +50% every 5 min = {} ops/s at {} min, the collection's reads + writes limit ({} per partition)",
+                        "on: 500/50/5 ramp, 500 ops/s then +50% every 5 min of the collection's age, the collection's reads + writes limit over simulated time ({} ops/s as the busy period starts; table_throughput)",
                         fmt_number(ops.round()),
-                        fmt_number(age_min),
-                        fmt_number((ops / self.partitions as f64).round())
                     ),
-                    None => format!(
-                        "off (a new collection would start at 500 ops/s, +50% every 5 min: {} ops/s at {} min)",
-                        fmt_number(ramp_ops_per_s(age_min).round()),
-                        fmt_number(age_min)
-                    ),
+                    None => "off (a new collection would start at 500 ops/s, +50% every 5 min)".to_string(),
                 },
                 &format!("{docs}: 'Best practices' (ramping up traffic, the 500/50/5 rule)"),
                 false,
             ),
             f(
+                "ramp as a limit",
+                "requests over the ramp's budget in a window are throttled".to_string(),
+                &format!("assumption: {docs} give the ramp as guidance against latency and errors, not as a quota"),
+                true,
+            ),
+            f(
                 "collection_age",
                 format!(
-                    "{} min since traffic to the collection began (set it to the [simulation] duration: store models do not see it)",
+                    "{} min: the collection's age when the busy period starts (a checkpoint day adds its days)",
                     fmt_number(age_min)
                 ),
-                "keyheat default: the default simulated duration, 1 h",
+                "keyheat default: created as the busy period starts",
                 true,
             ),
             f(
                 "partitions",
-                if self.new_collection {
-                    format!(
-                        "{} (the ramp's budget divided evenly over them; Firestore splits key ranges automatically)",
-                        self.partitions
-                    )
-                } else {
-                    format!(
-                        "{} (no per-partition throughput limit: Firestore splits key ranges automatically)",
-                        self.partitions
-                    )
-                },
+                format!(
+                    "{} (no per-partition throughput limit: Firestore splits key ranges automatically)",
+                    self.partitions
+                ),
                 "assumption: Firestore publishes no partition count or per-partition throughput",
                 true,
             ),
@@ -373,23 +422,68 @@ mod tests {
     }
 
     #[test]
-    fn new_collection_limits_the_collection_to_the_ramp() {
-        // 10 minutes in: 1,125 ops/s over 3 partitions.
+    fn new_collection_limits_the_collection_to_the_ramp_over_time() {
+        // 10 minutes old as the busy period starts: 500 × 1.5² = 1,125 ops/s
+        // until the collection is 15 minutes old (second 300), then 1,687.5,
+        // then 2,531.25 from second 600; the collection as a whole, not per
+        // partition.
         let m = model_with(&[
             ("new_collection", SettingValue::Bool(true)),
             ("collection_age", SettingValue::Number(600.0)),
             ("partitions", SettingValue::Number(3.0)),
         ])
         .unwrap();
-        assert_eq!(m.ramp_limit_per_s(), Some(1125.0));
-        assert_eq!(m.layout(&demand()).combined_limit_per_s, Some(375.0));
+        assert_eq!(m.ramp_at_start_per_s(), Some(1125.0));
+        assert_eq!(m.layout(&demand()).combined_limit_per_s, None);
+        let s = m.table_limit_schedule(&demand(), 0.0, 900.0).unwrap();
+        assert_eq!(
+            s.steps,
+            vec![(0.0, 1125.0), (300.0, 1687.5), (600.0, 2531.25)]
+        );
+        assert_eq!(s.limit_at(450.0), Some(1687.5));
+        // A checkpoint a day later: 288 steps past, 500 × 1.5^290.
+        let later = m.table_limit_schedule(&demand(), 86_400.0, 60.0).unwrap();
+        assert_eq!(later.steps.len(), 1);
+        assert!((later.steps[0].1 / (500.0 * 1.5f64.powi(290)) - 1.0).abs() < 1e-12);
         let fig = m.figures();
         let ramp = fig.iter().find(|f| f.name == "new_collection").unwrap();
         assert!(
-            ramp.value.contains("1,125 ops/s at 10 min"),
+            ramp.value.contains("1,125 ops/s as the busy period starts"),
             "{}",
             ramp.value
         );
+    }
+
+    #[test]
+    fn collection_age_defaults_to_a_collection_created_at_the_start() {
+        let m = model_with(&[("new_collection", SettingValue::Bool(true))]).unwrap();
+        let s = m.table_limit_schedule(&demand(), 0.0, 1200.0).unwrap();
+        // 500, 750, 1,125, 1,687.5 at 0, 5, 10, 15 minutes.
+        assert_eq!(
+            s.steps,
+            vec![
+                (0.0, 500.0),
+                (300.0, 750.0),
+                (600.0, 1125.0),
+                (900.0, 1687.5)
+            ]
+        );
+        // 0 is a valid age; off means no schedule.
+        assert!(model_with(&[("collection_age", SettingValue::Number(0.0))]).is_ok());
+        assert!(model_with(&[])
+            .unwrap()
+            .table_limit_schedule(&demand(), 0.0, 60.0)
+            .is_none());
+        let e = model_with(&[("collection_age", SettingValue::Number(-1.0))]).unwrap_err();
+        assert!(e.to_string().contains("store.collection_age"), "{e}");
+    }
+
+    #[test]
+    fn ramp_schedule_stops_where_the_budget_overflows() {
+        // 1.5^k overflows f64 near k = 1,751: a 30-day-old collection has no limit.
+        let s = ramp_schedule(30.0 * 86_400.0, 3600.0);
+        assert_eq!(s.len(), 1);
+        assert!(s[0].1.is_infinite());
     }
 
     #[test]

@@ -78,6 +78,39 @@ pub struct LoadSplit {
     pub delay_s: f64,
 }
 
+/// A limit on a whole table's read + write units per second that changes with
+/// simulated time (see [`StoreModel::table_limit_schedule`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableLimitSchedule {
+    /// What the limit is, in the store's words (`"500/50/5 ramp"`), for the
+    /// report and the `table_throughput` verdict.
+    pub label: String,
+    /// Steps `(start second, read + write units per second)` in order of start:
+    /// the first starts at 0 s, each holds until the next starts, the last to
+    /// the end of the busy period. A non-finite limit means none in that step.
+    pub steps: Vec<(f64, f64)>,
+}
+
+impl TableLimitSchedule {
+    /// The limit at second `t_s` of the busy period (units per second), `None`
+    /// before the first step or where a step's limit is not finite.
+    ///
+    /// ```
+    /// use keyheat::store::TableLimitSchedule;
+    /// let s = TableLimitSchedule { label: "ramp".into(), steps: vec![(0.0, 500.0), (300.0, 750.0)] };
+    /// assert_eq!(s.limit_at(299.0), Some(500.0));
+    /// assert_eq!(s.limit_at(300.0), Some(750.0));
+    /// ```
+    pub fn limit_at(&self, t_s: f64) -> Option<f64> {
+        self.steps
+            .iter()
+            .take_while(|(start, _)| *start <= t_s)
+            .last()
+            .map(|(_, l)| *l)
+            .filter(|l| l.is_finite())
+    }
+}
+
 /// Partitions → nodes, with the per-node limits.
 ///
 /// A write to a partition reaches every node in its replica list; a read
@@ -147,6 +180,22 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
     fn key_limits(&self, table: &TableDemand) -> KeyLimits {
         let _ = table;
         KeyLimits::default()
+    }
+
+    /// A limit on the whole table's read + write units per second that changes
+    /// with simulated time, over a busy period of `duration_s` seconds that
+    /// starts `start_s` seconds after the horizon's t = 0 (a later checkpoint
+    /// day starts later). The engine applies it per window to the table's
+    /// units summed over its partitions (the `table_throughput` verdict).
+    /// Firestore's 500/50/5 ramp for a new collection; `None` by default.
+    fn table_limit_schedule(
+        &self,
+        table: &TableDemand,
+        start_s: f64,
+        duration_s: f64,
+    ) -> Option<TableLimitSchedule> {
+        let _ = (table, start_s, duration_s);
+        None
     }
 
     /// Rows (items) one item collection may hold before the store warns

@@ -12,6 +12,8 @@ pub enum SettingUnit {
     Size,
     /// A duration string (`"300s"`, `"8m"`) or seconds; stored in seconds.
     Duration,
+    /// A duration that may be zero (an age: `"0s"`, `"25m"`); stored in seconds.
+    Age,
     /// A rate: a number per second or a string with a unit (`"3M/day"`); stored per second.
     Rate,
     /// `true` / `false`.
@@ -460,12 +462,12 @@ const FIRESTORE: &[SettingSpec] = &[
     spec(
         "new_collection",
         SettingUnit::Bool,
-        "check the collection's reads + writes against the 500/50/5 ramp at collection_age (default false)",
+        "limit the collection's reads + writes per second by the 500/50/5 ramp (500 ops/s, +50% every 5 minutes of its age), moving with simulated time (default false)",
     ),
     spec(
         "collection_age",
-        SettingUnit::Duration,
-        "time since traffic to the new collection began, where the ramp is read (default 1h, the default simulated duration)",
+        SettingUnit::Age,
+        "the new collection's age when the simulated busy period starts; the ramp at second t of the busy period is read at collection_age + t (default 0: created as it starts)",
     ),
     spec(
         "item_size_limit",
