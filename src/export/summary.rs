@@ -63,12 +63,37 @@ pub fn table_json(t: &TableResults) -> Value {
             "peak_utilization": stat_full(&c.peak_utilization),
             "throttled_fraction": { "mean": num(c.throttled_fraction.mean), "ci95": [num(c.throttled_fraction.ci95[0]), num(c.throttled_fraction.ci95[1])] },
         })).collect::<Vec<_>>(),
-        "nodes": t.nodes.as_ref().map(|n| json!({
-            "label": n.label,
-            "count": n.count,
-            "limits_per_s": n.limits_per_s,
-            "peak_utilization": stat_full(&n.peak_utilization),
-            "hottest_node_share": { "mean": num(n.hottest_node_share.mean), "ci95": [num(n.hottest_node_share.ci95[0]), num(n.hottest_node_share.ci95[1])] },
+        "nodes": t.nodes.as_ref().map(node_json),
+    })
+}
+
+/// A table's `nodes` object: the cluster's node load (and memory), the same in every table.
+fn node_json(n: &crate::results::NodeResults) -> Value {
+    json!({
+        "label": n.label,
+        "count": n.count,
+        "limits_per_s": n.limits_per_s,
+        "peak_utilization": stat_full(&n.peak_utilization),
+        "hottest_node_share": { "mean": num(n.hottest_node_share.mean), "ci95": [num(n.hottest_node_share.ci95[0]), num(n.hottest_node_share.ci95[1])] },
+        "tables": n.tables,
+        "ranks": n.ranks.iter().map(|r| json!({
+            "rank": r.rank,
+            "read_units_per_s": num(r.read_units_per_s),
+            "write_units_per_s": num(r.write_units_per_s),
+            "mean_utilization": num(r.mean_utilization),
+            "peak_utilization": num(r.peak_utilization),
+            "peak_utilization_p95": num(r.peak_utilization_p95),
+        })).collect::<Vec<_>>(),
+        "memory": n.memory.as_ref().map(|m| json!({
+            "key_overhead_bytes": num(m.key_overhead_bytes),
+            "limit_bytes": opt(m.limit_bytes),
+            "peak_bytes": stat_full(&m.peak_bytes),
+            "peak_bytes_day0": stat_full(&m.peak_bytes_day0),
+            "peak_growth_bytes_per_day": stat_full(&m.peak_growth_bytes_per_day),
+            "total_bytes": stat_full(&m.total_bytes),
+            "ranks_bytes": m.ranks_bytes.iter().map(|&x| num(x)).collect::<Vec<_>>(),
+            "days_to_fill": opt(m.fill.mean_day),
+            "fill": breach(&m.fill),
         })),
     })
 }
