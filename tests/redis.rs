@@ -751,6 +751,14 @@ fn c13_case_one_master_at_100_percent_the_others_under_10() {
     assert_eq!(m.fill.mean_day, None);
     let mem = r.verdicts.iter().find(|v| v.check == "node_memory");
     assert_eq!(mem.map(|v| v.status), Some(Status::Pass));
+    // nodes.csv: one row per master rank, the cluster's tables named.
+    let csv = match keyheat::export::nodes_csv(&r) {
+        Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+        Err(e) => panic!("{e}"),
+    };
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 7, "{csv}");
+    assert!(lines[1].starts_with("promos + sessions,master,1,"), "{csv}");
 }
 
 /// C13 fixed: 32 read copies of each promo put ≈ 5.3 copies of
