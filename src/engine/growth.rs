@@ -32,6 +32,20 @@ pub struct GrowthClass {
     pub items_per_day: f64,
     /// Appends per key per day.
     pub appends_per_day: f64,
+    /// Writes (puts, updates, appends; × items) per key per day: how soon a
+    /// key that starts empty exists (node memory).
+    pub writes_per_day: f64,
+    /// First and last popularity rank of the class (1-based; 0, 0 when the
+    /// class is not ranked: fresh keys or an unwritten table).
+    pub ranks: (u64, u64),
+    /// Keys per rank (combinations of the other entities × shards).
+    pub per_rank: f64,
+    /// The class's keys are all fresh (`{id}`, `{time}`, `new`): every write a new key.
+    pub fresh: bool,
+    /// Index into the key space's entities of the entity whose rank this is.
+    pub driver: Option<usize>,
+    /// Instances of that entity (or logical keys, without a driver).
+    pub rank_count: u64,
 }
 
 /// Growth of one table.
@@ -78,6 +92,8 @@ pub struct GrowthPlan {
     pub bucket_days: Option<f64>,
     /// Item time-to-live, days.
     pub ttl_days: Option<f64>,
+    /// Write shards per logical key.
+    pub shards: u32,
 }
 
 /// One trial's growth outcome.
@@ -157,14 +173,27 @@ impl GrowthPlan {
                     keys: f64::MAX,
                     items_per_day: 0.0,
                     appends_per_day: 0.0,
+                    writes_per_day: group
+                        .iter()
+                        .filter(|s| {
+                            scenario.access_patterns[s.pattern].operation != Operation::Delete
+                        })
+                        .map(|s| per_day(s) * items_of(s))
+                        .sum(),
+                    ranks: (0, 0),
+                    per_rank: 1.0,
+                    fresh: true,
+                    driver,
+                    rank_count: 0,
                 });
                 continue;
             }
             let n = first.shares.count();
             let per_key = first.other_combos * shards;
-            let rates = |rank: u64| -> (f64, f64) {
+            let rates = |rank: u64| -> (f64, f64, f64) {
                 let mut items = 0.0;
                 let mut appends = 0.0;
+                let mut writes = 0.0;
                 for s in &group {
                     let share = s.shares.share(rank) / per_key;
                     let op = scenario.access_patterns[s.pattern].operation;
@@ -174,8 +203,11 @@ impl GrowthPlan {
                         Operation::Append => appends += per_day(s) * share,
                         _ => {}
                     }
+                    if op != Operation::Delete {
+                        writes += per_day(s) * items_of(s) * share;
+                    }
                 }
-                (items.max(0.0), appends)
+                (items.max(0.0), appends, writes)
             };
             let mut a = 1u64;
             while a <= n {
@@ -190,11 +222,17 @@ impl GrowthPlan {
                 } else {
                     b
                 };
-                let (items_per_day, appends_per_day) = rates(a);
+                let (items_per_day, appends_per_day, writes_per_day) = rates(a);
                 classes.push(GrowthClass {
                     keys: (b - a + 1) as f64 * per_key * buckets_over_horizon,
                     items_per_day,
                     appends_per_day,
+                    writes_per_day,
+                    ranks: (a, b),
+                    per_rank: per_key,
+                    fresh: false,
+                    driver,
+                    rank_count: n,
                 });
                 a = b + 1;
             }
@@ -209,6 +247,12 @@ impl GrowthPlan {
                 keys: n,
                 items_per_day: 0.0,
                 appends_per_day: 0.0,
+                writes_per_day: 0.0,
+                ranks: (0, 0),
+                per_rank: 1.0,
+                fresh: keys.fresh,
+                driver: None,
+                rank_count: 0,
             });
         }
         let element_size = scenario
@@ -247,7 +291,64 @@ impl GrowthPlan {
             rows_limit: store.partition_rows_limit(),
             overhead_bytes: store.row_overhead_bytes(),
             item_limit: layout.item_size_limit_bytes,
+            shards: table.shards.max(1),
         }
+    }
+
+    /// Days of day-0 traffic whose writes are still stored at day `t`: ∫ e^{r·s} ds
+    /// over the last TTL before `t` (from 0 without a TTL). Old time buckets
+    /// stay stored, so unlike [`GrowthPlan::effective_days`] a bucket does not
+    /// reset it.
+    pub fn stored_days(&self, t: f64) -> f64 {
+        let t = t.max(0.0);
+        let start = self.ttl_days.map_or(0.0, |d| (t - d).max(0.0));
+        let r = self.growth_per_day;
+        if r.abs() < 1e-12 {
+            t - start
+        } else {
+            ((r * t).exp() - (r * start).exp()) / r
+        }
+    }
+
+    /// Mean bytes one key of class `c` holds at day `t`, `key_overhead` bytes
+    /// per stored key included (node memory):
+    /// - keys alive: `n_b · q`, with `n_b` = time buckets still stored
+    ///   (⌈min(t, TTL) ÷ bucket⌉, 1 without buckets) and `q` = 1 when the key
+    ///   starts with items, else 1 − e^{−w·τ/n_b}, the chance a bucket's key
+    ///   was written at least once (`w` writes/day, τ = [`GrowthPlan::stored_days`]);
+    /// - items: initial + items added over τ (collections), at least one per
+    ///   live key, at most the sort key's bound per bucket; overwritten keys
+    ///   hold one item per live key;
+    /// - bytes: items × (mean item size + the store's per-item overhead) +
+    ///   appended elements + live keys × `key_overhead`.
+    ///
+    /// A fresh-key class (every write a new key) returns the bytes of all the
+    /// keys it wrote over τ.
+    pub fn key_bytes(&self, c: &GrowthClass, t: f64, key_overhead: f64) -> f64 {
+        let tau = self.stored_days(t);
+        let item = self.item_size.mean() + self.overhead_bytes;
+        let ee = self.element_size.as_ref().map_or(0.0, SizeDist::mean);
+        if c.fresh {
+            return c.writes_per_day * tau * (item + key_overhead);
+        }
+        let alive_days = self.ttl_days.map_or(t, |d| t.min(d)).max(0.0);
+        let n_b = self
+            .bucket_days
+            .filter(|b| *b > 0.0)
+            .map_or(1.0, |b| (alive_days / b).ceil().max(1.0));
+        let init = self.initial_items.mean().max(0.0);
+        let q = 1.0 - (1.0 - init.min(1.0)) * (-c.writes_per_day * tau / n_b).exp();
+        let alive = n_b * q;
+        let items = if self.max_items == Some(1.0) {
+            alive
+        } else {
+            let mut n = (init + c.items_per_day * tau).max(alive);
+            if let Some(m) = self.max_items {
+                n = n.min(m.max(init) * n_b);
+            }
+            n
+        };
+        items * item + c.appends_per_day * tau * ee + alive * key_overhead
     }
 
     /// ∫₀ᴴ e^{r·s} ds: days of day-0 traffic over the whole horizon.
@@ -384,6 +485,7 @@ impl GrowthPlan {
             distinct_keys: 1000.0,
             bucket_days: None,
             ttl_days: None,
+            shards: 1,
         }
     }
 

@@ -6,6 +6,7 @@
 
 pub mod alias;
 pub mod growth;
+pub mod memory;
 pub mod plan;
 pub mod popularity;
 mod reduce;

@@ -5,9 +5,9 @@ use super::plan::Plan;
 use super::trial::TableTrial;
 use crate::results::stats::{ci95_mean, mean, percentile};
 use crate::results::{
-    Breach, GrowthPoint, IndexPressure, NodeResults, PartitionRank, Placement, Proportion,
-    Recommendation, RunResults, Stat, Status, StoreSummary, TableLimitResults, TableResults,
-    VariantResults, Verdict,
+    Breach, GrowthPoint, IndexPressure, NodeMemory, NodeResults, PartitionRank, Placement,
+    Proportion, Recommendation, RunResults, Stat, Status, StoreSummary, TableLimitResults,
+    TableResults, VariantResults, Verdict,
 };
 use crate::scenario::{Scenario, Variant};
 use crate::store::StoreModel;
@@ -34,10 +34,35 @@ pub fn all_verdicts(
     store: &dyn StoreModel,
 ) -> Vec<Verdict> {
     let (ru, wu) = store.unit_names();
-    let mut v: Vec<Verdict> = tables
-        .iter()
-        .flat_map(|t| verdicts(t, scenario.checks.headroom, ru, wu))
-        .collect();
+    let mut v: Vec<Verdict> = Vec::new();
+    // The nodes are shared: one hot_node (and node_memory) verdict for the
+    // cluster, named after the tables it sums, after the first table with nodes.
+    let mut cluster_done = false;
+    for t in tables {
+        for verdict in verdicts(t, scenario.checks.headroom, ru, wu) {
+            if verdict.check == "hot_node" {
+                if cluster_done {
+                    continue;
+                }
+                cluster_done = true;
+                v.push(verdict);
+                if let Some(m) = t.nodes.as_ref().and_then(|n| {
+                    n.memory.as_ref().map(|m| {
+                        memory_verdict(
+                            n,
+                            m,
+                            scenario.checks.headroom,
+                            scenario.simulation.horizon_days,
+                        )
+                    })
+                }) {
+                    v.push(m);
+                }
+            } else {
+                v.push(verdict);
+            }
+        }
+    }
     for x in v.iter_mut().filter(|x| x.status != Status::Pass) {
         if let Some(note) = store.breach_note(&x.check) {
             x.detail = format!("{}; {note}", x.detail);
@@ -45,6 +70,54 @@ pub fn all_verdicts(
     }
     v.extend(plan_key_verdicts.iter().cloned());
     v
+}
+
+/// The `node_memory` verdict: the fullest node's bytes at the end of the
+/// horizon against `node_memory` — fail when it fills in more than 5% of
+/// trials, warn over the headroom; pass (reported only) without a limit.
+pub fn memory_verdict(n: &NodeResults, m: &NodeMemory, headroom: f64, horizon: f64) -> Verdict {
+    let label = &n.label;
+    let held = format!(
+        "fullest {label} holds p95 {} at day {} (mean {}; {} at day 0, growing {}/day; all {label}s {}; {} B per key counted)",
+        human_bytes(m.peak_bytes.p95),
+        sig3(horizon),
+        human_bytes(m.peak_bytes.mean),
+        human_bytes(m.peak_bytes_day0.mean),
+        human_bytes(m.peak_growth_bytes_per_day.mean),
+        human_bytes(m.total_bytes.mean),
+        sig3(m.key_overhead_bytes),
+    );
+    let (status, detail) = match m.limit_bytes {
+        None => (
+            Status::Pass,
+            format!("{held}; no node_memory set: set it to the {label}s' maxmemory to check it"),
+        ),
+        Some(limit) => {
+            let status = if m.fill.probability.mean > 0.05 {
+                Status::Fail
+            } else {
+                status_for(m.peak_bytes.p95, limit, headroom)
+            };
+            let when = match m.fill.mean_day {
+                Some(d) => format!(
+                    "fills {} on average (in {}% of trials)",
+                    when_day(d),
+                    sig3(100.0 * m.fill.probability.mean)
+                ),
+                None => "does not fill within the horizon".to_string(),
+            };
+            (
+                status,
+                format!("{held} vs node_memory {}; {when}", human_bytes(limit)),
+            )
+        }
+    };
+    Verdict {
+        check: "node_memory".into(),
+        table: n.tables.join(" + "),
+        status,
+        detail,
+    }
 }
 
 /// Reduces one design's trials (`trials[t][table]`).
@@ -57,13 +130,27 @@ pub fn design(
     let (ru, wu) = store.unit_names();
     let mut trials = trials;
     let index_throttled = apply_back_pressure(plan, &mut trials);
+    let node_tables: Vec<String> = plan
+        .tables
+        .iter()
+        .filter(|tp| tp.layout.nodes.is_some())
+        .map(|tp| tp.name.clone())
+        .collect();
+    let overhead = store.key_overhead_bytes();
     let mut tables: Vec<TableResults> = plan
         .tables
         .iter()
         .enumerate()
         .map(|(ti, tp)| {
             let per: Vec<&TableTrial> = trials.iter().map(|t| &t[ti]).collect();
-            table_results(plan, tp, &per, scenario.checks.headroom)
+            let mut r = table_results(plan, tp, &per, scenario.checks.headroom);
+            if let Some(n) = r.nodes.as_mut() {
+                n.tables = node_tables.clone();
+                n.memory = overhead.and_then(|o| {
+                    node_memory(&per, o, tp.layout.nodes.as_ref()?.memory_limit_bytes, plan)
+                });
+            }
+            r
         })
         .collect();
     for (xi, tp) in plan.tables.iter().enumerate() {
@@ -278,6 +365,67 @@ fn ranks(per: &[&TableTrial], pick: fn(&TableTrial) -> &Vec<[f64; 4]>) -> Vec<Pa
         .collect()
 }
 
+/// The cluster's memory over trials (the same in every table's trials).
+fn node_memory(
+    per: &[&TableTrial],
+    key_overhead_bytes: f64,
+    limit_bytes: Option<f64>,
+    plan: &Plan,
+) -> Option<NodeMemory> {
+    let ms: Vec<&super::memory::MemoryTrial> =
+        per.iter().filter_map(|t| t.node_memory.as_ref()).collect();
+    if ms.is_empty() {
+        return None;
+    }
+    let first = |m: &super::memory::MemoryTrial| m.peak_by_day.first().copied().unwrap_or(0.0);
+    let last = |m: &super::memory::MemoryTrial| m.peak_by_day.last().copied().unwrap_or(0.0);
+    let st = |f: &dyn Fn(&super::memory::MemoryTrial) -> f64| {
+        Stat::from_samples(&ms.iter().map(|m| f(m)).collect::<Vec<_>>())
+    };
+    let horizon = plan.horizon_days;
+    let fills: Vec<f64> = ms.iter().filter_map(|m| m.fill_day).collect();
+    let n_ranks = ms[0].ranked_at_horizon.len();
+    let points = ms[0].peak_by_day.len();
+    Some(NodeMemory {
+        key_overhead_bytes,
+        limit_bytes,
+        peak_bytes: st(&|m| last(m)),
+        peak_bytes_day0: st(&|m| first(m)),
+        peak_growth_bytes_per_day: st(&|m| {
+            if horizon > 0.0 {
+                (last(m) - first(m)) / horizon
+            } else {
+                0.0
+            }
+        }),
+        total_bytes: st(&|m| m.total_at_horizon),
+        ranks_bytes: (0..n_ranks)
+            .map(|i| {
+                mean(
+                    &ms.iter()
+                        .map(|m| m.ranked_at_horizon[i])
+                        .collect::<Vec<_>>(),
+                )
+            })
+            .collect(),
+        fill: Breach {
+            probability: Proportion::wilson(fills.len(), ms.len()),
+            mean_day: (!fills.is_empty()).then(|| mean(&fills)),
+            ci95: (!fills.is_empty()).then(|| ci95_mean(&fills)),
+        },
+        by_day: (0..points)
+            .map(|i| {
+                let xs: Vec<f64> = ms.iter().map(|m| m.peak_by_day[i]).collect();
+                (
+                    super::memory::grid_day(horizon, i),
+                    mean(&xs),
+                    percentile(&xs, 0.95),
+                )
+            })
+            .collect(),
+    })
+}
+
 fn placement(tp: &super::plan::TablePlan) -> Placement {
     let mut out = Placement::default();
     let total: f64 = tp.streams.iter().map(|s| s.busy_rate_per_s).sum();
@@ -322,6 +470,8 @@ fn table_results(
     let nodes = tp.layout.nodes.as_ref().map(|n| {
         let node_ranks = ranks(per, |t| &t.node_ranked);
         NodeResults {
+            tables: vec![tp.name.clone()],
+            memory: None,
             label: n.label.to_string(),
             count: n.nodes,
             limits_per_s: [
@@ -551,10 +701,10 @@ pub fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> Vec<Verd
         let u = &n.peak_utilization;
         out.push(Verdict {
             check: "hot_node".into(),
-            table: t.name.clone(),
+            table: n.tables.join(" + "),
             status: status_for(u.p95, 1.0, headroom),
             detail: format!(
-                "p95 peak {label} utilization {} (mean {} [{}, {}]) of the per-{label} limit ({}) over {} {label}s; busiest {label} takes {}% of the load (mean; even: {}%)",
+                "p95 peak {label} utilization {} (mean {} [{}, {}]) of the per-{label} limit ({}) over {} {label}s, every table's load summed; busiest {label} takes {}% of the load (mean; even: {}%)",
                 sig3(u.p95),
                 sig3(u.mean),
                 sig3(u.ci95[0]),

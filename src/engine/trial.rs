@@ -59,8 +59,12 @@ pub struct TableTrial {
     /// Per partition, sorted by mean utilization (hottest first):
     /// (read units/s, write units/s, mean utilization, peak utilization).
     pub ranked: Vec<[f64; 4]>,
-    /// The same per node, when the store has nodes.
+    /// The same per node, when the store has nodes: cluster-wide, the load of
+    /// every table of the trial on the shared nodes (see [`run_trial`]).
     pub node_ranked: Vec<[f64; 4]>,
+    /// Cluster-wide bytes per node over the horizon, when the store tracks
+    /// node memory (Redis; see [`super::memory`]). The same in every table.
+    pub node_memory: Option<super::memory::MemoryTrial>,
     /// Growth outcome.
     pub growth: super::growth::GrowthTrial,
     /// Hot keys (representative trial only).
@@ -116,6 +120,13 @@ fn cut_at(segs: Vec<(usize, usize, i64, f64)>, cuts: &[usize]) -> Vec<(usize, us
 }
 
 /// Runs trial `t` of `plan` for every table.
+///
+/// Tables share one cluster: after every table has drawn its own windows
+/// (per-table partition numbers), the node rates of all tables are summed
+/// per node and the node windows drawn once for the cluster
+/// ([`cluster_nodes`]); every table's `node_ranked` then holds that
+/// cluster-wide view. Those draws use their own stream (seeded from the
+/// trial's), so they never shift a table's draws.
 pub fn run_trial(plan: &Plan, store: &dyn StoreModel, t: u32) -> Vec<TableTrial> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(super::plan::trial_seed(plan.seed, t));
     let mut world = World {
@@ -123,25 +134,162 @@ pub fn run_trial(plan: &Plan, store: &dyn StoreModel, t: u32) -> Vec<TableTrial>
         name_salt: rng.random(),
         ranks: HashMap::new(),
     };
-    plan.tables
+    let (mut out, loads): (Vec<TableTrial>, Vec<NodeLoad>) = plan
+        .tables
         .iter()
         .map(|table| run_table(plan, store, table, t == 0, &mut world, &mut rng))
-        .collect()
+        .unzip();
+    if plan.tables.iter().any(|tp| tp.layout.nodes.is_some()) {
+        let mut crng =
+            Xoshiro256PlusPlus::seed_from_u64(super::plan::trial_seed(plan.seed ^ CLUSTER_SEED, t));
+        let ranked = cluster_nodes(plan, &loads, &mut crng);
+        let memory = store.key_overhead_bytes().and_then(|overhead| {
+            super::memory::cluster_memory(plan, store, overhead, &mut world, &mut crng)
+        });
+        for (tt, tp) in out.iter_mut().zip(&plan.tables) {
+            if tp.layout.nodes.is_some() {
+                tt.node_ranked = ranked.clone();
+                tt.node_memory = memory.clone();
+            }
+        }
+    }
+    out
+}
+
+/// Mixed into the trial seed for the cluster-wide node draws.
+const CLUSTER_SEED: u64 = 0xC1u64 << 56 | 0x05_7E12;
+
+/// One table's node rates, handed to [`cluster_nodes`].
+#[derive(Debug, Default)]
+pub struct NodeLoad {
+    /// (first window, end window, `lam[node][stream]` requests/s) per segment.
+    segments: Vec<(usize, usize, Vec<Vec<f64>>)>,
+    /// Mean (read, write) units/s per node over the busy period.
+    mean: Vec<[f64; 2]>,
+    /// Exact method: (read, write) units per node in each window.
+    exact: Vec<Vec<[f64; 2]>>,
+}
+
+/// The cluster's node load: per node, (read units/s, write units/s, mean
+/// utilization, peak-window utilization), summed over every table, sorted
+/// busiest first. The aggregated and windows methods draw each node's windows
+/// from the summed per-stream rates (a node's windows are a compound Poisson
+/// sum over all tables' streams, as one table's are over its streams); the
+/// exact method adds the tables' per-window node units.
+fn cluster_nodes(plan: &Plan, loads: &[NodeLoad], rng: &mut Xoshiro256PlusPlus) -> Vec<[f64; 4]> {
+    let Some(nl) = plan.tables.iter().find_map(|tp| tp.layout.nodes.as_ref()) else {
+        return Vec::new();
+    };
+    let n_nodes = nl.nodes;
+    let per_window = |l: Option<f64>| l.map(|x| x * plan.window_s);
+    let limits = Limits {
+        read: per_window(nl.read_limit_per_s),
+        write: per_window(nl.write_limit_per_s),
+        combined: per_window(nl.combined_limit_per_s),
+    };
+    let mut mean = vec![[0.0f64; 2]; n_nodes];
+    for l in loads {
+        for (m, x) in mean.iter_mut().zip(&l.mean) {
+            m[0] += x[0];
+            m[1] += x[1];
+        }
+    }
+    let mut peak = vec![0.0f64; n_nodes];
+    if limits.any() {
+        if plan.method == Method::Exact {
+            for w in 0..plan.windows {
+                for (n, pk) in peak.iter_mut().enumerate() {
+                    let (mut r, mut wr) = (0.0, 0.0);
+                    for l in loads {
+                        if let Some(x) = l.exact.get(w).and_then(|row| row.get(n)) {
+                            r += x[0];
+                            wr += x[1];
+                        }
+                    }
+                    *pk = pk.max(limits.apply(r, wr).0);
+                }
+            }
+        } else {
+            let mut cuts: Vec<usize> = loads
+                .iter()
+                .flat_map(|l| l.segments.iter().flat_map(|s| [s.0, s.1]))
+                .collect();
+            cuts.sort_unstable();
+            cuts.dedup();
+            let mut cursor = vec![0usize; loads.len()];
+            for c in cuts.windows(2) {
+                let (a, b) = (c[0], c[1]);
+                // Each table's segment covering window `a`.
+                for (l, k) in loads.iter().zip(cursor.iter_mut()) {
+                    while *k + 1 < l.segments.len() && l.segments[*k].1 <= a {
+                        *k += 1;
+                    }
+                }
+                for (n, pk) in peak.iter_mut().enumerate() {
+                    let mut comps = Vec::new();
+                    for ((l, &k), tp) in loads.iter().zip(&cursor).zip(&plan.tables) {
+                        let Some((s, e, lam)) = l.segments.get(k) else {
+                            continue;
+                        };
+                        if a < *s || a >= *e {
+                            continue;
+                        }
+                        let Some(row) = lam.get(n) else { continue };
+                        for (st, &x) in tp.streams.iter().zip(row) {
+                            if x > 0.0 {
+                                comps.push(Component {
+                                    lambda: x * plan.window_s,
+                                    severity: &st.severity,
+                                    is_write: st.is_write,
+                                });
+                            }
+                        }
+                    }
+                    let o = if plan.method == Method::Windows {
+                        draw_windows(&comps, &limits, b - a, rng, &mut |_, _, _| {})
+                    } else {
+                        collapsed(&comps, &limits, b - a, rng)
+                    };
+                    *pk = pk.max(o.peak_utilization);
+                }
+            }
+        }
+    }
+    let mut ranked: Vec<[f64; 4]> = (0..n_nodes)
+        .map(|n| {
+            let mu = limits
+                .apply(mean[n][0] * plan.window_s, mean[n][1] * plan.window_s)
+                .0;
+            [mean[n][0], mean[n][1], mu, peak[n]]
+        })
+        .collect();
+    ranked.sort_by(|a, b| {
+        b[2].total_cmp(&a[2])
+            .then(b[3].total_cmp(&a[3]))
+            .then((b[0] + b[1]).total_cmp(&(a[0] + a[1])))
+    });
+    ranked
 }
 
 /// One trial's random world, shared by every table and stream: which
 /// instance holds each popularity rank, how instances are named, and the
 /// salt of stores whose hash is internal.
-struct World {
-    place_salt: u64,
-    name_salt: u64,
+pub(super) struct World {
+    pub(super) place_salt: u64,
+    pub(super) name_salt: u64,
     /// (entity name, count) → instance index of ranks 1..=len.
     ranks: HashMap<(String, u64), Vec<u64>>,
 }
 
 impl World {
     /// Instance indices of the top `k` ranks of an entity of `count` instances.
-    fn head(&mut self, entity: &str, count: u64, k: u64, rng: &mut Xoshiro256PlusPlus) -> Vec<u64> {
+    pub(super) fn head(
+        &mut self,
+        entity: &str,
+        count: u64,
+        k: u64,
+        rng: &mut Xoshiro256PlusPlus,
+    ) -> Vec<u64> {
         let e = self
             .ranks
             .entry((entity.to_string(), count))
@@ -378,7 +526,7 @@ fn run_table(
     representative: bool,
     world: &mut World,
     rng: &mut Xoshiro256PlusPlus,
-) -> TableTrial {
+) -> (TableTrial, NodeLoad) {
     let p_count = table.layout.partitions.max(1);
     // Split-for-heat: only item collections (more than one item per key) can split.
     let split = store
@@ -437,6 +585,10 @@ fn run_table(
     // Per partition, units of its hottest piece (the whole partition unless load-split).
     let mut piece_mean = vec![[0.0f64; 2]; p_count];
     let mut node_mean = vec![[0.0f64; 2]; n_nodes];
+    let mut load = NodeLoad::default();
+    if nodes.is_some() && plan.method == Method::Exact {
+        load.exact = vec![vec![[0.0f64; 2]; n_nodes]; plan.windows];
+    }
     let mut total = Outcome::default();
     // Burst credit per partition, in units: burst_seconds of its limits, full at the start.
     let burst_units = store.burst_seconds()
@@ -551,6 +703,9 @@ fn run_table(
                     node_mean[n][usize::from(s.is_write)] += lams[si] * s.severity.mean * seg_frac;
                 }
             }
+            if !exact {
+                load.segments.push((start, end, node_lam.clone()));
+            }
         }
         if exact {
             let (o, t) = exact_segment(
@@ -562,6 +717,7 @@ fn run_table(
                 (&partition_limits, &node_limits, table_cap),
                 (simulate_partitions, simulate_nodes),
                 (&mut peak, &mut node_peak),
+                &mut load.exact,
                 &mut burst_left,
                 representative.then_some((&mut ts_util, &mut ts_units, steps)),
                 rng,
@@ -658,21 +814,15 @@ fn run_table(
                 seg.merge(o);
             }
         }
-        if let (Some(_), true) = (nodes, simulate_nodes) {
+        // Without per-partition limits the table's own peak and throttling
+        // are its load on the nodes; with them, the partitions'. Node peaks
+        // are judged cluster-wide (run_trial, hot_node).
+        if let (Some(_), true, false) = (nodes, simulate_nodes, simulate_partitions) {
             for n in 0..n_nodes {
                 let comps = comps_of(&|si| node_lam[n][si]);
-                let row = if simulate_partitions { usize::MAX } else { n };
-                let o = if row == usize::MAX {
-                    collapsed(&comps, &node_limits, seg_windows, rng)
-                } else {
-                    run_server(&comps, &node_limits, row, rng)
-                };
+                let o = run_server(&comps, &node_limits, n, rng);
                 node_peak[n] = node_peak[n].max(o.peak_utilization);
-                // With per-partition limits the table's peak is the partitions';
-                // node peaks are judged on their own (hot_node).
-                if !simulate_partitions {
-                    seg.merge(o);
-                }
+                seg.merge(o);
             }
         }
         if let (Some(cap), Some(tl)) = (table_cap, table_out.as_mut()) {
@@ -765,7 +915,8 @@ fn run_table(
     } else {
         Vec::new()
     };
-    TableTrial {
+    load.mean = node_mean;
+    let trial = TableTrial {
         peak_utilization: total.peak_utilization,
         throttled_units: total.throttled_units,
         requested_units: total.requested_units,
@@ -775,11 +926,13 @@ fn run_table(
         hottest_partition_share,
         ranked,
         node_ranked,
+        node_memory: None,
         growth: table.growth.simulate(rng),
         hot_keys,
         timeseries,
         table_limit: table_out,
-    }
+    };
+    (trial, load)
 }
 
 impl TableLimitTrial {
@@ -806,6 +959,7 @@ fn exact_segment(
     (partition_limits, node_limits, table_cap): (&Limits, &Limits, Option<f64>),
     (simulate_partitions, simulate_nodes): (bool, bool),
     (peak, node_peak): (&mut [f64], &mut [f64]),
+    node_windows: &mut [Vec<[f64; 2]>],
     burst_left: &mut [f64],
     mut series: Option<SeriesSink<'_>>,
     rng: &mut Xoshiro256PlusPlus,
@@ -896,6 +1050,9 @@ fn exact_segment(
                 }
             }
             for n in 0..n_nodes {
+                if let Some(x) = node_windows.get_mut(wi).and_then(|row| row.get_mut(n)) {
+                    *x = [node_r[n], node_w[n]];
+                }
                 let (util, over) = node_limits.apply(node_r[n], node_w[n]);
                 node_peak[n] = node_peak[n].max(util);
                 if !simulate_partitions {
@@ -1296,7 +1453,13 @@ fn distinct_ids(k: u64, n: u64, rng: &mut Xoshiro256PlusPlus) -> Vec<u64> {
 /// Instance ids for every template entity: the driver's `id`, and the other
 /// entities decoded from combination index `c` (mixed radix). With no driver,
 /// `id` itself is the combination index over all entities.
-fn instance_ids(table: &TablePlan, driver: Option<usize>, id: u64, c: u64, salt: u64) -> Vec<u64> {
+pub(super) fn instance_ids(
+    table: &TablePlan,
+    driver: Option<usize>,
+    id: u64,
+    c: u64,
+    salt: u64,
+) -> Vec<u64> {
     let ents = &table.keys.entities;
     let mut out = vec![0u64; ents.len()];
     let mut rest = match driver {

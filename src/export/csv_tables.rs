@@ -68,6 +68,61 @@ pub fn partitions_csv(r: &RunResults) -> Result<Vec<u8>> {
     finish(w, name)
 }
 
+/// `nodes.csv` (stores with nodes): per node rank of the cluster (1 = each
+/// trial's busiest), every table's load summed: the tables, the node label,
+/// mean read and write units per second, mean utilization, peak-window
+/// utilization (mean and p95 over trials) and, when the store holds data in
+/// memory (Redis), the mean bytes of the node of that rank by bytes at the
+/// end of the horizon (empty otherwise).
+///
+/// # Errors
+/// Only on a CSV writer failure.
+pub fn nodes_csv(r: &RunResults) -> Result<Vec<u8>> {
+    let name = "nodes.csv";
+    let mut w = csv::Writer::from_writer(Vec::new());
+    row(
+        &mut w,
+        name,
+        [
+            "tables",
+            "node",
+            "rank",
+            "read_units_per_s",
+            "write_units_per_s",
+            "mean_utilization",
+            "peak_utilization_mean",
+            "peak_utilization_p95",
+            "bytes_at_horizon",
+        ]
+        .map(String::from),
+    )?;
+    if let Some(n) = r.tables.iter().find_map(|t| t.nodes.as_ref()) {
+        for k in &n.ranks {
+            let bytes = n
+                .memory
+                .as_ref()
+                .and_then(|m| m.ranks_bytes.get(k.rank - 1))
+                .map_or(String::new(), |&b| f(b));
+            row(
+                &mut w,
+                name,
+                [
+                    n.tables.join(" + "),
+                    n.label.clone(),
+                    k.rank.to_string(),
+                    f(k.read_units_per_s),
+                    f(k.write_units_per_s),
+                    f(k.mean_utilization),
+                    f(k.peak_utilization),
+                    f(k.peak_utilization_p95),
+                    bytes,
+                ],
+            )?;
+        }
+    }
+    finish(w, name)
+}
+
 /// `keys.csv`: the hottest keys of the representative trial (trial 0).
 ///
 /// # Errors

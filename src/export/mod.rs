@@ -5,7 +5,9 @@
 mod csv_tables;
 mod summary;
 
-pub use csv_tables::{growth_csv, keys_csv, partitions_csv, timeseries_csv, variants_csv};
+pub use csv_tables::{
+    growth_csv, keys_csv, nodes_csv, partitions_csv, timeseries_csv, variants_csv,
+};
 pub use summary::summary_json;
 
 use crate::error::{Error, Result};
@@ -44,6 +46,12 @@ pub fn exporters(results: &RunResults) -> Vec<Exporter> {
             render: growth_csv,
         },
     ];
+    if results.tables.iter().any(|t| t.nodes.is_some()) {
+        v.push(Exporter {
+            file_name: "nodes.csv",
+            render: nodes_csv,
+        });
+    }
     if !results.variants.is_empty() {
         v.push(Exporter {
             file_name: "variants.csv",

@@ -89,13 +89,7 @@ fn table_fields(t: &TableResults) -> Value {
         "item_size_limit_bytes": opt(t.item_size_limit_bytes),
         "placement": t.placement,
         "checkpoints": checkpoints(t),
-        "nodes": t.nodes.as_ref().map(|n| json!({
-            "label": n.label,
-            "count": n.count,
-            "limits_per_s": n.limits_per_s,
-            "peak_utilization": stat_full(&n.peak_utilization),
-            "hottest_node_share": { "mean": num(n.hottest_node_share.mean), "ci95": [num(n.hottest_node_share.ci95[0]), num(n.hottest_node_share.ci95[1])] },
-        })),
+        "nodes": t.nodes.as_ref().map(node_json),
         "back_pressure": t.back_pressure.iter().map(|b| json!({
             "index": b.index,
             "write_peak_utilization": stat_full(&b.write_peak_utilization),
@@ -103,6 +97,37 @@ fn table_fields(t: &TableResults) -> Value {
             "base_write_share": num(b.base_write_share),
         })).collect::<Vec<_>>(),
         "index_throttled_fraction": t.index_throttled_fraction.map(|f| json!({ "mean": num(f.mean), "ci95": [num(f.ci95[0]), num(f.ci95[1])] })),
+    })
+}
+
+/// A table's `nodes` object: the cluster's node load (and memory), the same in every table.
+fn node_json(n: &crate::results::NodeResults) -> Value {
+    json!({
+        "label": n.label,
+        "count": n.count,
+        "limits_per_s": n.limits_per_s,
+        "peak_utilization": stat_full(&n.peak_utilization),
+        "hottest_node_share": { "mean": num(n.hottest_node_share.mean), "ci95": [num(n.hottest_node_share.ci95[0]), num(n.hottest_node_share.ci95[1])] },
+        "tables": n.tables,
+        "ranks": n.ranks.iter().map(|r| json!({
+            "rank": r.rank,
+            "read_units_per_s": num(r.read_units_per_s),
+            "write_units_per_s": num(r.write_units_per_s),
+            "mean_utilization": num(r.mean_utilization),
+            "peak_utilization": num(r.peak_utilization),
+            "peak_utilization_p95": num(r.peak_utilization_p95),
+        })).collect::<Vec<_>>(),
+        "memory": n.memory.as_ref().map(|m| json!({
+            "key_overhead_bytes": num(m.key_overhead_bytes),
+            "limit_bytes": opt(m.limit_bytes),
+            "peak_bytes": stat_full(&m.peak_bytes),
+            "peak_bytes_day0": stat_full(&m.peak_bytes_day0),
+            "peak_growth_bytes_per_day": stat_full(&m.peak_growth_bytes_per_day),
+            "total_bytes": stat_full(&m.total_bytes),
+            "ranks_bytes": m.ranks_bytes.iter().map(|&x| num(x)).collect::<Vec<_>>(),
+            "days_to_fill": opt(m.fill.mean_day),
+            "fill": breach(&m.fill),
+        })),
     })
 }
 

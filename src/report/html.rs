@@ -421,8 +421,22 @@ fn capacity(d: &mut Doc, r: &RunResults) {
     text_table(d, "capacity", &sections::capacity(r));
     if let Some(nodes) = sections::nodes(r) {
         d.line("<h3>Node-level load</h3>");
-        d.line("<p class=\"note\">Where the store limits throughput per node, load summed per node after replication; the busiest node's share against the even share 1 ÷ nodes.</p>");
+        d.line(format!(
+            "<p class=\"note\">{}</p>",
+            esc(sections::NODES_NOTE)
+        ));
         text_table(d, "nodes", &nodes);
+        if let Some(ranks) = sections::node_ranks(r) {
+            text_table(d, "node-ranks", &ranks);
+        }
+    }
+    if let Some(memory) = sections::node_memory(r) {
+        d.line("<h3>Node memory</h3>");
+        d.line(format!(
+            "<p class=\"note\">{}</p>",
+            esc(sections::MEMORY_NOTE)
+        ));
+        text_table(d, "node-memory", &memory);
     }
     if let Some(limits) = sections::table_limits(r) {
         d.line("<h3>Table limit over time</h3>");

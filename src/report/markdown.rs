@@ -261,9 +261,19 @@ fn capacity(d: &mut Doc, r: &RunResults) {
     if let Some(nodes) = sections::nodes(r) {
         d.line("### Node-level load");
         d.blank();
-        d.line("Where the store limits throughput per node, load summed per node after replication; the busiest node's share against the even share 1 ÷ nodes.");
+        d.line(sections::NODES_NOTE);
         d.blank();
         text_table(d, &nodes);
+        if let Some(ranks) = sections::node_ranks(r) {
+            text_table(d, &ranks);
+        }
+    }
+    if let Some(memory) = sections::node_memory(r) {
+        d.line("### Node memory");
+        d.blank();
+        d.line(sections::MEMORY_NOTE);
+        d.blank();
+        text_table(d, &memory);
     }
     if let Some(limits) = sections::table_limits(r) {
         d.line("### Table limit over time");

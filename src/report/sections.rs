@@ -224,35 +224,34 @@ fn node_limits(limits: &[Option<f64>; 3]) -> String {
     }
 }
 
-/// Node-level load of the tables whose store limits throughput per node.
+/// The note above the node tables.
+pub(super) const NODES_NOTE: &str = "The tables of a scenario share the store's nodes: a node's load is every table's load on it, summed after replication, and its windows are drawn from that sum (per-table numbers above are each table's own). The busiest node's share is against the even share 1 ÷ nodes; node ranks are by mean utilization within each trial (1 = busiest), averaged over trials.";
+
+/// The cluster's node results (every table with nodes carries the same).
+pub(super) fn cluster(r: &RunResults) -> Option<&crate::results::NodeResults> {
+    r.tables.iter().find_map(|t| t.nodes.as_ref())
+}
+
+/// Node-level load of the cluster, when the store limits throughput per node.
 pub(super) fn nodes(r: &RunResults) -> Option<TextTable> {
-    let rows: Vec<Vec<String>> = r
-        .tables
-        .iter()
-        .filter_map(|t| t.nodes.as_ref().map(|n| (t, n)))
-        .map(|(t, n)| {
-            vec![
-                t.name.clone(),
-                n.label.clone(),
-                count(n.count),
-                node_limits(&n.limits_per_s),
-                mean_ci(&n.peak_utilization, sig3),
-                sig3(n.peak_utilization.p95),
-                mean_ci(&n.hottest_node_share, percent),
-                if n.count > 0 {
-                    percent(1.0 / n.count as f64)
-                } else {
-                    "—".to_string()
-                },
-            ]
-        })
-        .collect();
-    if rows.is_empty() {
-        return None;
-    }
+    let n = cluster(r)?;
+    let rows = vec![vec![
+        n.tables.join(" + "),
+        n.label.clone(),
+        count(n.count),
+        node_limits(&n.limits_per_s),
+        mean_ci(&n.peak_utilization, sig3),
+        sig3(n.peak_utilization.p95),
+        mean_ci(&n.hottest_node_share, percent),
+        if n.count > 0 {
+            percent(1.0 / n.count as f64)
+        } else {
+            "—".to_string()
+        },
+    ]];
     Some(TextTable {
         head: [
-            "table",
+            "tables",
             "node",
             "nodes",
             "limit per node (units/s)",
@@ -327,6 +326,116 @@ pub(super) fn table_limits(r: &RunResults) -> Option<TextTable> {
         .map(String::from)
         .to_vec(),
         right: vec![false, false, false, true, true, true],
+        rows,
+    })
+}
+
+/// Most node ranks listed in the report.
+const NODE_ROWS: usize = 24;
+
+/// One row per node rank (1 = each trial's busiest): load, utilization and,
+/// when the store holds data in memory, bytes at the end of the horizon.
+pub(super) fn node_ranks(r: &RunResults) -> Option<TextTable> {
+    let n = cluster(r)?;
+    let memory = n.memory.as_ref();
+    let rows = n
+        .ranks
+        .iter()
+        .take(NODE_ROWS)
+        .map(|k| {
+            let mut row = vec![
+                k.rank.to_string(),
+                sig3(k.read_units_per_s),
+                sig3(k.write_units_per_s),
+                sig3(k.mean_utilization),
+                sig3(k.peak_utilization),
+                sig3(k.peak_utilization_p95),
+            ];
+            if let Some(m) = memory {
+                row.push(
+                    m.ranks_bytes
+                        .get(k.rank - 1)
+                        .map_or("—".to_string(), |&b| bytes(b)),
+                );
+            }
+            row
+        })
+        .collect();
+    let mut head: Vec<String> = [
+        "rank",
+        "read units/s",
+        "write units/s",
+        "mean utilization",
+        "peak utilization, mean",
+        "p95",
+    ]
+    .map(String::from)
+    .to_vec();
+    let mut right = vec![true; 6];
+    if memory.is_some() {
+        head.push(format!(
+            "bytes at day {} (rank by bytes)",
+            sig3(r.horizon_days)
+        ));
+        right.push(true);
+    }
+    Some(TextTable { head, right, rows })
+}
+
+/// The note above the node memory table.
+pub(super) const MEMORY_NOTE: &str = "Bytes held per node, every table summed: each key's stored value or items plus the store's per-key overhead; the hottest keys on the node their slot maps to, the rest spread by the node's share of the slots; growing as keys are written, a TTL stopping the growth. The fill day is the first day the fullest node holds node_memory.";
+
+/// Node memory of the cluster, when the store holds its data in memory.
+pub(super) fn node_memory(r: &RunResults) -> Option<TextTable> {
+    let n = cluster(r)?;
+    let m = n.memory.as_ref()?;
+    let horizon = format!("{}-day", sig3(r.horizon_days));
+    let rows = vec![
+        vec![
+            "per-key overhead counted".to_string(),
+            bytes(m.key_overhead_bytes),
+        ],
+        vec![
+            format!("memory limit per {} (node_memory)", n.label),
+            m.limit_bytes.map_or("none set".to_string(), bytes),
+        ],
+        vec![
+            format!("fullest {} at day 0, mean", n.label),
+            bytes(m.peak_bytes_day0.mean),
+        ],
+        vec![
+            format!(
+                "fullest {} at the end of the {horizon} horizon, mean [95% CI]",
+                n.label
+            ),
+            format!(
+                "{} [{}, {}]",
+                bytes(m.peak_bytes.mean),
+                bytes(m.peak_bytes.ci95[0]),
+                bytes(m.peak_bytes.ci95[1])
+            ),
+        ],
+        vec![format!("fullest {}, p95", n.label), bytes(m.peak_bytes.p95)],
+        vec![
+            format!(
+                "fullest {}'s growth per day (mean over the horizon)",
+                n.label
+            ),
+            bytes(m.peak_growth_bytes_per_day.mean),
+        ],
+        vec![format!("all {}s", n.label), bytes(m.total_bytes.mean)],
+        vec![
+            format!("day the fullest {} fills", n.label),
+            if m.limit_bytes.is_none() {
+                "—".to_string()
+            } else {
+                breach(&m.fill, &horizon)
+            },
+        ],
+    ];
+    Some(TextTable {
+        head: ["figure", "value"].map(String::from).to_vec(),
+        right: vec![false, true],
         rows,
     })
 }

@@ -146,7 +146,53 @@ fn capacity_nodes_and_placement() {
             p95: 0.5,
             ci95: [0.38, 0.42],
         },
-        ranks: Vec::new(),
+        ranks: vec![crate::results::PartitionRank {
+            rank: 1,
+            read_units_per_s: 2400.0,
+            write_units_per_s: 600.0,
+            mean_utilization: 0.6,
+            peak_utilization: 0.7,
+            peak_utilization_p95: 0.8,
+        }],
+        tables: vec!["orders.by_status".to_string()],
+        memory: Some(crate::results::NodeMemory {
+            key_overhead_bytes: 56.0,
+            limit_bytes: Some(8e9),
+            peak_bytes: crate::results::Stat {
+                mean: 6e9,
+                p50: 6e9,
+                p95: 6.5e9,
+                ci95: [5.9e9, 6.1e9],
+            },
+            peak_bytes_day0: crate::results::Stat {
+                mean: 1e9,
+                p50: 1e9,
+                p95: 1e9,
+                ci95: [1e9, 1e9],
+            },
+            peak_growth_bytes_per_day: crate::results::Stat {
+                mean: 5e7,
+                p50: 5e7,
+                p95: 5e7,
+                ci95: [5e7, 5e7],
+            },
+            total_bytes: crate::results::Stat {
+                mean: 2.4e10,
+                p50: 2.4e10,
+                p95: 2.4e10,
+                ci95: [2.4e10, 2.4e10],
+            },
+            ranks_bytes: vec![6e9],
+            fill: crate::results::Breach {
+                probability: crate::results::Proportion {
+                    mean: 0.0,
+                    ci95: [0.0, 0.1],
+                },
+                mean_day: None,
+                ci95: None,
+            },
+            by_day: Vec::new(),
+        }),
     });
     let md = markdown(&r, &[]);
     has(&md, "## Capacity, nodes and placement\n");
@@ -158,6 +204,11 @@ fn capacity_nodes_and_placement() {
         !md.contains("| orders | node |"),
         "orders has no node figures"
     );
+    has(&md, "| 1 | 2,400 | 600 | 0.600 | 0.700 | 0.800 | 6.00 GB |");
+    has(&md, "### Node memory");
+    has(&md, "| memory limit per node (node_memory) | 8.00 GB |");
+    has(&md, "| fullest node at the end of the 365-day horizon, mean [95% CI] | 6.00 GB [5.90 GB, 6.10 GB] |");
+    has(&md, "| day the fullest node fills | none within the 365-day horizon; probability 0% [0%, 10.0%] |");
     has(&md, "### Key placement");
     has(&md, "| orders | 4,096 | 995,904 | 31.2% | 0.0123 |");
     has(&md, "Berry–Esseen bound");
@@ -173,6 +224,8 @@ fn capacity_nodes_and_placement() {
         "A time bucket of at most 12.5 days keeps the busiest item collection under 0.8 × its ceiling (10.0 GB) on average.",
         "<td>read 3,000 / write 1,000</td>",
         "<td class=\"num\">995,904</td>",
+        "<h3>Node memory</h3>",
+        "<td class=\"num\">6.00 GB [5.90 GB, 6.10 GB]</td>",
         "<th class=\"num\">read RCU/s, busy period</th>",
     ] {
         assert!(html.contains(want), "missing {want:?}");

@@ -213,9 +213,14 @@ pub struct TableLimitResults {
     pub still_throttling: Proportion,
 }
 
-/// Load per node (Cassandra node, Redis master, MongoDB shard), reduced over trials.
+/// Load per node (Cassandra node, Redis master, MongoDB shard), reduced over
+/// trials. Cluster-wide: the tables of one scenario share the store's nodes,
+/// so a node's load is every table's load on it (every table with nodes
+/// carries the same `NodeResults`).
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct NodeResults {
+    /// The tables (and global indexes) whose load is summed on the nodes.
+    pub tables: Vec<String>,
     /// What a node is called in this store.
     pub label: String,
     /// Number of nodes.
@@ -228,6 +233,33 @@ pub struct NodeResults {
     pub hottest_node_share: Stat,
     /// Per-node load by rank (1 = each trial's busiest node).
     pub ranks: Vec<PartitionRank>,
+    /// Bytes held per node over the horizon, when the store keeps its data
+    /// in memory (Redis Cluster).
+    pub memory: Option<NodeMemory>,
+}
+
+/// Bytes held per node (Redis: per master), every table summed, reduced over trials.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct NodeMemory {
+    /// Bytes the store adds per key (counted in).
+    pub key_overhead_bytes: f64,
+    /// Bytes one node holds at most (`node_memory`), if set.
+    pub limit_bytes: Option<f64>,
+    /// The busiest node's bytes at the end of the horizon, per trial.
+    pub peak_bytes: Stat,
+    /// The busiest node's bytes at day 0, per trial.
+    pub peak_bytes_day0: Stat,
+    /// The busiest node's mean growth over the horizon, bytes per day, per trial.
+    pub peak_growth_bytes_per_day: Stat,
+    /// All nodes' bytes at the end of the horizon, per trial.
+    pub total_bytes: Stat,
+    /// Mean over trials of each node's bytes at the end of the horizon, by
+    /// rank (1 = each trial's fullest node).
+    pub ranks_bytes: Vec<f64>,
+    /// When the fullest node first holds `limit_bytes`.
+    pub fill: Breach,
+    /// (day, mean, p95) over trials of the fullest node's bytes, on the growth grid.
+    pub by_day: Vec<(f64, f64, f64)>,
 }
 
 /// The busy period at one point of the horizon.

@@ -210,6 +210,15 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
         0.0
     }
 
+    /// Bytes the store adds to every key it holds in memory (Redis: the
+    /// keyspace entry, object header and string headers), when the store's
+    /// nodes hold their data in memory and keyheat reports bytes per node
+    /// against [`NodeLayout::memory_limit_bytes`]. `None` (the default): the
+    /// store's node memory is not modelled.
+    fn key_overhead_bytes(&self) -> Option<f64> {
+        None
+    }
+
     /// Seconds of a partition's limit it may bank as burst credit and spend on
     /// its first excess (DynamoDB: 300 s, best-effort). 0 by default.
     fn burst_seconds(&self) -> f64 {

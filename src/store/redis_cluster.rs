@@ -37,6 +37,17 @@
 //!   `READONLY`: specification, "Scaling reads using replica nodes"); then a
 //!   read goes to one of the master and its replicas, evenly. Writes reach
 //!   the master and every replica (replication stream).
+//! - Memory per master: every key costs its stored bytes (value, or the
+//!   items of its collection) plus `key_overhead` bytes, 56 B by default —
+//!   what `MEMORY USAGE` reports for an empty key holding an empty string
+//!   ("With Redis v7.2.0 64-bit and jemalloc, the empty string measures as
+//!   follows: … 56"; redis.io docs, "MEMORY USAGE"): the keyspace dict
+//!   entry, the value's object header and the key's and value's string
+//!   headers. An assumption beyond that measurement: the key name's own
+//!   bytes, the expires-dict entry of a key with a TTL, the hash table's
+//!   bucket array and jemalloc's size-class rounding (a 35,001-byte value
+//!   takes a 40,960-byte class) are not counted; Redis 7.0.15 measures 64 B.
+//!   `node_memory` (e.g. the masters' `maxmemory`) sets the limit checked.
 //! - A string value holds at most 512 MB = 536,870,912 bytes (redis.io docs,
 //!   "Redis Strings"); there is no ceiling on one key's collection (hash,
 //!   list, set, sorted set: up to 2³² − 1 elements) other than node memory.
@@ -56,6 +67,10 @@ pub const HASH_SLOTS: usize = 16_384;
 pub const DEFAULT_MASTERS: usize = 3;
 /// Commands per second one node serves (an assumption: Redis publishes none).
 pub const DEFAULT_NODE_OPS_PER_S: f64 = 100_000.0;
+/// Bytes Redis adds per key: `MEMORY USAGE` of `SET "" ""` with Redis 7.2,
+/// 64-bit, jemalloc (redis.io docs, "MEMORY USAGE"). An assumption for other
+/// versions and for what it leaves out (see the module docs).
+pub const DEFAULT_KEY_OVERHEAD_BYTES: f64 = 56.0;
 /// Largest string value: 512 MB = 536,870,912 bytes (redis.io, "Redis Strings").
 pub const STRING_VALUE_LIMIT_BYTES: f64 = 536_870_912.0;
 
@@ -136,6 +151,7 @@ pub struct RedisCluster {
     read_from_replicas: bool,
     node_ops_per_s: f64,
     node_memory_bytes: Option<f64>,
+    key_overhead: f64,
     op_unit_size: Option<f64>,
     item_size_limit: f64,
     /// `slot_master[slot]`: the master serving the slot.
@@ -146,8 +162,8 @@ pub struct RedisCluster {
 impl RedisCluster {
     /// Reads the Redis Cluster settings; anything omitted takes its default
     /// (`masters` 3, `replicas_per_master` 0, `read_from_replicas` false,
-    /// `node_ops_per_s` 100,000, `node_memory` none, `op_unit_size` none,
-    /// `item_size_limit` 512 MB).
+    /// `node_ops_per_s` 100,000, `node_memory` none, `key_overhead` 56 B,
+    /// `op_unit_size` none, `item_size_limit` 512 MB).
     ///
     /// # Errors
     /// A scenario error naming `store.masters` unless it is a whole number in
@@ -198,6 +214,8 @@ impl RedisCluster {
         note("node_ops_per_s", node_ops_per_s.is_some());
         let node_memory_bytes = s.positive("node_memory")?;
         note("node_memory", node_memory_bytes.is_some());
+        let key_overhead = s.non_negative("key_overhead")?;
+        note("key_overhead", key_overhead.is_some());
         let op_unit_size = s.positive("op_unit_size")?;
         note("op_unit_size", op_unit_size.is_some());
         let item_size_limit = s.positive("item_size_limit")?;
@@ -214,6 +232,7 @@ impl RedisCluster {
             read_from_replicas: read_from_replicas.unwrap_or(false),
             node_ops_per_s: node_ops_per_s.unwrap_or(DEFAULT_NODE_OPS_PER_S),
             node_memory_bytes,
+            key_overhead: key_overhead.unwrap_or(DEFAULT_KEY_OVERHEAD_BYTES),
             op_unit_size,
             item_size_limit: item_size_limit.unwrap_or(STRING_VALUE_LIMIT_BYTES),
             slot_master,
@@ -312,6 +331,10 @@ impl StoreModel for RedisCluster {
         }
     }
 
+    fn key_overhead_bytes(&self) -> Option<f64> {
+        Some(self.key_overhead)
+    }
+
     fn read_cost(&self, _op: Operation, _c: Consistency, bytes: f64, _items: f64) -> f64 {
         self.ops(bytes)
     }
@@ -406,8 +429,14 @@ impl StoreModel for RedisCluster {
                     Some(b) => format!("{} bytes per node", fmt_number(b)),
                     None => "none".to_string(),
                 },
-                "keyheat default: set it to the nodes' maxmemory",
+                "keyheat default: set it to the nodes' maxmemory (node_memory check)",
                 false,
+            ),
+            f(
+                "key_overhead",
+                format!("{} bytes per key, on top of its stored value or items", fmt_number(self.key_overhead)),
+                "redis.io docs, \"MEMORY USAGE\": an empty key and value measure 56 B (Redis 7.2, 64-bit, jemalloc); assumption: key name bytes, TTL entries and allocator rounding not counted",
+                true,
             ),
             f(
                 "item_size_limit",
@@ -686,6 +715,7 @@ mod tests {
             ("replicas_per_master", -1.0),
             ("node_ops_per_s", 0.0),
             ("node_memory", -5.0),
+            ("key_overhead", -1.0),
         ] {
             let Err(e) = model_with(&[(name, SettingValue::Number(value))]) else {
                 panic!("{name} = {value} accepted")

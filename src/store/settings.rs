@@ -197,7 +197,12 @@ const REDIS_CLUSTER: &[SettingSpec] = &[
     spec(
         "node_memory",
         SettingUnit::Size,
-        "bytes one node holds, e.g. its maxmemory (default: none)",
+        "bytes one node holds, e.g. its maxmemory: node_memory check and the day the busiest master fills (default: none, memory reported only)",
+    ),
+    spec(
+        "key_overhead",
+        SettingUnit::Size,
+        "bytes Redis adds to every key it holds, counted into node memory (default 56B: MEMORY USAGE of an empty key and value, Redis 7.2 64-bit jemalloc, redis.io; an assumption for other versions, key names, TTLs and allocator rounding)",
     ),
     spec(
         "op_unit_size",

@@ -1,0 +1,204 @@
+//! Bytes held per node over the horizon (Redis Cluster: memory per master),
+//! summed over every table of the scenario.
+//!
+//! Per table and growth class ([`super::growth::GrowthClass`]), one key holds
+//! [`super::growth::GrowthPlan::key_bytes`] at day t (its items, the store's
+//! per-item overhead and the store's per-key overhead, growing as the class
+//! is written; a TTL stops the growth). Where those keys live:
+//! - the hottest ranks (up to [`super::trial::HEAD_RANKS`]) are formatted
+//!   and placed key by key with the store's own function, on the instances
+//!   the trial's traffic uses, so a hot key's bytes sit on its node;
+//! - every other key (the tail, time-bucketed keys, fresh keys, keys with
+//!   more than 16 combinations of the other entities) is spread by the
+//!   node's share of the partitions (Redis: of the 16,384 slots).
+//!
+//! A partition's bytes count on every node holding it (replicas keep copies).
+//! The busiest node is judged on the growth grid; the day it fills is the
+//! first crossing of the limit, linearly interpolated between grid days.
+
+use super::growth::GRID_POINTS;
+use super::plan::{Plan, TablePlan};
+use super::trial::{instance_ids, World, HEAD_RANKS};
+use crate::store::StoreModel;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Most combinations of the other entities placed key by key (as the traffic's head).
+const MAX_COMBOS: f64 = 16.0;
+
+/// Per growth class: (keys per node placed key by key, keys spread by share).
+type ClassPlacement = Vec<(Vec<f64>, f64)>;
+
+/// One trial's cluster memory.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MemoryTrial {
+    /// The busiest node's bytes on each growth-grid day.
+    pub peak_by_day: Vec<f64>,
+    /// Every node's bytes at the end of the horizon, largest first.
+    pub ranked_at_horizon: Vec<f64>,
+    /// All nodes' bytes at the end of the horizon.
+    pub total_at_horizon: f64,
+    /// First day a node holds `memory_limit_bytes` (`None`: never within the horizon or no limit).
+    pub fill_day: Option<f64>,
+}
+
+/// Day `i` of the growth grid over `horizon` days.
+pub fn grid_day(horizon: f64, i: usize) -> f64 {
+    horizon * i as f64 / (GRID_POINTS - 1) as f64
+}
+
+/// Each node's share of `table`'s partitions, counting every replica.
+fn node_shares(table: &TablePlan, n_nodes: usize) -> Vec<f64> {
+    let mut share = vec![0.0; n_nodes];
+    let Some(nl) = table.layout.nodes.as_ref() else {
+        return share;
+    };
+    let p = nl.replicas.len().max(1) as f64;
+    for replicas in &nl.replicas {
+        for &n in replicas.iter().filter(|&&n| n < n_nodes) {
+            share[n] += 1.0 / p;
+        }
+    }
+    share
+}
+
+/// Bytes on each node of one table at grid day `i`, given each class's
+/// (head keys per node, keys spread by share).
+fn add_table_day(
+    table: &TablePlan,
+    placed: &[(Vec<f64>, f64)],
+    share: &[f64],
+    day: f64,
+    key_overhead: f64,
+    out: &mut [f64],
+) {
+    for (c, (head, spread)) in table.growth.classes.iter().zip(placed) {
+        let per_key = table.growth.key_bytes(c, day, key_overhead);
+        if per_key <= 0.0 {
+            continue;
+        }
+        for (n, x) in out.iter_mut().enumerate() {
+            *x += per_key * (head[n] + spread * share[n]);
+        }
+    }
+}
+
+/// Where each growth class's keys live: (keys per node placed key by key,
+/// keys spread by partition share). Fresh classes spread one "key" that
+/// [`super::growth::GrowthPlan::key_bytes`] sizes as the whole class.
+fn place_classes(
+    table: &TablePlan,
+    store: &dyn StoreModel,
+    n_nodes: usize,
+    world: &mut World,
+    rng: &mut Xoshiro256PlusPlus,
+) -> ClassPlacement {
+    let p_count = table.layout.partitions.max(1);
+    let g = &table.growth;
+    let shards = g.shards.max(1);
+    table
+        .growth
+        .classes
+        .iter()
+        .map(|c| {
+            let mut head = vec![0.0; n_nodes];
+            if c.fresh || c.ranks.0 == 0 {
+                let keys = if c.fresh { 1.0 } else { c.keys };
+                return (head, keys);
+            }
+            let (a, b) = c.ranks;
+            let ranks = (b - a + 1) as f64;
+            let combos = (c.per_rank / f64::from(shards)).max(1.0);
+            let placeable = g.bucket_days.is_none()
+                && combos <= MAX_COMBOS
+                && !table.keys.fresh
+                && a <= HEAD_RANKS;
+            if !placeable {
+                return (head, ranks * c.per_rank);
+            }
+            let n = c.rank_count;
+            let (name, count) = match c.driver {
+                Some(d) => (table.keys.entities[d].0.as_str(), table.keys.entities[d].1),
+                None => ("", n),
+            };
+            let ids = world.head(name, count, n.min(HEAD_RANKS), rng);
+            let last = b.min(HEAD_RANKS).min(ids.len() as u64);
+            let nl = table.layout.nodes.as_ref();
+            let mut placed_keys = 0.0;
+            for r in a..=last {
+                let id = ids[(r - 1) as usize];
+                for combo in 0..combos as u64 {
+                    let inst = instance_ids(table, c.driver, id, combo, world.name_salt);
+                    for shard in 0..shards {
+                        let key = table.keys.format(&inst, (shards > 1).then_some(shard), 0);
+                        let part = store
+                            .place_in_trial(&key, p_count, world.place_salt)
+                            .min(p_count - 1);
+                        if let Some(replicas) = nl.and_then(|nl| nl.replicas.get(part)) {
+                            for &node in replicas.iter().filter(|&&x| x < n_nodes) {
+                                head[node] += 1.0;
+                            }
+                        }
+                        placed_keys += 1.0;
+                    }
+                }
+            }
+            (head, (ranks * c.per_rank - placed_keys).max(0.0))
+        })
+        .collect()
+}
+
+/// The cluster's bytes per node over the horizon in one trial, every table
+/// summed; `None` when no table has nodes.
+pub(super) fn cluster_memory(
+    plan: &Plan,
+    store: &dyn StoreModel,
+    key_overhead: f64,
+    world: &mut World,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Option<MemoryTrial> {
+    let nl = plan.tables.iter().find_map(|t| t.layout.nodes.as_ref())?;
+    let n_nodes = nl.nodes;
+    let limit = nl.memory_limit_bytes;
+    let tables: Vec<(&TablePlan, ClassPlacement, Vec<f64>)> = plan
+        .tables
+        .iter()
+        .filter(|t| t.layout.nodes.is_some())
+        .map(|t| {
+            (
+                t,
+                place_classes(t, store, n_nodes, world, rng),
+                node_shares(t, n_nodes),
+            )
+        })
+        .collect();
+    let at = |day: f64| -> Vec<f64> {
+        let mut out = vec![0.0; n_nodes];
+        for (t, placed, share) in &tables {
+            add_table_day(t, placed, share, day, key_overhead, &mut out);
+        }
+        out
+    };
+    let peak = |day: f64| at(day).into_iter().fold(0.0, f64::max);
+    let days: Vec<f64> = (0..GRID_POINTS)
+        .map(|i| grid_day(plan.horizon_days, i))
+        .collect();
+    let peak_by_day: Vec<f64> = days.iter().map(|&d| peak(d)).collect();
+    let fill_day = limit.and_then(|l| {
+        let i = peak_by_day.iter().position(|&b| b >= l)?;
+        if i == 0 {
+            return Some(0.0);
+        }
+        let (d0, d1) = (days[i - 1], days[i]);
+        let (b0, b1) = (peak_by_day[i - 1], peak_by_day[i]);
+        Some(d0 + (d1 - d0) * ((l - b0) / (b1 - b0)).clamp(0.0, 1.0))
+    });
+    let mut ranked_at_horizon = at(plan.horizon_days);
+    let total_at_horizon = ranked_at_horizon.iter().sum();
+    ranked_at_horizon.sort_by(|a, b| b.total_cmp(a));
+    Some(MemoryTrial {
+        peak_by_day,
+        ranked_at_horizon,
+        total_at_horizon,
+        fill_day,
+    })
+}
