@@ -381,3 +381,65 @@ fn a_global_index_with_its_own_capacity_is_priced_on_it() {
         cost("orders.by_status")
     );
 }
+
+/// With adaptive capacity (the default) a provisioned global index's
+/// `table_throughput` is judged against its own capacity: 400 strongly
+/// consistent index queries/s, each returning 2 keys-only entries (≤ 4 KB → 1
+/// RCU) = 400 RCU/s vs the index's 300 RCU/s (fail), while the table's own
+/// 3,000 RCU/s would pass.
+#[test]
+fn a_global_index_table_throughput_uses_its_own_capacity() {
+    let text = r#"
+schema_version = 1
+name = "gsi-own"
+[store]
+kind = "dynamodb"
+read_capacity = 3000
+write_capacity = 1000
+[simulation]
+trials = 4
+duration = "5m"
+[[entity]]
+name = "order"
+count = 100000
+[[entity]]
+name = "status"
+count = 50
+[[table]]
+name = "orders"
+partition_key = "ORDER#{order}"
+item_size = "1000B"
+[[table.index]]
+name = "by_status"
+partition_key = "STATUS#{status}"
+projection = "keys_only"
+read_capacity = 300
+write_capacity = 1000
+[[access_pattern]]
+name = "Orders by status"
+table = "orders.by_status"
+operation = "query"
+items = 2
+rate = 400
+peak_factor = 1.0
+by = "status"
+consistency = "strong"
+"#;
+    let r = run(text);
+    let v = r
+        .verdicts
+        .iter()
+        .find(|v| v.check == "table_throughput" && v.table == "orders.by_status")
+        .expect("the index's table_throughput verdict");
+    assert_eq!(v.status, Status::Fail, "{}", v.detail);
+    assert!(
+        v.detail.contains("asks 400 RCU/s") && v.detail.contains("the 300 RCU/s"),
+        "{}",
+        v.detail
+    );
+    // The base table has no reads of its own: nothing to judge there.
+    assert!(!r
+        .verdicts
+        .iter()
+        .any(|v| v.check == "table_throughput" && v.table == "orders" && v.detail.contains("RCU")));
+}

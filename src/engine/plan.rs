@@ -88,6 +88,9 @@ pub struct TablePlan {
     /// write units made by patterns that write this index (the rest leave it
     /// untouched, `index_untouched`). 1 for a table.
     pub base_write_share: f64,
+    /// The store's per-key and per-table limits for this table (a global
+    /// index's from its own capacity settings).
+    pub key_limits: crate::store::KeyLimits,
     /// A limit on the whole table's units that changes over simulated time
     /// (Firestore's 500/50/5 ramp), when the store sets one.
     pub table_limit: Option<TableLimitPlan>,
@@ -494,6 +497,7 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
         growth,
         stored_bytes,
         partitions_by_day,
+        key_limits: store.key_limits(&demand(initial_bytes)),
         global_index_of: None,
         base_write_share: 1.0,
         table_limit: None,

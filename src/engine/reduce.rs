@@ -1025,11 +1025,8 @@ fn key_verdicts(
     store: &dyn StoreModel,
     headroom: f64,
 ) -> Vec<Verdict> {
-    let limits = store.key_limits(&crate::store::TableDemand {
-        name: tp.name.clone(),
-        initial_bytes: 0.0,
-        has_local_index: false,
-    });
+    // From the table's own store settings (a global index's own capacity).
+    let limits = tp.key_limits;
     let mut out = Vec::new();
     if let Some(limit) = limits.key_write_per_s {
         let rate = hottest_key_write_rate(tp);
@@ -1055,6 +1052,10 @@ fn key_verdicts(
             .filter(|s| s.is_write == is_write)
             .map(|s| s.busy_rate_per_s * s.fan_out() * s.severity.mean)
             .sum();
+        if units <= 0.0 {
+            // Nothing asked of this side of the table: nothing to judge.
+            continue;
+        }
         let (ru, wu) = store.unit_names();
         let unit = if is_write { wu } else { ru };
         out.push(Verdict {
