@@ -229,6 +229,9 @@ pub struct Stream {
     /// Whether the driver's ranks follow recency (`latest`): on a ranged store
     /// the hottest instances are the newest, at the end of the key space.
     pub recency_ordered: bool,
+    /// Whether each request reaches every node rather than its key's
+    /// partition ([`StoreModel::broadcast`]: MongoDB scatter-gather).
+    pub broadcast: bool,
 }
 
 impl Stream {
@@ -717,6 +720,7 @@ fn stream(
         subkeys,
         severity,
         recency_ordered,
+        broadcast: store.broadcast(scenario, pi),
     }
 }
 

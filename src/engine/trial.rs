@@ -1160,6 +1160,21 @@ fn place_stream(
         }
     };
     let rate = s.busy_rate_per_s;
+    if s.broadcast {
+        // Every request reaches every node once (scatter-gather): the rate
+        // × nodes spread evenly over the partitions, which sit evenly on
+        // the nodes, so each node takes the full request rate.
+        let nodes = table.layout.nodes.as_ref().map_or(1, |n| n.nodes.max(1));
+        let each = rate * nodes as f64 / pf;
+        for part in 0..p_count {
+            add(&mut per, part, each);
+        }
+        return Placed {
+            per_partition: per,
+            keys,
+            appends: Vec::new(),
+        };
+    }
     let w_sum: f64 = s.subkeys.iter().map(|k| k.weight).sum();
     let w_sq: f64 = s.subkeys.iter().map(|k| k.weight * k.weight).sum();
     // The parts of the key before its monotonic part ({time}/{id}).

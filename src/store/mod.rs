@@ -248,6 +248,16 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
         None
     }
 
+    /// Whether a request of access pattern `pattern` (an index into
+    /// `scenario.access_patterns`) is sent to every node rather than to the
+    /// partition of its key: MongoDB's scatter-gather (a filter without the
+    /// shard key, a range over a hashed key). The engine then spreads its
+    /// requests so every node gets one per request. `false` by default.
+    fn broadcast(&self, scenario: &crate::scenario::Scenario, pattern: usize) -> bool {
+        let _ = (scenario, pattern);
+        false
+    }
+
     /// Whether keys are placed by ranges of the key itself (MongoDB ranged
     /// shard keys, Bigtable tablets) rather than by a hash: then `{time}` /
     /// `{id}` keys are monotonic and all land on the last partition, and

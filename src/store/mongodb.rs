@@ -425,6 +425,17 @@ impl StoreModel for MongoDb {
         self.shard_key == ShardKey::Ranged
     }
 
+    /// A scatter-gather request (see [`analyze_shard_key`]'s rules) reaches
+    /// every shard: mongos broadcasts it ("Sharded cluster query routing":
+    /// queries without the shard key are broadcast to all shards).
+    fn broadcast(&self, scenario: &crate::scenario::Scenario, pattern: usize) -> bool {
+        scenario.access_patterns.get(pattern).is_some_and(|p| {
+            p.index.is_none()
+                && analyze_shard_key(scenario, p.table)
+                    .is_some_and(|a| a.scatter_gather_patterns.contains(&pattern))
+        })
+    }
+
     fn describe_placement(&self, key: &str, table: &TableDemand) -> String {
         let chunks = self.chunks(table).max(1);
         let chunk = self.chunk_of(key, chunks);
@@ -587,6 +598,9 @@ pub struct ShardKeyAnalysis {
     pub writes_single_shard_share: f64,
     /// Writes that target several shards.
     pub writes_multi_shard_share: f64,
+    /// Access patterns (indices into `scenario.access_patterns`) sent to
+    /// every shard: the engine broadcasts them ([`StoreModel::broadcast`]).
+    pub scatter_gather_patterns: Vec<usize>,
     /// Writes sent to every shard (an update or delete by another field).
     pub writes_scatter_gather_share: f64,
 }
@@ -701,13 +715,19 @@ pub fn analyze_shard_key(scenario: &Scenario, table: usize) -> Option<ShardKeyAn
     // Targeting of each pattern.
     let mut reads = [0.0f64; 3];
     let mut writes = [0.0f64; 3];
+    let mut scatter_gather_patterns = Vec::new();
     let varying_after_entities = varying_parts_follow_entities(sk);
     // A key without placeholders is one value: every request hits its chunk.
     let constant = sk
         .parts
         .iter()
         .all(|p| matches!(p, TemplatePart::Literal(_)));
-    for p in scenario.access_patterns.iter().filter(|p| p.table == table) {
+    for (pi, p) in scenario
+        .access_patterns
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.table == table)
+    {
         let by_outside =
             p.by.as_deref()
                 .is_some_and(|b| !constant && !sk_entities.contains(&b));
@@ -756,7 +776,10 @@ pub fn analyze_shard_key(scenario: &Scenario, table: usize) -> Option<ShardKeyAn
         let slot = match target {
             Targeting::Single => 0,
             Targeting::Multi => 1,
-            Targeting::ScatterGather => 2,
+            Targeting::ScatterGather => {
+                scatter_gather_patterns.push(pi);
+                2
+            }
         };
         if p.operation.is_write() {
             writes[slot] += p.rate_per_s;
@@ -786,6 +809,7 @@ pub fn analyze_shard_key(scenario: &Scenario, table: usize) -> Option<ShardKeyAn
         writes_single_shard_share: w[0],
         writes_multi_shard_share: w[1],
         writes_scatter_gather_share: w[2],
+        scatter_gather_patterns,
     })
 }
 
