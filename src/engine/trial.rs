@@ -988,6 +988,12 @@ fn exact_segment(
     let mut node_r = vec![0.0f64; n_nodes];
     let mut node_w = vec![0.0f64; n_nodes];
     let mut table_out = table_cap.map(|_| Outcome::default());
+    // Reads reach `read_replicas` of a partition's replicas: drawn per
+    // request when some partition has more replicas than that.
+    let per_request_reads = simulate_nodes
+        && nodes.is_some_and(|nl| {
+            nl.read_replicas < nl.replicas.iter().map(Vec::len).max().unwrap_or(0)
+        });
     for wi in start..end {
         for (si, s) in table.streams.iter().enumerate() {
             let (Some(alias), Some(pois)) = (&aliases[si], &samplers[si]) else {
@@ -995,6 +1001,42 @@ fn exact_segment(
             };
             let n: f64 = pois.sample(rng);
             out.requests += n;
+            // A read on a replicated store reaches `read_replicas` of its
+            // partition's replicas, drawn per request (the aggregated method
+            // thins the Poisson arrivals the same way).
+            let replicated_read = nodes.filter(|_| per_request_reads && !s.is_write);
+            if let Some(nl) = replicated_read {
+                for _ in 0..n as u64 {
+                    let p = alias.sample(rng) as usize;
+                    let u = if s.severity.constant {
+                        s.severity.mean
+                    } else {
+                        s.severity.sample_one(rng)
+                    };
+                    r_units[p] += u;
+                    let reps = &nl.replicas[p];
+                    let k = reps.len();
+                    let m = nl.read_replicas.min(k);
+                    if m >= k {
+                        for &node in reps.iter().filter(|&&x| x < n_nodes) {
+                            node_r[node] += u;
+                        }
+                        continue;
+                    }
+                    // m distinct replicas, uniformly: a partial Fisher–Yates over k ≤ a few.
+                    let mut idx: [usize; 16] = std::array::from_fn(|i| i);
+                    let kk = k.min(16);
+                    for j in 0..m.min(kk) {
+                        let pick = j + rng.random_range(0..kk - j);
+                        idx.swap(j, pick);
+                        let node = reps[idx[j]];
+                        if node < n_nodes {
+                            node_r[node] += u;
+                        }
+                    }
+                }
+                continue;
+            }
             let units = if s.is_write {
                 &mut w_units
             } else {
@@ -1043,9 +1085,11 @@ fn exact_segment(
         }
         if let (Some(nl), true) = (nodes, simulate_nodes) {
             for (p, replicas) in nl.replicas.iter().enumerate().take(p_count) {
-                let read_share = (nl.read_replicas as f64 / replicas.len().max(1) as f64).min(1.0);
                 for &n in replicas.iter().filter(|&&n| n < n_nodes) {
-                    node_r[n] += r_units[p] * read_share;
+                    // Otherwise drawn per request above.
+                    if !per_request_reads {
+                        node_r[n] += r_units[p];
+                    }
                     node_w[n] += w_units[p];
                 }
             }

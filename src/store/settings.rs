@@ -134,7 +134,7 @@ const DYNAMODB: &[SettingSpec] = &[
     spec(
         "adaptive_capacity",
         SettingUnit::Bool,
-        "partitions may use unused table capacity up to the per-partition cap (default false)",
+        "partitions may use unused table capacity up to the per-partition cap (default true, as in today's DynamoDB; false: each partition gets table capacity ÷ partitions)",
     ),
     spec(
         "mode",
