@@ -572,3 +572,61 @@ fn scatter_gather_reads_reach_every_shard() {
     }
     assert!(n.peak_utilization.mean > 0.2 && n.peak_utilization.mean < 0.23);
 }
+
+/// A `{time}` shard key: 100 inserts/s and 50 time-range queries/s on 3
+/// shards. Ranged, both go to the MaxKey chunk (the newest range): one
+/// shard takes all 150 ops/s. Hashed, the inserts spread (≈ 33 per shard)
+/// and each range query is scatter-gather, broadcast to all 3 shards
+/// (50 per shard): 83.3 per shard, evenly.
+#[test]
+fn range_queries_over_a_time_key_read_the_newest_chunk_when_ranged() {
+    let text = |sharding: &str| {
+        format!(
+            r#"
+schema_version = 1
+name = "time-key"
+[store]
+kind = "mongodb"
+shards = 3
+shard_key = "{sharding}"
+[simulation]
+trials = 4
+duration = "2m"
+[[table]]
+name = "events"
+partition_key = "{{time}}"
+item_size = "1KB"
+[[access_pattern]]
+name = "log"
+table = "events"
+operation = "put"
+rate = 100
+peak_factor = 1.0
+[[access_pattern]]
+name = "last hour"
+table = "events"
+operation = "query"
+items = 10
+rate = 50
+peak_factor = 1.0
+"#
+        )
+    };
+    let loads = |r: &RunResults| -> Vec<f64> {
+        r.tables[0]
+            .nodes
+            .as_ref()
+            .unwrap()
+            .ranks
+            .iter()
+            .map(|k| k.read_units_per_s + k.write_units_per_s)
+            .collect()
+    };
+    let ranged = loads(&crate::util::run(&text("ranged")));
+    assert!((ranged[0] - 150.0).abs() < 1e-6, "{ranged:?}");
+    assert!(ranged[1..].iter().all(|&x| x == 0.0), "{ranged:?}");
+    let hashed = loads(&crate::util::run(&text("hashed")));
+    for x in &hashed {
+        assert!((x - (100.0 / 3.0 + 50.0)).abs() < 1e-6, "{hashed:?}");
+    }
+}

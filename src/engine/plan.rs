@@ -232,6 +232,9 @@ pub struct Stream {
     /// Whether each request reaches every node rather than its key's
     /// partition ([`StoreModel::broadcast`]: MongoDB scatter-gather).
     pub broadcast: bool,
+    /// Whether it is a `query` (a range read): over a monotonic key on a
+    /// ranged store it reads the newest range, where the inserts go.
+    pub is_query: bool,
 }
 
 impl Stream {
@@ -721,6 +724,7 @@ fn stream(
         severity,
         recency_ordered,
         broadcast: store.broadcast(scenario, pi),
+        is_query: p.operation == Operation::Query,
     }
 }
 

@@ -1229,11 +1229,12 @@ fn place_stream(
         .take_while(|p| !matches!(p, TemplatePart::Time | TemplatePart::Id))
         .collect();
     let prefix_has_entity = prefix.iter().any(|p| matches!(p, TemplatePart::Entity(_)));
-    if s.shares.is_fresh() && s.is_write && store.ranged() && !prefix_has_entity {
+    if s.shares.is_fresh() && (s.is_write || s.is_query) && store.ranged() && !prefix_has_entity {
         // A monotonic key on a ranged store: every insert goes to the end of
         // its prefix's range — with no prefix, the last range (MongoDB's MaxKey
         // chunk, the last Bigtable tablet); with write shards, the end of each
-        // shard's range.
+        // shard's range. A query over such a key reads the newest range (an
+        // assumption: range reads ask for recent data), so it lands there too.
         let mut appends: Vec<(String, usize, f64)> = Vec::new();
         for sk in &s.subkeys {
             let key = table
