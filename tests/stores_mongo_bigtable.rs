@@ -630,3 +630,27 @@ peak_factor = 1.0
         assert!((x - (100.0 / 3.0 + 50.0)).abs() < 1e-6, "{hashed:?}");
     }
 }
+
+/// A MongoDB secondary index lives on every shard with its documents: a read
+/// through an index on `{customer}` (not the shard key `{order}`) is one
+/// request to each of the 4 shards (2,000 per shard for 2,000 reads/s), and
+/// no separate "orders.by_customer" table is simulated.
+#[test]
+fn a_read_through_a_mongodb_index_without_the_shard_key_reaches_every_shard() {
+    let text = orders_read_by("customer")
+        .replace(
+            "[[access_pattern]]",
+            "[[table.index]]\nname = \"by_customer\"\npartition_key = \"{customer}\"\n\n[[access_pattern]]",
+        )
+        .replace("table = \"orders\"\noperation", "table = \"orders.by_customer\"\noperation");
+    let r = crate::util::run(&text);
+    let names: Vec<&str> = r.tables.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["orders"]);
+    for k in &r.tables[0].nodes.as_ref().unwrap().ranks {
+        assert!(
+            (k.read_units_per_s - 2000.0).abs() < 1e-6,
+            "{}",
+            k.read_units_per_s
+        );
+    }
+}

@@ -321,7 +321,7 @@ pub fn build_at(scenario: &Scenario, store: &dyn StoreModel, start_s: f64) -> Pl
         let base = tables.len();
         tables.push(table_plan(scenario, store, ti, t));
         for (xi, index) in t.indexes.iter().enumerate() {
-            if !index.local {
+            if !index.local && store.global_indexes() {
                 let v = global_index_scenario(scenario, ti, xi);
                 // The index's own capacity (if set) changes only its layout;
                 // the settings were validated with the scenario.
@@ -445,8 +445,12 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
         .enumerate()
         .filter(|(_, p)| {
             p.table == ti
-                && p.index
-                    .is_none_or(|x| table.indexes.get(x).is_some_and(|i| i.local))
+                && p.index.is_none_or(|x| {
+                    table
+                        .indexes
+                        .get(x)
+                        .is_some_and(|i| i.local || !store.global_indexes())
+                })
         })
         .collect();
     let streams: Vec<Stream> = patterns

@@ -258,6 +258,15 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
         false
     }
 
+    /// Whether a `[[table.index]]` that is not `local` is partitioned on its
+    /// own key, as a table of its own (DynamoDB's global secondary indexes:
+    /// the default). `false` when the store keeps index entries next to their
+    /// documents on each shard (MongoDB): reads through such an index run on
+    /// the collection's shards, targeted or broadcast ([`broadcast`](Self::broadcast)).
+    fn global_indexes(&self) -> bool {
+        true
+    }
+
     /// Whether keys are placed by ranges of the key itself (MongoDB ranged
     /// shard keys, Bigtable tablets) rather than by a hash: then `{time}` /
     /// `{id}` keys are monotonic and all land on the last partition, and

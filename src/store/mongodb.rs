@@ -430,10 +430,16 @@ impl StoreModel for MongoDb {
     /// queries without the shard key are broadcast to all shards).
     fn broadcast(&self, scenario: &crate::scenario::Scenario, pattern: usize) -> bool {
         scenario.access_patterns.get(pattern).is_some_and(|p| {
-            p.index.is_none()
-                && analyze_shard_key(scenario, p.table)
-                    .is_some_and(|a| a.scatter_gather_patterns.contains(&pattern))
+            analyze_shard_key(scenario, p.table)
+                .is_some_and(|a| a.scatter_gather_patterns.contains(&pattern))
         })
+    }
+
+    /// MongoDB indexes are local to each shard ("Sharded cluster query
+    /// routing"; "Indexes" on sharded collections): a read through an index
+    /// without the shard key goes to every shard, one with it to one shard.
+    fn global_indexes(&self) -> bool {
+        false
     }
 
     fn describe_placement(&self, key: &str, table: &TableDemand) -> String {
