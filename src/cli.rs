@@ -394,6 +394,10 @@ fn simulate(s: &Scenario, options: &Options, quiet: bool) -> Result<RunResults> 
     let start = Instant::now();
     let shown = AtomicBool::new(false);
     let progress = |n: u64| {
+        // Checkpoints added on a breach day are not known up front.
+        if bar.length().is_some_and(|len| bar.position() + n > len) {
+            bar.inc_length(n);
+        }
         bar.inc(n);
         if !quiet && !shown.load(Ordering::Relaxed) && start.elapsed() > Duration::from_secs(1) {
             shown.store(true, Ordering::Relaxed);

@@ -37,8 +37,17 @@ pub struct Options {
 /// Total trials a run of `scenario` simulates (base and every variant), for progress bars.
 pub fn total_trials(scenario: &Scenario, options: &Options) -> u64 {
     let per = |s: &Scenario| {
+        let days = &s.simulation.checkpoints_days;
+        let horizon = s.simulation.horizon_days;
+        // The horizon is simulated too when the data splits a table by then.
+        let splits = !days.iter().any(|d| (d - horizon).abs() < 0.05)
+            && prepare(s, options, 0.0).is_ok_and(|(plan, _)| {
+                plan.tables
+                    .iter()
+                    .any(|t| t.partitions_by_day.last() != t.partitions_by_day.first())
+            });
         u64::from(options.trials.unwrap_or(s.simulation.trials))
-            * s.simulation.checkpoints_days.len().max(1) as u64
+            * (days.len().max(1) + usize::from(splits)) as u64
     };
     per(scenario)
         + scenario
