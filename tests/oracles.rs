@@ -664,3 +664,71 @@ fn overwriting_puts_store_one_item_per_key() {
     assert_eq!(last.partitions, 2);
     assert_eq!(t.checkpoints.len(), 1);
 }
+
+/// With traffic growth, a checkpoint's stored data is the growth integral
+/// at day-0 rates (not at the day's grown rates again): the horizon
+/// checkpoint stores exactly what growth.csv gives for the horizon, and
+/// that is 100 × 1,024 B × 86,400 s × (e^{rH} − 1) / r.
+#[test]
+fn growing_traffic_is_not_counted_twice_in_a_checkpoints_stored_data() {
+    let text = growing_table("").replace(
+        "horizon = \"365d\"",
+        "horizon = \"365d\"\ngrowth = \"5%/month\"",
+    );
+    let r = crate::util::run(&text);
+    let t = &r.tables[0];
+    let last = t.growth.last().unwrap();
+    let c = t.checkpoints.last().unwrap();
+    assert_eq!(c.day, 365.0);
+    assert!(
+        (c.stored_bytes / last.table_bytes - 1.0).abs() < 1e-9,
+        "{} vs {}",
+        c.stored_bytes,
+        last.table_bytes
+    );
+    assert_eq!(c.partitions, last.partitions);
+    let s = crate::util::scenario(&text);
+    let g = s.simulation.growth_per_day;
+    let h = 365.0;
+    let expected = 100.0 * 1024.0 * 86_400.0 * ((g * h).exp() - 1.0) / g;
+    assert!(
+        (last.table_bytes / expected - 1.0).abs() < 1e-9,
+        "{} vs {expected}",
+        last.table_bytes
+    );
+}
+
+/// A table with one key: that key takes every request, share exactly 1 and
+/// its expected rate (not a second Poisson draw that could exceed the table's).
+#[test]
+fn a_single_key_takes_a_share_of_exactly_one() {
+    let r = crate::util::run(
+        r#"
+schema_version = 1
+name = "one-key"
+[store]
+kind = "generic"
+[simulation]
+trials = 2
+duration = "1m"
+[[table]]
+name = "counter"
+partition_key = "COUNTER"
+item_size = "100B"
+[[access_pattern]]
+name = "increment"
+table = "counter"
+operation = "update"
+rate = 300
+peak_factor = 2.0
+"#,
+    );
+    let k = &r.tables[0].hot_keys[0];
+    assert_eq!(k.key, "COUNTER");
+    assert_eq!(k.request_share, 1.0);
+    assert!(
+        (k.requests_per_s - 600.0).abs() < 1e-9,
+        "{}",
+        k.requests_per_s
+    );
+}

@@ -461,6 +461,22 @@ impl GrowthPlan {
         items * es + self.appends_per_day * tau * ee
     }
 
+    /// The same plan with every write rate × `factor` (a checkpoint's plan,
+    /// built from rates grown to its day, back to day-0 rates).
+    pub fn with_rates_scaled(mut self, factor: f64) -> GrowthPlan {
+        if factor == 1.0 {
+            return self;
+        }
+        for c in &mut self.classes {
+            c.items_per_day *= factor;
+            c.appends_per_day *= factor;
+        }
+        self.items_written_per_day *= factor;
+        self.net_items_per_day *= factor;
+        self.appends_per_day *= factor;
+        self
+    }
+
     /// A small plan for documentation examples: 1,000 keys of 2 initial
     /// 500 B items, 10,000 item-adding puts a day, no TTL, bucket or growth.
     #[doc(hidden)]

@@ -466,8 +466,11 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
     let fan_out = table.shards * max_bucket_span;
     let requests_per_s = streams.iter().map(|s| s.busy_rate_per_s).sum();
     let growth = super::growth::GrowthPlan::new(scenario, table, &keys, &streams, &layout, store);
-    // Lay the table out for the data it holds on the simulated day.
+    // Growth runs from t = 0 at day-0 rates compounded by `growth`; a
+    // checkpoint's scenario has its rates grown to its day already.
     let day = scenario.simulation.day;
+    let growth = growth.with_rates_scaled((-scenario.simulation.growth_per_day * day).exp());
+    // Lay the table out for the data it holds on the simulated day.
     let stored_bytes = if day > 0.0 {
         growth.table_bytes(day)
     } else {

@@ -597,6 +597,8 @@ fn run_table(
             + table.layout.combined_limit_per_s.unwrap_or(0.0));
     let mut burst_left = vec![burst_units; p_count];
     let mut key_units: HashMap<String, (usize, f64, f64)> = HashMap::new();
+    // Expected requests per second over the whole table, time-averaged.
+    let mut expected_rate = 0.0f64;
 
     let exact = plan.method == Method::Exact;
     // One placement per bucket: the keys of a bucket stay where they land
@@ -661,6 +663,7 @@ fn run_table(
                 e.1 += rate * seg_frac;
                 e.2 += rate * s.severity.mean * seg_frac;
             }
+            expected_rate += pl.per_partition.iter().sum::<f64>() * seg_frac;
             for p in 0..p_count {
                 let units = pl.per_partition[p] * s.severity.mean * seg_frac;
                 if s.is_write {
@@ -911,7 +914,7 @@ fn run_table(
         }
     });
     let hot_keys = if representative {
-        hot_keys(key_units, total.requests, plan, rng)
+        hot_keys(key_units, expected_rate, plan, rng)
     } else {
         Vec::new()
     };
@@ -1136,9 +1139,11 @@ fn exact_segment(
 
 /// The hottest keys by units, with their requests over the busy period drawn
 /// window by window (Poisson at the key's rate): observed share and peak window.
+/// The hottest keys by expected units: share and rates are expectations
+/// (the key's rate over the table's), the peak window a draw.
 fn hot_keys(
     key_units: HashMap<String, (usize, f64, f64)>,
-    requests_observed: f64,
+    table_rate: f64,
     plan: &Plan,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Vec<KeyLoad> {
@@ -1152,26 +1157,24 @@ fn hot_keys(
             .then(a.0.cmp(&b.0))
     });
     v.truncate(HOT_KEYS);
-    let duration_s = plan.window_s * plan.windows as f64;
     v.into_iter()
         .map(|(key, partition, rate, units)| {
-            let (mut total, mut peak) = (0.0f64, 0.0f64);
+            let mut peak = 0.0f64;
             if let Ok(d) = Poisson::new(rate * plan.window_s) {
                 for _ in 0..plan.windows {
                     let n: f64 = d.sample(rng);
-                    total += n;
                     peak = peak.max(n);
                 }
             }
             KeyLoad {
                 key,
                 partition,
-                request_share: if requests_observed > 0.0 {
-                    total / requests_observed
+                request_share: if table_rate > 0.0 {
+                    (rate / table_rate).min(1.0)
                 } else {
                     0.0
                 },
-                requests_per_s: total / duration_s,
+                requests_per_s: rate,
                 units_per_s: units,
                 peak_window_requests: peak,
             }

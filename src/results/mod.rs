@@ -331,13 +331,13 @@ pub struct KeyLoad {
     pub key: String,
     /// Partition it lands on (0-based).
     pub partition: usize,
-    /// Requests it received ÷ requests the table received, over the busy period.
+    /// Its expected requests ÷ the table's expected requests, over the busy period.
     pub request_share: f64,
-    /// Mean requests per second it received.
+    /// Expected requests per second it receives (busy period mean).
     pub requests_per_s: f64,
-    /// Mean units per second it consumed (reads + writes).
+    /// Expected units per second it consumes (reads + writes).
     pub units_per_s: f64,
-    /// Requests in its busiest window.
+    /// Requests in its busiest window (drawn, representative trial).
     pub peak_window_requests: f64,
 }
 
