@@ -99,6 +99,27 @@ pub fn percent(p: f64) -> String {
 
 const BYTE_UNITS: [&str; 7] = ["B", "KB", "MB", "GB", "TB", "PB", "EB"];
 
+/// `b` as a whole number under 1024 of KiB, MiB, GiB or TiB when it is
+/// exactly one (409,600 → "400 KiB"; 10⁹ and 6·10⁹ stay decimal), else `None`.
+fn exact_binary(b: f64) -> Option<String> {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if !(b.is_finite() && b >= 1024.0 && b.fract() == 0.0) {
+        return None;
+    }
+    let mut value = b;
+    let mut unit = None;
+    for u in UNITS {
+        if value % 1024.0 != 0.0 || value < 1024.0 {
+            break;
+        }
+        value /= 1024.0;
+        unit = Some(u);
+    }
+    // Only round binary sizes (a whole number under 1024 of the unit).
+    unit.filter(|_| value < 1024.0)
+        .map(|u| format!("{} {u}", value as i64))
+}
+
 /// Bytes in decimal units (1 KB = 1000 B) with three significant figures.
 ///
 /// ```
@@ -109,6 +130,11 @@ const BYTE_UNITS: [&str; 7] = ["B", "KB", "MB", "GB", "TB", "PB", "EB"];
 /// assert_eq!(bytes(10e9), "10.0 GB");
 /// ```
 pub fn bytes(b: f64) -> String {
+    // Store limits set in binary units (DynamoDB's 400 KB = 400 KiB,
+    // Cassandra's 100 MiB, Bigtable's 256 MiB) read as they are documented.
+    if let Some(s) = exact_binary(b) {
+        return s;
+    }
     let (value, unit) = scale_bytes(b);
     if unit == 0 {
         format!("{} B", whole(value))
@@ -213,5 +239,17 @@ mod tests {
         assert_eq!(bytes(400_000.0), "400 KB");
         assert_eq!(bytes(-2_000.0), "-2.00 KB");
         assert_eq!(bytes_short(2.5e12), "2.5 TB");
+    }
+
+    #[test]
+    fn round_binary_limits_read_as_documented() {
+        assert_eq!(bytes(409_600.0), "400 KiB"); // DynamoDB item
+        assert_eq!(bytes(100.0 * 1024.0 * 1024.0), "100 MiB"); // Cassandra warning
+        assert_eq!(bytes(10.0 * 1024.0 * 1024.0 * 1024.0), "10 GiB"); // LSI collection
+        assert_eq!(bytes(1024.0), "1 KiB");
+        // Decimal values stay decimal, even when 1024 divides them.
+        assert_eq!(bytes(1e10), "10.0 GB");
+        assert_eq!(bytes(6e9), "6.00 GB");
+        assert_eq!(bytes(20e9), "20.0 GB");
     }
 }

@@ -717,11 +717,18 @@ pub fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> Vec<Verd
             ),
         });
     }
-    // Judge the worst checkpoint of the horizon (day 0 when traffic does not grow).
+    // Judge the worst checkpoint of the horizon (day 0 when traffic does not
+    // grow) — the earliest one whose mean peak is indistinguishable from the
+    // worst's (95% CIs overlap), so noise does not move the verdict's day.
     let worst = t
         .checkpoints
         .iter()
         .max_by(|a, b| a.peak_utilization.p95.total_cmp(&b.peak_utilization.p95));
+    let worst = worst.and_then(|w| {
+        t.checkpoints
+            .iter()
+            .find(|c| c.peak_utilization.ci95[1] >= w.peak_utilization.ci95[0])
+    });
     let (u_stat, thr, at, limits, partitions) = match worst {
         Some(c) if c.day > 0.0 => (
             c.peak_utilization,
