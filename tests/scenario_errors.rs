@@ -299,7 +299,7 @@ fn schema_version_and_name() {
     assert_eq!(
         error(&base_with("schema_version = 1", "schema_version = 2")),
         "s.toml:1:18: schema_version: schema_version 2 is not supported; this keyheat reads schema version 1\n  \
-         fix: write schema_version = 1 and check the file against DESIGN.md"
+         fix: write schema_version = 1 and check the file against the scenario reference in README.md (or `keyheat schema`)"
     );
     assert_eq!(
         error(&base_with("name = \"errs\"", "name = \"orders by customer\"")),
@@ -975,4 +975,14 @@ fn integers_out_of_range() {
         "s.toml:24:8: simulation.seed: must be ≤ 18446744073709551615, found 99999999999999999999\n  \
          fix: write seed = 42"
     );
+}
+
+#[test]
+fn a_misspelt_unit_gets_the_corrected_value_as_its_fix() {
+    let e = error(&base_with("item_size = \"2KB\"", "item_size = \"1.2 kb\""));
+    assert!(e.contains("did you mean `KB`?"), "{e}");
+    assert!(e.ends_with("fix: write item_size = \"1.2KB\""), "{e}");
+    // No usable suggestion: the generic example stays.
+    let e = error(&base_with("item_size = \"2KB\"", "item_size = \"big\""));
+    assert!(e.contains("fix: write item_size = \"2KB\""), "{e}");
 }

@@ -252,8 +252,18 @@ fn simulate(
         }
     }
     // Verdicts judge the worst checkpoint; key checks the busiest traffic.
-    if let Some((_, _, last)) = points.iter().max_by(|a, b| a.1.total_cmp(&b.1)) {
+    if let Some((day, factor, last)) = points.iter().max_by(|a, b| a.1.total_cmp(&b.1)) {
         main.plan_key_verdicts = last.plan_key_verdicts.clone();
+        if *factor > 1.0 + 1e-9 {
+            for v in &mut main.plan_key_verdicts {
+                v.detail = format!(
+                    "{} (day {}, traffic × {})",
+                    v.detail,
+                    crate::charts::format::sig3(*day),
+                    crate::charts::format::sig3(*factor)
+                );
+            }
+        }
     }
     let model = Model::new(&scenario.store, &scenario.source_path)?;
     main.verdicts = reduce::all_verdicts(

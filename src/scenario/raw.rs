@@ -429,8 +429,13 @@ impl<'a, 'i> Field<'a, 'i> {
     /// A size in bytes: a number, or a string with a unit (`"1.2KB"`).
     pub fn size(&self, example: &str) -> Result<f64> {
         match self.node.get_ref() {
-            DeValue::String(s) => units::parse_size(s)
-                .map_err(|e| self.error(e.to_string(), format!("write {example}"))),
+            DeValue::String(s) => units::parse_size(s).map_err(|e| {
+                let fix = corrected(s, e.message(), units::parse_size)
+                    .map_or(format!("write {example}"), |c| {
+                        format!("write {} = \"{c}\"", self.last_key())
+                    });
+                self.error(e.to_string(), fix)
+            }),
             DeValue::Integer(_) | DeValue::Float(_) => self.number(example),
             _ => Err(self.type_error("a size (bytes, or a string such as \"2KB\")", example)),
         }
@@ -439,8 +444,13 @@ impl<'a, 'i> Field<'a, 'i> {
     /// A duration in seconds: a number, or a string with a unit (`"10d"`).
     pub fn duration(&self, example: &str) -> Result<f64> {
         match self.node.get_ref() {
-            DeValue::String(s) => units::parse_duration(s)
-                .map_err(|e| self.error(e.to_string(), format!("write {example}"))),
+            DeValue::String(s) => units::parse_duration(s).map_err(|e| {
+                let fix = corrected(s, e.message(), units::parse_duration)
+                    .map_or(format!("write {example}"), |c| {
+                        format!("write {} = \"{c}\"", self.last_key())
+                    });
+                self.error(e.to_string(), fix)
+            }),
             DeValue::Integer(_) | DeValue::Float(_) => self.number(example),
             _ => Err(self.type_error("a duration (seconds, or a string such as \"1h\")", example)),
         }
@@ -449,8 +459,13 @@ impl<'a, 'i> Field<'a, 'i> {
     /// A rate per second: a number, or a string with a unit (`"3M/day"`).
     pub fn rate(&self, example: &str) -> Result<f64> {
         match self.node.get_ref() {
-            DeValue::String(s) => units::parse_rate(s)
-                .map_err(|e| self.error(e.to_string(), format!("write {example}"))),
+            DeValue::String(s) => units::parse_rate(s).map_err(|e| {
+                let fix = corrected(s, e.message(), units::parse_rate)
+                    .map_or(format!("write {example}"), |c| {
+                        format!("write {} = \"{c}\"", self.last_key())
+                    });
+                self.error(e.to_string(), fix)
+            }),
             DeValue::Integer(_) | DeValue::Float(_) => self.number(example),
             _ => Err(self.type_error(
                 "a rate (per second, or a string such as \"500/s\")",
@@ -524,6 +539,27 @@ impl<'a, 'i> Field<'a, 'i> {
             node,
         }
     }
+}
+
+/// The value with its unit replaced by the one a unit error suggests
+/// (`"1.2 kb"` + "did you mean `KB`?" → `"1.2KB"`), when that parses.
+fn corrected<T, E>(
+    text: &str,
+    message: &str,
+    parse: fn(&str) -> std::result::Result<T, E>,
+) -> Option<String> {
+    let start = message.find("did you mean `")? + "did you mean `".len();
+    let unit = &message[start..start + message[start..].find('`')?];
+    let t = text.trim();
+    let number: String = t
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || matches!(c, '.' | '_' | '-' | '+'))
+        .collect();
+    if number.is_empty() {
+        return None;
+    }
+    let candidate = format!("{number}{unit}");
+    parse(&candidate).is_ok().then_some(candidate)
 }
 
 #[cfg(test)]

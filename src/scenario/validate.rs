@@ -200,7 +200,7 @@ fn schema_version(root: &Section) -> Result<()> {
             format!(
                 "schema_version {version} is not supported; this keyheat reads schema version 1"
             ),
-            "write schema_version = 1 and check the file against DESIGN.md",
+            "write schema_version = 1 and check the file against the scenario reference in README.md (or `keyheat schema`)",
         ));
     }
     Ok(())
