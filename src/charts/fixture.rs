@@ -64,6 +64,7 @@ impl TableBuilder {
                     item_p95_bytes: 6000.0 + day * 20.0,
                     table_bytes: 1.0e9 + day * 1.0e8,
                     partitions,
+                    partitions_capped: false,
                 }
             })
             .collect();

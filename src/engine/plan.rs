@@ -88,6 +88,8 @@ pub struct TablePlan {
     /// write units made by patterns that write this index (the rest leave it
     /// untouched, `index_untouched`). 1 for a table.
     pub base_write_share: f64,
+    /// The most partitions the store model lays a table out on, if capped.
+    pub partitions_cap: Option<usize>,
     /// The store's per-key and per-table limits for this table (a global
     /// index's from its own capacity settings).
     pub key_limits: crate::store::KeyLimits,
@@ -511,6 +513,7 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
         stored_bytes,
         partitions_by_day,
         key_limits: store.key_limits(&demand(initial_bytes)),
+        partitions_cap: store.max_partitions(),
         global_index_of: None,
         base_write_share: 1.0,
         table_limit: None,

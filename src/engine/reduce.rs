@@ -505,6 +505,11 @@ fn table_results(
         .map(|(i, &day)| {
             let c: Vec<f64> = per.iter().map(|t| t.growth.collection_by_day[i]).collect();
             let it: Vec<f64> = per.iter().map(|t| t.growth.item_by_day[i]).collect();
+            let partitions = tp
+                .partitions_by_day
+                .get(i)
+                .copied()
+                .unwrap_or(tp.layout.partitions);
             GrowthPoint {
                 day,
                 collection_mean_bytes: mean(&c),
@@ -513,11 +518,8 @@ fn table_results(
                 item_mean_bytes: mean(&it),
                 item_p95_bytes: percentile(&it, 0.95),
                 table_bytes: tp.growth.table_bytes(day),
-                partitions: tp
-                    .partitions_by_day
-                    .get(i)
-                    .copied()
-                    .unwrap_or(tp.layout.partitions),
+                partitions,
+                partitions_capped: tp.partitions_cap.is_some_and(|c| partitions >= c),
             }
         })
         .collect();

@@ -39,6 +39,10 @@ pub fn table_json(t: &TableResults) -> Value {
             json!(last.map_or(t.partitions, |g| g.partitions)),
         );
         m.insert(
+            "partitions_capped_at_horizon".into(),
+            json!(last.is_some_and(|g| g.partitions_capped)),
+        );
+        m.insert(
             "stored_bytes_at_horizon".into(),
             num(last.map_or(t.stored_bytes, |g| g.table_bytes)),
         );

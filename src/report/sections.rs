@@ -103,14 +103,22 @@ pub(super) fn partition_growth(t: &TableResults) -> Option<String> {
         return None;
     }
     let first = t.growth.iter().find(|g| g.partitions != t.partitions)?;
+    let at_horizon = if last.partitions_capped {
+        format!(
+            "at least {} by the horizon (keyheat simulates at most {} partitions; the data alone would split it further)",
+            count(last.partitions),
+            count(last.partitions)
+        )
+    } else {
+        format!("{} by the horizon", count(last.partitions))
+    };
     Some(format!(
-        "Stored data grows from {} to {} by day {}: the store lays the table out on {} partitions from about day {} and {} by the horizon ({} on day 0; partitions split as data grows and never merge).",
+        "Stored data grows from {} to {} by day {}: the store lays the table out on {} partitions from about day {} and {at_horizon} ({} on day 0; partitions split as data grows and never merge).",
         bytes(t.stored_bytes),
         bytes(last.table_bytes),
         sig3(last.day),
         count(first.partitions),
         sig3(first.day),
-        count(last.partitions),
         count(t.partitions)
     ))
 }

@@ -376,6 +376,9 @@ pub struct GrowthPoint {
     /// Partitions the store lays the table out on for those bytes (they
     /// split as data grows and never merge).
     pub partitions: usize,
+    /// Whether `partitions` is the model's simulation cap (the data would
+    /// split the table further).
+    pub partitions_capped: bool,
 }
 
 /// pass / warn / fail.

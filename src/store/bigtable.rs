@@ -319,6 +319,10 @@ impl Bigtable {
 }
 
 impl StoreModel for Bigtable {
+    fn max_partitions(&self) -> Option<usize> {
+        Some(MAX_TABLETS)
+    }
+
     fn kind(&self) -> StoreKind {
         StoreKind::Bigtable
     }

@@ -457,6 +457,10 @@ fn started_kib(bytes: f64) -> f64 {
 }
 
 impl StoreModel for CosmosDb {
+    fn max_partitions(&self) -> Option<usize> {
+        Some(MAX_PARTITIONS)
+    }
+
     fn kind(&self) -> StoreKind {
         StoreKind::CosmosDb
     }

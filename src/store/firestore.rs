@@ -209,6 +209,10 @@ impl Firestore {
 }
 
 impl StoreModel for Firestore {
+    fn max_partitions(&self) -> Option<usize> {
+        Some(MAX_PARTITIONS)
+    }
+
     fn kind(&self) -> StoreKind {
         StoreKind::Firestore
     }

@@ -258,6 +258,12 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
         false
     }
 
+    /// The most partitions the model lays a table out on (a simulation cap,
+    /// below what very large data would get), if it caps them.
+    fn max_partitions(&self) -> Option<usize> {
+        None
+    }
+
     /// Whether a `[[table.index]]` that is not `local` is partitioned on its
     /// own key, as a table of its own (DynamoDB's global secondary indexes:
     /// the default). `false` when the store keeps index entries next to their

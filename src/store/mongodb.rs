@@ -442,6 +442,10 @@ impl StoreModel for MongoDb {
         false
     }
 
+    fn max_partitions(&self) -> Option<usize> {
+        Some(MAX_PARTITIONS)
+    }
+
     fn describe_placement(&self, key: &str, table: &TableDemand) -> String {
         let chunks = self.chunks(table).max(1);
         let chunk = self.chunk_of(key, chunks);
