@@ -145,12 +145,14 @@ fn c17_device_partition_key_fills_20_gb_after_about_231_days() {
         verdict(&r.verdicts, "partition_size", "telemetry").status,
         Fail
     );
-    // Day 0: 10,000 devices spread over 10 partitions (checked below). By
-    // the horizon the container stores 10,000 × 1 KB/s × 365 d = 315.36 TB:
-    // ceil(315.36 TB ÷ 50 GB) = 6,308 physical partitions, and the RU/s is
-    // raised to the 1 RU/s-per-GB minimum, 315,360 RU/s ÷ 6,308 ≈ 50 RU/s
-    // each, so the busiest partition's devices throttle there.
-    horizon_dilutes(t, 315.36e12, 6308);
+    // Day 0: 10,000 devices spread over 10 partitions (checked below). A
+    // device's logical partition takes no writes past 20 GB (day ≈ 231.5),
+    // so by the horizon the container stores 10,000 × 20 GB = 200 TB (not
+    // the 315.36 TB a year of writes would be): ceil(200 TB ÷ 50 GB) = 4,000
+    // physical partitions, and the RU/s is raised to the 1 RU/s-per-GB
+    // minimum, 200,000 RU/s ÷ 4,000 = 50 RU/s each, so the busiest
+    // partition's devices throttle there.
+    horizon_dilutes(t, 200e12, 4000);
     assert_eq!(
         verdict(&r.verdicts, "hot_partition", "telemetry").status,
         Fail

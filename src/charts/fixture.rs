@@ -72,6 +72,7 @@ impl TableBuilder {
             table: TableResults {
                 name: "orders".to_string(),
                 stored_bytes: 1.0e9,
+                dilutes_by_horizon: false,
                 partitions,
                 partition_read_limit_per_s: Some(3000.0),
                 partition_write_limit_per_s: Some(1000.0),

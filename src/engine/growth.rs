@@ -94,6 +94,9 @@ pub struct GrowthPlan {
     pub ttl_days: Option<f64>,
     /// Write shards per logical key.
     pub shards: u32,
+    /// Whether writes past `collection_limit` are rejected (stored data
+    /// stops at the ceiling) rather than stored.
+    pub collection_limit_rejects_writes: bool,
 }
 
 /// One trial's growth outcome.
@@ -289,6 +292,7 @@ impl GrowthPlan {
             items_written_per_day,
             collection_limit: layout.item_collection_limit_bytes,
             rows_limit: store.partition_rows_limit(),
+            collection_limit_rejects_writes: store.collection_limit_rejects_writes(),
             overhead_bytes: store.row_overhead_bytes(),
             item_limit: layout.item_size_limit_bytes,
             shards: table.shards.max(1),
@@ -458,7 +462,36 @@ impl GrowthPlan {
                 items = items.min(cap).max(initial.min(cap));
             }
         }
-        items * es + self.appends_per_day * tau * ee
+        items * es + self.appends_per_day * tau * ee - self.rejected_bytes(tau, es, ee)
+    }
+
+    /// Bytes the key classes would hold past the item-collection ceiling
+    /// after `tau` effective days, when the store rejects those writes
+    /// (mean growth per key; unbucketed tables only: a bucket bounds each
+    /// collection already).
+    fn rejected_bytes(&self, tau: f64, es: f64, ee: f64) -> f64 {
+        let Some(limit) = self
+            .collection_limit
+            .filter(|_| self.collection_limit_rejects_writes)
+        else {
+            return 0.0;
+        };
+        if self.bucket_days.is_some() {
+            return 0.0;
+        }
+        let init = self.initial_items.mean();
+        self.classes
+            .iter()
+            .filter(|c| c.keys.is_finite() && c.keys < f64::MAX)
+            .map(|c| {
+                let mut items = init + c.items_per_day * tau;
+                if let Some(m) = self.max_items {
+                    items = items.min(m.max(init));
+                }
+                let bytes = items * es + c.appends_per_day * tau * ee;
+                c.keys * (bytes - limit).max(0.0)
+            })
+            .sum()
     }
 
     /// The same plan with every write rate × `factor` (a checkpoint's plan,
@@ -502,6 +535,7 @@ impl GrowthPlan {
             bucket_days: None,
             ttl_days: None,
             shards: 1,
+            collection_limit_rejects_writes: false,
         }
     }
 

@@ -37,17 +37,10 @@ pub struct Options {
 /// Total trials a run of `scenario` simulates (base and every variant), for progress bars.
 pub fn total_trials(scenario: &Scenario, options: &Options) -> u64 {
     let per = |s: &Scenario| {
-        let days = &s.simulation.checkpoints_days;
-        let horizon = s.simulation.horizon_days;
-        // The horizon is simulated too when the data splits a table by then.
-        let splits = !days.iter().any(|d| (d - horizon).abs() < 0.05)
-            && prepare(s, options, 0.0).is_ok_and(|(plan, _)| {
-                plan.tables
-                    .iter()
-                    .any(|t| t.partitions_by_day.last() != t.partitions_by_day.first())
-            });
+        // Checkpoints the engine adds (a breach day, the horizon's layout)
+        // grow the progress bar as they come.
         u64::from(options.trials.unwrap_or(s.simulation.trials))
-            * (days.len().max(1) + usize::from(splits)) as u64
+            * s.simulation.checkpoints_days.len().max(1) as u64
     };
     per(scenario)
         + scenario
@@ -198,14 +191,16 @@ fn simulate(
             }
             // When the data a table stores splits it onto more partitions by
             // the horizon, the busy period is also simulated on the horizon's
-            // layout (DynamoDB's 10 GB partitions dilute provisioned
-            // throughput; more partitions also add capacity).
+            // layout when that lowers a per-partition limit (Cosmos DB's RU/s
+            // and DynamoDB's provisioned capacity without adaptive capacity
+            // divide over the new partitions). With the same limits, more
+            // partitions only spread the keys: day 0 is the worse layout.
             let horizon = scenario.simulation.horizon_days;
             let splits = d.tables.iter().any(|t| {
                 t.growth
                     .last()
                     .is_some_and(|g| g.partitions != t.partitions)
-            });
+            }) && d.tables.iter().any(|t| t.dilutes_by_horizon);
             if splits && horizon > 0.0 && !days.iter().any(|x| (x - horizon).abs() < 0.05) {
                 days.push(horizon);
             }

@@ -88,6 +88,10 @@ pub struct TablePlan {
     /// write units made by patterns that write this index (the rest leave it
     /// untouched, `index_untouched`). 1 for a table.
     pub base_write_share: f64,
+    /// Whether the layout for the data stored by the horizon has a lower
+    /// per-partition limit than this one (provisioned throughput divided over
+    /// more partitions: Cosmos DB, DynamoDB without adaptive capacity).
+    pub dilutes_by_horizon: bool,
     /// The most partitions the store model lays a table out on, if capped.
     pub partitions_cap: Option<usize>,
     /// The store's per-key and per-table limits for this table (a global
@@ -480,9 +484,8 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
     };
     let grid = growth.grid();
     let horizon = grid.last().copied().unwrap_or(0.0);
-    let at_horizon = store
-        .layout(&demand(peak_bytes(&growth, horizon)))
-        .partitions;
+    let horizon_layout = store.layout(&demand(peak_bytes(&growth, horizon)));
+    let at_horizon = horizon_layout.partitions;
     let partitions_by_day = if at_horizon == layout.partitions && day <= 0.0 {
         vec![layout.partitions; grid.len()]
     } else {
@@ -501,6 +504,13 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
     } else {
         layout
     };
+    let lower = |a: Option<f64>, b: Option<f64>| matches!((a, b), (Some(a), Some(b)) if b < a * (1.0 - 1e-9));
+    let dilutes_by_horizon = lower(layout.read_limit_per_s, horizon_layout.read_limit_per_s)
+        || lower(layout.write_limit_per_s, horizon_layout.write_limit_per_s)
+        || lower(
+            layout.combined_limit_per_s,
+            horizon_layout.combined_limit_per_s,
+        );
     TablePlan {
         name: table.name.clone(),
         layout,
@@ -514,6 +524,7 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
         partitions_by_day,
         key_limits: store.key_limits(&demand(initial_bytes)),
         partitions_cap: store.max_partitions(),
+        dilutes_by_horizon,
         global_index_of: None,
         base_write_share: 1.0,
         table_limit: None,

@@ -527,6 +527,7 @@ fn table_results(
     TableResults {
         name: tp.name.clone(),
         stored_bytes: tp.stored_bytes,
+        dilutes_by_horizon: tp.dilutes_by_horizon,
         partitions: tp.layout.partitions,
         partition_read_limit_per_s: tp.layout.read_limit_per_s,
         partition_write_limit_per_s: tp.layout.write_limit_per_s,

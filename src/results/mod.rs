@@ -86,6 +86,10 @@ pub struct TableResults {
     /// Expected bytes the table stores on the simulated day (day 0 for the
     /// main results; each checkpoint's own day in [`Checkpoint::stored_bytes`]).
     pub stored_bytes: f64,
+    /// Whether the data stored by the horizon lays the table out on
+    /// partitions with a lower per-partition limit (then the horizon is a
+    /// checkpoint).
+    pub dilutes_by_horizon: bool,
     /// Partitions the store model gives this table.
     pub partitions: usize,
     /// Per-partition read limit, read units per second (`None`: no separate read limit).

@@ -457,6 +457,11 @@ fn started_kib(bytes: f64) -> f64 {
 }
 
 impl StoreModel for CosmosDb {
+    /// A logical partition over 20 GB takes no more writes (service quotas).
+    fn collection_limit_rejects_writes(&self) -> bool {
+        true
+    }
+
     fn max_partitions(&self) -> Option<usize> {
         Some(MAX_PARTITIONS)
     }

@@ -176,6 +176,11 @@ impl DynamoDb {
 }
 
 impl StoreModel for DynamoDb {
+    /// An item collection at 10 GB takes no more writes (ItemCollectionSizeLimitExceededException).
+    fn collection_limit_rejects_writes(&self) -> bool {
+        true
+    }
+
     fn kind(&self) -> StoreKind {
         StoreKind::DynamoDb
     }

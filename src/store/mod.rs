@@ -198,6 +198,15 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
         None
     }
 
+    /// Whether the store rejects writes that would take an item collection
+    /// past its ceiling (DynamoDB's 10 GB with a local index, Cosmos DB's
+    /// 20 GB logical partition), so stored data stops growing there; `false`
+    /// when the ceiling is a warning (Cassandra, ScyllaDB) or a chunk that
+    /// only stops moving (MongoDB's jumbo chunks).
+    fn collection_limit_rejects_writes(&self) -> bool {
+        false
+    }
+
     /// Rows (items) one item collection may hold before the store warns
     /// (ScyllaDB's 100,000-row large-partition threshold), if any.
     fn partition_rows_limit(&self) -> Option<f64> {
