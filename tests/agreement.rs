@@ -73,22 +73,28 @@ fn ks_statistic_of_known_samples() {
     assert!((ks_statistic(&[1.0, 2.0, 3.0, 4.0], &[2.5, 3.5, 4.5, 5.5]) - 0.5).abs() < 1e-12);
 }
 
+/// Every trial's outcome of `s` by `method` from `seed`.
+fn outcomes(
+    s: &keyheat::Scenario,
+    method: Method,
+    seed: u64,
+) -> Vec<Vec<keyheat::engine::trial::TableTrial>> {
+    trial_outcomes(
+        s,
+        &Options {
+            trials: None,
+            seed: Some(seed),
+            method,
+        },
+    )
+    .expect("runs")
+}
+
 fn compare(popularity: &str) {
     let s = scenario(&text(popularity));
-    let run = |method: Method, seed: u64| {
-        trial_outcomes(
-            &s,
-            &Options {
-                trials: None,
-                seed: Some(seed),
-                method,
-            },
-        )
-        .expect("runs")
-    };
     // Different seeds: independent samples.
-    let exact = run(Method::Exact, 101);
-    let aggregated = run(Method::Aggregated, 202);
+    let exact = outcomes(&s, Method::Exact, 101);
+    let aggregated = outcomes(&s, Method::Aggregated, 202);
     let peak = |t: &Vec<Vec<keyheat::engine::trial::TableTrial>>| -> Vec<f64> {
         t.iter().map(|x| x[0].peak_utilization).collect()
     };
@@ -221,24 +227,13 @@ rate = 3000
 "#
     );
     let s = scenario(&text);
-    let run = |method: Method, seed: u64| {
-        trial_outcomes(
-            &s,
-            &Options {
-                trials: None,
-                seed: Some(seed),
-                method,
-            },
-        )
-        .expect("runs")
-    };
     let node_peak = |t: &Vec<Vec<keyheat::engine::trial::TableTrial>>| -> Vec<f64> {
         t.iter()
             .map(|x| x[0].node_ranked.iter().map(|r| r[3]).fold(0.0, f64::max))
             .collect()
     };
-    let exact = node_peak(&run(Method::Exact, 101));
-    let aggregated = node_peak(&run(Method::Aggregated, 202));
+    let exact = node_peak(&outcomes(&s, Method::Exact, 101));
+    let aggregated = node_peak(&outcomes(&s, Method::Aggregated, 202));
     let d = ks_statistic(&exact, &aggregated);
     let crit = ks_critical(TRIALS as usize, TRIALS as usize);
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;

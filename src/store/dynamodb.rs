@@ -471,37 +471,24 @@ mod tests {
             "adaptive_capacity".into(),
             crate::scenario::SettingValue::Bool(false),
         );
-        let m = DynamoDb::new(&Settings {
-            map: &map,
-            path: "t",
-        })
-        .unwrap();
-        let l = m.layout(&TableDemand {
-            name: "t".into(),
-            initial_bytes: 20e9,
-            has_local_index: false,
-        });
-        assert_eq!(l.partitions, 11);
-        assert!((l.write_limit_per_s.unwrap() - 200.0 / 11.0).abs() < 1e-9);
         let demand = TableDemand {
             name: "t".into(),
             initial_bytes: 20e9,
             has_local_index: false,
         };
+        let model = |map: &BTreeMap<String, crate::scenario::SettingValue>| {
+            DynamoDb::new(&Settings { map, path: "t" }).unwrap()
+        };
+        let m = model(&map);
+        let l = m.layout(&demand);
+        assert_eq!(l.partitions, 11);
+        assert!((l.write_limit_per_s.unwrap() - 200.0 / 11.0).abs() < 1e-9);
         assert_eq!(m.key_limits(&demand), crate::store::KeyLimits::default());
         // Today's default: each partition keeps its 1,000 WCU cap and the
         // table its provisioned 200 WCU.
         map.remove("adaptive_capacity");
-        let m = DynamoDb::new(&Settings {
-            map: &map,
-            path: "t",
-        })
-        .unwrap();
-        let l = m.layout(&TableDemand {
-            name: "t".into(),
-            initial_bytes: 20e9,
-            has_local_index: false,
-        });
+        let m = model(&map);
+        let l = m.layout(&demand);
         assert_eq!(l.partitions, 11);
         assert_eq!(l.write_limit_per_s, Some(1000.0));
         let k = m.key_limits(&demand);
