@@ -69,7 +69,7 @@ use super::mongodb::key_position;
 use super::{
     figure, fmt_number, LoadSplit, NodeLayout, Settings, StoreModel, TableDemand, TableLayout,
 };
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::results::Figure;
 use crate::scenario::{
     Consistency, KeyTemplate, Operation, Scenario, SettingValue, StoreKind, TemplatePart,
@@ -137,18 +137,7 @@ pub struct Bigtable {
     row_key: RowKey,
     row_size_limit: f64,
     cell_size_limit: f64,
-    set: Vec<&'static str>,
-}
-
-fn bad(s: &Settings<'_>, name: &str, message: String, fix: String) -> Error {
-    Error::scenario(s.path, (0, 0), format!("store.{name}"), message, fix)
-}
-
-fn word<'a>(s: &Settings<'a>, name: &str) -> Option<&'a str> {
-    match s.map.get(name) {
-        Some(SettingValue::Text(t)) => Some(t.as_str()),
-        _ => None,
-    }
+    set: Vec<String>,
 }
 
 impl Bigtable {
@@ -159,44 +148,25 @@ impl Bigtable {
     /// not a whole number in range, a word setting has another value, or a
     /// rate or size is not > 0.
     pub fn new(s: &Settings<'_>) -> Result<Bigtable> {
-        let mut set: Vec<&'static str> = Vec::new();
-        let mut whole = |name: &'static str, min: usize, max: usize| -> Result<Option<usize>> {
-            let Some(x) = s.number(name) else {
-                return Ok(None);
-            };
-            if !(x.fract() == 0.0 && x >= min as f64 && x <= max as f64) {
-                return Err(bad(
-                    s,
-                    name,
-                    format!("must be a whole number from {min} to {max}, found {x}"),
-                    format!("set {name} to a whole number such as 3, or remove it"),
-                ));
-            }
-            set.push(name);
-            Ok(Some(x as usize))
-        };
-        let nodes = whole("nodes", 1, 10_000)?.unwrap_or(DEFAULT_NODES);
-        let tablets = whole("tablets", 1, MAX_TABLETS)?;
-        let storage = match word(s, "storage") {
+        let nodes = s.whole("nodes", 1, 10_000)?.unwrap_or(DEFAULT_NODES);
+        let tablets = s.whole("tablets", 1, MAX_TABLETS)?;
+        let storage = match s.word("storage") {
             None => Storage::Ssd,
             Some("ssd") => Storage::Ssd,
             Some("hdd") => Storage::Hdd,
             Some(other) => {
-                return Err(bad(
-                    s,
+                return Err(s.error(
                     "storage",
                     format!("must be \"ssd\" or \"hdd\", found \"{other}\""),
                     "write storage = \"ssd\" or storage = \"hdd\"".into(),
                 ))
             }
         };
-        let row_key = match word(s, "row_key") {
+        let row_key = match s.word("row_key") {
             None | Some("partition_key") => RowKey::PartitionKey,
             Some("partition_and_sort_key") => RowKey::PartitionAndSortKey,
             Some(other) => {
-                return Err(bad(
-                    s,
-                    "row_key",
+                return Err(s.error("row_key",
                     format!(
                         "must be \"partition_key\" or \"partition_and_sort_key\", found \"{other}\""
                     ),
@@ -205,26 +175,14 @@ impl Bigtable {
             }
         };
         for name in ["storage", "row_key", "load_split"] {
-            if s.map.contains_key(name) {
-                set.push(match name {
-                    "storage" => "storage",
-                    "row_key" => "row_key",
-                    _ => "load_split",
-                });
-            }
+            if s.map.contains_key(name) {}
         }
         let (read_default, write_default) = match storage {
             Storage::Ssd => (SSD_READ_ROWS_PER_S, SSD_WRITE_ROWS_PER_S),
             Storage::Hdd => (HDD_READ_ROWS_PER_S, HDD_WRITE_ROWS_PER_S),
         };
-        let mut get = |name: &'static str, default: f64| -> Result<f64> {
-            Ok(match s.positive(name)? {
-                Some(x) => {
-                    set.push(name);
-                    x
-                }
-                None => default,
-            })
+        let get = |name: &'static str, default: f64| -> Result<f64> {
+            Ok(s.positive(name)?.unwrap_or(default))
         };
         let read_rows_per_s = get("node_read_rows_per_s", read_default)?;
         let write_rows_per_s = get("node_write_rows_per_s", write_default)?;
@@ -232,13 +190,7 @@ impl Bigtable {
         let cell_size_limit = get("cell_size_limit", CELL_SIZE_LIMIT)?;
         let tablet_bytes = get("tablet_size", TABLET_BYTES)?;
         let threshold = get("load_split_threshold", LOAD_SPLIT_SHARE)?;
-        let delay = match s.non_negative("load_split_delay")? {
-            Some(d) => {
-                set.push("load_split_delay");
-                d
-            }
-            None => 0.0,
-        };
+        let delay = s.non_negative("load_split_delay")?.unwrap_or(0.0);
         let load_split = s
             .flag("load_split")
             .unwrap_or(true)
@@ -254,7 +206,7 @@ impl Bigtable {
             row_key,
             row_size_limit,
             cell_size_limit,
-            set,
+            set: s.given(),
         })
     }
 
@@ -314,7 +266,7 @@ impl Bigtable {
     }
 
     fn was_set(&self, name: &str) -> bool {
-        self.set.contains(&name)
+        self.set.iter().any(|x| x == name)
     }
 }
 

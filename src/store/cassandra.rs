@@ -68,9 +68,9 @@
 
 use super::murmur3;
 use super::{figure, fmt_number, NodeLayout, Settings, StoreModel, TableDemand, TableLayout};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::results::Figure;
-use crate::scenario::{Consistency, Operation, SettingValue, StoreKind};
+use crate::scenario::{Consistency, Operation, StoreKind};
 use rand::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -511,21 +511,10 @@ pub struct Cassandra {
     columns_per_row: f64,
     item_size_limit: f64,
     ring: Ring,
-    set: Vec<&'static str>,
+    set: Vec<String>,
 }
 
 /// A word setting's value, if given.
-fn word<'a>(s: &Settings<'a>, name: &str) -> Option<&'a str> {
-    match s.map.get(name) {
-        Some(SettingValue::Text(t)) => Some(t.as_str()),
-        _ => None,
-    }
-}
-
-fn bad(s: &Settings<'_>, name: &str, message: String, fix: String) -> Error {
-    Error::scenario(s.path, (0, 0), format!("store.{name}"), message, fix)
-}
-
 impl Cassandra {
     /// Reads the settings of `kind` (Cassandra or ScyllaDB); anything omitted
     /// takes that store's default.
@@ -536,54 +525,33 @@ impl Cassandra {
     /// nodes, or a consistency level needs more replicas than the replication factor.
     pub fn new(kind: StoreKind, s: &Settings<'_>) -> Result<Cassandra> {
         let scylla = kind == StoreKind::ScyllaDb;
-        let mut set: Vec<&'static str> = Vec::new();
-        let mut whole = |name: &'static str, default: usize, min: usize, max: usize| {
-            let Some(x) = s.number(name) else {
-                return Ok(default);
-            };
-            if !(x.fract() == 0.0 && x >= min as f64 && x <= max as f64) {
-                return Err(bad(
-                    s,
-                    name,
-                    format!("must be a whole number from {min} to {max}, found {x}"),
-                    format!("set {name} = {default}, or remove it to take the default"),
-                ));
-            }
-            set.push(name);
-            Ok(x as usize)
-        };
-        let nodes = whole("nodes", DEFAULT_NODES, 1, 100_000)?;
+        let nodes = s.whole("nodes", 1, 100_000)?.unwrap_or(DEFAULT_NODES);
         let default_tokens = if scylla {
             SCYLLADB_NUM_TOKENS
         } else {
             CASSANDRA_NUM_TOKENS
         };
-        let num_tokens = whole("num_tokens", default_tokens, 1, MAX_NUM_TOKENS)?;
-        let replication_factor = whole(
-            "replication_factor",
-            DEFAULT_REPLICATION_FACTOR.min(nodes),
-            1,
-            100_000,
-        )?;
-        let racks = whole("racks", 1, 1, 100_000)?;
+        let num_tokens = s
+            .whole("num_tokens", 1, MAX_NUM_TOKENS)?
+            .unwrap_or(default_tokens);
+        let replication_factor = s
+            .whole("replication_factor", 1, 100_000)?
+            .unwrap_or(DEFAULT_REPLICATION_FACTOR.min(nodes));
+        let racks = s.whole("racks", 1, 100_000)?.unwrap_or(1);
         let ring_seed = s.number("ring_seed");
         if let Some(x) = ring_seed {
             if !(x.fract() == 0.0 && x >= 0.0 && x < 2f64.powi(64)) {
-                return Err(bad(
-                    s,
+                return Err(s.error(
                     "ring_seed",
                     format!("must be a whole number ≥ 0, found {x}"),
                     "set ring_seed = 1, or remove it to take the default 0".into(),
                 ));
             }
-            set.push("ring_seed");
         }
         let ring_seed = ring_seed.map_or(0, |x| x as u64);
 
         if nodes * num_tokens > MAX_RANGES {
-            return Err(bad(
-                s,
-                "num_tokens",
+            return Err(s.error("num_tokens",
                 format!(
                     "{nodes} nodes × {num_tokens} tokens = {} token ranges, more than keyheat models ({MAX_RANGES})",
                     nodes * num_tokens
@@ -592,71 +560,58 @@ impl Cassandra {
             ));
         }
         if replication_factor > nodes {
-            return Err(bad(
-                s,
+            return Err(s.error(
                 "replication_factor",
                 format!("replication_factor {replication_factor} exceeds the {nodes} nodes"),
                 format!("set replication_factor to at most {nodes}, or add nodes"),
             ));
         }
         if racks > nodes {
-            return Err(bad(
-                s,
+            return Err(s.error(
                 "racks",
                 format!("{racks} racks for {nodes} nodes leaves racks empty"),
                 format!("set racks to at most {nodes}"),
             ));
         }
 
-        let strategy = match word(s, "strategy") {
+        let strategy = match s.word("strategy") {
             None => Strategy::NetworkTopology,
             Some("simple") => Strategy::Simple,
             Some("network_topology") => Strategy::NetworkTopology,
             Some(other) => {
-                return Err(bad(
-                    s,
+                return Err(s.error(
                     "strategy",
                     format!("unknown strategy `{other}`"),
                     "write strategy = \"simple\" or \"network_topology\"".into(),
                 ))
             }
         };
-        if word(s, "strategy").is_some() {
-            set.push("strategy");
-        }
-        let token_allocation = match word(s, "token_allocation") {
+        let token_allocation = match s.word("token_allocation") {
             None if scylla => TokenAllocation::Random,
             None => TokenAllocation::Even,
             Some("random") => TokenAllocation::Random,
             Some("even") => TokenAllocation::Even,
             Some(other) => {
-                return Err(bad(
-                    s,
+                return Err(s.error(
                     "token_allocation",
                     format!("unknown token allocation `{other}`"),
                     "write token_allocation = \"random\" or \"even\"".into(),
                 ))
             }
         };
-        if word(s, "token_allocation").is_some() {
-            set.push("token_allocation");
-        }
-        let mut level = |name: &'static str| -> Result<ConsistencyLevel> {
-            let Some(w) = word(s, name) else {
+        let level = |name: &'static str| -> Result<ConsistencyLevel> {
+            let Some(w) = s.word(name) else {
                 return Ok(ConsistencyLevel::LocalQuorum);
             };
             let Some(l) = ConsistencyLevel::parse(w) else {
-                return Err(bad(
-                    s,
+                return Err(s.error(
                     name,
                     format!("unknown consistency level `{w}`"),
                     format!("write {name} = \"local_quorum\" (or one, two, three, quorum, all)"),
                 ));
             };
             if l.replicas(replication_factor) > replication_factor {
-                return Err(bad(
-                    s,
-                    name,
+                return Err(s.error(name,
                     format!(
                         "{} needs {} replicas but replication_factor is {replication_factor}",
                         w.to_uppercase(),
@@ -665,20 +620,13 @@ impl Cassandra {
                     format!("use a level of at most {replication_factor} replicas, e.g. {name} = \"local_quorum\""),
                 ));
             }
-            set.push(name);
             Ok(l)
         };
         let consistency_read = level("consistency_read")?;
         let consistency_write = level("consistency_write")?;
 
-        let mut num = |name: &'static str, default: f64| -> Result<f64> {
-            Ok(match s.positive(name)? {
-                Some(v) => {
-                    set.push(name);
-                    v
-                }
-                None => default,
-            })
+        let num = |name: &'static str, default: f64| -> Result<f64> {
+            Ok(s.positive(name)?.unwrap_or(default))
         };
         let cores_per_node = if scylla {
             num("cores_per_node", SCYLLADB_CORES_PER_NODE)?
@@ -751,7 +699,7 @@ impl Cassandra {
             columns_per_row,
             item_size_limit,
             ring,
-            set,
+            set: s.given(),
         })
     }
 
@@ -804,7 +752,7 @@ impl Cassandra {
     }
 
     fn was_set(&self, name: &str) -> bool {
-        self.set.contains(&name)
+        self.set.iter().any(|x| x == name)
     }
 
     fn scylla(&self) -> bool {
@@ -1087,6 +1035,7 @@ impl StoreModel for Cassandra {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scenario::SettingValue;
     use std::collections::BTreeMap;
 
     fn model_with(kind: StoreKind, pairs: &[(&str, SettingValue)]) -> Result<Cassandra> {

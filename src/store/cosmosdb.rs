@@ -64,9 +64,9 @@
 //! keyheat uses [`super::hash`] over equal ranges, salted per trial.
 
 use super::{figure, fmt_number, hash, Settings, StoreModel, TableDemand, TableLayout};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::results::Figure;
-use crate::scenario::{Consistency, Operation, SettingValue, StoreKind};
+use crate::scenario::{Consistency, Operation, StoreKind};
 
 /// RU/s one physical partition serves (service quotas).
 pub const PARTITION_RU: f64 = 10_000.0;
@@ -215,18 +215,7 @@ pub struct CosmosDb {
     query_base_ru: f64,
     ru_scaling: RuScaling,
     default_consistency: DefaultConsistency,
-    set: Vec<&'static str>,
-}
-
-fn bad(s: &Settings<'_>, name: &str, message: String, fix: String) -> Error {
-    Error::scenario(s.path, (0, 0), format!("store.{name}"), message, fix)
-}
-
-fn word<'a>(s: &Settings<'a>, name: &str) -> Option<&'a str> {
-    match s.map.get(name) {
-        Some(SettingValue::Text(t)) => Some(t.as_str()),
-        _ => None,
-    }
+    set: Vec<String>,
 }
 
 impl CosmosDb {
@@ -238,15 +227,8 @@ impl CosmosDb {
     /// 1..=100,000, the throughput at most 100,000 partitions' worth) or a word
     /// is not one of the listed ones.
     pub fn new(s: &Settings<'_>) -> Result<CosmosDb> {
-        let mut set: Vec<&'static str> = Vec::new();
-        let mut positive = |name: &'static str, default: f64| -> Result<f64> {
-            Ok(match s.positive(name)? {
-                Some(v) => {
-                    set.push(name);
-                    v
-                }
-                None => default,
-            })
+        let positive = |name: &'static str, default: f64| -> Result<f64> {
+            Ok(s.positive(name)?.unwrap_or(default))
         };
         let throughput = positive("throughput", MIN_THROUGHPUT)?;
         let highest_throughput = positive("highest_throughput", throughput)?.max(throughput);
@@ -257,14 +239,8 @@ impl CosmosDb {
         let item_size_limit = positive("item_size_limit", ITEM_SIZE_LIMIT)?;
         let read_ru_1kb = positive("read_ru_1kb", RU_TABLE[0].1)?;
         let write_ru_1kb = positive("write_ru_1kb", RU_TABLE[0].2)?;
-        let mut non_negative = |name: &'static str, default: f64| -> Result<f64> {
-            Ok(match s.non_negative(name)? {
-                Some(v) => {
-                    set.push(name);
-                    v
-                }
-                None => default,
-            })
+        let non_negative = |name: &'static str, default: f64| -> Result<f64> {
+            Ok(s.non_negative(name)?.unwrap_or(default))
         };
         let indexed_terms = non_negative("indexed_terms", 0.0)?;
         let query_base_ru = non_negative("query_base_ru", QUERY_BASE_RU)?;
@@ -272,11 +248,9 @@ impl CosmosDb {
             match s.number("partitions") {
                 None => None,
                 Some(x) if x.fract() == 0.0 && (1.0..=MAX_PARTITIONS as f64).contains(&x) => {
-                    set.push("partitions");
                     Some(x as usize)
                 }
-                Some(x) => return Err(bad(
-                    s,
+                Some(x) => return Err(s.error(
                     "partitions",
                     format!("must be a whole number from 1 to {MAX_PARTITIONS}, found {x}"),
                     "set partitions = 4, or remove it to derive the count from throughput and size"
@@ -284,8 +258,7 @@ impl CosmosDb {
                 )),
             };
         if highest_throughput / partition_ru > MAX_PARTITIONS as f64 {
-            return Err(bad(
-                s,
+            return Err(s.error(
                 "throughput",
                 format!(
                     "{} RU/s would need more than {MAX_PARTITIONS} physical partitions of {} RU/s",
@@ -296,22 +269,12 @@ impl CosmosDb {
             ));
         }
         let hierarchical = s.flag("hierarchical").unwrap_or(false);
-        if s.flag("hierarchical").is_some() {
-            set.push("hierarchical");
-        }
-        let ru_scaling = match word(s, "ru_scaling") {
+        let ru_scaling = match s.word("ru_scaling") {
             None => RuScaling::Table,
-            Some("table") => {
-                set.push("ru_scaling");
-                RuScaling::Table
-            }
-            Some("per_kb") => {
-                set.push("ru_scaling");
-                RuScaling::PerKb
-            }
+            Some("table") => RuScaling::Table,
+            Some("per_kb") => RuScaling::PerKb,
             Some(other) => {
-                return Err(bad(
-                    s,
+                return Err(s.error(
                     "ru_scaling",
                     format!("unknown RU scaling `{other}`"),
                     "write ru_scaling = \"table\" or \"per_kb\"".into(),
@@ -319,15 +282,11 @@ impl CosmosDb {
             }
         };
         let default_consistency =
-            match word(s, "default_consistency") {
+            match s.word("default_consistency") {
                 None => DefaultConsistency::Session,
                 Some(w) => match DefaultConsistency::parse(w) {
-                    Some(c) => {
-                        set.push("default_consistency");
-                        c
-                    }
-                    None => return Err(bad(
-                        s,
+                    Some(c) => c,
+                    None => return Err(s.error(
                         "default_consistency",
                         format!("unknown consistency level `{w}`"),
                         "write strong, bounded_staleness, session, consistent_prefix or eventual"
@@ -350,7 +309,7 @@ impl CosmosDb {
             query_base_ru,
             ru_scaling,
             default_consistency,
-            set,
+            set: s.given(),
         })
     }
 
@@ -443,7 +402,7 @@ impl CosmosDb {
     }
 
     fn was_set(&self, name: &str) -> bool {
-        self.set.contains(&name)
+        self.set.iter().any(|x| x == name)
     }
 }
 
@@ -698,6 +657,7 @@ impl StoreModel for CosmosDb {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scenario::SettingValue;
     use crate::scenario::{Consistency::*, Operation::*};
     use std::collections::BTreeMap;
 

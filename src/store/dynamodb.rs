@@ -66,7 +66,7 @@ pub struct DynamoDb {
     previous_peak_write: f64,
     burst_seconds: f64,
     split_for_heat: Option<(f64, f64)>,
-    set: Vec<&'static str>,
+    set: Vec<String>,
 }
 
 impl DynamoDb {
@@ -75,20 +75,13 @@ impl DynamoDb {
     /// # Errors
     /// A scenario error when a setting is zero or negative.
     pub fn new(s: &Settings<'_>) -> Result<DynamoDb> {
-        let mut set = Vec::new();
-        let mut get = |name: &'static str, default: f64| -> Result<f64> {
+        let get = |name: &'static str, default: f64| -> Result<f64> {
             let value = if name.ends_with("_capacity") {
                 s.non_negative(name)?
             } else {
                 s.positive(name)?
             };
-            Ok(match value {
-                Some(v) => {
-                    set.push(name);
-                    v
-                }
-                None => default,
-            })
+            Ok(value.unwrap_or(default))
         };
         let read_capacity = get("read_capacity", 3000.0)?;
         let write_capacity = get("write_capacity", 1000.0)?;
@@ -106,26 +99,16 @@ impl DynamoDb {
         let split_delay = get("split_delay", 480.0)?;
         let split_step = get("split_step", 1000.0)?;
         let burst_seconds = match s.non_negative("burst_seconds")? {
-            Some(v) => {
-                set.push("burst_seconds");
-                v
-            }
+            Some(v) => v,
             None => BURST_SECONDS,
         };
         let on_demand = s.word("mode").is_some_and(|m| m == "on_demand");
-        if s.word("mode").is_some() {
-            set.push("mode");
-        }
         let split_for_heat = if s.flag("split_for_heat").unwrap_or(false) {
-            set.push("split_for_heat");
             Some((split_delay, split_step))
         } else {
             None
         };
         let adaptive_capacity = s.flag("adaptive_capacity").unwrap_or(true);
-        if s.flag("adaptive_capacity").is_some() {
-            set.push("adaptive_capacity");
-        }
         Ok(DynamoDb {
             read_capacity,
             write_capacity,
@@ -143,7 +126,7 @@ impl DynamoDb {
             previous_peak_write,
             burst_seconds,
             split_for_heat,
-            set,
+            set: s.given(),
         })
     }
 
@@ -171,7 +154,7 @@ impl DynamoDb {
     }
 
     fn was_set(&self, name: &str) -> bool {
-        self.set.contains(&name)
+        self.set.iter().any(|x| x == name)
     }
 }
 

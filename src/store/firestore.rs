@@ -134,7 +134,7 @@ pub struct Firestore {
     new_collection: bool,
     collection_age_s: f64,
     item_size_limit: f64,
-    set: Vec<&'static str>,
+    set: Vec<String>,
 }
 
 impl Firestore {
@@ -144,33 +144,20 @@ impl Firestore {
     /// A scenario error naming `store.<key>` when `partitions` is not a whole
     /// number 1..=100,000 or a rate or size is not positive.
     pub fn new(s: &Settings<'_>) -> Result<Firestore> {
-        let mut set: Vec<&'static str> = Vec::new();
-        let mut positive = |name: &'static str, default: f64| -> Result<f64> {
-            Ok(match s.positive(name)? {
-                Some(v) => {
-                    set.push(name);
-                    v
-                }
-                None => default,
-            })
+        let positive = |name: &'static str, default: f64| -> Result<f64> {
+            Ok(s.positive(name)?.unwrap_or(default))
         };
         let document_write_limit = positive("document_write_limit", DOCUMENT_WRITE_PER_S)?;
         let sequential_index_write_limit =
             positive("sequential_index_write_limit", SEQUENTIAL_INDEX_WRITE_PER_S)?;
         let item_size_limit = positive("item_size_limit", DOCUMENT_SIZE_LIMIT)?;
         let collection_age_s = match s.non_negative("collection_age")? {
-            Some(v) => {
-                set.push("collection_age");
-                v
-            }
+            Some(v) => v,
             None => DEFAULT_COLLECTION_AGE_S,
         };
         let partitions = match s.number("partitions") {
             None => 1,
-            Some(x) if x.fract() == 0.0 && (1.0..=MAX_PARTITIONS as f64).contains(&x) => {
-                set.push("partitions");
-                x as usize
-            }
+            Some(x) if x.fract() == 0.0 && (1.0..=MAX_PARTITIONS as f64).contains(&x) => x as usize,
             Some(x) => {
                 return Err(Error::scenario(
                     s.path,
@@ -182,9 +169,6 @@ impl Firestore {
             }
         };
         let new_collection = s.flag("new_collection").unwrap_or(false);
-        if s.flag("new_collection").is_some() {
-            set.push("new_collection");
-        }
         Ok(Firestore {
             partitions,
             document_write_limit,
@@ -192,7 +176,7 @@ impl Firestore {
             new_collection,
             collection_age_s,
             item_size_limit,
-            set,
+            set: s.given(),
         })
     }
 
@@ -204,7 +188,7 @@ impl Firestore {
     }
 
     fn was_set(&self, name: &str) -> bool {
-        self.set.contains(&name)
+        self.set.iter().any(|x| x == name)
     }
 }
 

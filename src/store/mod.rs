@@ -367,6 +367,49 @@ impl<'a> Settings<'a> {
         }
     }
 
+    /// The names of the settings the scenario gives (its figures then cite
+    /// the scenario rather than the documentation).
+    pub fn given(&self) -> Vec<String> {
+        self.map.keys().cloned().collect()
+    }
+
+    /// A scenario error naming `store.<name>`.
+    pub fn error(&self, name: &str, message: String, fix: String) -> Error {
+        Error::scenario(self.path, (0, 0), format!("store.{name}"), message, fix)
+    }
+
+    /// A whole-number setting in `min..=max`, when given.
+    ///
+    /// # Errors
+    /// A scenario error naming `store.<name>` when it is not a whole number in range.
+    pub fn whole(&self, name: &str, min: usize, max: usize) -> Result<Option<usize>> {
+        let Some(x) = self.number(name) else {
+            return Ok(None);
+        };
+        if !(x.fract() == 0.0 && x >= min as f64 && x <= max as f64) {
+            return Err(self.error(
+                name,
+                format!(
+                    "must be a whole number from {} to {}, found {x}",
+                    fmt_number(min as f64),
+                    fmt_number(max as f64)
+                ),
+                format!(
+                    "set {name} to a whole number in that range, or remove it to take the default"
+                ),
+            ));
+        }
+        Ok(Some(x as usize))
+    }
+
+    /// A numeric setting that must be > 0, or `default` when not given.
+    ///
+    /// # Errors
+    /// A scenario error naming `store.<name>`.
+    pub fn positive_or(&self, name: &str, default: f64) -> Result<f64> {
+        Ok(self.positive(name)?.unwrap_or(default))
+    }
+
     /// A numeric setting that must be ≥ 0 when given.
     ///
     /// # Errors

@@ -49,7 +49,7 @@
 //!   MongoDB 7.0's `analyzeShardKey` reports for a live collection.
 
 use super::{figure, fmt_number, NodeLayout, Settings, StoreModel, TableDemand, TableLayout};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::results::Figure;
 use crate::scenario::{
     Consistency, KeyTemplate, Operation, Popularity, Scenario, SettingValue, ShardStrategy,
@@ -115,11 +115,7 @@ pub struct MongoDb {
     chunks: Option<usize>,
     shard_ops_per_s: f64,
     item_size_limit: f64,
-    set: Vec<&'static str>,
-}
-
-fn bad(s: &Settings<'_>, name: &str, message: String, fix: String) -> Error {
-    Error::scenario(s.path, (0, 0), format!("store.{name}"), message, fix)
+    set: Vec<String>,
 }
 
 impl MongoDb {
@@ -130,43 +126,18 @@ impl MongoDb {
     /// not a whole number ≥ 1, `shard_key` is not `hashed` / `ranged`,
     /// `chunk_size` is outside MongoDB's 1–1024 MB, or a limit is not > 0.
     pub fn new(s: &Settings<'_>) -> Result<MongoDb> {
-        let mut set: Vec<&'static str> = Vec::new();
-        let mut whole = |name: &'static str, max: f64| -> Result<Option<usize>> {
-            let Some(x) = s.number(name) else {
-                return Ok(None);
-            };
-            if !(x.fract() == 0.0 && x >= 1.0 && x <= max) {
-                return Err(bad(
-                    s,
-                    name,
-                    format!(
-                        "must be a whole number from 1 to {}, found {x}",
-                        fmt_number(max)
-                    ),
-                    format!("set {name} to a whole number such as 3, or remove it"),
-                ));
-            }
-            set.push(name);
-            Ok(Some(x as usize))
-        };
-        let shards = whole("shards", 10_000.0)?.unwrap_or(DEFAULT_SHARDS);
-        let chunks = whole("chunks", 1e9)?;
+        let shards = s.whole("shards", 1, 10_000)?.unwrap_or(DEFAULT_SHARDS);
+        let chunks = s.whole("chunks", 1, 1_000_000_000)?;
         let Some(shard_key) = ShardKey::of(s.map) else {
-            return Err(bad(
-                s,
+            return Err(s.error(
                 "shard_key",
                 "must be \"hashed\" or \"ranged\"".into(),
                 "write shard_key = \"hashed\" or shard_key = \"ranged\"".into(),
             ));
         };
-        if s.map.contains_key("shard_key") {
-            set.push("shard_key");
-        }
         let chunk_size = match s.positive("chunk_size")? {
             Some(x) if !(MIN_CHUNK_SIZE..=MAX_CHUNK_SIZE).contains(&x) => {
-                return Err(bad(
-                    s,
-                    "chunk_size",
+                return Err(s.error("chunk_size",
                     format!(
                         "MongoDB accepts range sizes from 1 to 1024 MB (1MiB to 1024MiB), found {} bytes",
                         fmt_number(x)
@@ -175,20 +146,11 @@ impl MongoDb {
                         .into(),
                 ))
             }
-            Some(x) => {
-                set.push("chunk_size");
-                x
-            }
+            Some(x) => x,
             None => CHUNK_SIZE,
         };
-        let mut limit = |name: &'static str, default: f64| -> Result<f64> {
-            Ok(match s.positive(name)? {
-                Some(x) => {
-                    set.push(name);
-                    x
-                }
-                None => default,
-            })
+        let limit = |name: &'static str, default: f64| -> Result<f64> {
+            Ok(s.positive(name)?.unwrap_or(default))
         };
         let shard_ops_per_s = limit("shard_ops_per_s", SHARD_OPS_PER_S)?;
         let item_size_limit = limit("item_size_limit", DOCUMENT_SIZE_LIMIT)?;
@@ -199,7 +161,7 @@ impl MongoDb {
             chunks,
             shard_ops_per_s,
             item_size_limit,
-            set,
+            set: s.given(),
         })
     }
 
@@ -250,7 +212,7 @@ impl MongoDb {
     }
 
     fn was_set(&self, name: &str) -> bool {
-        self.set.contains(&name)
+        self.set.iter().any(|x| x == name)
     }
 }
 

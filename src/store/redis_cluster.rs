@@ -156,7 +156,7 @@ pub struct RedisCluster {
     item_size_limit: f64,
     /// `slot_master[slot]`: the master serving the slot.
     slot_master: Vec<usize>,
-    set: Vec<&'static str>,
+    set: Vec<String>,
 }
 
 impl RedisCluster {
@@ -170,12 +170,6 @@ impl RedisCluster {
     /// 1..=16384, `store.replicas_per_master` unless a whole number, or any
     /// size or rate that is not positive.
     pub fn new(s: &Settings<'_>) -> Result<RedisCluster> {
-        let mut set = Vec::new();
-        let mut note = |name: &'static str, given: bool| {
-            if given {
-                set.push(name);
-            }
-        };
         let masters = match s.positive("masters")? {
             Some(m) if m.fract() != 0.0 || m > HASH_SLOTS as f64 => {
                 return Err(Error::scenario(
@@ -186,10 +180,7 @@ impl RedisCluster {
                     "set masters to the number of master nodes, e.g. masters = 6",
                 ))
             }
-            Some(m) => {
-                note("masters", true);
-                m as usize
-            }
+            Some(m) => m as usize,
             None => DEFAULT_MASTERS,
         };
         let replicas_per_master = match s.non_negative("replicas_per_master")? {
@@ -202,24 +193,15 @@ impl RedisCluster {
                     "set replicas_per_master to the replicas each master has, e.g. replicas_per_master = 1",
                 ))
             }
-            Some(r) => {
-                note("replicas_per_master", true);
-                r as usize
-            }
+            Some(r) => r as usize,
             None => 0,
         };
         let read_from_replicas = s.flag("read_from_replicas");
-        note("read_from_replicas", read_from_replicas.is_some());
         let node_ops_per_s = s.positive("node_ops_per_s")?;
-        note("node_ops_per_s", node_ops_per_s.is_some());
         let node_memory_bytes = s.positive("node_memory")?;
-        note("node_memory", node_memory_bytes.is_some());
         let key_overhead = s.non_negative("key_overhead")?;
-        note("key_overhead", key_overhead.is_some());
         let op_unit_size = s.positive("op_unit_size")?;
-        note("op_unit_size", op_unit_size.is_some());
         let item_size_limit = s.positive("item_size_limit")?;
-        note("item_size_limit", item_size_limit.is_some());
         let mut slot_master = vec![0; HASH_SLOTS];
         for (m, &(first, last)) in slot_ranges(masters).iter().enumerate() {
             for owner in &mut slot_master[first..=last] {
@@ -236,7 +218,7 @@ impl RedisCluster {
             op_unit_size,
             item_size_limit: item_size_limit.unwrap_or(STRING_VALUE_LIMIT_BYTES),
             slot_master,
-            set,
+            set: s.given(),
         })
     }
 
@@ -264,7 +246,7 @@ impl RedisCluster {
     }
 
     fn was_set(&self, name: &str) -> bool {
-        self.set.contains(&name)
+        self.set.iter().any(|x| x == name)
     }
 
     fn ops(&self, bytes: f64) -> f64 {
