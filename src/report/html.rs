@@ -2,11 +2,10 @@
 //! function per section, every piece of text escaped.
 
 use super::sections;
+use super::sections::{finite, first_breach, recommendation, with_status, worst};
 use crate::charts::format::{axis, count, percent, sig3};
 use crate::charts::{table_stems, TABLE_CHART_KINDS, VARIANTS_STEM};
-use crate::results::{
-    ChecklistItem, Recommendation, RunResults, Status, TableResults, VariantResults, Verdict,
-};
+use crate::results::{ChecklistItem, RunResults, Status, TableResults, VariantResults, Verdict};
 
 /// Hot keys listed per table.
 const HOT_KEYS: usize = 10;
@@ -901,22 +900,6 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{} {}", count(n), if n == 1 { one } else { many })
 }
 
-fn finite(x: f64) -> f64 {
-    if x.is_finite() {
-        x
-    } else {
-        0.0
-    }
-}
-
-fn with_status(verdicts: &[Verdict], status: Status) -> Vec<&Verdict> {
-    verdicts.iter().filter(|v| v.status == status).collect()
-}
-
-fn worst(verdicts: &[Verdict]) -> Option<Status> {
-    verdicts.iter().map(|v| v.status).max()
-}
-
 fn check_list(verdicts: &[&Verdict]) -> String {
     verdicts
         .iter()
@@ -943,32 +926,6 @@ fn variant_verdict(verdicts: &[Verdict]) -> String {
     } else {
         format!("{} ({})", status_badge(w), parts.join(", "))
     }
-}
-
-fn first_breach(tables: &[TableResults]) -> String {
-    let mut best: Option<(f64, &str, &str)> = None;
-    for t in tables {
-        for (b, what) in [
-            (&t.size_breach, "item collection"),
-            (&t.item_size_breach, "item"),
-        ] {
-            if let Some(day) = b.mean_day.filter(|d| d.is_finite()) {
-                if best.is_none_or(|(d, _, _)| day < d) {
-                    best = Some((day, what, &t.name));
-                }
-            }
-        }
-    }
-    match best {
-        Some((day, what, table)) => format!("day {} ({what}, {table})", sig3(day)),
-        None => "none".to_string(),
-    }
-}
-
-fn recommendation(r: &RunResults) -> Option<&Recommendation> {
-    r.recommendation
-        .as_ref()
-        .filter(|x| x.variant == "base" || r.variants.iter().any(|v| v.name == x.variant))
 }
 
 /// Seconds as the largest whole unit that reads well: `1 s`, `15 s`, `1 h`, `365 d`.

@@ -3,9 +3,10 @@
 use std::path::PathBuf;
 
 use super::sections;
+use super::sections::{finite, first_breach, recommendation, with_status, worst};
 use crate::charts::format::{count, percent, sig3};
 use crate::charts::{table_stems, MAX_LOAD_RANKS, TABLE_CHART_KINDS, VARIANTS_STEM};
-use crate::results::{Recommendation, RunResults, Status, TableResults, VariantResults, Verdict};
+use crate::results::{RunResults, Status, TableResults, VariantResults, Verdict};
 
 /// Hot keys listed per table.
 const HOT_KEYS: usize = 10;
@@ -556,13 +557,6 @@ fn variants(d: &mut Doc, r: &RunResults, files: &[PathBuf]) {
     }
 }
 
-/// The recommendation when it names the base or one of the variants.
-fn recommendation(r: &RunResults) -> Option<&Recommendation> {
-    r.recommendation
-        .as_ref()
-        .filter(|x| x.variant == "base" || r.variants.iter().any(|v| v.name == x.variant))
-}
-
 /// The file names of `files`, in order.
 fn file_names(files: &[PathBuf]) -> Vec<String> {
     files
@@ -683,22 +677,6 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{} {}", count(n), if n == 1 { one } else { many })
 }
 
-fn finite(x: f64) -> f64 {
-    if x.is_finite() {
-        x
-    } else {
-        0.0
-    }
-}
-
-fn with_status(verdicts: &[Verdict], status: Status) -> Vec<&Verdict> {
-    verdicts.iter().filter(|v| v.status == status).collect()
-}
-
-fn worst(verdicts: &[Verdict]) -> Option<Status> {
-    verdicts.iter().map(|v| v.status).max()
-}
-
 /// "hot_partition on orders, item_size on orders.by_status".
 fn check_list(verdicts: &[&Verdict]) -> String {
     verdicts
@@ -734,27 +712,6 @@ fn variant_verdict(verdicts: &[Verdict]) -> String {
         status_cell(w).to_string()
     } else {
         format!("{} ({})", status_cell(w), parts.join(", "))
-    }
-}
-
-/// Earliest mean breach day over a design's tables and both ceilings.
-fn first_breach(tables: &[TableResults]) -> String {
-    let mut best: Option<(f64, &str, &str)> = None;
-    for t in tables {
-        for (b, what) in [
-            (&t.size_breach, "item collection"),
-            (&t.item_size_breach, "item"),
-        ] {
-            if let Some(day) = b.mean_day.filter(|d| d.is_finite()) {
-                if best.is_none_or(|(d, _, _)| day < d) {
-                    best = Some((day, what, &t.name));
-                }
-            }
-        }
-    }
-    match best {
-        Some((day, what, table)) => format!("day {} ({what}, {table})", sig3(day)),
-        None => "none".to_string(),
     }
 }
 

@@ -3,7 +3,9 @@
 //! Markdown and HTML writers (each escapes the text its own way).
 
 use crate::charts::format::{axis, bytes, count, percent, sig3};
-use crate::results::{Breach, Proportion, RunResults, Stat, TableResults};
+use crate::results::{
+    Breach, Proportion, Recommendation, RunResults, Stat, Status, TableResults, Verdict,
+};
 
 /// A table of plain text: header, right alignment per column, rows.
 pub(super) struct TextTable {
@@ -647,4 +649,48 @@ fn limit(x: Option<f64>) -> String {
 
 fn ceiling(x: Option<f64>) -> String {
     x.map_or("none".to_string(), bytes)
+}
+
+pub(super) fn worst(verdicts: &[Verdict]) -> Option<Status> {
+    verdicts.iter().map(|v| v.status).max()
+}
+
+pub(super) fn finite(x: f64) -> f64 {
+    if x.is_finite() {
+        x
+    } else {
+        0.0
+    }
+}
+
+/// Earliest mean breach day over a design's tables and both ceilings.
+pub(super) fn first_breach(tables: &[TableResults]) -> String {
+    let mut best: Option<(f64, &str, &str)> = None;
+    for t in tables {
+        for (b, what) in [
+            (&t.size_breach, "item collection"),
+            (&t.item_size_breach, "item"),
+        ] {
+            if let Some(day) = b.mean_day.filter(|d| d.is_finite()) {
+                if best.is_none_or(|(d, _, _)| day < d) {
+                    best = Some((day, what, &t.name));
+                }
+            }
+        }
+    }
+    match best {
+        Some((day, what, table)) => format!("day {} ({what}, {table})", sig3(day)),
+        None => "none".to_string(),
+    }
+}
+
+/// The recommendation when it names the base or one of the variants.
+pub(super) fn recommendation(r: &RunResults) -> Option<&Recommendation> {
+    r.recommendation
+        .as_ref()
+        .filter(|x| x.variant == "base" || r.variants.iter().any(|v| v.name == x.variant))
+}
+
+pub(super) fn with_status(verdicts: &[Verdict], status: Status) -> Vec<&Verdict> {
+    verdicts.iter().filter(|v| v.status == status).collect()
 }
