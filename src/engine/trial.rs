@@ -1170,7 +1170,7 @@ fn hot_keys(
                 key,
                 partition,
                 request_share: if table_rate > 0.0 {
-                    (rate / table_rate).min(1.0)
+                    rate / table_rate
                 } else {
                     0.0
                 },
