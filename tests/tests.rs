@@ -8,6 +8,7 @@ mod checklist;
 mod cli;
 mod determinism;
 mod firestore_ramp;
+mod golden;
 mod gsi;
 mod oracles;
 mod pricing;
