@@ -12,6 +12,7 @@ pub mod cli;
 pub mod engine;
 pub mod error;
 pub mod export;
+pub mod format;
 pub mod report;
 pub mod results;
 pub mod scenario;

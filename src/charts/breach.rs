@@ -10,8 +10,9 @@ use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
+use crate::format;
 use super::{
-    desc_font, draw_legend, draw_no_data, finite, format, label_font, title_font, Chart,
+    desc_font, draw_legend, draw_no_data, finite, label_font, title_font, Chart,
     DrawResult, BAR, GRID, HEADROOM, PEAK_MEAN, PEAK_P95,
 };
 use crate::results::{RunResults, TableResults};

@@ -12,8 +12,9 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use crate::format;
 use super::{
-    desc_font, draw_legend, draw_no_data, finite, format, label_font, title_font, Chart,
+    desc_font, draw_legend, draw_no_data, finite, label_font, title_font, Chart,
     DrawResult, BAR, GRID, LIMIT, PEAK_P95,
 };
 use crate::results::{Breach, RunResults, TableResults};

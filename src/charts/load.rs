@@ -5,8 +5,9 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use crate::format;
 use super::{
-    desc_font, draw_legend, draw_no_data, draw_reference_lines, finite, format, label_font,
+    desc_font, draw_legend, draw_no_data, draw_reference_lines, finite, label_font,
     title_font, utilization_axis_max, Chart, DrawResult, BAR, GRID, MAX_LOAD_RANKS, PEAK_MEAN,
     PEAK_P95,
 };

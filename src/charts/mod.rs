@@ -11,7 +11,6 @@
 //! timestamps, no hash-map iteration.
 
 mod breach;
-pub mod format;
 mod growth;
 mod heatmap;
 mod load;
@@ -304,7 +303,7 @@ pub(crate) fn draw_reference_lines<DB: DrawingBackend>(
                 6,
                 HEADROOM.stroke_width(2),
             ))?
-            .label(format!("headroom ({})", format::axis(headroom)))
+            .label(format!("headroom ({})", crate::format::axis(headroom)))
             .legend(|(x, y)| {
                 DashedPathElement::new([(x, y), (x + 24, y)], 6, 4, HEADROOM.stroke_width(2))
             });

@@ -26,7 +26,7 @@
 #[cfg(test)]
 mod tests;
 
-use crate::charts::format::{bytes, count};
+use crate::format::{bytes, count, duration};
 use crate::scenario::{
     AccessPattern, KeyTemplate, Operation, Popularity, Scenario, SizeDist, Table, TemplatePart,
 };
@@ -658,16 +658,3 @@ fn blob_offload(s: &Scenario) -> Vec<ChecklistItem> {
         .collect()
 }
 
-/// Seconds as `90 s`, `15 min`, `1 h`, `10 d`.
-fn duration(s: f64) -> String {
-    let (v, unit) = if s >= 86_400.0 {
-        (s / 86_400.0, "d")
-    } else if s >= 3_600.0 {
-        (s / 3_600.0, "h")
-    } else if s >= 60.0 {
-        (s / 60.0, "min")
-    } else {
-        (s, "s")
-    };
-    format!("{} {unit}", crate::charts::format::axis(v))
-}

@@ -254,8 +254,8 @@ fn simulate(
                 v.detail = format!(
                     "{} (day {}, traffic × {})",
                     v.detail,
-                    crate::charts::format::sig3(*day),
-                    crate::charts::format::sig3(*factor)
+                    crate::format::sig3(*day),
+                    crate::format::sig3(*factor)
                 );
             }
         }

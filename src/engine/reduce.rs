@@ -261,9 +261,9 @@ fn index_figures(scenario: &Scenario, store: &dyn StoreModel) -> Vec<crate::resu
                 name: format!("{}.{} capacity", t.name, i.name),
                 value: format!(
                     "{} RCU ({}), {} WCU ({}); partitions and per-partition limits by the table's rule",
-                    crate::store::fmt_number(r),
+                    crate::format::exact(r),
                     if i.read_capacity.is_some() { "its own" } else { "the table's" },
-                    crate::store::fmt_number(w),
+                    crate::format::exact(w),
                     if i.write_capacity.is_some() { "its own" } else { "the table's" },
                 ),
                 source: if own && i.read_capacity.is_some() && i.write_capacity.is_some() {
@@ -628,7 +628,7 @@ fn table_limit(
 
 /// Human-readable bytes, decimal units (1 KB = 1000 B), 3 significant figures.
 pub fn human_bytes(b: f64) -> String {
-    crate::charts::format::bytes(b)
+    crate::format::bytes(b)
 }
 
 fn sig3(x: f64) -> String {
@@ -856,8 +856,8 @@ pub fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> Vec<Verd
             status,
             detail: format!(
                 "busiest item collection p95 {} rows vs the {}-row warning; {when}",
-                crate::store::fmt_number(t.max_partition_rows.p95.round()),
-                crate::store::fmt_number(limit.round())
+                crate::format::exact(t.max_partition_rows.p95.round()),
+                crate::format::exact(limit.round())
             ),
         });
     }
@@ -1138,7 +1138,7 @@ fn shard_key_verdicts(scenario: &Scenario) -> Vec<Verdict> {
                 problems.push("most reads scatter-gather");
             }
             let cardinality = if a.cardinality.is_finite() {
-                crate::store::fmt_number(a.cardinality.round())
+                crate::format::exact(a.cardinality.round())
             } else {
                 "unbounded".to_string()
             };

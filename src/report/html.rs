@@ -3,7 +3,7 @@
 
 use super::sections;
 use super::sections::{finite, first_breach, recommendation, with_status, worst};
-use crate::charts::format::{axis, count, percent, sig3};
+use crate::format::{axis, count, duration, percent, plural, sig3};
 use crate::charts::{table_stems, TABLE_CHART_KINDS, VARIANTS_STEM};
 use crate::results::{ChecklistItem, RunResults, Status, TableResults, VariantResults, Verdict};
 
@@ -665,7 +665,7 @@ fn variants(d: &mut Doc, r: &RunResults, svgs: &[(String, String)], used: &mut [
                     .map_or("—".to_string(), |f| count(f as usize)),
             );
             if r.currency.is_some() {
-                row.push(sections::design_cost(&v.tables).map_or("—".to_string(), sections::money));
+                row.push(sections::design_cost(&v.tables).map_or("—".to_string(), crate::format::money));
             }
             let mut verdict = variant_verdict(&v.verdicts);
             let mut class = worst(&v.verdicts).map_or("", |s| s.as_str()).to_string();
@@ -896,9 +896,6 @@ fn status_badge(s: Status) -> String {
     )
 }
 
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{} {}", count(n), if n == 1 { one } else { many })
-}
 
 fn check_list(verdicts: &[&Verdict]) -> String {
     verdicts
@@ -928,22 +925,6 @@ fn variant_verdict(verdicts: &[Verdict]) -> String {
     }
 }
 
-/// Seconds as the largest whole unit that reads well: `1 s`, `15 s`, `1 h`, `365 d`.
-fn duration(s: f64) -> String {
-    let s = finite(s);
-    let (v, unit) = if s >= 86_400.0 {
-        (s / 86_400.0, "d")
-    } else if s >= 3_600.0 {
-        (s / 3_600.0, "h")
-    } else if s >= 60.0 {
-        (s / 60.0, "min")
-    } else if s >= 1.0 || s == 0.0 {
-        (s, "s")
-    } else {
-        (s * 1000.0, "ms")
-    };
-    format!("{} {unit}", axis(v))
-}
 
 /// A variant's overrides as escaped HTML: `<code>path</code> = value, …`.
 fn set_text(set: &serde_json::Map<String, serde_json::Value>) -> String {

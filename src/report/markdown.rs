@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use super::sections;
 use super::sections::{finite, first_breach, recommendation, with_status, worst};
-use crate::charts::format::{count, percent, sig3};
+use crate::format::{count, duration, percent, plural, sig3};
 use crate::charts::{table_stems, MAX_LOAD_RANKS, TABLE_CHART_KINDS, VARIANTS_STEM};
 use crate::results::{RunResults, Status, TableResults, VariantResults, Verdict};
 
@@ -410,7 +410,7 @@ fn chart_caption(kind: &str, t: &TableResults, r: &RunResults) -> (&'static str,
                 "partition load vs limit",
                 format!(
                     "Bars: mean utilization by partition rank (1 = hottest in each trial); dots: peak-window utilization, mean over trials; triangles: its p95; red line: limit; dashed: headroom {}.{shown}",
-                    crate::charts::format::axis(r.headroom)
+                    crate::format::axis(r.headroom)
                 ),
             )
         }
@@ -501,7 +501,7 @@ fn variants(d: &mut Doc, r: &RunResults, files: &[PathBuf]) {
                     .map_or("—".to_string(), |f| count(f as usize)),
             );
             if r.currency.is_some() {
-                row.push(sections::design_cost(&v.tables).map_or("—".to_string(), sections::money));
+                row.push(sections::design_cost(&v.tables).map_or("—".to_string(), crate::format::money));
             }
             let mut verdict = variant_verdict(&v.verdicts);
             if recommended == Some(v.name.as_str()) {
@@ -639,7 +639,7 @@ fn method(d: &mut Doc, r: &RunResults) {
         duration(r.window_s),
         duration(r.duration_s),
         duration(r.horizon_days * 86_400.0),
-        crate::charts::format::axis(r.headroom)
+        crate::format::axis(r.headroom)
     ));
     d.line("- Every mean carries a 95% confidence interval (mean ± 1.96·s/√n over trials); every probability a 95% Wilson score interval. Checks judge the p95 over trials against the headroom and the limit.");
     d.line("- Hot keys and the heatmap come from the representative trial (trial 0); load by partition rank is averaged over trials.");
@@ -673,9 +673,6 @@ fn header(cells: &[&str]) -> Vec<String> {
     cells.iter().map(|c| c.to_string()).collect()
 }
 
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{} {}", count(n), if n == 1 { one } else { many })
-}
 
 /// "hot_partition on orders, item_size on orders.by_status".
 fn check_list(verdicts: &[&Verdict]) -> String {
@@ -715,22 +712,6 @@ fn variant_verdict(verdicts: &[Verdict]) -> String {
     }
 }
 
-/// Seconds as the largest whole unit that reads well: `1 s`, `15 min`, `1 h`, `365 d`.
-fn duration(s: f64) -> String {
-    let s = finite(s);
-    let (v, unit) = if s >= 86_400.0 {
-        (s / 86_400.0, "d")
-    } else if s >= 3_600.0 {
-        (s / 3_600.0, "h")
-    } else if s >= 60.0 {
-        (s / 60.0, "min")
-    } else if s >= 1.0 || s == 0.0 {
-        (s, "s")
-    } else {
-        (s * 1000.0, "ms")
-    };
-    format!("{} {unit}", crate::charts::format::axis(v))
-}
 
 /// A variant's overrides: `` `table.orders.shards` = 16, `table.orders.bucket` = "1d" ``.
 fn set_text(set: &serde_json::Map<String, serde_json::Value>) -> String {

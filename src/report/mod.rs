@@ -13,7 +13,7 @@
 //! scenario file echoed in a `toml` block.
 //!
 //! Numbers use three significant figures with thousands separators and
-//! decimal byte units (see [`crate::charts::format`]). The text depends only
+//! decimal byte units (see [`crate::format`]). The text depends only
 //! on the input: same results, same bytes.
 
 mod html;

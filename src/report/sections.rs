@@ -2,7 +2,7 @@
 //! placement" sections, as plain-text tables and sentences shared by the
 //! Markdown and HTML writers (each escapes the text its own way).
 
-use crate::charts::format::{axis, bytes, count, percent, sig3};
+use crate::format::{axis, bytes, count, money, percent, sig3, whole};
 use crate::results::{
     Breach, Proportion, Recommendation, RunResults, Stat, Status, TableResults, Verdict,
 };
@@ -191,18 +191,6 @@ pub(super) fn capacity(r: &RunResults) -> TextTable {
     }
 }
 
-/// A monthly cost: two decimals below 1000, whole with thousands
-/// separators from 1000 (`12.34`, `1,235`).
-pub(super) fn money(x: f64) -> String {
-    if !x.is_finite() {
-        return sig3(x);
-    }
-    if x.abs() >= 1000.0 {
-        whole(x)
-    } else {
-        format!("{x:.2}")
-    }
-}
 
 /// The monthly cost of a design: the sum over its tables, `None` when no
 /// table has one.
@@ -211,14 +199,6 @@ pub(super) fn design_cost(tables: &[TableResults]) -> Option<f64> {
     (!costs.is_empty()).then(|| costs.iter().sum())
 }
 
-/// A count held in an `f64`, rounded, with thousands separators.
-fn whole(x: f64) -> String {
-    if x.is_finite() && x.abs() < 9.0e15 {
-        crate::charts::format::thousands(x.round() as i64)
-    } else {
-        sig3(x)
-    }
-}
 
 /// Per-node limits as text: `read 3,000 / write 1,000`, `combined 100,000`, or `—`.
 fn node_limits(limits: &[Option<f64>; 3]) -> String {

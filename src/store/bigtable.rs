@@ -65,9 +65,10 @@
 //!   time × tablets in key order, read the same way ("Key Visualizer
 //!   overview").
 
+use crate::format::exact;
 use super::mongodb::key_position;
 use super::{
-    figure, fmt_number, LoadSplit, NodeLayout, Settings, StoreModel, TableDemand, TableLayout,
+    figure, LoadSplit, NodeLayout, Settings, StoreModel, TableDemand, TableLayout,
 };
 use crate::error::Result;
 use crate::results::Figure;
@@ -360,8 +361,8 @@ impl StoreModel for Bigtable {
         (check == row_check).then(|| {
             format!(
                 "a Bigtable row over {} bytes ({} MiB) cannot be read in full (API Row); keep rows under ~100 MB",
-                fmt_number(self.row_size_limit),
-                fmt_number(self.row_size_limit / 1_048_576.0)
+                exact(self.row_size_limit),
+                exact(self.row_size_limit / 1_048_576.0)
             )
         })
     }
@@ -396,7 +397,7 @@ impl StoreModel for Bigtable {
                     Some(t) => format!("{t} tablets, round-robin over the nodes in key order"),
                     None => format!(
                         "max(nodes, ⌈stored bytes / tablet_size⌉) tablets (size-based splits), round-robin over the nodes in key order; at most {} simulated",
-                        fmt_number(MAX_TABLETS as f64)
+                        exact(MAX_TABLETS as f64)
                     ),
                 },
                 "ASSUMPTION: Bigtable splits, merges and moves tablets by size and load and publishes no count; at least one tablet per node",
@@ -404,7 +405,7 @@ impl StoreModel for Bigtable {
             ),
             f(
                 "tablet_size",
-                format!("{} bytes of stored data per tablet", fmt_number(self.tablet_bytes)),
+                format!("{} bytes of stored data per tablet", exact(self.tablet_bytes)),
                 "ASSUMPTION: Cloud Bigtable publishes no tablet size; the Bigtable paper (Chang et al., OSDI 2006, §5) gives approximately 100-200 MB per tablet by default",
                 true,
             ),
@@ -413,10 +414,10 @@ impl StoreModel for Bigtable {
                     "load_split",
                     format!(
                         "on: a tablet over {} node-ms/s ({} of a node) is split down to its rows {}, spread to the least-loaded nodes (largest row first, the divisible rest water-filled); a single row or the append point of a timestamp-leading key stays on one node; not applied by --method exact",
-                        fmt_number(share * NODE_MS_PER_S),
-                        fmt_number(share),
+                        exact(share * NODE_MS_PER_S),
+                        exact(share),
                         if delay > 0.0 {
-                            format!("{} s into the busy period", fmt_number(delay))
+                            format!("{} s into the busy period", exact(delay))
                         } else {
                             "from the start of the busy period".to_string()
                         }
@@ -440,13 +441,13 @@ impl StoreModel for Bigtable {
             f("storage", storage.to_string(), "keyheat default (SSD)", true),
             f(
                 "node_read_rows_per_s",
-                format!("{} rows/s per node", fmt_number(self.read_rows_per_s)),
+                format!("{} rows/s per node", exact(self.read_rows_per_s)),
                 &perf,
                 false,
             ),
             f(
                 "node_write_rows_per_s",
-                format!("{} rows/s per node", fmt_number(self.write_rows_per_s)),
+                format!("{} rows/s per node", exact(self.write_rows_per_s)),
                 &perf,
                 false,
             ),
@@ -454,8 +455,8 @@ impl StoreModel for Bigtable {
                 "capacity units",
                 format!(
                     "node-ms: a row read {} node-ms, a row written {} node-ms (× row KiB over 1 KiB); a node serves 1,000 node-ms/s, reads and writes sharing it",
-                    fmt_number(NODE_MS_PER_S / self.read_rows_per_s),
-                    fmt_number(NODE_MS_PER_S / self.write_rows_per_s)
+                    exact(NODE_MS_PER_S / self.read_rows_per_s),
+                    exact(NODE_MS_PER_S / self.write_rows_per_s)
                 ),
                 "assumption: the performance page's reads-or-writes figures as shares of a node; scaling by row size beyond 1 KB",
                 true,
@@ -479,7 +480,7 @@ impl StoreModel for Bigtable {
                 "row_size_limit",
                 format!(
                     "{} bytes (256 MiB): a larger row cannot be read in full{}",
-                    fmt_number(self.row_size_limit),
+                    exact(self.row_size_limit),
                     match self.row_key {
                         RowKey::PartitionKey => "; the partition_size check",
                         RowKey::PartitionAndSortKey => "; the item_size check",
@@ -490,7 +491,7 @@ impl StoreModel for Bigtable {
             ),
             f(
                 "cell_size_limit",
-                format!("{} bytes (100 MiB hard; ~10 MB recommended)", fmt_number(self.cell_size_limit)),
+                format!("{} bytes (100 MiB hard; ~10 MB recommended)", exact(self.cell_size_limit)),
                 &format!("{docs}: Schema design size limits"),
                 false,
             ),
@@ -560,8 +561,8 @@ pub fn row_key_verdicts(scenario: &Scenario) -> Vec<crate::results::Verdict> {
                 detail: format!(
                     "longest row key of `{}` up to {} bytes (literal text + 20 bytes per placeholder) vs the {} byte (4 KiB) limit{}",
                     if key.len() > 60 { format!("{}…", key.chars().take(60).collect::<String>()) } else { key },
-                    fmt_number(bytes as f64),
-                    fmt_number(ROW_KEY_LIMIT as f64),
+                    exact(bytes as f64),
+                    exact(ROW_KEY_LIMIT as f64),
                     if over {
                         "; Bigtable rejects such a row key: shorten the literal parts (or hash a long id) so the key fits"
                     } else {

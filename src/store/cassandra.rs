@@ -66,8 +66,9 @@
 //! recent ScyllaDB releases) are not placed on a vnode ring; this model
 //! describes vnode keyspaces (`tablets = {'enabled': false}`).
 
+use crate::format::exact;
 use super::murmur3;
-use super::{figure, fmt_number, NodeLayout, Settings, StoreModel, TableDemand, TableLayout};
+use super::{figure, NodeLayout, Settings, StoreModel, TableDemand, TableLayout};
 use crate::error::Result;
 use crate::results::Figure;
 use crate::scenario::{Consistency, Operation, StoreKind};
@@ -870,7 +871,7 @@ impl StoreModel for Cassandra {
                 "partitions",
                 format!(
                     "{} token ranges (nodes × num_tokens)",
-                    fmt_number(self.ring.len() as f64)
+                    exact(self.ring.len() as f64)
                 ),
                 "keyheat: one partition per token range",
                 false,
@@ -942,7 +943,7 @@ impl StoreModel for Cassandra {
             ),
             f(
                 "node_ops_per_s",
-                format!("{} replica ops/s per node", fmt_number(self.node_ops_per_s)),
+                format!("{} replica ops/s per node", exact(self.node_ops_per_s)),
                 if self.scylla() {
                     "ASSUMPTION: 12,500 ops/s per physical core (ScyllaDB docs, 'Maximizing ScyllaDB Performance': at least 12.5K ops/s per core for simple operations) × cores_per_node"
                 } else {
@@ -960,7 +961,7 @@ impl StoreModel for Cassandra {
                 "large_partition_warning",
                 format!(
                     "{} bytes ({})",
-                    fmt_number(self.large_partition_warning),
+                    exact(self.large_partition_warning),
                     if self.scylla() { "1000 MiB" } else { "100 MiB" }
                 ),
                 if self.scylla() {
@@ -972,7 +973,7 @@ impl StoreModel for Cassandra {
             ),
             f(
                 "rows_warning",
-                format!("{} rows per partition", fmt_number(self.rows_warning)),
+                format!("{} rows per partition", exact(self.rows_warning)),
                 if self.scylla() {
                     "scylla.yaml compaction_rows_count_warning_threshold: 100000"
                 } else {
@@ -984,8 +985,8 @@ impl StoreModel for Cassandra {
                 "columns_per_row",
                 format!(
                     "{} values per row, + {} bytes of cell metadata per row",
-                    fmt_number(self.columns_per_row),
-                    fmt_number(self.row_overhead_bytes())
+                    exact(self.columns_per_row),
+                    exact(self.row_overhead_bytes())
                 ),
                 "Cassandra docs partition-size formula: Nv = Nr·(Nc − Npk − Ns) + Ns, t_avg ≈ 8 bytes per value",
                 true,
@@ -994,7 +995,7 @@ impl StoreModel for Cassandra {
                 "item_size_limit",
                 format!(
                     "{} bytes ({})",
-                    fmt_number(self.item_size_limit),
+                    exact(self.item_size_limit),
                     if self.scylla() { "10 MiB" } else { "16 MiB" }
                 ),
                 if self.scylla() {
@@ -1015,7 +1016,7 @@ impl StoreModel for Cassandra {
         if let Some(v) = self.values_warning {
             out.push(f(
                 "values_warning",
-                format!("{} values per partition", fmt_number(v)),
+                format!("{} values per partition", exact(v)),
                 "Cassandra docs, 'Evaluating and Refining Data Models': < 100,000 values and < 100 MB",
                 false,
             ));
@@ -1023,7 +1024,7 @@ impl StoreModel for Cassandra {
         if self.scylla() {
             out.push(f(
                 "cores_per_node",
-                fmt_number(self.cores_per_node),
+                exact(self.cores_per_node),
                 "keyheat ASSUMPTION: physical cores per ScyllaDB node",
                 true,
             ));

@@ -63,7 +63,8 @@
 //! over the physical partitions; after splits the boundaries are internal, so
 //! keyheat uses [`super::hash`] over equal ranges, salted per trial.
 
-use super::{figure, fmt_number, hash, Settings, StoreModel, TableDemand, TableLayout};
+use crate::format::exact;
+use super::{figure, hash, Settings, StoreModel, TableDemand, TableLayout};
 use crate::error::Result;
 use crate::results::Figure;
 use crate::scenario::{Consistency, Operation, StoreKind};
@@ -262,8 +263,8 @@ impl CosmosDb {
                 "throughput",
                 format!(
                     "{} RU/s would need more than {MAX_PARTITIONS} physical partitions of {} RU/s",
-                    fmt_number(highest_throughput),
-                    fmt_number(partition_ru)
+                    exact(highest_throughput),
+                    exact(partition_ru)
                 ),
                 "lower throughput (and highest_throughput), or raise partition_throughput".into(),
             ));
@@ -485,11 +486,11 @@ impl StoreModel for CosmosDb {
         let f = |name: &'static str, value: String, source: &str, assumption: bool| {
             figure(name, value, self.was_set(name), source, assumption)
         };
-        let gb = |b: f64| format!("{} GB", fmt_number(b / 1e9));
+        let gb = |b: f64| format!("{} GB", exact(b / 1e9));
         vec![
             f(
                 "throughput",
-                format!("{} RU/s", fmt_number(self.throughput)),
+                format!("{} RU/s", exact(self.throughput)),
                 &format!("keyheat default: the minimum manual throughput of a container ({learn}: 'Azure Cosmos DB service quotas')"),
                 true,
             ),
@@ -501,7 +502,7 @@ impl StoreModel for CosmosDb {
             ),
             f(
                 "highest_throughput",
-                format!("{} RU/s", fmt_number(self.highest_throughput)),
+                format!("{} RU/s", exact(self.highest_throughput)),
                 "equals throughput unless set: physical partitions never merge",
                 true,
             ),
@@ -511,7 +512,7 @@ impl StoreModel for CosmosDb {
                     Some(p) => p.to_string(),
                     None => format!(
                         "max(ceil(highest RU/s ÷ {}), ceil(size ÷ {})) = {} for an empty container",
-                        fmt_number(self.partition_ru),
+                        exact(self.partition_ru),
                         gb(self.partition_storage),
                         Self::physical_partitions(
                             0.0,
@@ -526,7 +527,7 @@ impl StoreModel for CosmosDb {
             ),
             f(
                 "partition_throughput",
-                format!("{} RU/s per physical partition, reads + writes", fmt_number(self.partition_ru)),
+                format!("{} RU/s per physical partition, reads + writes", exact(self.partition_ru)),
                 &format!("{learn}: 'Partitioning and horizontal scaling'; 'service quotas' (maximum RUs per partition, logical & physical)"),
                 false,
             ),
@@ -564,7 +565,7 @@ impl StoreModel for CosmosDb {
             ),
             f(
                 "item_size_limit",
-                format!("{} bytes (2 MB, UTF-8 JSON)", fmt_number(self.item_size_limit)),
+                format!("{} bytes (2 MB, UTF-8 JSON)", exact(self.item_size_limit)),
                 &format!("{learn}: 'service quotas' (maximum size of an item), counted as 2 MiB"),
                 false,
             ),
@@ -572,7 +573,7 @@ impl StoreModel for CosmosDb {
                 "read_ru_1kb",
                 format!(
                     "{} RU per point read of 1 KB; {}",
-                    fmt_number(self.read_ru_1kb),
+                    exact(self.read_ru_1kb),
                     match self.ru_scaling {
                         RuScaling::Table => "larger items: the published size table (2 KB 1.04 … 128 KB 9.95 … 2,048 KB 291.8), interpolated linearly between rows",
                         RuScaling::PerKb => "larger items: × started KiB (ru_scaling = per_kb)",
@@ -585,7 +586,7 @@ impl StoreModel for CosmosDb {
                 "write_ru_1kb",
                 format!(
                     "{} RU per 1 KB create; {}",
-                    fmt_number(self.write_ru_1kb),
+                    exact(self.write_ru_1kb),
                     match self.ru_scaling {
                         RuScaling::Table => "larger items: the published size table (2 KB 6.29 … 128 KB 48.19 … 2,048 KB 1,250), interpolated",
                         RuScaling::PerKb => "larger items: × started KiB (ru_scaling = per_kb)",
@@ -598,7 +599,7 @@ impl StoreModel for CosmosDb {
                 "indexed_terms",
                 format!(
                     "{} indexed terms per write × {} RU",
-                    fmt_number(self.indexed_terms),
+                    exact(self.indexed_terms),
                     INDEX_TERM_RU
                 ),
                 &format!("{learn}: 'Understand request unit consumption' (a 1 KB create with 10 indexed terms: 5.0 + 0.2 × 10 = 7 RU)"),
@@ -626,7 +627,7 @@ impl StoreModel for CosmosDb {
                 "query_base_ru",
                 format!(
                     "{} RU per query + one point read per returned item",
-                    fmt_number(self.query_base_ru)
+                    exact(self.query_base_ru)
                 ),
                 &format!("assumption: Microsoft publishes no query formula ({learn}: 'Optimize request cost': a query returning 1,000 1-KB items costs 1,000 RU)"),
                 true,

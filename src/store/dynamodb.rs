@@ -25,7 +25,8 @@
 //! - Placement: DynamoDB's internal hash is not published; keyheat uses
 //!   [`super::hash`] over equal hash ranges.
 
-use super::{figure, fmt_number, hash, Settings, StoreModel, TableDemand, TableLayout};
+use crate::format::exact;
+use super::{figure, hash, Settings, StoreModel, TableDemand, TableLayout};
 use crate::error::Result;
 use crate::results::Figure;
 use crate::scenario::{Consistency, Operation, StoreKind};
@@ -283,29 +284,29 @@ impl StoreModel for DynamoDb {
             figure(name, value, self.was_set(name), source, assumption)
         };
         let mut out = vec![
-            f("read_capacity", format!("{} RCU", fmt_number(self.read_capacity)), "keyheat default", true),
-            f("write_capacity", format!("{} WCU", fmt_number(self.write_capacity)), "keyheat default", true),
+            f("read_capacity", format!("{} RCU", exact(self.read_capacity)), "keyheat default", true),
+            f("write_capacity", format!("{} WCU", exact(self.write_capacity)), "keyheat default", true),
             f(
                 "highest_write_capacity",
-                format!("{} WCU", fmt_number(self.highest_write_capacity)),
+                format!("{} WCU", exact(self.highest_write_capacity)),
                 "equals write_capacity unless set: partitions never merge",
                 true,
             ),
             f(
                 "partition_read_limit",
-                format!("{} RCU/s", fmt_number(self.partition_rcu)),
+                format!("{} RCU/s", exact(self.partition_rcu)),
                 &format!("{guide}: per-partition throughput"),
                 false,
             ),
             f(
                 "partition_write_limit",
-                format!("{} WCU/s", fmt_number(self.partition_wcu)),
+                format!("{} WCU/s", exact(self.partition_wcu)),
                 &format!("{guide}: per-partition throughput"),
                 false,
             ),
             f(
                 "item_size_limit",
-                format!("{} bytes (400 KB)", fmt_number(self.item_size_limit)),
+                format!("{} bytes (400 KB)", exact(self.item_size_limit)),
                 &format!("{guide}: service quotas, item size"),
                 false,
             ),
@@ -346,8 +347,8 @@ impl StoreModel for DynamoDb {
             if self.on_demand {
                 format!(
                     "on-demand: up to 2 × the previous peak ({} RRU/s, {} WRU/s) per table; per-partition caps hold",
-                    fmt_number(2.0 * self.previous_peak_read),
-                    fmt_number(2.0 * self.previous_peak_write)
+                    exact(2.0 * self.previous_peak_read),
+                    exact(2.0 * self.previous_peak_write)
                 )
             } else {
                 "provisioned".to_string()
@@ -360,9 +361,9 @@ impl StoreModel for DynamoDb {
                 "split_for_heat",
                 format!(
                     "on: a hot partition whose item collections can split gains {} WCU and {} RCU every {} s, up to its load",
-                    fmt_number(step),
-                    fmt_number(3.0 * step),
-                    fmt_number(delay)
+                    exact(step),
+                    exact(3.0 * step),
+                    exact(delay)
                 ),
                 "assumption: split-for-heat timing is undocumented; an empirical test saw ~8 minutes and ~1,000 WCU steps (STORES.md)",
                 true,
@@ -372,7 +373,7 @@ impl StoreModel for DynamoDb {
             "burst_seconds",
             format!(
                 "{} s of a partition's limit banked at the start of the busy period and spent on its first excess (provisioned, without adaptive capacity)",
-                fmt_number(self.burst_seconds)
+                exact(self.burst_seconds)
             ),
             &format!("{guide}: burst capacity (best-effort, up to 300 s of unused capacity) — assumption: the bank is full when the busy period starts"),
             true,
@@ -381,7 +382,7 @@ impl StoreModel for DynamoDb {
             "item_collection_limit",
             format!(
                 "{} bytes (10 GB), only with a local secondary index",
-                fmt_number(self.item_collection_limit)
+                exact(self.item_collection_limit)
             ),
             &format!("{guide}: item collection size limit"),
             false,

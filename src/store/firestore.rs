@@ -50,8 +50,9 @@
 //! written or deleted, whatever its size ("Understand Cloud Firestore
 //! billing"). Consistency does not change the count.
 
+use crate::format::exact;
 use super::{
-    figure, fmt_number, hash, KeyLimits, Settings, StoreModel, TableDemand, TableLayout,
+    figure, hash, KeyLimits, Settings, StoreModel, TableDemand, TableLayout,
     TableLimitSchedule,
 };
 use crate::error::{Error, Result};
@@ -270,7 +271,7 @@ impl StoreModel for Firestore {
                 "document_write_limit",
                 format!(
                     "~{} sustained writes/s per document (hot_key)",
-                    fmt_number(self.document_write_limit)
+                    exact(self.document_write_limit)
                 ),
                 &format!("{docs}: 'Distributed counters', 'Best practices' (updates to a single document): a former hard limit, now guidance"),
                 true,
@@ -279,8 +280,8 @@ impl StoreModel for Firestore {
                 "sequential_index_write_limit",
                 format!(
                     "{} writes/s to a collection with a monotonically increasing indexed field, × shards (a `shard` field 1..n lifts it to {}·n at the cost of n queries) (monotonic_index)",
-                    fmt_number(self.sequential_index_write_limit),
-                    fmt_number(self.sequential_index_write_limit)
+                    exact(self.sequential_index_write_limit),
+                    exact(self.sequential_index_write_limit)
                 ),
                 &format!("{docs}: 'Sharded timestamps'; 'Best practices' (index exemptions)"),
                 false,
@@ -296,7 +297,7 @@ impl StoreModel for Firestore {
                 match self.ramp_at_start_per_s() {
                     Some(ops) => format!(
                         "on: 500/50/5 ramp, 500 ops/s then +50% every 5 min of the collection's age, the collection's reads + writes limit over simulated time ({} ops/s as the busy period starts; table_throughput)",
-                        fmt_number(ops.round()),
+                        exact(ops.round()),
                     ),
                     None => "off (a new collection would start at 500 ops/s, +50% every 5 min)".to_string(),
                 },
@@ -313,7 +314,7 @@ impl StoreModel for Firestore {
                 "collection_age",
                 format!(
                     "{} min: the collection's age when the busy period starts (a checkpoint day adds its days)",
-                    fmt_number(age_min)
+                    exact(age_min)
                 ),
                 "keyheat default: created as the busy period starts",
                 true,
@@ -331,7 +332,7 @@ impl StoreModel for Firestore {
                 "item_size_limit",
                 format!(
                     "{} bytes (1 MiB): document name + field names + field values + 32 B",
-                    fmt_number(self.item_size_limit)
+                    exact(self.item_size_limit)
                 ),
                 &format!("{docs}: 'Usage and limits' (maximum size for a document); 'Storage size calculations'"),
                 false,

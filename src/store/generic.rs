@@ -3,7 +3,8 @@
 //! `read_unit_size` / `write_unit_size` are given, in which case a request
 //! costs ceil(bytes / unit size) units (at least 1).
 
-use super::{figure, fmt_number, hash, Settings, StoreModel, TableDemand, TableLayout};
+use crate::format::exact;
+use super::{figure, hash, Settings, StoreModel, TableDemand, TableLayout};
 use crate::error::Result;
 use crate::results::Figure;
 use crate::scenario::{Consistency, Operation, StoreKind};
@@ -93,7 +94,7 @@ impl StoreModel for Generic {
     fn figures(&self) -> Vec<Figure> {
         let src = "generic store: no published figure; set in the scenario";
         let opt = |x: Option<f64>, unit: &str| match x {
-            Some(v) => format!("{} {unit}", fmt_number(v)),
+            Some(v) => format!("{} {unit}", exact(v)),
             None => "none".to_string(),
         };
         vec![

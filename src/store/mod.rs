@@ -391,8 +391,8 @@ impl<'a> Settings<'a> {
                 name,
                 format!(
                     "must be a whole number from {} to {}, found {x}",
-                    fmt_number(min as f64),
-                    fmt_number(max as f64)
+                    crate::format::exact(min as f64),
+                    crate::format::exact(max as f64)
                 ),
                 format!(
                     "set {name} to a whole number in that range, or remove it to take the default"
@@ -442,27 +442,6 @@ impl<'a> Settings<'a> {
             )),
             other => Ok(other),
         }
-    }
-}
-
-/// `x` formatted with thousands separators and at most 3 decimals, for figure values.
-pub fn fmt_number(x: f64) -> String {
-    if x.fract() == 0.0 && x.abs() < 1e15 {
-        let s = format!("{}", x.abs() as u64);
-        let mut out = String::new();
-        for (i, c) in s.chars().enumerate() {
-            if i > 0 && (s.len() - i) % 3 == 0 {
-                out.push(',');
-            }
-            out.push(c);
-        }
-        if x < 0.0 {
-            format!("-{out}")
-        } else {
-            out
-        }
-    } else {
-        format!("{}", (x * 1000.0).round() / 1000.0)
     }
 }
 

@@ -48,7 +48,8 @@
 //! - [`analyze_shard_key`] reports, for a scenario, the characteristics
 //!   MongoDB 7.0's `analyzeShardKey` reports for a live collection.
 
-use super::{figure, fmt_number, NodeLayout, Settings, StoreModel, TableDemand, TableLayout};
+use crate::format::exact;
+use super::{figure, NodeLayout, Settings, StoreModel, TableDemand, TableLayout};
 use crate::error::Result;
 use crate::results::Figure;
 use crate::scenario::{
@@ -140,7 +141,7 @@ impl MongoDb {
                 return Err(s.error("chunk_size",
                     format!(
                         "MongoDB accepts range sizes from 1 to 1024 MB (1MiB to 1024MiB), found {} bytes",
-                        fmt_number(x)
+                        exact(x)
                     ),
                     "write chunk_size = \"128MiB\" (the default since 5.2) or \"64MiB\" (before 5.2)"
                         .into(),
@@ -457,8 +458,8 @@ impl StoreModel for MongoDb {
                 "chunk_size",
                 format!(
                     "{} bytes ({} MB)",
-                    fmt_number(self.chunk_size),
-                    fmt_number(self.chunk_size / 1_048_576.0)
+                    exact(self.chunk_size),
+                    exact(self.chunk_size / 1_048_576.0)
                 ),
                 &format!("{manual}: Modify Range Size in a Sharded Cluster (128 MB since 5.2, 64 MB before)"),
                 false,
@@ -484,20 +485,20 @@ impl StoreModel for MongoDb {
                 "jumbo chunk (partition_size)",
                 format!(
                     "item-collection ceiling = chunk size ({} bytes): one shard-key value's documents over it form a jumbo chunk that cannot split or migrate; a partition_size breach is the day a jumbo chunk appears",
-                    fmt_number(self.chunk_size)
+                    exact(self.chunk_size)
                 ),
                 &format!("{manual}: Jumbo Chunks"),
                 false,
             ),
             f(
                 "item_size_limit",
-                format!("{} bytes (16 MiB BSON document)", fmt_number(self.item_size_limit)),
+                format!("{} bytes (16 MiB BSON document)", exact(self.item_size_limit)),
                 &format!("{manual}: MongoDB Limits and Thresholds, BSON Document Size"),
                 false,
             ),
             f(
                 "shard_ops_per_s",
-                format!("{} ops/s per shard", fmt_number(self.shard_ops_per_s)),
+                format!("{} ops/s per shard", exact(self.shard_ops_per_s)),
                 "ASSUMPTION: MongoDB publishes no per-shard throughput; a replica-set primary with 8 vCPU, working set in the WiredTiger cache, documents ≤ 1 KB, single-document operations, w: 1. It also caps one chunk (hot_partition), since one shard serves each chunk",
                 true,
             ),

@@ -52,8 +52,9 @@
 //!   "Redis Strings"); there is no ceiling on one key's collection (hash,
 //!   list, set, sorted set: up to 2³² − 1 elements) other than node memory.
 
+use crate::format::exact;
 use super::{
-    crc16::crc16_xmodem, figure, fmt_number, NodeLayout, Settings, StoreModel, TableDemand,
+    crc16::crc16_xmodem, figure, NodeLayout, Settings, StoreModel, TableDemand,
     TableLayout,
 };
 use crate::error::{Error, Result};
@@ -342,7 +343,7 @@ impl StoreModel for RedisCluster {
         vec![
             figure(
                 "hash_slots",
-                fmt_number(HASH_SLOTS as f64),
+                exact(HASH_SLOTS as f64),
                 false,
                 SPEC_KEYS,
                 false,
@@ -392,14 +393,14 @@ impl StoreModel for RedisCluster {
             ),
             f(
                 "node_ops_per_s",
-                format!("{} ops/s per node, reads + writes", fmt_number(self.node_ops_per_s)),
+                format!("{} ops/s per node, reads + writes", exact(self.node_ops_per_s)),
                 "assumption: Redis publishes no limit; planning figure for O(1) commands (GET/SET) on values ≤ ~1 KB, no pipelining, io-threads off, one core (cf. redis.io \"Redis benchmark\")",
                 true,
             ),
             f(
                 "op_unit_size",
                 match self.op_unit_size {
-                    Some(u) => format!("{} bytes: a command costs ceil(value bytes / {}) ops (deletes, appends: 1)", fmt_number(u), fmt_number(u)),
+                    Some(u) => format!("{} bytes: a command costs ceil(value bytes / {}) ops (deletes, appends: 1)", exact(u), exact(u)),
                     None => "none: 1 op per command per key, whatever the value size".to_string(),
                 },
                 "keyheat default; redis.io \"Redis benchmark\": throughput falls with value size once the network saturates (4 KB × 100,000 ops/s = 3.2 Gbit/s)",
@@ -408,7 +409,7 @@ impl StoreModel for RedisCluster {
             f(
                 "node_memory",
                 match self.node_memory_bytes {
-                    Some(b) => format!("{} bytes per node", fmt_number(b)),
+                    Some(b) => format!("{} bytes per node", exact(b)),
                     None => "none".to_string(),
                 },
                 "keyheat default: set it to the nodes' maxmemory (node_memory check)",
@@ -416,13 +417,13 @@ impl StoreModel for RedisCluster {
             ),
             f(
                 "key_overhead",
-                format!("{} bytes per key, on top of its stored value or items", fmt_number(self.key_overhead)),
+                format!("{} bytes per key, on top of its stored value or items", exact(self.key_overhead)),
                 "redis.io docs, \"MEMORY USAGE\": an empty key and value measure 56 B (Redis 7.2, 64-bit, jemalloc); assumption: key name bytes, TTL entries and allocator rounding not counted",
                 true,
             ),
             f(
                 "item_size_limit",
-                format!("{} bytes (512 MB, one string value)", fmt_number(self.item_size_limit)),
+                format!("{} bytes (512 MB, one string value)", exact(self.item_size_limit)),
                 "redis.io docs, \"Redis Strings\" (a string value is at most 512 MB)",
                 false,
             ),

@@ -9,7 +9,7 @@
 /// `∞` or `-∞`.
 ///
 /// ```
-/// use keyheat::charts::format::sig3;
+/// use keyheat::format::sig3;
 /// assert_eq!(sig3(0.9512), "0.951");
 /// assert_eq!(sig3(1.0), "1.00");
 /// assert_eq!(sig3(12_345.6), "12,300");
@@ -53,8 +53,8 @@ pub fn sig3(x: f64) -> String {
 /// An integer with thousands separators.
 ///
 /// ```
-/// assert_eq!(keyheat::charts::format::thousands(-1_234_567), "-1,234,567");
-/// assert_eq!(keyheat::charts::format::thousands(999), "999");
+/// assert_eq!(keyheat::format::thousands(-1_234_567), "-1,234,567");
+/// assert_eq!(keyheat::format::thousands(999), "999");
 /// ```
 pub fn thousands(n: i64) -> String {
     let digits = n.unsigned_abs().to_string();
@@ -74,7 +74,7 @@ pub fn thousands(n: i64) -> String {
 /// A count (partitions, trials) with thousands separators.
 ///
 /// ```
-/// assert_eq!(keyheat::charts::format::count(4096), "4,096");
+/// assert_eq!(keyheat::format::count(4096), "4,096");
 /// ```
 pub fn count(n: usize) -> String {
     thousands(i64::try_from(n).unwrap_or(i64::MAX))
@@ -84,7 +84,7 @@ pub fn count(n: usize) -> String {
 /// magnitudes below 1e-9 (rounding noise, e.g. a Wilson bound at 0) read `0%`.
 ///
 /// ```
-/// use keyheat::charts::format::percent;
+/// use keyheat::format::percent;
 /// assert_eq!(percent(0.023149), "2.31%");
 /// assert_eq!(percent(1.0), "100%");
 /// assert_eq!(percent(0.0), "0%");
@@ -95,6 +95,95 @@ pub fn percent(p: f64) -> String {
         return "0%".to_string();
     }
     format!("{}%", sig3(p * 100.0))
+}
+
+/// `n` and the noun for it: `1 partition`, `4,096 partitions`.
+///
+/// ```
+/// assert_eq!(keyheat::format::plural(1, "table", "tables"), "1 table");
+/// assert_eq!(keyheat::format::plural(4096, "chunk", "chunks"), "4,096 chunks");
+/// ```
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{} {}", count(n), if n == 1 { one } else { many })
+}
+
+/// Seconds as the largest unit that reads well, without trailing zeros:
+/// `500 ms`, `15 s`, `1.5 min`, `1 h`, `365 d`; a non-finite value reads `0 s`.
+///
+/// ```
+/// use keyheat::format::duration;
+/// assert_eq!(duration(0.5), "500 ms");
+/// assert_eq!(duration(90.0), "1.5 min");
+/// assert_eq!(duration(86_400.0 * 365.0), "365 d");
+/// assert_eq!(duration(0.0), "0 s");
+/// ```
+pub fn duration(s: f64) -> String {
+    let s = if s.is_finite() { s } else { 0.0 };
+    let (v, unit) = if s >= 86_400.0 {
+        (s / 86_400.0, "d")
+    } else if s >= 3_600.0 {
+        (s / 3_600.0, "h")
+    } else if s >= 60.0 {
+        (s / 60.0, "min")
+    } else if s >= 1.0 || s == 0.0 {
+        (s, "s")
+    } else {
+        (s * 1000.0, "ms")
+    };
+    format!("{} {unit}", axis(v))
+}
+
+/// A count held in an `f64`, rounded, with thousands separators (non-finite
+/// or huge values as [`sig3`]).
+///
+/// ```
+/// assert_eq!(keyheat::format::whole(1234.6), "1,235");
+/// ```
+pub fn whole(x: f64) -> String {
+    if x.is_finite() && x.abs() < 9.0e15 {
+        thousands(x.round() as i64)
+    } else {
+        sig3(x)
+    }
+}
+
+/// A monthly cost: two decimals below 1000, whole with thousands
+/// separators from 1000 (`12.34`, `1,235`).
+///
+/// ```
+/// assert_eq!(keyheat::format::money(12.345), "12.35");
+/// assert_eq!(keyheat::format::money(1234.6), "1,235");
+/// ```
+pub fn money(x: f64) -> String {
+    if !x.is_finite() {
+        return sig3(x);
+    }
+    if x.abs() >= 1000.0 {
+        whole(x)
+    } else {
+        format!("{x:.2}")
+    }
+}
+
+/// A figure's exact value (a store setting as given): whole numbers with
+/// thousands separators, others with at most 3 decimals.
+///
+/// ```
+/// assert_eq!(keyheat::format::exact(10_000.0), "10,000");
+/// assert_eq!(keyheat::format::exact(4.95), "4.95");
+/// assert_eq!(keyheat::format::exact(12_345.6), "12345.6");
+/// ```
+pub fn exact(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        let s = thousands(x.abs() as i64);
+        if x < 0.0 {
+            format!("-{s}")
+        } else {
+            s
+        }
+    } else {
+        format!("{}", (x * 1000.0).round() / 1000.0)
+    }
 }
 
 const BYTE_UNITS: [&str; 7] = ["B", "KB", "MB", "GB", "TB", "PB", "EB"];
@@ -123,7 +212,7 @@ fn exact_binary(b: f64) -> Option<String> {
 /// Bytes in decimal units (1 KB = 1000 B) with three significant figures.
 ///
 /// ```
-/// use keyheat::charts::format::bytes;
+/// use keyheat::format::bytes;
 /// assert_eq!(bytes(512.0), "512 B");
 /// assert_eq!(bytes(1_234_567.0), "1.23 MB");
 /// assert_eq!(bytes(999_700.0), "1.00 MB");
@@ -137,7 +226,7 @@ pub fn bytes(b: f64) -> String {
     }
     let (value, unit) = scale_bytes(b);
     if unit == 0 {
-        format!("{} B", whole(value))
+        format!("{} B", byte_count(value))
     } else {
         format!("{} {}", sig3(value), BYTE_UNITS[unit])
     }
@@ -146,7 +235,7 @@ pub fn bytes(b: f64) -> String {
 /// [`bytes`] without trailing zeros, for axis labels.
 ///
 /// ```
-/// use keyheat::charts::format::bytes_short;
+/// use keyheat::format::bytes_short;
 /// assert_eq!(bytes_short(1_000_000.0), "1 MB");
 /// assert_eq!(bytes_short(1_500.0), "1.5 KB");
 /// assert_eq!(bytes_short(0.0), "0 B");
@@ -154,7 +243,7 @@ pub fn bytes(b: f64) -> String {
 pub fn bytes_short(b: f64) -> String {
     let (value, unit) = scale_bytes(b);
     let number = if unit == 0 {
-        whole(value)
+        byte_count(value)
     } else {
         trim_zeros(&sig3(value))
     };
@@ -164,15 +253,15 @@ pub fn bytes_short(b: f64) -> String {
 /// A number for an axis label: [`sig3`] without trailing zeros.
 ///
 /// ```
-/// assert_eq!(keyheat::charts::format::axis(0.50), "0.5");
-/// assert_eq!(keyheat::charts::format::axis(1200.0), "1,200");
+/// assert_eq!(keyheat::format::axis(0.50), "0.5");
+/// assert_eq!(keyheat::format::axis(1200.0), "1,200");
 /// ```
 pub fn axis(x: f64) -> String {
     trim_zeros(&sig3(x))
 }
 
 /// A byte count below 1000 as a whole number.
-fn whole(b: f64) -> String {
+fn byte_count(b: f64) -> String {
     if b.is_finite() {
         format!("{}", b.round() as i64)
     } else {
