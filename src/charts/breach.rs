@@ -10,11 +10,11 @@ use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
-use crate::format;
 use super::{
-    desc_font, draw_legend, draw_no_data, finite, label_font, title_font, Chart,
-    DrawResult, BAR, GRID, HEADROOM, PEAK_MEAN, PEAK_P95,
+    desc_font, draw_legend, draw_no_data, finite, label_font, title_font, Chart, DrawResult, BAR,
+    GRID, HEADROOM, PEAK_MEAN, PEAK_P95,
 };
+use crate::format;
 use crate::results::{RunResults, TableResults};
 
 /// One ceiling's curve: (day, probability, low, high), all finite, clamped to [0, 1].

@@ -12,11 +12,11 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::format;
 use super::{
-    desc_font, draw_legend, draw_no_data, finite, label_font, title_font, Chart,
-    DrawResult, BAR, GRID, LIMIT, PEAK_P95,
+    desc_font, draw_legend, draw_no_data, finite, label_font, title_font, Chart, DrawResult, BAR,
+    GRID, LIMIT, PEAK_P95,
 };
+use crate::format;
 use crate::results::{Breach, RunResults, TableResults};
 
 /// Ceiling ÷ data maximum above which the byte axis turns logarithmic.

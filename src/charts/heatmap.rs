@@ -12,8 +12,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::format;
 use super::{desc_font, draw_no_data, finite, label_font, title_font, Chart, DrawResult};
+use crate::format;
 use crate::results::TableResults;
 
 /// Most rows (partition groups) drawn.

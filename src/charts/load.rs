@@ -5,12 +5,11 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::format;
 use super::{
-    desc_font, draw_legend, draw_no_data, draw_reference_lines, finite, label_font,
-    title_font, utilization_axis_max, Chart, DrawResult, BAR, GRID, MAX_LOAD_RANKS, PEAK_MEAN,
-    PEAK_P95,
+    desc_font, draw_legend, draw_no_data, draw_reference_lines, finite, label_font, title_font,
+    utilization_axis_max, Chart, DrawResult, BAR, GRID, MAX_LOAD_RANKS, PEAK_MEAN, PEAK_P95,
 };
+use crate::format;
 use crate::results::{PartitionRank, RunResults, TableResults};
 
 /// The load chart of one table.

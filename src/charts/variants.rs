@@ -12,11 +12,11 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::FontTransform;
 
-use crate::format;
 use super::{
-    desc_font, draw_legend, draw_reference_lines, finite, label_font, status_color,
-    title_font, utilization_axis_max, Chart, DrawResult, FAIL, GRID, INK, NO_VERDICT, PASS, WARN,
+    desc_font, draw_legend, draw_reference_lines, finite, label_font, status_color, title_font,
+    utilization_axis_max, Chart, DrawResult, FAIL, GRID, INK, NO_VERDICT, PASS, WARN,
 };
+use crate::format;
 use crate::results::{RunResults, Status, TableResults, Verdict};
 
 /// Longest variant name drawn in full; longer names end in `…`.

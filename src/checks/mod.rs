@@ -657,4 +657,3 @@ fn blob_offload(s: &Scenario) -> Vec<ChecklistItem> {
         })
         .collect()
 }
-

@@ -3,8 +3,8 @@
 
 use super::sections;
 use super::sections::{finite, first_breach, recommendation, with_status, worst};
-use crate::format::{axis, count, duration, percent, plural, sig3};
 use crate::charts::{table_stems, TABLE_CHART_KINDS, VARIANTS_STEM};
+use crate::format::{axis, count, duration, percent, plural, sig3};
 use crate::results::{ChecklistItem, RunResults, Status, TableResults, VariantResults, Verdict};
 
 /// Hot keys listed per table.
@@ -665,7 +665,9 @@ fn variants(d: &mut Doc, r: &RunResults, svgs: &[(String, String)], used: &mut [
                     .map_or("—".to_string(), |f| count(f as usize)),
             );
             if r.currency.is_some() {
-                row.push(sections::design_cost(&v.tables).map_or("—".to_string(), crate::format::money));
+                row.push(
+                    sections::design_cost(&v.tables).map_or("—".to_string(), crate::format::money),
+                );
             }
             let mut verdict = variant_verdict(&v.verdicts);
             let mut class = worst(&v.verdicts).map_or("", |s| s.as_str()).to_string();
@@ -896,7 +898,6 @@ fn status_badge(s: Status) -> String {
     )
 }
 
-
 fn check_list(verdicts: &[&Verdict]) -> String {
     verdicts
         .iter()
@@ -924,7 +925,6 @@ fn variant_verdict(verdicts: &[Verdict]) -> String {
         format!("{} ({})", status_badge(w), parts.join(", "))
     }
 }
-
 
 /// A variant's overrides as escaped HTML: `<code>path</code> = value, …`.
 fn set_text(set: &serde_json::Map<String, serde_json::Value>) -> String {

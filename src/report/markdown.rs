@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use super::sections;
 use super::sections::{finite, first_breach, recommendation, with_status, worst};
-use crate::format::{count, duration, percent, plural, sig3};
 use crate::charts::{table_stems, MAX_LOAD_RANKS, TABLE_CHART_KINDS, VARIANTS_STEM};
+use crate::format::{count, duration, percent, plural, sig3};
 use crate::results::{RunResults, Status, TableResults, VariantResults, Verdict};
 
 /// Hot keys listed per table.
@@ -501,7 +501,9 @@ fn variants(d: &mut Doc, r: &RunResults, files: &[PathBuf]) {
                     .map_or("—".to_string(), |f| count(f as usize)),
             );
             if r.currency.is_some() {
-                row.push(sections::design_cost(&v.tables).map_or("—".to_string(), crate::format::money));
+                row.push(
+                    sections::design_cost(&v.tables).map_or("—".to_string(), crate::format::money),
+                );
             }
             let mut verdict = variant_verdict(&v.verdicts);
             if recommended == Some(v.name.as_str()) {
@@ -673,7 +675,6 @@ fn header(cells: &[&str]) -> Vec<String> {
     cells.iter().map(|c| c.to_string()).collect()
 }
 
-
 /// "hot_partition on orders, item_size on orders.by_status".
 fn check_list(verdicts: &[&Verdict]) -> String {
     verdicts
@@ -711,7 +712,6 @@ fn variant_verdict(verdicts: &[Verdict]) -> String {
         format!("{} ({})", status_cell(w), parts.join(", "))
     }
 }
-
 
 /// A variant's overrides: `` `table.orders.shards` = 16, `table.orders.bucket` = "1d" ``.
 fn set_text(set: &serde_json::Map<String, serde_json::Value>) -> String {

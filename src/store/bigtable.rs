@@ -65,12 +65,10 @@
 //!   time × tablets in key order, read the same way ("Key Visualizer
 //!   overview").
 
-use crate::format::exact;
 use super::mongodb::key_position;
-use super::{
-    figure, LoadSplit, NodeLayout, Settings, StoreModel, TableDemand, TableLayout,
-};
+use super::{figure, LoadSplit, NodeLayout, Settings, StoreModel, TableDemand, TableLayout};
 use crate::error::Result;
+use crate::format::exact;
 use crate::results::Figure;
 use crate::scenario::{
     Consistency, KeyTemplate, Operation, Scenario, SettingValue, StoreKind, TemplatePart,

@@ -66,10 +66,10 @@
 //! recent ScyllaDB releases) are not placed on a vnode ring; this model
 //! describes vnode keyspaces (`tablets = {'enabled': false}`).
 
-use crate::format::exact;
 use super::murmur3;
 use super::{figure, NodeLayout, Settings, StoreModel, TableDemand, TableLayout};
 use crate::error::Result;
+use crate::format::exact;
 use crate::results::Figure;
 use crate::scenario::{Consistency, Operation, StoreKind};
 use rand::{RngCore, SeedableRng};

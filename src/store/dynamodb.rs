@@ -25,9 +25,9 @@
 //! - Placement: DynamoDB's internal hash is not published; keyheat uses
 //!   [`super::hash`] over equal hash ranges.
 
-use crate::format::exact;
 use super::{figure, hash, Settings, StoreModel, TableDemand, TableLayout};
 use crate::error::Result;
+use crate::format::exact;
 use crate::results::Figure;
 use crate::scenario::{Consistency, Operation, StoreKind};
 

@@ -50,12 +50,11 @@
 //! written or deleted, whatever its size ("Understand Cloud Firestore
 //! billing"). Consistency does not change the count.
 
-use crate::format::exact;
 use super::{
-    figure, hash, KeyLimits, Settings, StoreModel, TableDemand, TableLayout,
-    TableLimitSchedule,
+    figure, hash, KeyLimits, Settings, StoreModel, TableDemand, TableLayout, TableLimitSchedule,
 };
 use crate::error::{Error, Result};
+use crate::format::exact;
 use crate::results::Figure;
 use crate::scenario::{Consistency, Operation, StoreKind};
 

@@ -48,9 +48,9 @@
 //! - [`analyze_shard_key`] reports, for a scenario, the characteristics
 //!   MongoDB 7.0's `analyzeShardKey` reports for a live collection.
 
-use crate::format::exact;
 use super::{figure, NodeLayout, Settings, StoreModel, TableDemand, TableLayout};
 use crate::error::Result;
+use crate::format::exact;
 use crate::results::Figure;
 use crate::scenario::{
     Consistency, KeyTemplate, Operation, Popularity, Scenario, SettingValue, ShardStrategy,
