@@ -33,3 +33,38 @@ pub fn run_threads(text: &str, threads: usize) -> RunResults {
 pub fn root() -> std::path::PathBuf {
     std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
+
+/// Whether a test that needs the external program `program` (a real
+/// `redis-server`, `redis-cli`, `chromium`) can run. When it is not on the
+/// machine the test is skipped with a visible message on stderr, unless
+/// `KEYHEAT_REQUIRE_SERVERS=1` (which `.ci/run` sets after installing them):
+/// then a missing program fails the test with `install` as the fix.
+pub fn server_available(program: &str, found: bool, install: &str) -> bool {
+    if found {
+        return true;
+    }
+    let required = std::env::var("KEYHEAT_REQUIRE_SERVERS").is_ok_and(|v| v == "1");
+    assert!(
+        !required,
+        "{program} is not installed and KEYHEAT_REQUIRE_SERVERS=1: {install}"
+    );
+    // Written to the process's stderr directly, not through `eprintln!`,
+    // which the test harness captures and hides for a passing test.
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED: {program} is not installed, so this test did not run ({install}; \
+         set KEYHEAT_REQUIRE_SERVERS=1 to make a missing {program} fail instead)"
+    );
+    false
+}
+
+/// Whether `program --version` runs (it is on PATH and starts).
+pub fn program_runs(program: &str) -> bool {
+    std::process::Command::new(program)
+        .arg("--version")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
