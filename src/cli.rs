@@ -204,7 +204,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         }
         Command::Check { scenario } => {
             let s = Scenario::from_path(&scenario)?;
-            crate::store::Model::new(&s.store, &s.source_path)?;
+            crate::store::Model::for_scenario(&s)?;
             // Static store limits a template can break whatever the traffic
             // (Bigtable's 4 KiB row key): a failing verdict, exit code 3.
             let failing: Vec<crate::results::Verdict> =
@@ -257,6 +257,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
                         serde_json::Value::String(path.display().to_string()),
                     )],
                     scenario: Box::new(d),
+                    line: 0,
                 })
                 .collect();
             let out =
@@ -481,9 +482,6 @@ Examples:
 Settings take the units of the scenario file (sizes \"25GB\", rates \"3M/day\").
 Exit codes: 0 ok; 2 bad input (unknown store or setting, bad value).";
 
-/// Settings whose value is a store's node count, in the order `--nodes` looks for them.
-const NODE_COUNT_SETTINGS: [&str; 3] = ["masters", "nodes", "shards"];
-
 /// `keyheat place`: one line per key, the key then the store's placement
 /// words. `settings` are `name=value` strings converted with the scenario
 /// file's units; `nodes` sets the store's node-count setting.
@@ -498,123 +496,7 @@ fn place(
     nodes: Option<u64>,
     keys: &[String],
 ) -> Result<Vec<String>> {
-    use crate::scenario::suggest::{did_you_mean, list};
-    use crate::scenario::units::{parse_duration, parse_rate, parse_size};
-    use crate::scenario::{SettingValue, StoreConfig, StoreKind};
-    use crate::store::settings::{settings_for, SettingUnit};
-
-    let names = StoreKind::ALL.iter().map(|(_, n)| *n);
-    let Some(kind) = StoreKind::parse(kind) else {
-        let hint = did_you_mean(kind, names.clone())
-            .map(|n| format!("did you mean `{n}`? "))
-            .unwrap_or_default();
-        return Err(Error::usage(format!(
-            "--store: unknown store kind `{kind}`; {hint}known kinds: {}",
-            list(names)
-        )));
-    };
-    let specs = settings_for(kind);
-    let accepted = || list(specs.iter().map(|s| s.name));
-    let mut map = std::collections::BTreeMap::new();
-    for text in settings {
-        let Some((name, value)) = text.split_once('=') else {
-            return Err(Error::usage(format!(
-                "--set expects NAME=VALUE, found `{text}` (e.g. --set masters=6)"
-            )));
-        };
-        let (name, value) = (name.trim(), value.trim());
-        let Some(spec) = specs.iter().find(|s| s.name == name) else {
-            let hint = did_you_mean(name, specs.iter().map(|s| s.name))
-                .map(|n| format!("did you mean `{n}`? "))
-                .unwrap_or_default();
-            return Err(Error::usage(format!(
-                "--set {text}: store `{}` has no setting `{name}`; {hint}accepted settings: {}",
-                kind.as_str(),
-                accepted()
-            )));
-        };
-        let bad = |why: String| Error::usage(format!("--set {text}: {why}"));
-        let positive = |v: f64| {
-            if v > 0.0 && v.is_finite() {
-                Ok(v)
-            } else {
-                Err(bad(format!(
-                    "`{name}` must be greater than 0, found `{value}`"
-                )))
-            }
-        };
-        let parsed = match spec.unit {
-            SettingUnit::Number => match value.replace('_', "").parse::<f64>() {
-                Ok(v) if v >= 0.0 && v.is_finite() => SettingValue::Number(v),
-                _ => {
-                    return Err(bad(format!(
-                        "`{value}` is not a number of 0 or more (e.g. --set {name}=1000)"
-                    )))
-                }
-            },
-            SettingUnit::Size => SettingValue::Number(positive(
-                parse_size(value).map_err(|e| bad(e.to_string()))?,
-            )?),
-            SettingUnit::Duration => SettingValue::Number(positive(
-                parse_duration(value).map_err(|e| bad(e.to_string()))?,
-            )?),
-            SettingUnit::Age => match parse_duration(value).map_err(|e| bad(e.to_string()))? {
-                v if v >= 0.0 => SettingValue::Number(v),
-                _ => {
-                    return Err(bad(format!(
-                        "`{value}` is not a duration of 0 or more (e.g. --set {name}=300s)"
-                    )))
-                }
-            },
-            SettingUnit::Rate => SettingValue::Number(positive(
-                parse_rate(value).map_err(|e| bad(e.to_string()))?,
-            )?),
-            SettingUnit::Bool => match value {
-                "true" => SettingValue::Bool(true),
-                "false" => SettingValue::Bool(false),
-                _ => return Err(bad(format!("`{value}` is not `true` or `false`"))),
-            },
-            SettingUnit::Word(words) => match words.iter().find(|w| **w == value) {
-                Some(w) => SettingValue::Text((*w).to_string()),
-                None => {
-                    let hint = did_you_mean(value, words.iter().copied())
-                        .map(|w| format!("did you mean `{w}`? "))
-                        .unwrap_or_default();
-                    return Err(bad(format!(
-                        "`{value}` is not accepted; {hint}write one of {}",
-                        list(words.iter().copied())
-                    )));
-                }
-            },
-        };
-        map.insert(spec.name.to_string(), parsed);
-    }
-    if let Some(n) = nodes {
-        let Some(name) = NODE_COUNT_SETTINGS
-            .iter()
-            .find(|n| specs.iter().any(|s| s.name == **n))
-        else {
-            let instead = if specs.iter().any(|s| s.name == "partitions") {
-                "set its partition count with --set partitions=N".to_string()
-            } else {
-                format!("accepted settings: {}", accepted())
-            };
-            return Err(Error::usage(format!(
-                "--nodes: store `{}` has no node-count setting; {instead}",
-                kind.as_str()
-            )));
-        };
-        if map.contains_key(*name) {
-            return Err(Error::usage(format!(
-                "--nodes {n} and --set {name}=… both set `{name}`: give one"
-            )));
-        }
-        map.insert((*name).to_string(), SettingValue::Number(n as f64));
-    }
-    let config = StoreConfig {
-        kind,
-        settings: map,
-    };
+    let config = crate::store::settings::from_command_line(kind, settings, nodes)?;
     let model = crate::store::Model::new(&config, "keyheat place").map_err(|e| match e.kind() {
         crate::error::ErrorKind::Scenario {
             key, message, fix, ..

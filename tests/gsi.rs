@@ -266,7 +266,10 @@ index_untouched = ["by_status", "by_time"]
 #[test]
 fn index_lists_are_validated() {
     let err = |pattern: &str, index: &str, store: &str| -> String {
-        match keyheat::Scenario::from_str_at(&orders(pattern, store, index, EVEN), "gsi.toml") {
+        let loaded =
+            keyheat::Scenario::from_str_at(&orders(pattern, store, index, EVEN), "gsi.toml")
+                .and_then(|s| keyheat::store::Model::for_scenario(&s).map(|_| s));
+        match loaded {
             Ok(_) => panic!("accepted {pattern} / {index} / {store}"),
             Err(e) => e.to_string(),
         }

@@ -4,8 +4,8 @@
 
 use keyheat::scenario::{
     AccessPattern, Checks, Consistency, CountDist, Entity, Index, KeyTemplate, Operation,
-    Popularity, Projection, Scenario, SettingValue, ShardStrategy, Simulation, SizeDist,
-    StoreConfig, StoreKind, Table, TemplatePart,
+    Popularity, Projection, Scenario, SettingPosition, SettingValue, ShardStrategy, Simulation,
+    SizeDist, StoreConfig, StoreKind, Table, TemplatePart,
 };
 use keyheat::ErrorKind;
 use proptest::prelude::*;
@@ -45,8 +45,12 @@ fn base_with(from: &str, to: &str) -> String {
 }
 
 /// The full error message for `text`, which must be invalid.
+/// The error of a scenario text: from the parser, or from the store model
+/// that checks the `[store]` settings of the base design and its variants.
 fn error(text: &str) -> String {
-    match Scenario::from_str_at(text, "s.toml") {
+    let loaded = Scenario::from_str_at(text, "s.toml")
+        .and_then(|s| keyheat::store::Model::for_scenario(&s).map(|_| s));
+    match loaded {
         Ok(_) => panic!("expected an error for:\n{text}"),
         Err(e) => {
             assert!(e.is_bad_input());
@@ -494,15 +498,17 @@ fn full_scenario_parses_into_expected_values() {
                 ("adaptive_capacity".to_string(), SettingValue::Bool(true)),
                 (
                     "item_size_limit".to_string(),
-                    SettingValue::Number(400_000.0),
+                    SettingValue::Text("400KB".into()),
                 ),
                 (
                     "partition_split_size".to_string(),
-                    SettingValue::Number(1e10),
+                    SettingValue::Text("10GB".into()),
                 ),
                 ("read_capacity".to_string(), SettingValue::Number(12_000.0)),
                 ("write_capacity".to_string(), SettingValue::Number(4_000.0)),
             ]),
+            // Checked below.
+            positions: s.store.positions.clone(),
         },
         simulation: Simulation {
             seed: 7,
@@ -657,6 +663,18 @@ fn full_scenario_parses_into_expected_values() {
         source_path: "full.toml".into(),
     };
     assert_eq!(s, expected);
+    // Store settings are kept as written with their positions; the store
+    // model converts them (10 GB, 400 KB) and reports errors at these lines.
+    assert_eq!(
+        s.store.positions["item_size_limit"],
+        SettingPosition {
+            key: (11, 1),
+            value: (11, 19)
+        }
+    );
+    let settings = keyheat::store::Settings::parse(&s.store, "full.toml").unwrap();
+    assert_eq!(settings.number("item_size_limit"), Some(400_000.0));
+    assert_eq!(settings.number("partition_split_size"), Some(1e10));
 }
 
 #[test]
@@ -985,4 +1003,48 @@ fn a_misspelt_unit_gets_the_corrected_value_as_its_fix() {
     // No usable suggestion: the generic example stays.
     let e = error(&base_with("item_size = \"2KB\"", "item_size = \"big\""));
     assert!(e.contains("fix: write item_size = \"2KB\""), "{e}");
+}
+
+#[test]
+fn store_setting_errors_name_their_line() {
+    // Regression: range errors of store settings were reported at `file:0:0`.
+    assert_eq!(
+        error(&base_with(
+            "kind = \"dynamodb\"",
+            "kind = \"dynamodb\"\npartitions = 0"
+        )),
+        "s.toml:6:14: store.partitions: must be a whole number from 1 to 100,000, found 0\n  \
+         fix: set partitions to a whole number in that range, or remove it to take the default"
+    );
+    assert_eq!(
+        error(&base_with(
+            "kind = \"dynamodb\"",
+            "kind = \"mongodb\"\nchunk_size = \"2GiB\""
+        )),
+        "s.toml:6:14: store.chunk_size: must be from 1 MiB to 1 GiB, found 2 GiB\n  \
+         fix: set chunk_size within that range, or remove it to take the default"
+    );
+    assert_eq!(
+        error(&base_with("kind = \"dynamodb\"", "kind = \"mongodb\"\nchunk_size = \"64 mib\"")),
+        "s.toml:6:14: store.chunk_size: `64 mib` is not a size: unknown unit `mib` (did you mean `MiB`?); \
+         a size is a number of bytes, optionally followed by `B`, `KB`, `kB`, `MB`, `GB`, `TB`, `KiB`, \
+         `MiB`, `GiB` or `TiB` (e.g. \"1.2KB\", \"4KiB\")\n  fix: write chunk_size = \"64MiB\""
+    );
+    // A cross-setting check in the store model names the setting's line too.
+    assert_eq!(
+        error(&base_with(
+            "kind = \"dynamodb\"",
+            "kind = \"cassandra\"\nnodes = 2\nreplication_factor = 3"
+        )),
+        "s.toml:7:22: store.replication_factor: replication_factor 3 exceeds the 2 nodes\n  \
+         fix: set replication_factor to at most 2, or add nodes"
+    );
+    // In a variant, the error points at the variant's value.
+    let text =
+        format!("{BASE}\n[[variant]]\nname = \"a\"\nset = {{ \"store.write_capacity\" = -1 }}\n");
+    assert_eq!(
+        error(&text),
+        "s.toml:25:34: store.write_capacity: variant `a` (line 23): must be ≥ 0, found `-1`\n  \
+         fix: set write_capacity to 0 or more, or remove it to take the default"
+    );
 }

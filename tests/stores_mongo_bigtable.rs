@@ -108,7 +108,9 @@ fn place_prints_chunk_shard_and_mongodb_hashed_value() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("1 to 1024 MB"));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("must be from 1 MiB to 1 GiB, found 2 GiB")
+    );
 }
 
 /// Ranged shard key on a timestamp: every insert goes to the MaxKey chunk.

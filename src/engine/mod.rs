@@ -92,6 +92,8 @@ pub fn run(
     options: &Options,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<RunResults> {
+    // Every design's store settings, before any is simulated.
+    Model::for_scenario(scenario)?;
     let base = simulate(scenario, options, progress)?;
     let mut variants = Vec::with_capacity(scenario.variants.len());
     for v in &scenario.variants {

@@ -1,6 +1,7 @@
 //! Scenario files, schema version 1: raw TOML structs (`raw`, serde with
 //! `deny_unknown_fields`) are parsed first, then validated into a
-//! [`Scenario`] whose values are all in SI units (`model`).
+//! [`Scenario`] whose values are all in SI units (`model`); `[store]`
+//! settings stay as written for the store model to check.
 
 pub mod model;
 pub mod raw;
@@ -36,7 +37,36 @@ impl Scenario {
     ///
     /// # Errors
     /// [`ErrorKind::Scenario`] naming `path:line:column`, the key and the fix.
+    ///
+    /// ```
+    /// let text = r#"
+    /// schema_version = 1
+    /// name = "demo"
+    /// [store]
+    /// kind = "generic"
+    /// [[entity]]
+    /// name = "user"
+    /// count = 1000
+    /// [[table]]
+    /// name = "users"
+    /// partition_key = "USER#{user}"
+    /// item_size = "1KB"
+    /// [[access_pattern]]
+    /// name = "Get user"
+    /// table = "users"
+    /// operation = "get"
+    /// rate = "500/s"
+    /// "#;
+    /// let scenario = keyheat::Scenario::from_str_at(text, "demo.toml").unwrap();
+    /// assert_eq!(scenario.access_patterns[0].rate_per_s, 500.0);
+    /// let err = keyheat::Scenario::from_str_at("schema_version = 1\nnam = 1", "x.toml").unwrap_err();
+    /// assert!(err.to_string().starts_with("x.toml:2:1: nam: unknown key `nam`; did you mean `name`?"));
+    /// ```
     pub fn from_str_at(text: &str, path: &str) -> Result<Scenario> {
-        raw::parse(text, path)
+        let src = raw::Source::new(text, path);
+        let doc = src.parse_document()?;
+        let mut scenario = validate::scenario(&src, doc.get_ref())?;
+        scenario.variants = variants::expand(&src, doc.get_ref())?;
+        Ok(scenario)
     }
 }

@@ -34,26 +34,63 @@ pub struct Scenario {
     pub source_path: String,
 }
 
-/// The store a scenario targets, with its settings as written (store models
-/// validate them; see `store::Model::new`).
+/// The store a scenario targets, with its settings as written: the store
+/// model converts and range-checks them (`store::settings::Settings::parse`),
+/// so every store's settings are read in one place.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoreConfig {
     /// Which store model places keys and costs operations.
     pub kind: StoreKind,
-    /// Store-specific numeric or text settings, keyed by their TOML name, in
-    /// key order. Values are already unit-converted where the key is a known
-    /// size (`*_size*`, `*_limit` of bytes) or duration; see `scenario::raw`.
+    /// Store-specific settings as written, keyed by their TOML name, in key
+    /// order (`chunk_size = "64MiB"` stays the text `"64MiB"`).
     pub settings: BTreeMap<String, SettingValue>,
+    /// Where each setting is written, for errors: absent for settings that
+    /// come from elsewhere (the command line, a test).
+    pub positions: BTreeMap<String, SettingPosition>,
 }
 
-/// One store setting value.
+impl StoreConfig {
+    /// A store with `settings` and no source positions.
+    ///
+    /// ```
+    /// use keyheat::scenario::{SettingValue, StoreConfig, StoreKind};
+    /// let c = StoreConfig::new(StoreKind::Generic, [("partitions", SettingValue::Number(4.0))]);
+    /// assert_eq!(c.settings["partitions"], SettingValue::Number(4.0));
+    /// ```
+    pub fn new<'a>(
+        kind: StoreKind,
+        settings: impl IntoIterator<Item = (&'a str, SettingValue)>,
+    ) -> StoreConfig {
+        StoreConfig {
+            kind,
+            settings: settings
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
+            positions: BTreeMap::new(),
+        }
+    }
+}
+
+/// Where a `[store]` setting is written: 1-based (line, column) of its key
+/// and of its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SettingPosition {
+    /// The key's (line, column).
+    pub key: (usize, usize),
+    /// The value's (line, column).
+    pub value: (usize, usize),
+}
+
+/// One store setting value, as written.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SettingValue {
-    /// A number (sizes already in bytes, durations in seconds, rates in units/s).
+    /// A number (a size in bytes, a duration in seconds, a rate per second).
     Number(f64),
     /// A boolean switch.
     Bool(bool),
-    /// A word (e.g. `mode = "on-demand"`).
+    /// A string: a word (`mode = "on_demand"`) or a value with a unit
+    /// (`"64MiB"`, `"8m"`, `"3M/day"`).
     Text(String),
 }
 
@@ -484,6 +521,9 @@ pub struct Variant {
     pub set: Vec<(String, serde_json::Value)>,
     /// The scenario with the overrides applied (its own `variants` is empty).
     pub scenario: Box<Scenario>,
+    /// The line of the variant's `[[variant]]` (or `[sweep]`) header, for
+    /// errors found later (0: not from a file).
+    pub line: usize,
 }
 
 /// Hours in the month the cost estimate uses (365 × 24 ÷ 12).
@@ -526,7 +566,7 @@ impl Pricing {
     /// let p = Pricing { currency: "USD".into(), read_unit_per_million: Some(0.25),
     ///     write_unit_per_million: Some(1.25), read_unit_hour: None, write_unit_hour: None,
     ///     provisioned_read_units: None, provisioned_write_units: None };
-    /// let store = StoreConfig { kind: StoreKind::DynamoDb, settings: Default::default() };
+    /// let store = StoreConfig::new(StoreKind::DynamoDb, []);
     /// // 100 RCU/s: 262.8 M units a month × 0.25; 10 WCU/s: 26.28 M × 1.25.
     /// let cost = p.monthly_cost(&store, 100.0, 10.0).unwrap();
     /// assert!((cost - (65.7 + 32.85)).abs() < 1e-9);

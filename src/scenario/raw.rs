@@ -1,5 +1,5 @@
 //! The raw document layer: scenario text → a spanned TOML tree, with typed,
-//! position-aware readers used by [`super::validate`] to build the model.
+//! position-aware readers used by `validate` to build the model.
 //!
 //! The tree is `toml`'s [`DeTable`]: every key and value keeps its byte span,
 //! so each error names `file:line:column` of the offending key or value.
@@ -13,7 +13,6 @@
 
 use super::suggest::{did_you_mean, list};
 use super::units;
-use super::Scenario;
 use crate::error::{Error, Result};
 use std::ops::Range;
 use toml::de::{DeArray, DeTable, DeValue};
@@ -21,44 +20,6 @@ use toml::Spanned;
 
 /// A spanned TOML value.
 pub(crate) type Node<'i> = Spanned<DeValue<'i>>;
-
-/// Parses and validates scenario text; `path` names the file in errors.
-///
-/// # Errors
-/// [`crate::ErrorKind::Scenario`] for TOML syntax errors and every schema
-/// violation, naming `path:line:column`, the dotted key, and the fix.
-///
-/// ```
-/// let text = r#"
-/// schema_version = 1
-/// name = "demo"
-/// [store]
-/// kind = "generic"
-/// [[entity]]
-/// name = "user"
-/// count = 1000
-/// [[table]]
-/// name = "users"
-/// partition_key = "USER#{user}"
-/// item_size = "1KB"
-/// [[access_pattern]]
-/// name = "Get user"
-/// table = "users"
-/// operation = "get"
-/// rate = "500/s"
-/// "#;
-/// let scenario = keyheat::scenario::raw::parse(text, "demo.toml").unwrap();
-/// assert_eq!(scenario.access_patterns[0].rate_per_s, 500.0);
-/// let err = keyheat::scenario::raw::parse("schema_version = 1\nnam = 1", "x.toml").unwrap_err();
-/// assert!(err.to_string().starts_with("x.toml:2:1: nam: unknown key `nam`; did you mean `name`?"));
-/// ```
-pub fn parse(text: &str, path: &str) -> Result<Scenario> {
-    let src = Source::new(text, path);
-    let doc = src.parse_document()?;
-    let mut scenario = super::validate::scenario(&src, doc.get_ref())?;
-    scenario.variants = super::variants::expand(&src, doc.get_ref())?;
-    Ok(scenario)
-}
 
 /// The scenario text with its path and line index, for positions.
 pub(crate) struct Source<'t> {
@@ -430,7 +391,7 @@ impl<'a, 'i> Field<'a, 'i> {
     pub fn size(&self, example: &str) -> Result<f64> {
         match self.node.get_ref() {
             DeValue::String(s) => units::parse_size(s).map_err(|e| {
-                let fix = corrected(s, e.message(), units::parse_size)
+                let fix = units::corrected(s, e.message(), units::parse_size)
                     .map_or(format!("write {example}"), |c| {
                         format!("write {} = \"{c}\"", self.last_key())
                     });
@@ -445,7 +406,7 @@ impl<'a, 'i> Field<'a, 'i> {
     pub fn duration(&self, example: &str) -> Result<f64> {
         match self.node.get_ref() {
             DeValue::String(s) => units::parse_duration(s).map_err(|e| {
-                let fix = corrected(s, e.message(), units::parse_duration)
+                let fix = units::corrected(s, e.message(), units::parse_duration)
                     .map_or(format!("write {example}"), |c| {
                         format!("write {} = \"{c}\"", self.last_key())
                     });
@@ -460,7 +421,7 @@ impl<'a, 'i> Field<'a, 'i> {
     pub fn rate(&self, example: &str) -> Result<f64> {
         match self.node.get_ref() {
             DeValue::String(s) => units::parse_rate(s).map_err(|e| {
-                let fix = corrected(s, e.message(), units::parse_rate)
+                let fix = units::corrected(s, e.message(), units::parse_rate)
                     .map_or(format!("write {example}"), |c| {
                         format!("write {} = \"{c}\"", self.last_key())
                     });
@@ -541,27 +502,6 @@ impl<'a, 'i> Field<'a, 'i> {
     }
 }
 
-/// The value with its unit replaced by the one a unit error suggests
-/// (`"1.2 kb"` + "did you mean `KB`?" → `"1.2KB"`), when that parses.
-fn corrected<T, E>(
-    text: &str,
-    message: &str,
-    parse: fn(&str) -> std::result::Result<T, E>,
-) -> Option<String> {
-    let start = message.find("did you mean `")? + "did you mean `".len();
-    let unit = &message[start..start + message[start..].find('`')?];
-    let t = text.trim();
-    let number: String = t
-        .chars()
-        .take_while(|c| c.is_ascii_digit() || matches!(c, '.' | '_' | '-' | '+'))
-        .collect();
-    if number.is_empty() {
-        return None;
-    }
-    let candidate = format!("{number}{unit}");
-    parse(&candidate).is_ok().then_some(candidate)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -589,7 +529,8 @@ mod tests {
 
     #[test]
     fn syntax_errors_name_line_and_column() {
-        let err = parse("schema_version = 1\nname = \"x", "s.toml").unwrap_err();
+        let err =
+            crate::Scenario::from_str_at("schema_version = 1\nname = \"x", "s.toml").unwrap_err();
         assert_eq!(
             err.to_string(),
             "s.toml:2:10: syntax: invalid TOML: invalid basic string, expected `\"`\n  \

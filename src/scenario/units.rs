@@ -302,6 +302,27 @@ pub fn parse_growth(text: &str) -> Result<f64, UnitError> {
     Ok((1.0 + g / 100.0).ln() / days)
 }
 
+/// The value with its unit replaced by the one a unit error suggests
+/// (`"1.2 kb"` + "did you mean `KB`?" → `"1.2KB"`), when that parses.
+pub fn corrected<T, E>(
+    text: &str,
+    message: &str,
+    parse: fn(&str) -> std::result::Result<T, E>,
+) -> Option<String> {
+    let start = message.find("did you mean `")? + "did you mean `".len();
+    let unit = &message[start..start + message[start..].find('`')?];
+    let t = text.trim();
+    let number: String = t
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || matches!(c, '.' | '_' | '-' | '+'))
+        .collect();
+    if number.is_empty() {
+        return None;
+    }
+    let candidate = format!("{number}{unit}");
+    parse(&candidate).is_ok().then_some(candidate)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

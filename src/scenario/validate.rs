@@ -1,6 +1,6 @@
 //! Validation: the raw spanned document ([`super::raw`]) → a [`Scenario`]
 //! with every value checked and converted to bytes, seconds and operations
-//! per second. Variants are expanded separately by [`super::variants`].
+//! per second. Variants are expanded separately (`variants.rs`).
 //!
 //! Key templates get implicit suffixes, documented here because they change
 //! the partition key the engine builds (the template `text` stays as
@@ -26,8 +26,8 @@
 //! - `{shard}` may not appear in a sort key;
 //! - a local index (`local = true`) may omit `partition_key`; when given it
 //!   must equal the table's;
-//! - `[store]` `Number` settings must be ≥ 0, `Size`, `Duration` and `Rate`
-//!   settings > 0;
+//! - `[store]` settings are kept as written (a number, a string or a
+//!   boolean) with their positions; the store model checks them;
 //! - item sizes, `element_size`, rates, `peak_factor`, `window`, `duration`,
 //!   `horizon`, `bucket`, `ttl` and `range` must be > 0; `initial_items` ≥ 0.
 
@@ -36,7 +36,6 @@ use super::raw::{Field, Section, Source};
 use super::suggest::{did_you_mean, list, one_of};
 use super::template::{append, parse_template, SPECIAL_PLACEHOLDERS};
 use crate::error::Result;
-use crate::store::settings::{settings_for, SettingUnit};
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use toml::de::{DeTable, DeValue};
@@ -251,6 +250,10 @@ fn scenario_name(root: &Section) -> Result<String> {
     Ok(name.to_string())
 }
 
+/// `[store]`: the kind, and every other key as written with its position.
+/// The store model converts and range-checks the settings
+/// (`store::settings::Settings::parse`): which settings a kind accepts, in
+/// which unit and range, is store knowledge.
 fn store(root: &Section) -> Result<StoreConfig> {
     let example = "[store]\nkind = \"dynamodb\"";
     let Some(mut section) = root.subsection("store", example)? else {
@@ -264,66 +267,41 @@ fn store(root: &Section) -> Result<StoreConfig> {
     let kind = section
         .require("kind", "kind = \"dynamodb\"")?
         .word(&kinds)?;
-    let specs = settings_for(kind);
-    if specs.is_empty() {
-        if let Some((k, _)) = super::raw::in_file_order(section.table)
-            .into_iter()
-            .find(|(k, _)| k.get_ref().as_ref() != "kind")
-        {
-            let name = k.get_ref().as_ref();
-            return Err(section.src.error(
-                &k.span(),
-                section.child_key(name),
-                format!(
-                    "unknown key `{name}`: store kind `{}` has no settings modelled yet",
-                    kind.as_str()
-                ),
-                format!("remove `{name}`; only `kind` is read for this store"),
-            ));
-        }
-    } else {
-        let accepted: Vec<&str> = std::iter::once("kind")
-            .chain(specs.iter().map(|s| s.name))
-            .collect();
-        section.header = format!("[store] with kind = \"{}\"", kind.as_str());
-        section.deny_unknown(&accepted)?;
-    }
     let mut settings = BTreeMap::new();
-    for spec in specs {
-        let Some(f) = section.get(spec.name) else {
+    let mut positions = BTreeMap::new();
+    for (k, _) in super::raw::in_file_order(section.table) {
+        let name = k.get_ref().as_ref();
+        if name == "kind" {
             continue;
-        };
-        let name = spec.name;
-        let value = match spec.unit {
-            SettingUnit::Number => {
-                let v = f.number(&format!("{name} = 1000"))?;
-                SettingValue::Number(at_least_zero(&f, v, &format!("{name} = 1000"))?)
+        }
+        let Some(f) = section.get(name) else { continue };
+        let value = match f.node.get_ref() {
+            DeValue::Integer(_) | DeValue::Float(_) => {
+                SettingValue::Number(f.number(&format!("{name} = 1000"))?)
             }
-            SettingUnit::Size => {
-                let example = format!("{name} = \"10GB\"");
-                SettingValue::Number(positive(&f, f.size(&example)?, &example)?)
-            }
-            SettingUnit::Duration => {
-                let example = format!("{name} = \"300s\"");
-                SettingValue::Number(positive(&f, f.duration(&example)?, &example)?)
-            }
-            SettingUnit::Age => {
-                let example = format!("{name} = \"300s\"");
-                SettingValue::Number(at_least_zero(&f, f.duration(&example)?, &example)?)
-            }
-            SettingUnit::Rate => {
-                let example = format!("{name} = 1000");
-                SettingValue::Number(positive(&f, f.rate(&example)?, &example)?)
-            }
-            SettingUnit::Bool => SettingValue::Bool(f.bool(&format!("{name} = true"))?),
-            SettingUnit::Word(words) => {
-                let choices: Vec<(&str, &str)> = words.iter().map(|w| (*w, *w)).collect();
-                SettingValue::Text(f.word(&choices)?.to_string())
+            DeValue::Boolean(b) => SettingValue::Bool(*b),
+            DeValue::String(t) => SettingValue::Text(t.to_string()),
+            _ => {
+                return Err(f.type_error(
+                    "a number, a string or true/false",
+                    &format!("{name} = 1000"),
+                ))
             }
         };
+        positions.insert(
+            name.to_string(),
+            SettingPosition {
+                key: section.src.position(f.key_span.start),
+                value: section.src.position(f.span().start),
+            },
+        );
         settings.insert(name.to_string(), value);
     }
-    Ok(StoreConfig { kind, settings })
+    Ok(StoreConfig {
+        kind,
+        settings,
+        positions,
+    })
 }
 
 /// `v` if > 0, else an error at `f`.

@@ -131,11 +131,18 @@ fn build(src: &Source, doc: &DeTable, spec: &Spec) -> Result<Variant> {
             variants: Vec::new(),
             ..scenario
         }),
+        line: spec.line,
     })
 }
 
 /// Prefixes a scenario error's message with the variant it arose in.
-fn in_variant(err: Error, name: &str, at_line: usize) -> Error {
+///
+/// ```
+/// let e = keyheat::Error::scenario("s.toml", (3, 1), "store.x", "bad", "fix it");
+/// let e = keyheat::scenario::variants::in_variant(e, "a", 23);
+/// assert!(e.to_string().starts_with("s.toml:3:1: store.x: variant `a` (line 23): bad"));
+/// ```
+pub fn in_variant(err: Error, name: &str, at_line: usize) -> Error {
     match err.kind() {
         ErrorKind::Scenario {
             path,

@@ -538,9 +538,16 @@ rate = "500/s"
 by = "user"
 "#;
 
+/// The scenario of `text`, with its store settings checked by the store model.
+fn load(text: &str) -> crate::Result<crate::Scenario> {
+    let s = crate::Scenario::from_str_at(text, "m.toml")?;
+    crate::store::Model::for_scenario(&s)?;
+    Ok(s)
+}
+
 #[test]
 fn unknown_keys_fail_validation_where_the_parser_rejects_them() {
-    assert!(crate::Scenario::from_str_at(MINIMAL, "m.toml").is_ok());
+    assert!(load(MINIMAL).is_ok());
     assert_eq!(errors_of(&toml_to_json(MINIMAL)), Vec::<String>::new());
     for (from, to) in [
         ("name = \"demo\"", "name = \"demo\"\nnam = 1"),
@@ -553,16 +560,13 @@ fn unknown_keys_fail_validation_where_the_parser_rejects_them() {
         ("count = 1000", "count = 1000\npopular = \"zipf\""),
     ] {
         let text = MINIMAL.replace(from, to);
-        assert!(
-            crate::Scenario::from_str_at(&text, "m.toml").is_err(),
-            "the parser accepts {to}"
-        );
+        assert!(load(&text).is_err(), "the parser accepts {to}");
         let errors = errors_of(&toml_to_json(&text));
         assert!(!errors.is_empty(), "the schema accepts {to}");
     }
     // the settings of one kind are unknown keys for another
     let text = MINIMAL.replace("kind = \"dynamodb\"", "kind = \"generic\"");
-    assert!(crate::Scenario::from_str_at(&text, "m.toml").is_err());
+    assert!(load(&text).is_err());
     assert!(!errors_of(&toml_to_json(&text)).is_empty());
 }
 

@@ -146,50 +146,29 @@ impl Bigtable {
     /// A scenario error naming `store.<setting>` when `nodes` or `tablets` is
     /// not a whole number in range, a word setting has another value, or a
     /// rate or size is not > 0.
-    pub fn new(s: &Settings<'_>) -> Result<Bigtable> {
-        let nodes = s.whole("nodes", 1, 10_000)?.unwrap_or(DEFAULT_NODES);
-        let tablets = s.whole("tablets", 1, MAX_TABLETS)?;
+    pub fn new(s: &Settings) -> Result<Bigtable> {
+        let nodes = s.count("nodes").unwrap_or(DEFAULT_NODES);
+        let tablets = s.count("tablets");
         let storage = match s.word("storage") {
-            None => Storage::Ssd,
-            Some("ssd") => Storage::Ssd,
             Some("hdd") => Storage::Hdd,
-            Some(other) => {
-                return Err(s.error(
-                    "storage",
-                    format!("must be \"ssd\" or \"hdd\", found \"{other}\""),
-                    "write storage = \"ssd\" or storage = \"hdd\"".into(),
-                ))
-            }
+            _ => Storage::Ssd,
         };
         let row_key = match s.word("row_key") {
-            None | Some("partition_key") => RowKey::PartitionKey,
             Some("partition_and_sort_key") => RowKey::PartitionAndSortKey,
-            Some(other) => {
-                return Err(s.error("row_key",
-                    format!(
-                        "must be \"partition_key\" or \"partition_and_sort_key\", found \"{other}\""
-                    ),
-                    "write row_key = \"partition_key\" (the row key is the partition key) or \"partition_and_sort_key\"".into(),
-                ))
-            }
+            _ => RowKey::PartitionKey,
         };
-        for name in ["storage", "row_key", "load_split"] {
-            if s.map.contains_key(name) {}
-        }
         let (read_default, write_default) = match storage {
             Storage::Ssd => (SSD_READ_ROWS_PER_S, SSD_WRITE_ROWS_PER_S),
             Storage::Hdd => (HDD_READ_ROWS_PER_S, HDD_WRITE_ROWS_PER_S),
         };
-        let get = |name: &'static str, default: f64| -> Result<f64> {
-            Ok(s.positive(name)?.unwrap_or(default))
-        };
-        let read_rows_per_s = get("node_read_rows_per_s", read_default)?;
-        let write_rows_per_s = get("node_write_rows_per_s", write_default)?;
-        let row_size_limit = get("row_size_limit", ROW_SIZE_LIMIT)?;
-        let cell_size_limit = get("cell_size_limit", CELL_SIZE_LIMIT)?;
-        let tablet_bytes = get("tablet_size", TABLET_BYTES)?;
-        let threshold = get("load_split_threshold", LOAD_SPLIT_SHARE)?;
-        let delay = s.non_negative("load_split_delay")?.unwrap_or(0.0);
+        let get = |name: &str, default: f64| s.number(name).unwrap_or(default);
+        let read_rows_per_s = get("node_read_rows_per_s", read_default);
+        let write_rows_per_s = get("node_write_rows_per_s", write_default);
+        let row_size_limit = get("row_size_limit", ROW_SIZE_LIMIT);
+        let cell_size_limit = get("cell_size_limit", CELL_SIZE_LIMIT);
+        let tablet_bytes = get("tablet_size", TABLET_BYTES);
+        let threshold = get("load_split_threshold", LOAD_SPLIT_SHARE);
+        let delay = get("load_split_delay", 0.0);
         let load_split = s
             .flag("load_split")
             .unwrap_or(true)
@@ -248,15 +227,13 @@ impl Bigtable {
         }
     }
 
-    /// A cluster of `nodes` SSD nodes with every other setting at its default.
+    /// A cluster of `nodes` SSD nodes (1 to 10,000) with every other setting
+    /// at its default.
     pub fn default_cluster(nodes: usize) -> Bigtable {
-        let mut map = std::collections::BTreeMap::new();
-        map.insert("nodes".to_string(), SettingValue::Number(nodes as f64));
-        Bigtable::new(&Settings {
-            map: &map,
-            path: "default",
-        })
-        .unwrap_or_else(|_| unreachable!("the defaults are valid"))
+        let nodes = SettingValue::Number(nodes.clamp(1, 10_000) as f64);
+        Settings::of(StoreKind::Bigtable, &[("nodes", nodes)])
+            .and_then(|s| Bigtable::new(&s))
+            .unwrap_or_else(|_| unreachable!("a whole node count in range is valid"))
     }
 
     /// What the partition key stands for.
@@ -594,17 +571,9 @@ pub fn oversized_row_keys(scenario: &Scenario) -> Vec<(String, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeMap;
 
     fn model(settings: &[(&str, SettingValue)]) -> Result<Bigtable> {
-        let map: BTreeMap<String, SettingValue> = settings
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.clone()))
-            .collect();
-        Bigtable::new(&Settings {
-            map: &map,
-            path: "t.toml",
-        })
+        Settings::of(StoreKind::Bigtable, settings).and_then(|s| Bigtable::new(&s))
     }
 
     fn n(x: f64) -> SettingValue {

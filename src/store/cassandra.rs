@@ -524,32 +524,20 @@ impl Cassandra {
     /// A scenario error naming `store.<key>` when a count is not a whole number
     /// in range, the replication factor exceeds the nodes, the racks exceed the
     /// nodes, or a consistency level needs more replicas than the replication factor.
-    pub fn new(kind: StoreKind, s: &Settings<'_>) -> Result<Cassandra> {
+    pub fn new(kind: StoreKind, s: &Settings) -> Result<Cassandra> {
         let scylla = kind == StoreKind::ScyllaDb;
-        let nodes = s.whole("nodes", 1, 100_000)?.unwrap_or(DEFAULT_NODES);
+        let nodes = s.count("nodes").unwrap_or(DEFAULT_NODES);
         let default_tokens = if scylla {
             SCYLLADB_NUM_TOKENS
         } else {
             CASSANDRA_NUM_TOKENS
         };
-        let num_tokens = s
-            .whole("num_tokens", 1, MAX_NUM_TOKENS)?
-            .unwrap_or(default_tokens);
+        let num_tokens = s.count("num_tokens").unwrap_or(default_tokens);
         let replication_factor = s
-            .whole("replication_factor", 1, 100_000)?
+            .count("replication_factor")
             .unwrap_or(DEFAULT_REPLICATION_FACTOR.min(nodes));
-        let racks = s.whole("racks", 1, 100_000)?.unwrap_or(1);
-        let ring_seed = s.number("ring_seed");
-        if let Some(x) = ring_seed {
-            if !(x.fract() == 0.0 && x >= 0.0 && x < 2f64.powi(64)) {
-                return Err(s.error(
-                    "ring_seed",
-                    format!("must be a whole number ≥ 0, found {x}"),
-                    "set ring_seed = 1, or remove it to take the default 0".into(),
-                ));
-            }
-        }
-        let ring_seed = ring_seed.map_or(0, |x| x as u64);
+        let racks = s.count("racks").unwrap_or(1);
+        let ring_seed = s.number("ring_seed").map_or(0, |x| x as u64);
 
         if nodes * num_tokens > MAX_RANGES {
             return Err(s.error("num_tokens",
@@ -576,41 +564,21 @@ impl Cassandra {
         }
 
         let strategy = match s.word("strategy") {
-            None => Strategy::NetworkTopology,
             Some("simple") => Strategy::Simple,
-            Some("network_topology") => Strategy::NetworkTopology,
-            Some(other) => {
-                return Err(s.error(
-                    "strategy",
-                    format!("unknown strategy `{other}`"),
-                    "write strategy = \"simple\" or \"network_topology\"".into(),
-                ))
-            }
+            _ => Strategy::NetworkTopology,
         };
         let token_allocation = match s.word("token_allocation") {
-            None if scylla => TokenAllocation::Random,
-            None => TokenAllocation::Even,
             Some("random") => TokenAllocation::Random,
             Some("even") => TokenAllocation::Even,
-            Some(other) => {
-                return Err(s.error(
-                    "token_allocation",
-                    format!("unknown token allocation `{other}`"),
-                    "write token_allocation = \"random\" or \"even\"".into(),
-                ))
-            }
+            _ if scylla => TokenAllocation::Random,
+            _ => TokenAllocation::Even,
         };
         let level = |name: &'static str| -> Result<ConsistencyLevel> {
             let Some(w) = s.word(name) else {
                 return Ok(ConsistencyLevel::LocalQuorum);
             };
-            let Some(l) = ConsistencyLevel::parse(w) else {
-                return Err(s.error(
-                    name,
-                    format!("unknown consistency level `{w}`"),
-                    format!("write {name} = \"local_quorum\" (or one, two, three, quorum, all)"),
-                ));
-            };
+            // The catalog lists exactly the levels `parse` reads.
+            let l = ConsistencyLevel::parse(w).unwrap_or(ConsistencyLevel::LocalQuorum);
             if l.replicas(replication_factor) > replication_factor {
                 return Err(s.error(name,
                     format!(
@@ -626,9 +594,8 @@ impl Cassandra {
         let consistency_read = level("consistency_read")?;
         let consistency_write = level("consistency_write")?;
 
-        let num = |name: &'static str, default: f64| -> Result<f64> {
-            Ok(s.positive(name)?.unwrap_or(default))
-        };
+        let num =
+            |name: &str, default: f64| -> Result<f64> { Ok(s.number(name).unwrap_or(default)) };
         let cores_per_node = if scylla {
             num("cores_per_node", SCYLLADB_CORES_PER_NODE)?
         } else {
@@ -1037,20 +1004,9 @@ impl StoreModel for Cassandra {
 mod tests {
     use super::*;
     use crate::scenario::SettingValue;
-    use std::collections::BTreeMap;
 
     fn model_with(kind: StoreKind, pairs: &[(&str, SettingValue)]) -> Result<Cassandra> {
-        let map: BTreeMap<String, SettingValue> = pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.clone()))
-            .collect();
-        Cassandra::new(
-            kind,
-            &Settings {
-                map: &map,
-                path: "t",
-            },
-        )
+        Settings::of(kind, pairs).and_then(|s| Cassandra::new(kind, &s))
     }
 
     fn n(x: f64) -> SettingValue {

@@ -227,37 +227,19 @@ impl CosmosDb {
     /// (throughput and sizes must be > 0, `partitions` a whole number
     /// 1..=100,000, the throughput at most 100,000 partitions' worth) or a word
     /// is not one of the listed ones.
-    pub fn new(s: &Settings<'_>) -> Result<CosmosDb> {
-        let positive = |name: &'static str, default: f64| -> Result<f64> {
-            Ok(s.positive(name)?.unwrap_or(default))
-        };
-        let throughput = positive("throughput", MIN_THROUGHPUT)?;
-        let highest_throughput = positive("highest_throughput", throughput)?.max(throughput);
-        let partition_ru = positive("partition_throughput", PARTITION_RU)?;
-        let partition_storage = positive("partition_storage", PARTITION_STORAGE_BYTES)?;
-        let logical_partition_limit =
-            positive("logical_partition_limit", LOGICAL_PARTITION_LIMIT_BYTES)?;
-        let item_size_limit = positive("item_size_limit", ITEM_SIZE_LIMIT)?;
-        let read_ru_1kb = positive("read_ru_1kb", RU_TABLE[0].1)?;
-        let write_ru_1kb = positive("write_ru_1kb", RU_TABLE[0].2)?;
-        let non_negative = |name: &'static str, default: f64| -> Result<f64> {
-            Ok(s.non_negative(name)?.unwrap_or(default))
-        };
-        let indexed_terms = non_negative("indexed_terms", 0.0)?;
-        let query_base_ru = non_negative("query_base_ru", QUERY_BASE_RU)?;
-        let partitions =
-            match s.number("partitions") {
-                None => None,
-                Some(x) if x.fract() == 0.0 && (1.0..=MAX_PARTITIONS as f64).contains(&x) => {
-                    Some(x as usize)
-                }
-                Some(x) => return Err(s.error(
-                    "partitions",
-                    format!("must be a whole number from 1 to {MAX_PARTITIONS}, found {x}"),
-                    "set partitions = 4, or remove it to derive the count from throughput and size"
-                        .into(),
-                )),
-            };
+    pub fn new(s: &Settings) -> Result<CosmosDb> {
+        let get = |name: &str, default: f64| s.number(name).unwrap_or(default);
+        let throughput = get("throughput", MIN_THROUGHPUT);
+        let highest_throughput = get("highest_throughput", throughput).max(throughput);
+        let partition_ru = get("partition_throughput", PARTITION_RU);
+        let partition_storage = get("partition_storage", PARTITION_STORAGE_BYTES);
+        let logical_partition_limit = get("logical_partition_limit", LOGICAL_PARTITION_LIMIT_BYTES);
+        let item_size_limit = get("item_size_limit", ITEM_SIZE_LIMIT);
+        let read_ru_1kb = get("read_ru_1kb", RU_TABLE[0].1);
+        let write_ru_1kb = get("write_ru_1kb", RU_TABLE[0].2);
+        let indexed_terms = get("indexed_terms", 0.0);
+        let query_base_ru = get("query_base_ru", QUERY_BASE_RU);
+        let partitions = s.count("partitions");
         if highest_throughput / partition_ru > MAX_PARTITIONS as f64 {
             return Err(s.error(
                 "throughput",
@@ -271,30 +253,13 @@ impl CosmosDb {
         }
         let hierarchical = s.flag("hierarchical").unwrap_or(false);
         let ru_scaling = match s.word("ru_scaling") {
-            None => RuScaling::Table,
-            Some("table") => RuScaling::Table,
             Some("per_kb") => RuScaling::PerKb,
-            Some(other) => {
-                return Err(s.error(
-                    "ru_scaling",
-                    format!("unknown RU scaling `{other}`"),
-                    "write ru_scaling = \"table\" or \"per_kb\"".into(),
-                ))
-            }
+            _ => RuScaling::Table,
         };
-        let default_consistency =
-            match s.word("default_consistency") {
-                None => DefaultConsistency::Session,
-                Some(w) => match DefaultConsistency::parse(w) {
-                    Some(c) => c,
-                    None => return Err(s.error(
-                        "default_consistency",
-                        format!("unknown consistency level `{w}`"),
-                        "write strong, bounded_staleness, session, consistent_prefix or eventual"
-                            .into(),
-                    )),
-                },
-            };
+        let default_consistency = s
+            .word("default_consistency")
+            .and_then(DefaultConsistency::parse)
+            .unwrap_or(DefaultConsistency::Session);
         Ok(CosmosDb {
             throughput,
             highest_throughput,
@@ -660,17 +625,9 @@ mod tests {
     use super::*;
     use crate::scenario::SettingValue;
     use crate::scenario::{Consistency::*, Operation::*};
-    use std::collections::BTreeMap;
 
     fn model_with(pairs: &[(&str, SettingValue)]) -> Result<CosmosDb> {
-        let map: BTreeMap<String, SettingValue> = pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.clone()))
-            .collect();
-        CosmosDb::new(&Settings {
-            map: &map,
-            path: "t",
-        })
+        Settings::of(StoreKind::CosmosDb, pairs).and_then(|s| CosmosDb::new(&s))
     }
 
     fn model() -> CosmosDb {

@@ -31,6 +31,11 @@ use crate::format::exact;
 use crate::results::Figure;
 use crate::scenario::{Consistency, Operation, StoreKind};
 
+/// Provisioned read capacity of a table when the scenario sets none, RCU
+/// (keyheat's default: one partition's worth).
+pub const DEFAULT_READ_CAPACITY: f64 = 3000.0;
+/// Provisioned write capacity of a table when the scenario sets none, WCU.
+pub const DEFAULT_WRITE_CAPACITY: f64 = 1000.0;
 /// 3,000 RCU/s per partition (Developer Guide).
 pub const PARTITION_RCU: f64 = 3000.0;
 /// 1,000 WCU/s per partition (Developer Guide).
@@ -75,34 +80,23 @@ impl DynamoDb {
     ///
     /// # Errors
     /// A scenario error when a setting is zero or negative.
-    pub fn new(s: &Settings<'_>) -> Result<DynamoDb> {
-        let get = |name: &'static str, default: f64| -> Result<f64> {
-            let value = if name.ends_with("_capacity") {
-                s.non_negative(name)?
-            } else {
-                s.positive(name)?
-            };
-            Ok(value.unwrap_or(default))
-        };
-        let read_capacity = get("read_capacity", 3000.0)?;
-        let write_capacity = get("write_capacity", 1000.0)?;
-        let highest_read_capacity = get("highest_read_capacity", read_capacity)?.max(read_capacity);
+    pub fn new(s: &Settings) -> Result<DynamoDb> {
+        let get = |name: &str, default: f64| s.number(name).unwrap_or(default);
+        let read_capacity = get("read_capacity", DEFAULT_READ_CAPACITY);
+        let write_capacity = get("write_capacity", DEFAULT_WRITE_CAPACITY);
+        let highest_read_capacity = get("highest_read_capacity", read_capacity).max(read_capacity);
         let highest_write_capacity =
-            get("highest_write_capacity", write_capacity)?.max(write_capacity);
-        let partitions = get("partitions", 0.0)?;
-        let partition_rcu = get("partition_read_limit", PARTITION_RCU)?;
-        let partition_wcu = get("partition_write_limit", PARTITION_WCU)?;
-        let split_size = get("partition_split_size", PARTITION_SPLIT_SIZE)?;
-        let item_size_limit = get("item_size_limit", ITEM_SIZE_LIMIT)?;
-        let item_collection_limit = get("item_collection_limit", ITEM_COLLECTION_LIMIT)?;
-        let previous_peak_read = get("previous_peak_read", 6000.0)?;
-        let previous_peak_write = get("previous_peak_write", 2000.0)?;
-        let split_delay = get("split_delay", 480.0)?;
-        let split_step = get("split_step", 1000.0)?;
-        let burst_seconds = match s.non_negative("burst_seconds")? {
-            Some(v) => v,
-            None => BURST_SECONDS,
-        };
+            get("highest_write_capacity", write_capacity).max(write_capacity);
+        let partition_rcu = get("partition_read_limit", PARTITION_RCU);
+        let partition_wcu = get("partition_write_limit", PARTITION_WCU);
+        let split_size = get("partition_split_size", PARTITION_SPLIT_SIZE);
+        let item_size_limit = get("item_size_limit", ITEM_SIZE_LIMIT);
+        let item_collection_limit = get("item_collection_limit", ITEM_COLLECTION_LIMIT);
+        let previous_peak_read = get("previous_peak_read", 6000.0);
+        let previous_peak_write = get("previous_peak_write", 2000.0);
+        let split_delay = get("split_delay", 480.0);
+        let split_step = get("split_step", 1000.0);
+        let burst_seconds = get("burst_seconds", BURST_SECONDS);
         let on_demand = s.word("mode").is_some_and(|m| m == "on_demand");
         let split_for_heat = if s.flag("split_for_heat").unwrap_or(false) {
             Some((split_delay, split_step))
@@ -115,7 +109,7 @@ impl DynamoDb {
             write_capacity,
             highest_read_capacity,
             highest_write_capacity,
-            partitions: (partitions > 0.0).then(|| partitions.round().max(1.0) as usize),
+            partitions: s.count("partitions"),
             partition_rcu,
             partition_wcu,
             split_size,
@@ -398,12 +392,7 @@ mod tests {
     use std::collections::BTreeMap;
 
     fn model() -> DynamoDb {
-        let map = BTreeMap::new();
-        DynamoDb::new(&Settings {
-            map: &map,
-            path: "t",
-        })
-        .unwrap()
+        DynamoDb::new(&Settings::of(StoreKind::DynamoDb, &[]).unwrap()).unwrap()
     }
 
     #[test]
@@ -461,7 +450,12 @@ mod tests {
             has_local_index: false,
         };
         let model = |map: &BTreeMap<String, crate::scenario::SettingValue>| {
-            DynamoDb::new(&Settings { map, path: "t" }).unwrap()
+            let config = crate::scenario::StoreConfig {
+                kind: StoreKind::DynamoDb,
+                settings: map.clone(),
+                positions: BTreeMap::new(),
+            };
+            DynamoDb::new(&Settings::parse(&config, "t").unwrap()).unwrap()
         };
         let m = model(&map);
         let l = m.layout(&demand);

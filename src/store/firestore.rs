@@ -53,7 +53,7 @@
 use super::{
     figure, hash, KeyLimits, Settings, StoreModel, TableDemand, TableLayout, TableLimitSchedule,
 };
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::format::exact;
 use crate::results::Figure;
 use crate::scenario::{Consistency, Operation, StoreKind};
@@ -143,31 +143,14 @@ impl Firestore {
     /// # Errors
     /// A scenario error naming `store.<key>` when `partitions` is not a whole
     /// number 1..=100,000 or a rate or size is not positive.
-    pub fn new(s: &Settings<'_>) -> Result<Firestore> {
-        let positive = |name: &'static str, default: f64| -> Result<f64> {
-            Ok(s.positive(name)?.unwrap_or(default))
-        };
-        let document_write_limit = positive("document_write_limit", DOCUMENT_WRITE_PER_S)?;
+    pub fn new(s: &Settings) -> Result<Firestore> {
+        let get = |name: &str, default: f64| s.number(name).unwrap_or(default);
+        let document_write_limit = get("document_write_limit", DOCUMENT_WRITE_PER_S);
         let sequential_index_write_limit =
-            positive("sequential_index_write_limit", SEQUENTIAL_INDEX_WRITE_PER_S)?;
-        let item_size_limit = positive("item_size_limit", DOCUMENT_SIZE_LIMIT)?;
-        let collection_age_s = match s.non_negative("collection_age")? {
-            Some(v) => v,
-            None => DEFAULT_COLLECTION_AGE_S,
-        };
-        let partitions = match s.number("partitions") {
-            None => 1,
-            Some(x) if x.fract() == 0.0 && (1.0..=MAX_PARTITIONS as f64).contains(&x) => x as usize,
-            Some(x) => {
-                return Err(Error::scenario(
-                    s.path,
-                    (0, 0),
-                    "store.partitions",
-                    format!("must be a whole number from 1 to {MAX_PARTITIONS}, found {x}"),
-                    "set partitions = 1, or remove it to take the default",
-                ))
-            }
-        };
+            get("sequential_index_write_limit", SEQUENTIAL_INDEX_WRITE_PER_S);
+        let item_size_limit = get("item_size_limit", DOCUMENT_SIZE_LIMIT);
+        let collection_age_s = get("collection_age", DEFAULT_COLLECTION_AGE_S);
+        let partitions = s.count("partitions").unwrap_or(1);
         let new_collection = s.flag("new_collection").unwrap_or(false);
         Ok(Firestore {
             partitions,
@@ -356,17 +339,9 @@ impl StoreModel for Firestore {
 mod tests {
     use super::*;
     use crate::scenario::{Consistency::*, Operation::*, SettingValue};
-    use std::collections::BTreeMap;
 
     fn model_with(pairs: &[(&str, SettingValue)]) -> Result<Firestore> {
-        let map: BTreeMap<String, SettingValue> = pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.clone()))
-            .collect();
-        Firestore::new(&Settings {
-            map: &map,
-            path: "t",
-        })
+        Settings::of(StoreKind::Firestore, pairs).and_then(|s| Firestore::new(&s))
     }
 
     fn demand() -> TableDemand {

@@ -31,18 +31,18 @@ impl Generic {
     ///
     /// # Errors
     /// A scenario error when a setting is zero or negative.
-    pub fn new(s: &Settings<'_>) -> Result<Generic> {
-        let partitions = s.positive("partitions")?;
+    pub fn new(s: &Settings) -> Result<Generic> {
+        let partitions = s.count("partitions");
         Ok(Generic {
-            partitions: partitions.map_or(DEFAULT_PARTITIONS, |p| p.round().max(1.0) as usize),
+            partitions: partitions.unwrap_or(DEFAULT_PARTITIONS),
             partitions_set: partitions.is_some(),
-            read_limit: s.positive("partition_read_limit")?,
-            write_limit: s.positive("partition_write_limit")?,
-            combined_limit: s.positive("partition_limit")?,
-            partition_size_limit: s.positive("partition_size_limit")?,
-            item_size_limit: s.positive("item_size_limit")?,
-            read_unit_size: s.positive("read_unit_size")?,
-            write_unit_size: s.positive("write_unit_size")?,
+            read_limit: s.number("partition_read_limit"),
+            write_limit: s.number("partition_write_limit"),
+            combined_limit: s.number("partition_limit"),
+            partition_size_limit: s.number("partition_size_limit"),
+            item_size_limit: s.number("item_size_limit"),
+            read_unit_size: s.number("read_unit_size"),
+            write_unit_size: s.number("write_unit_size"),
         })
     }
 }

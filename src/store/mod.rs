@@ -17,10 +17,10 @@ pub mod murmur3;
 pub mod redis_cluster;
 pub mod settings;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::results::Figure;
-use crate::scenario::{Consistency, Operation, SettingValue, StoreConfig, StoreKind};
-use std::collections::BTreeMap;
+use crate::scenario::{Consistency, Operation, StoreConfig, StoreKind};
+pub use settings::Settings;
 
 /// What the engine tells a store model about a table before asking for its layout.
 #[derive(Debug, Clone, PartialEq)]
@@ -310,10 +310,7 @@ impl Model {
     /// # Errors
     /// A scenario error naming `store.<key>` when a setting is out of range.
     pub fn new(config: &StoreConfig, path: &str) -> Result<Model> {
-        let s = Settings {
-            map: &config.settings,
-            path,
-        };
+        let s = Settings::parse(config, path)?;
         let inner: Box<dyn StoreModel> = match config.kind {
             StoreKind::Generic => Box::new(generic::Generic::new(&s)?),
             StoreKind::DynamoDb => Box::new(dynamodb::DynamoDb::new(&s)?),
@@ -329,119 +326,24 @@ impl Model {
         Ok(Model { inner })
     }
 
+    /// The model of `scenario`'s store, after checking the store settings of
+    /// the base design and of every variant (a variant's error is prefixed
+    /// with the variant, as the scenario parser's are).
+    ///
+    /// # Errors
+    /// A scenario error naming `file:line:column` and `store.<setting>`.
+    pub fn for_scenario(scenario: &crate::scenario::Scenario) -> Result<Model> {
+        let model = Model::new(&scenario.store, &scenario.source_path)?;
+        for v in &scenario.variants {
+            Model::new(&v.scenario.store, &v.scenario.source_path)
+                .map_err(|e| crate::scenario::variants::in_variant(e, &v.name, v.line))?;
+        }
+        Ok(model)
+    }
+
     /// The model as a trait object.
     pub fn store(&self) -> &dyn StoreModel {
         self.inner.as_ref()
-    }
-}
-
-/// Typed access to `[store]` settings for the model constructors.
-#[derive(Debug, Clone, Copy)]
-pub struct Settings<'a> {
-    map: &'a BTreeMap<String, SettingValue>,
-    path: &'a str,
-}
-
-impl<'a> Settings<'a> {
-    /// A numeric setting, if given.
-    pub fn number(&self, name: &str) -> Option<f64> {
-        match self.map.get(name) {
-            Some(SettingValue::Number(x)) => Some(*x),
-            _ => None,
-        }
-    }
-
-    /// A word setting (`mode = "on_demand"`), if given.
-    pub fn word(&self, name: &str) -> Option<&'a str> {
-        match self.map.get(name) {
-            Some(SettingValue::Text(t)) => Some(t.as_str()),
-            _ => None,
-        }
-    }
-
-    /// A boolean setting, if given.
-    pub fn flag(&self, name: &str) -> Option<bool> {
-        match self.map.get(name) {
-            Some(SettingValue::Bool(b)) => Some(*b),
-            _ => None,
-        }
-    }
-
-    /// The names of the settings the scenario gives (its figures then cite
-    /// the scenario rather than the documentation).
-    pub fn given(&self) -> Vec<String> {
-        self.map.keys().cloned().collect()
-    }
-
-    /// A scenario error naming `store.<name>`.
-    pub fn error(&self, name: &str, message: String, fix: String) -> Error {
-        Error::scenario(self.path, (0, 0), format!("store.{name}"), message, fix)
-    }
-
-    /// A whole-number setting in `min..=max`, when given.
-    ///
-    /// # Errors
-    /// A scenario error naming `store.<name>` when it is not a whole number in range.
-    pub fn whole(&self, name: &str, min: usize, max: usize) -> Result<Option<usize>> {
-        let Some(x) = self.number(name) else {
-            return Ok(None);
-        };
-        if !(x.fract() == 0.0 && x >= min as f64 && x <= max as f64) {
-            return Err(self.error(
-                name,
-                format!(
-                    "must be a whole number from {} to {}, found {x}",
-                    crate::format::exact(min as f64),
-                    crate::format::exact(max as f64)
-                ),
-                format!(
-                    "set {name} to a whole number in that range, or remove it to take the default"
-                ),
-            ));
-        }
-        Ok(Some(x as usize))
-    }
-
-    /// A numeric setting that must be > 0, or `default` when not given.
-    ///
-    /// # Errors
-    /// A scenario error naming `store.<name>`.
-    pub fn positive_or(&self, name: &str, default: f64) -> Result<f64> {
-        Ok(self.positive(name)?.unwrap_or(default))
-    }
-
-    /// A numeric setting that must be ≥ 0 when given.
-    ///
-    /// # Errors
-    /// A scenario error naming `store.<name>`.
-    pub fn non_negative(&self, name: &str) -> Result<Option<f64>> {
-        match self.number(name) {
-            Some(x) if !(x >= 0.0 && x.is_finite()) => Err(Error::scenario(
-                self.path,
-                (0, 0),
-                format!("store.{name}"),
-                format!("must be zero or a positive number, found {x}"),
-                format!("set {name} to 0 or more, or remove it to take the default"),
-            )),
-            other => Ok(other),
-        }
-    }
-
-    /// A numeric setting that must be > 0 when given.
-    ///
-    /// # Errors
-    /// A scenario error naming `store.<name>`.
-    pub fn positive(&self, name: &str) -> Result<Option<f64>> {
-        match self.number(name) {
-            Some(x) if !(x > 0.0 && x.is_finite()) => Err(Error::scenario(
-                self.path,
-                (0, 0),
-                format!("store.{name}"),
-                format!("must be a positive number, found {x}"),
-                format!("set {name} to a value greater than 0, or remove it to take the default"),
-            )),
-            other => Ok(other),
-        }
     }
 }
 

@@ -126,35 +126,17 @@ impl MongoDb {
     /// A scenario error naming `store.<setting>` when `shards` or `chunks` is
     /// not a whole number ≥ 1, `shard_key` is not `hashed` / `ranged`,
     /// `chunk_size` is outside MongoDB's 1–1024 MB, or a limit is not > 0.
-    pub fn new(s: &Settings<'_>) -> Result<MongoDb> {
-        let shards = s.whole("shards", 1, 10_000)?.unwrap_or(DEFAULT_SHARDS);
-        let chunks = s.whole("chunks", 1, 1_000_000_000)?;
-        let Some(shard_key) = ShardKey::of(s.map) else {
-            return Err(s.error(
-                "shard_key",
-                "must be \"hashed\" or \"ranged\"".into(),
-                "write shard_key = \"hashed\" or shard_key = \"ranged\"".into(),
-            ));
+    pub fn new(s: &Settings) -> Result<MongoDb> {
+        let shards = s.count("shards").unwrap_or(DEFAULT_SHARDS);
+        let chunks = s.count("chunks");
+        let shard_key = match s.word("shard_key") {
+            Some("ranged") => ShardKey::Ranged,
+            _ => ShardKey::Hashed,
         };
-        let chunk_size = match s.positive("chunk_size")? {
-            Some(x) if !(MIN_CHUNK_SIZE..=MAX_CHUNK_SIZE).contains(&x) => {
-                return Err(s.error("chunk_size",
-                    format!(
-                        "MongoDB accepts range sizes from 1 to 1024 MB (1MiB to 1024MiB), found {} bytes",
-                        exact(x)
-                    ),
-                    "write chunk_size = \"128MiB\" (the default since 5.2) or \"64MiB\" (before 5.2)"
-                        .into(),
-                ))
-            }
-            Some(x) => x,
-            None => CHUNK_SIZE,
-        };
-        let limit = |name: &'static str, default: f64| -> Result<f64> {
-            Ok(s.positive(name)?.unwrap_or(default))
-        };
-        let shard_ops_per_s = limit("shard_ops_per_s", SHARD_OPS_PER_S)?;
-        let item_size_limit = limit("item_size_limit", DOCUMENT_SIZE_LIMIT)?;
+        let get = |name: &str, default: f64| s.number(name).unwrap_or(default);
+        let chunk_size = get("chunk_size", CHUNK_SIZE);
+        let shard_ops_per_s = get("shard_ops_per_s", SHARD_OPS_PER_S);
+        let item_size_limit = get("item_size_limit", DOCUMENT_SIZE_LIMIT);
         Ok(MongoDb {
             shards,
             shard_key,
@@ -966,17 +948,9 @@ fn harmonic(n: u64, s: f64) -> f64 {
 mod tests {
     use super::*;
     use crate::scenario::SettingValue;
-    use std::collections::BTreeMap;
 
     fn model(settings: &[(&str, SettingValue)]) -> Result<MongoDb> {
-        let map: BTreeMap<String, SettingValue> = settings
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.clone()))
-            .collect();
-        MongoDb::new(&Settings {
-            map: &map,
-            path: "t.toml",
-        })
+        Settings::of(StoreKind::MongoDb, settings).and_then(|s| MongoDb::new(&s))
     }
 
     fn n(x: f64) -> SettingValue {

@@ -55,7 +55,7 @@
 use super::{
     crc16::crc16_xmodem, figure, NodeLayout, Settings, StoreModel, TableDemand, TableLayout,
 };
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::format::exact;
 use crate::results::Figure;
 use crate::scenario::{Consistency, Operation, StoreKind};
@@ -169,39 +169,15 @@ impl RedisCluster {
     /// A scenario error naming `store.masters` unless it is a whole number in
     /// 1..=16384, `store.replicas_per_master` unless a whole number, or any
     /// size or rate that is not positive.
-    pub fn new(s: &Settings<'_>) -> Result<RedisCluster> {
-        let masters = match s.positive("masters")? {
-            Some(m) if m.fract() != 0.0 || m > HASH_SLOTS as f64 => {
-                return Err(Error::scenario(
-                    s.path,
-                    (0, 0),
-                    "store.masters",
-                    format!("must be a whole number from 1 to 16384 (one slot per master at most), found {m}"),
-                    "set masters to the number of master nodes, e.g. masters = 6",
-                ))
-            }
-            Some(m) => m as usize,
-            None => DEFAULT_MASTERS,
-        };
-        let replicas_per_master = match s.non_negative("replicas_per_master")? {
-            Some(r) if r.fract() != 0.0 || r > 1000.0 => {
-                return Err(Error::scenario(
-                    s.path,
-                    (0, 0),
-                    "store.replicas_per_master",
-                    format!("must be a whole number (0 to 1000), found {r}"),
-                    "set replicas_per_master to the replicas each master has, e.g. replicas_per_master = 1",
-                ))
-            }
-            Some(r) => r as usize,
-            None => 0,
-        };
+    pub fn new(s: &Settings) -> Result<RedisCluster> {
+        let masters = s.count("masters").unwrap_or(DEFAULT_MASTERS);
+        let replicas_per_master = s.count("replicas_per_master").unwrap_or(0);
         let read_from_replicas = s.flag("read_from_replicas");
-        let node_ops_per_s = s.positive("node_ops_per_s")?;
-        let node_memory_bytes = s.positive("node_memory")?;
-        let key_overhead = s.non_negative("key_overhead")?;
-        let op_unit_size = s.positive("op_unit_size")?;
-        let item_size_limit = s.positive("item_size_limit")?;
+        let node_ops_per_s = s.number("node_ops_per_s");
+        let node_memory_bytes = s.number("node_memory");
+        let key_overhead = s.number("key_overhead");
+        let op_unit_size = s.number("op_unit_size");
+        let item_size_limit = s.number("item_size_limit");
         let mut slot_master = vec![0; HASH_SLOTS];
         for (m, &(first, last)) in slot_ranges(masters).iter().enumerate() {
             for owner in &mut slot_master[first..=last] {
@@ -454,17 +430,9 @@ mod tests {
     use super::*;
     use crate::scenario::SettingValue;
     use crate::scenario::{Consistency::*, Operation::*};
-    use std::collections::BTreeMap;
 
     fn model_with(settings: &[(&str, SettingValue)]) -> Result<RedisCluster> {
-        let map: BTreeMap<String, SettingValue> = settings
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.clone()))
-            .collect();
-        RedisCluster::new(&Settings {
-            map: &map,
-            path: "t.toml",
-        })
+        Settings::of(StoreKind::RedisCluster, settings).and_then(|s| RedisCluster::new(&s))
     }
 
     fn model(settings: &[(&str, SettingValue)]) -> RedisCluster {

@@ -1,7 +1,13 @@
-//! The settings each store kind accepts under `[store]`, with their units, so
-//! the scenario parser can convert values and reject unknown keys.
+//! The settings each store kind accepts under `[store]`, with their units and
+//! ranges, and [`Settings`]: a scenario's `[store]` values converted and
+//! range-checked against that catalog — the one place a store setting is
+//! parsed. A bad value's error names its file, line and column.
 
-use crate::scenario::StoreKind;
+use crate::error::{Error, Result};
+use crate::scenario::suggest::{did_you_mean, list};
+use crate::scenario::units::{corrected, parse_duration, parse_rate, parse_size, UnitError};
+use crate::scenario::{SettingPosition, SettingValue, StoreConfig, StoreKind};
+use std::collections::BTreeMap;
 
 /// How a setting's value is written and converted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,8 +28,22 @@ pub enum SettingUnit {
     Word(&'static [&'static str]),
 }
 
+/// The values a numeric setting may take, after conversion to its unit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Bounds {
+    /// Greater than 0 (the default of sizes, durations and rates).
+    Positive,
+    /// 0 or more (the default of numbers and ages).
+    NonNegative,
+    /// A whole number from the first to the second, inclusive.
+    Whole(u64, u64),
+    /// From the first to the second, inclusive, in the setting's unit
+    /// (bytes, seconds, per second).
+    Between(f64, f64),
+}
+
 /// One accepted `[store]` setting.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SettingSpec {
     /// Key name in the scenario file.
     pub name: &'static str,
@@ -31,16 +51,412 @@ pub struct SettingSpec {
     pub unit: SettingUnit,
     /// One line of documentation, with the default.
     pub doc: &'static str,
+    /// The values it may take (numeric units only).
+    pub bounds: Bounds,
 }
 
+/// A setting whose range is what its unit allows.
 const fn spec(name: &'static str, unit: SettingUnit, doc: &'static str) -> SettingSpec {
-    SettingSpec { name, unit, doc }
+    let bounds = match unit {
+        SettingUnit::Size | SettingUnit::Duration | SettingUnit::Rate => Bounds::Positive,
+        _ => Bounds::NonNegative,
+    };
+    SettingSpec {
+        name,
+        unit,
+        doc,
+        bounds,
+    }
+}
+
+/// A numeric setting with its own range.
+const fn ranged(
+    name: &'static str,
+    unit: SettingUnit,
+    bounds: Bounds,
+    doc: &'static str,
+) -> SettingSpec {
+    SettingSpec {
+        name,
+        unit,
+        doc,
+        bounds,
+    }
+}
+
+/// A scenario's `[store]` settings, converted to bytes, seconds and units per
+/// second and checked against the kind's catalog ([`settings_for`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    values: BTreeMap<String, SettingValue>,
+    positions: BTreeMap<String, SettingPosition>,
+    path: String,
+}
+
+impl Settings {
+    /// Converts and checks `config`'s settings; `path` names the scenario file
+    /// in errors.
+    ///
+    /// # Errors
+    /// A scenario error at the setting's line and column, naming
+    /// `store.<name>`, for an unknown setting (with a "did you mean"), a value
+    /// of the wrong type or unit, or a value out of its range.
+    ///
+    /// ```
+    /// use keyheat::scenario::{SettingValue, StoreConfig, StoreKind};
+    /// use keyheat::store::settings::Settings;
+    /// let config = StoreConfig::new(
+    ///     StoreKind::MongoDb,
+    ///     [("chunk_size", SettingValue::Text("64MiB".into()))],
+    /// );
+    /// let s = Settings::parse(&config, "s.toml").unwrap();
+    /// assert_eq!(s.number("chunk_size"), Some(67_108_864.0));
+    /// let bad = StoreConfig::new(StoreKind::MongoDb, [("shards", SettingValue::Number(0.0))]);
+    /// let e = Settings::parse(&bad, "s.toml").unwrap_err();
+    /// assert!(e.to_string().contains("store.shards: must be a whole number from 1 to 10,000, found 0"));
+    /// ```
+    pub fn parse(config: &StoreConfig, path: &str) -> Result<Settings> {
+        let mut out = Settings {
+            values: BTreeMap::new(),
+            positions: config.positions.clone(),
+            path: path.to_string(),
+        };
+        let specs = settings_for(config.kind);
+        // In file order, so the first unknown key in the file is reported.
+        let mut names: Vec<&String> = config.settings.keys().collect();
+        names.sort_by_key(|n| config.positions.get(*n).map(|p| p.key));
+        for name in names {
+            let written = &config.settings[name];
+            let Some(spec) = specs.iter().find(|s| s.name == name) else {
+                return Err(out.unknown(config.kind, name, specs));
+            };
+            let value = out.convert(spec, written)?;
+            out.values.insert(name.clone(), value);
+        }
+        Ok(out)
+    }
+
+    /// `pairs` of `kind` checked as [`Settings::parse`] does, without positions
+    /// (for tests and the command line).
+    ///
+    /// # Errors
+    /// As [`Settings::parse`].
+    pub fn of(kind: StoreKind, pairs: &[(&str, SettingValue)]) -> Result<Settings> {
+        Settings::parse(&StoreConfig::new(kind, pairs.iter().cloned()), "test")
+    }
+
+    /// A numeric setting in its unit (bytes, seconds, per second), if given.
+    pub fn number(&self, name: &str) -> Option<f64> {
+        match self.values.get(name) {
+            Some(SettingValue::Number(x)) => Some(*x),
+            _ => None,
+        }
+    }
+
+    /// A whole-number setting ([`Bounds::Whole`]), if given.
+    pub fn count(&self, name: &str) -> Option<usize> {
+        // Whole settings are checked to be whole numbers within their bounds.
+        self.number(name).map(|x| x as usize)
+    }
+
+    /// A word setting (`mode = "on_demand"`), if given.
+    pub fn word(&self, name: &str) -> Option<&str> {
+        match self.values.get(name) {
+            Some(SettingValue::Text(t)) => Some(t.as_str()),
+            _ => None,
+        }
+    }
+
+    /// A boolean setting, if given.
+    pub fn flag(&self, name: &str) -> Option<bool> {
+        match self.values.get(name) {
+            Some(SettingValue::Bool(b)) => Some(*b),
+            _ => None,
+        }
+    }
+
+    /// The names of the settings the scenario gives (its figures then cite
+    /// the scenario rather than the documentation).
+    pub fn given(&self) -> Vec<String> {
+        self.values.keys().cloned().collect()
+    }
+
+    /// A scenario error naming `store.<name>`, at the setting's value (at the
+    /// `[store]` settings' file with no line when the setting is not written
+    /// in a file).
+    pub fn error(&self, name: &str, message: String, fix: String) -> Error {
+        let at = self.positions.get(name).map_or((0, 0), |p| p.value);
+        Error::scenario(&self.path, at, format!("store.{name}"), message, fix)
+    }
+
+    /// The error for a setting `kind` does not accept, at its key.
+    fn unknown(&self, kind: StoreKind, name: &str, specs: &[SettingSpec]) -> Error {
+        let at = self.positions.get(name).map_or((0, 0), |p| p.key);
+        let accepted = || std::iter::once("kind").chain(specs.iter().map(|s| s.name));
+        let (message, fix) = if specs.is_empty() {
+            (
+                format!(
+                    "unknown key `{name}`: store kind `{}` has no settings modelled yet",
+                    kind.as_str()
+                ),
+                format!("remove `{name}`; only `kind` is read for this store"),
+            )
+        } else {
+            match did_you_mean(name, accepted()) {
+                Some(close) => (
+                    format!("unknown key `{name}`; did you mean `{close}`?"),
+                    format!("rename `{name}` to `{close}`"),
+                ),
+                None => (
+                    format!("unknown key `{name}`"),
+                    format!(
+                        "[store] with kind = \"{}\" accepts {}",
+                        kind.as_str(),
+                        list(accepted())
+                    ),
+                ),
+            }
+        };
+        Error::scenario(&self.path, at, format!("store.{name}"), message, fix)
+    }
+
+    /// `written` in `spec`'s unit, checked against its bounds.
+    fn convert(&self, spec: &SettingSpec, written: &SettingValue) -> Result<SettingValue> {
+        let name = spec.name;
+        let shown = match written {
+            SettingValue::Number(x) => format!("{x}"),
+            SettingValue::Bool(b) => format!("{b}"),
+            SettingValue::Text(t) => format!("\"{t}\""),
+        };
+        let wrong = |expected: &str, example: String| {
+            self.error(
+                name,
+                format!("expected {expected}, found {shown}"),
+                format!("write {example}"),
+            )
+        };
+        let with_unit = |parse: fn(&str) -> std::result::Result<f64, UnitError>,
+                         expected: &str,
+                         example: String|
+         -> Result<f64> {
+            match written {
+                SettingValue::Number(x) => Ok(*x),
+                SettingValue::Text(t) => parse(t).map_err(|e| {
+                    let fix = corrected(t, e.message(), parse)
+                        .map_or(format!("write {example}"), |c| {
+                            format!("write {name} = \"{c}\"")
+                        });
+                    self.error(name, e.to_string(), fix)
+                }),
+                SettingValue::Bool(_) => Err(wrong(expected, example)),
+            }
+        };
+        let x = match spec.unit {
+            SettingUnit::Bool => {
+                return match written {
+                    SettingValue::Bool(b) => Ok(SettingValue::Bool(*b)),
+                    _ => Err(wrong("`true` or `false`", format!("{name} = true"))),
+                }
+            }
+            SettingUnit::Word(words) => return self.word_value(name, words, written, &shown),
+            SettingUnit::Number => match written {
+                SettingValue::Number(x) => *x,
+                _ => return Err(wrong("a number", format!("{name} = 1000"))),
+            },
+            SettingUnit::Size => with_unit(
+                parse_size,
+                "a size (bytes, or a string such as \"2KB\")",
+                format!("{name} = \"10GB\""),
+            )?,
+            SettingUnit::Duration | SettingUnit::Age => with_unit(
+                parse_duration,
+                "a duration (seconds, or a string such as \"1h\")",
+                format!("{name} = \"300s\""),
+            )?,
+            SettingUnit::Rate => with_unit(
+                parse_rate,
+                "a rate (per second, or a string such as \"500/s\")",
+                format!("{name} = 1000"),
+            )?,
+        };
+        self.check_bounds(spec, x, &shown)?;
+        Ok(SettingValue::Number(x))
+    }
+
+    /// A word setting's value: one of `words`.
+    fn word_value(
+        &self,
+        name: &str,
+        words: &[&str],
+        written: &SettingValue,
+        shown: &str,
+    ) -> Result<SettingValue> {
+        let first = words.first().copied().unwrap_or("");
+        let SettingValue::Text(text) = written else {
+            return Err(self.error(
+                name,
+                format!(
+                    "expected one of {}, found {shown}",
+                    crate::scenario::suggest::one_of(words.iter().copied())
+                ),
+                format!("write {name} = \"{first}\""),
+            ));
+        };
+        if words.contains(&text.as_str()) {
+            return Ok(written.clone());
+        }
+        Err(match did_you_mean(text, words.iter().copied()) {
+            Some(close) => self.error(
+                name,
+                format!("unknown value `{text}`; did you mean `{close}`?"),
+                format!("write {name} = \"{close}\""),
+            ),
+            None => self.error(
+                name,
+                format!("unknown value `{text}`"),
+                format!(
+                    "write one of {}",
+                    crate::scenario::suggest::one_of(words.iter().copied())
+                ),
+            ),
+        })
+    }
+
+    /// `x` (in the setting's unit) against `spec`'s bounds.
+    fn check_bounds(&self, spec: &SettingSpec, x: f64, shown: &str) -> Result<()> {
+        let name = spec.name;
+        let (ok, message, fix) = match spec.bounds {
+            Bounds::Positive => (
+                x > 0.0 && x.is_finite(),
+                format!("must be > 0, found `{shown}`"),
+                format!("set {name} to a value greater than 0, or remove it to take the default"),
+            ),
+            Bounds::NonNegative => (
+                x >= 0.0 && x.is_finite(),
+                format!("must be ≥ 0, found `{shown}`"),
+                format!("set {name} to 0 or more, or remove it to take the default"),
+            ),
+            Bounds::Whole(min, max) => (
+                x.fract() == 0.0 && x >= min as f64 && x <= max as f64,
+                format!(
+                    "must be a whole number from {} to {}, found {x}",
+                    crate::format::exact(min as f64),
+                    crate::format::exact(max as f64)
+                ),
+                format!(
+                    "set {name} to a whole number in that range, or remove it to take the default"
+                ),
+            ),
+            Bounds::Between(min, max) => {
+                let shown = |v: f64| match spec.unit {
+                    SettingUnit::Size => crate::format::bytes(v),
+                    SettingUnit::Duration | SettingUnit::Age => crate::format::duration(v),
+                    _ => crate::format::exact(v),
+                };
+                (
+                    x >= min && x <= max,
+                    format!(
+                        "must be from {} to {}, found {}",
+                        shown(min),
+                        shown(max),
+                        shown(x)
+                    ),
+                    format!("set {name} within that range, or remove it to take the default"),
+                )
+            }
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(self.error(name, message, fix))
+        }
+    }
+}
+
+/// Settings whose value is a store's node count, in the order `--nodes`
+/// looks for them.
+const NODE_COUNT_SETTINGS: [&str; 3] = ["masters", "nodes", "shards"];
+
+/// A store from the command line (`keyheat place --store KIND --set
+/// NAME=VALUE … --nodes N`): values are read as a number when they parse as
+/// one, `true` / `false` as booleans, anything else as text, and then
+/// checked by [`Settings::parse`] like a scenario's; `nodes` sets the kind's
+/// node-count setting (`masters`, `nodes` or `shards`).
+///
+/// # Errors
+/// A usage error (exit 2) for an unknown store kind (with a "did you mean"),
+/// a `--set` without `=`, `--nodes` on a store without a node-count setting
+/// or together with `--set` of the same setting.
+///
+/// ```
+/// use keyheat::scenario::{SettingValue, StoreKind};
+/// let c = keyheat::store::settings::from_command_line("redis-cluster", &["read_from_replicas=true".into()], Some(6)).unwrap();
+/// assert_eq!(c.kind, StoreKind::RedisCluster);
+/// assert_eq!(c.settings["masters"], SettingValue::Number(6.0));
+/// assert_eq!(c.settings["read_from_replicas"], SettingValue::Bool(true));
+/// ```
+pub fn from_command_line(kind: &str, sets: &[String], nodes: Option<u64>) -> Result<StoreConfig> {
+    let names = StoreKind::ALL.iter().map(|(_, n)| *n);
+    let Some(kind) = StoreKind::parse(kind) else {
+        let hint = did_you_mean(kind, names.clone())
+            .map(|n| format!("did you mean `{n}`? "))
+            .unwrap_or_default();
+        return Err(Error::usage(format!(
+            "--store: unknown store kind `{kind}`; {hint}known kinds: {}",
+            list(names)
+        )));
+    };
+    let mut config = StoreConfig::new(kind, []);
+    for text in sets {
+        let Some((name, value)) = text.split_once('=') else {
+            return Err(Error::usage(format!(
+                "--set expects NAME=VALUE, found `{text}` (e.g. --set masters=6)"
+            )));
+        };
+        let value = value.trim();
+        let parsed = match value {
+            "true" => SettingValue::Bool(true),
+            "false" => SettingValue::Bool(false),
+            _ => match value.replace('_', "").parse::<f64>() {
+                Ok(x) if x.is_finite() => SettingValue::Number(x),
+                _ => SettingValue::Text(value.to_string()),
+            },
+        };
+        config.settings.insert(name.trim().to_string(), parsed);
+    }
+    if let Some(n) = nodes {
+        let specs = settings_for(kind);
+        let Some(name) = NODE_COUNT_SETTINGS
+            .iter()
+            .find(|n| specs.iter().any(|s| s.name == **n))
+        else {
+            let instead = if specs.iter().any(|s| s.name == "partitions") {
+                "set its partition count with --set partitions=N".to_string()
+            } else {
+                format!("accepted settings: {}", list(specs.iter().map(|s| s.name)))
+            };
+            return Err(Error::usage(format!(
+                "--nodes: store `{}` has no node-count setting; {instead}",
+                kind.as_str()
+            )));
+        };
+        if config.settings.contains_key(*name) {
+            return Err(Error::usage(format!(
+                "--nodes {n} and --set {name}=… both set `{name}`: give one"
+            )));
+        }
+        config
+            .settings
+            .insert((*name).to_string(), SettingValue::Number(n as f64));
+    }
+    Ok(config)
 }
 
 const GENERIC: &[SettingSpec] = &[
-    spec(
+    ranged(
         "partitions",
         SettingUnit::Number,
+        Bounds::Whole(1, 100_000),
         "number of partitions (default 10)",
     ),
     spec(
@@ -101,9 +517,10 @@ const DYNAMODB: &[SettingSpec] = &[
         SettingUnit::Number,
         "highest WCU the table ever had (default write_capacity)",
     ),
-    spec(
+    ranged(
         "partitions",
         SettingUnit::Number,
+        Bounds::Whole(1, 100_000),
         "explicit partition count (default: derived from capacity and size)",
     ),
     spec(
@@ -141,14 +558,16 @@ const DYNAMODB: &[SettingSpec] = &[
         SettingUnit::Word(&["provisioned", "on_demand"]),
         "capacity mode (default provisioned)",
     ),
-    spec(
+    ranged(
         "previous_peak_read",
         SettingUnit::Number,
+        Bounds::Positive,
         "on-demand: the table's previous peak read units/s (default 6,000: a new table serves 12,000 RRU/s)",
     ),
-    spec(
+    ranged(
         "previous_peak_write",
         SettingUnit::Number,
+        Bounds::Positive,
         "on-demand: the table's previous peak write units/s (default 2,000: a new table serves 4,000 WRU/s)",
     ),
     spec(
@@ -161,9 +580,10 @@ const DYNAMODB: &[SettingSpec] = &[
         SettingUnit::Duration,
         "split-for-heat: time between steps (default 8m, an empirical observation)",
     ),
-    spec(
+    ranged(
         "split_step",
         SettingUnit::Number,
+        Bounds::Positive,
         "split-for-heat: WCU gained per step, and 3 × as many RCU (default 1000, an empirical observation)",
     ),
     spec(
@@ -174,14 +594,16 @@ const DYNAMODB: &[SettingSpec] = &[
 ];
 
 const REDIS_CLUSTER: &[SettingSpec] = &[
-    spec(
+    ranged(
         "masters",
         SettingUnit::Number,
+        Bounds::Whole(1, 16_384),
         "master nodes sharing the 16,384 hash slots, whole number 1..=16384 (default 3)",
     ),
-    spec(
+    ranged(
         "replicas_per_master",
         SettingUnit::Number,
+        Bounds::Whole(0, 1000),
         "replicas of each master (default 0)",
     ),
     spec(
@@ -199,9 +621,10 @@ const REDIS_CLUSTER: &[SettingSpec] = &[
         SettingUnit::Size,
         "bytes one node holds, e.g. its maxmemory: node_memory check and the day the busiest master fills (default: none, memory reported only)",
     ),
-    spec(
+    ranged(
         "key_overhead",
         SettingUnit::Size,
+        Bounds::NonNegative,
         "bytes Redis adds to every key it holds, counted into node memory (default 56B: MEMORY USAGE of an empty key and value, Redis 7.2 64-bit jemalloc, redis.io; an assumption for other versions, key names, TTLs and allocator rounding)",
     ),
     spec(
@@ -221,15 +644,17 @@ const CONSISTENCY_LEVELS: &[&str] = &["one", "two", "three", "quorum", "local_qu
 
 /// Cassandra settings; ScyllaDB's differ in defaults (see `SCYLLADB`).
 const CASSANDRA: &[SettingSpec] = &[
-    spec("nodes", SettingUnit::Number, "nodes in the data centre (default 6)"),
-    spec(
+    ranged("nodes", SettingUnit::Number, Bounds::Whole(1, 100_000), "nodes in the data centre (default 6)"),
+    ranged(
         "num_tokens",
         SettingUnit::Number,
+        Bounds::Whole(1, 1536),
         "vnodes per node, 1..=1536 (default 16, Cassandra 4.0+; 256 before 4.0)",
     ),
-    spec(
+    ranged(
         "replication_factor",
         SettingUnit::Number,
+        Bounds::Whole(1, 100_000),
         "replicas of every partition, ≤ nodes (default 3)",
     ),
     spec(
@@ -237,9 +662,10 @@ const CASSANDRA: &[SettingSpec] = &[
         SettingUnit::Word(&["simple", "network_topology"]),
         "replication strategy: simple (next RF distinct nodes) or network_topology (distinct racks first; default)",
     ),
-    spec(
+    ranged(
         "racks",
         SettingUnit::Number,
+        Bounds::Whole(1, 100_000),
         "racks of the data centre, node n in rack n mod racks; network_topology only (default 1)",
     ),
     spec(
@@ -257,9 +683,10 @@ const CASSANDRA: &[SettingSpec] = &[
         SettingUnit::Word(&["random", "even"]),
         "vnode tokens: random (Cassandra ≤ 3.x) or even (4.0's allocator, idealised; default)",
     ),
-    spec(
+    ranged(
         "ring_seed",
         SettingUnit::Number,
+        Bounds::Whole(0, 9_007_199_254_740_992),
         "seed of the random token assignment (default 0)",
     ),
     spec(
@@ -272,19 +699,22 @@ const CASSANDRA: &[SettingSpec] = &[
         SettingUnit::Size,
         "partition size that is logged as large (default 100MiB, compaction_large_partition_warning_threshold_mb)",
     ),
-    spec(
+    ranged(
         "values_warning",
         SettingUnit::Number,
+        Bounds::Positive,
         "values (cells) per partition to stay under (default 100000, data-modeling guidance)",
     ),
-    spec(
+    ranged(
         "rows_warning",
         SettingUnit::Number,
+        Bounds::Positive,
         "rows per partition to stay under (default values_warning ÷ columns_per_row)",
     ),
-    spec(
+    ranged(
         "columns_per_row",
         SettingUnit::Number,
+        Bounds::Positive,
         "values (non-key, non-static columns) per row, each with 8 B of cell metadata (default 1)",
     ),
     spec(
@@ -296,15 +726,17 @@ const CASSANDRA: &[SettingSpec] = &[
 
 /// ScyllaDB settings (vnode keyspaces).
 const SCYLLADB: &[SettingSpec] = &[
-    spec("nodes", SettingUnit::Number, "nodes in the data centre (default 6)"),
-    spec(
+    ranged("nodes", SettingUnit::Number, Bounds::Whole(1, 100_000), "nodes in the data centre (default 6)"),
+    ranged(
         "num_tokens",
         SettingUnit::Number,
+        Bounds::Whole(1, 1536),
         "vnodes per node, 1..=1536 (default 256, scylla.yaml)",
     ),
-    spec(
+    ranged(
         "replication_factor",
         SettingUnit::Number,
+        Bounds::Whole(1, 100_000),
         "replicas of every partition, ≤ nodes (default 3)",
     ),
     spec(
@@ -312,9 +744,10 @@ const SCYLLADB: &[SettingSpec] = &[
         SettingUnit::Word(&["simple", "network_topology"]),
         "replication strategy: simple (next RF distinct nodes) or network_topology (distinct racks first; default)",
     ),
-    spec(
+    ranged(
         "racks",
         SettingUnit::Number,
+        Bounds::Whole(1, 100_000),
         "racks of the data centre, node n in rack n mod racks; network_topology only (default 1)",
     ),
     spec(
@@ -332,14 +765,16 @@ const SCYLLADB: &[SettingSpec] = &[
         SettingUnit::Word(&["random", "even"]),
         "vnode tokens: random (default) or even (evenly spaced)",
     ),
-    spec(
+    ranged(
         "ring_seed",
         SettingUnit::Number,
+        Bounds::Whole(0, 9_007_199_254_740_992),
         "seed of the random token assignment (default 0)",
     ),
-    spec(
+    ranged(
         "cores_per_node",
         SettingUnit::Number,
+        Bounds::Positive,
         "physical cores per node, for the default node_ops_per_s (default 8, an ASSUMPTION)",
     ),
     spec(
@@ -352,14 +787,16 @@ const SCYLLADB: &[SettingSpec] = &[
         SettingUnit::Size,
         "partition size recorded as large (default 1000MiB, compaction_large_partition_warning_threshold_mb)",
     ),
-    spec(
+    ranged(
         "rows_warning",
         SettingUnit::Number,
+        Bounds::Positive,
         "rows per partition recorded as large (default 100000, compaction_rows_count_warning_threshold)",
     ),
-    spec(
+    ranged(
         "columns_per_row",
         SettingUnit::Number,
+        Bounds::Positive,
         "values (non-key, non-static columns) per row, each with 8 B of cell metadata (default 1)",
     ),
     spec(
@@ -370,24 +807,28 @@ const SCYLLADB: &[SettingSpec] = &[
 ];
 
 const COSMOSDB: &[SettingSpec] = &[
-    spec(
+    ranged(
         "throughput",
         SettingUnit::Number,
+        Bounds::Positive,
         "provisioned RU/s of the container (default 400, the minimum manual throughput)",
     ),
-    spec(
+    ranged(
         "highest_throughput",
         SettingUnit::Number,
+        Bounds::Positive,
         "highest RU/s the container ever had: physical partitions never merge (default throughput)",
     ),
-    spec(
+    ranged(
         "partitions",
         SettingUnit::Number,
+        Bounds::Whole(1, 100_000),
         "explicit physical partition count, 1..=100000 (default max(ceil(RU/s ÷ 10,000), ceil(size ÷ 50 GB)))",
     ),
-    spec(
+    ranged(
         "partition_throughput",
         SettingUnit::Rate,
+        Bounds::Positive,
         "RU/s one physical partition serves, reads + writes (default 10000)",
     ),
     spec(
@@ -415,14 +856,16 @@ const COSMOSDB: &[SettingSpec] = &[
         SettingUnit::Word(&["table", "per_kb"]),
         "how RU grow with item size: table (Microsoft's measured table, interpolated; default) or per_kb (the 1 KB anchor per started KiB)",
     ),
-    spec(
+    ranged(
         "read_ru_1kb",
         SettingUnit::Number,
+        Bounds::Positive,
         "RU of a 1 KB point read at session consistency (default 1)",
     ),
-    spec(
+    ranged(
         "write_ru_1kb",
         SettingUnit::Number,
+        Bounds::Positive,
         "RU of a 1 KB create without indexed terms (default 4.95)",
     ),
     spec(
@@ -449,9 +892,10 @@ const COSMOSDB: &[SettingSpec] = &[
 ];
 
 const FIRESTORE: &[SettingSpec] = &[
-    spec(
+    ranged(
         "partitions",
         SettingUnit::Number,
+        Bounds::Whole(1, 100_000),
         "key ranges to chart, 1..=100000, with no per-partition limit (default 1, an ASSUMPTION)",
     ),
     spec(
@@ -482,9 +926,10 @@ const FIRESTORE: &[SettingSpec] = &[
 ];
 
 const MONGODB: &[SettingSpec] = &[
-    spec(
+    ranged(
         "shards",
         SettingUnit::Number,
+        Bounds::Whole(1, 10_000),
         "shards (replica sets) of the cluster, whole number 1..=10000 (default 3)",
     ),
     spec(
@@ -492,14 +937,16 @@ const MONGODB: &[SettingSpec] = &[
         SettingUnit::Word(&["hashed", "ranged"]),
         "hashed (chunks are ranges of the MD5-derived hashed value) or ranged (chunks are ranges of the key) (default hashed)",
     ),
-    spec(
+    ranged(
         "chunk_size",
         SettingUnit::Size,
+        Bounds::Between(1_048_576.0, 1_073_741_824.0),
         "range (chunk) size, 1MiB..=1024MiB; one shard-key value over it is a jumbo chunk (default 128MiB since MongoDB 5.2; 64MiB before)",
     ),
-    spec(
+    ranged(
         "chunks",
         SettingUnit::Number,
+        Bounds::Whole(1, 1_000_000_000),
         "chunks of the collection (default max(shards, ceil(size / chunk_size)); 1 per shard for an empty hashed collection since 7.2)",
     ),
     spec(
@@ -515,10 +962,11 @@ const MONGODB: &[SettingSpec] = &[
 ];
 
 const BIGTABLE: &[SettingSpec] = &[
-    spec("nodes", SettingUnit::Number, "nodes of the cluster (default 3)"),
-    spec(
+    ranged("nodes", SettingUnit::Number, Bounds::Whole(1, 10_000), "nodes of the cluster (default 3)"),
+    ranged(
         "tablets",
         SettingUnit::Number,
+        Bounds::Whole(1, 100_000),
         "tablets (contiguous row ranges) spread round-robin over the nodes (default: max(nodes, stored bytes / tablet_size), size-based splits)",
     ),
     spec(
@@ -531,14 +979,16 @@ const BIGTABLE: &[SettingSpec] = &[
         SettingUnit::Bool,
         "split a tablet hotter than load_split_threshold down to its rows and spread them to the least-loaded nodes (default true); a single row or a timestamp-leading key's append point stays whole",
     ),
-    spec(
+    ranged(
         "load_split_threshold",
         SettingUnit::Number,
+        Bounds::Positive,
         "load above which a tablet is split, as a share of one node's capacity (default 0.1, an ASSUMPTION)",
     ),
-    spec(
+    ranged(
         "load_split_delay",
         SettingUnit::Duration,
+        Bounds::NonNegative,
         "time into the busy period before hot tablets are split (default 0s, an ASSUMPTION: a steady workload is already balanced)",
     ),
     spec(
