@@ -49,9 +49,15 @@ fn text(store: &str, pricing: &str) -> String {
     BASE.replace("{store}", store).replace("{pricing}", pricing)
 }
 
-fn pricing_of(store: &str, pricing: &str) -> (Pricing, keyheat::scenario::StoreConfig) {
+/// The scenario's pricing, and the read / write units its store provisions
+/// explicitly (what an hourly price applies to without `provisioned_*_units`).
+fn pricing_of(store: &str, pricing: &str) -> (Pricing, [Option<f64>; 2]) {
     let s = scenario(&text(store, pricing));
-    (s.pricing.expect("[pricing] parsed"), s.store)
+    let model = keyheat::store::Model::new(&s.store, "p.toml").expect("store settings");
+    (
+        s.pricing.expect("[pricing] parsed"),
+        model.store().provisioned_units(),
+    )
 }
 
 fn error(store: &str, pricing: &str) -> String {
@@ -91,8 +97,8 @@ fn on_demand_cost_is_mean_units_times_seconds_in_730_hours() {
     );
     // 100 RCU/s × 730 h × 3600 s = 262.8 M RCU × 0.25 = 65.70;
     // 10 WCU/s → 26.28 M WCU × 1.25 = 32.85.
-    close(p.monthly_cost(&store, 100.0, 10.0).unwrap(), 98.55);
-    close(p.monthly_cost(&store, 0.0, 0.0).unwrap(), 0.0);
+    close(p.monthly_cost(store, 100.0, 10.0).unwrap(), 98.55);
+    close(p.monthly_cost(store, 0.0, 0.0).unwrap(), 0.0);
 }
 
 #[test]
@@ -103,19 +109,19 @@ fn provisioned_cost_is_units_times_hourly_price_times_730() {
         "[pricing]\nread_unit_hour = 0.00013\nwrite_unit_hour = 0.00065\n",
     );
     // 1000 × 0.00013 × 730 = 94.90; 200 × 0.00065 × 730 = 94.90; consumption is irrelevant.
-    close(p.monthly_cost(&store, 5.0, 5.0).unwrap(), 189.8);
+    close(p.monthly_cost(store, 5.0, 5.0).unwrap(), 189.8);
     // [pricing] units win over the store's.
     let (p, store) = pricing_of(
         "read_capacity = 1000\nwrite_capacity = 200",
         "[pricing]\nread_unit_hour = 0.00013\nprovisioned_read_units = 2000\n",
     );
-    close(p.monthly_cost(&store, 5.0, 5.0).unwrap(), 189.8);
+    close(p.monthly_cost(store, 5.0, 5.0).unwrap(), 189.8);
     // Mixed: reads provisioned, writes on demand (10 WCU/s: 32.85).
     let (p, store) = pricing_of(
         "read_capacity = 1000",
         "[pricing]\nread_unit_hour = 0.00013\nwrite_unit_per_million = 1.25\n",
     );
-    close(p.monthly_cost(&store, 100.0, 10.0).unwrap(), 94.9 + 32.85);
+    close(p.monthly_cost(store, 100.0, 10.0).unwrap(), 94.9 + 32.85);
 }
 
 #[test]

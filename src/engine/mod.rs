@@ -263,6 +263,7 @@ fn simulate(
         }
     }
     let model = Model::new(&scenario.store, &scenario.source_path)?;
+    reduce::set_monthly_costs(scenario, model.store(), &mut main.tables);
     main.verdicts = reduce::all_verdicts(
         scenario,
         &main.tables,

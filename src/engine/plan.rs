@@ -329,10 +329,9 @@ pub fn build_at(scenario: &Scenario, store: &dyn StoreModel, start_s: f64) -> Pl
         for (xi, index) in t.indexes.iter().enumerate() {
             if !index.local && store.global_indexes() {
                 let v = global_index_scenario(scenario, ti, xi);
-                // The index's own capacity (if set) changes only its layout;
-                // the settings were validated with the scenario.
-                let own = crate::store::Model::new(&v.store, &v.source_path).ok();
-                let index_store = own.as_ref().map_or(store, |m| m.store());
+                // The index's own capacity (if set) changes only its layout.
+                let own = store.index_store(index.read_capacity, index.write_capacity);
+                let index_store = own.as_deref().unwrap_or(store);
                 let mut plan = table_plan(&v, index_store, 0, &v.tables[0]);
                 plan.global_index_of = Some(base);
                 plan.base_write_share = base_write_share(scenario, &tables[base], xi);
@@ -589,32 +588,13 @@ pub fn index_entry_bytes(table: &Table, index: &Index) -> f64 {
 /// entry)"`): the delete of the old entry, on a key drawn from the index
 /// key's popularity independently of the put's (ASSUMPTION: the old and new
 /// values are independent draws; the delete changes no item-collection
-/// growth). With its own `read_capacity` / `write_capacity`, the index's
-/// store settings take them (and its highest capacity is its own).
+/// growth). The index's own `read_capacity` / `write_capacity` are the
+/// store model's concern ([`StoreModel::index_store`]).
 pub fn global_index_scenario(scenario: &Scenario, ti: usize, xi: usize) -> Scenario {
     let table = &scenario.tables[ti];
     let index = &table.indexes[xi];
     let mut v = scenario.clone();
     v.variants.clear();
-    for (key, highest, value) in [
-        (
-            "read_capacity",
-            "highest_read_capacity",
-            index.read_capacity,
-        ),
-        (
-            "write_capacity",
-            "highest_write_capacity",
-            index.write_capacity,
-        ),
-    ] {
-        if let Some(x) = value {
-            v.store
-                .settings
-                .insert(key.to_string(), crate::scenario::SettingValue::Number(x));
-            v.store.settings.remove(highest);
-        }
-    }
     v.tables = vec![Table {
         name: format!("{}.{}", table.name, index.name),
         partition_key: index.partition_key.clone(),

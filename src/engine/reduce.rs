@@ -190,92 +190,13 @@ pub fn design(
             write_unit: wu.to_string(),
             figures: {
                 let mut f = store.figures();
-                f.extend(index_figures(scenario, store));
+                f.extend(store.index_figures(scenario));
                 f
             },
         },
         seed: plan.seed,
         trials: plan.trials,
     }
-}
-
-/// The secondary-index figures of a DynamoDB scenario with indexes: index
-/// writes per base write, back-pressure, and each global index's capacity.
-fn index_figures(scenario: &Scenario, store: &dyn StoreModel) -> Vec<crate::results::Figure> {
-    use crate::results::Figure;
-    use crate::scenario::{SettingValue, StoreKind};
-    if store.kind() != StoreKind::DynamoDb || scenario.tables.iter().all(|t| t.indexes.is_empty()) {
-        return Vec::new();
-    }
-    let guide = "Amazon DynamoDB Developer Guide: Provisioned throughput considerations for Global Secondary Indexes";
-    let mut out = vec![
-        Figure {
-            name: "index writes".into(),
-            value: "per base write: 1 (a new entry, an update of projected attributes, a delete); 2 when the write changes the index key (index_key_changes: delete the old entry + put the new one); 0 when the write leaves the index alone (index_untouched)".into(),
-            source: format!("{guide} (writes); a local index's writes are charged to the base write"),
-            assumption: false,
-        },
-    ];
-    if scenario
-        .access_patterns
-        .iter()
-        .any(|p| !p.index_key_changes.is_empty())
-    {
-        out.push(Figure {
-            name: "index key change".into(),
-            value: "the delete of the old entry and the put of the new one land on index keys drawn independently from the index key's popularity; the delete changes no item-collection growth".into(),
-            source: "keyheat: which value an item leaves is not in the scenario".into(),
-            assumption: true,
-        });
-    }
-    if scenario
-        .tables
-        .iter()
-        .any(|t| t.indexes.iter().any(|i| !i.local))
-    {
-        out.push(Figure {
-            name: "back-pressure".into(),
-            value: "a table write waits on every global index it writes: the table's throttled write share is 1 − (1 − f₀)·Π(1 − sᵢ·fᵢ) (f: throttled write shares of the table and index i, sᵢ: the share of the table's write units that write index i); the index's write peak counts in the table's hot_partition verdict".into(),
-            source: format!("{guide} (a table write is throttled when an index lacks write capacity) — assumption: independent throttling, spread evenly over the writes feeding an index"),
-            assumption: true,
-        });
-    }
-    let on_demand = matches!(scenario.store.settings.get("mode"), Some(SettingValue::Text(m)) if m == "on_demand");
-    if on_demand {
-        return out;
-    }
-    let setting = |name: &str, default: f64| match scenario.store.settings.get(name) {
-        Some(SettingValue::Number(x)) => *x,
-        _ => default,
-    };
-    let (table_r, table_w) = (
-        setting("read_capacity", 3000.0),
-        setting("write_capacity", 1000.0),
-    );
-    for t in &scenario.tables {
-        for i in t.indexes.iter().filter(|i| !i.local) {
-            let own = i.read_capacity.is_some() || i.write_capacity.is_some();
-            let r = i.read_capacity.unwrap_or(table_r);
-            let w = i.write_capacity.unwrap_or(table_w);
-            out.push(Figure {
-                name: format!("{}.{} capacity", t.name, i.name),
-                value: format!(
-                    "{} RCU ({}), {} WCU ({}); partitions and per-partition limits by the table's rule",
-                    crate::format::exact(r),
-                    if i.read_capacity.is_some() { "its own" } else { "the table's" },
-                    crate::format::exact(w),
-                    if i.write_capacity.is_some() { "its own" } else { "the table's" },
-                ),
-                source: if own && i.read_capacity.is_some() && i.write_capacity.is_some() {
-                    "scenario".into()
-                } else {
-                    format!("keyheat default: the table's [store] capacity for what the index does not set ({guide}: a provisioned GSI has its own read and write capacity)")
-                },
-                assumption: !(i.read_capacity.is_some() && i.write_capacity.is_some()),
-            });
-        }
-    }
-    out
 }
 
 /// Share of a trial's write units throttled (0 without writes).
@@ -1165,40 +1086,38 @@ fn shard_key_verdicts(scenario: &Scenario) -> Vec<Verdict> {
 
 /// One variant's results.
 pub fn variant(v: &Variant, d: Design) -> VariantResults {
-    let mut tables = d.tables;
-    set_monthly_costs(&v.scenario, &mut tables);
     VariantResults {
         name: v.name.clone(),
         set: v.set.iter().cloned().collect(),
-        tables,
+        tables: d.tables,
         verdicts: d.verdicts,
     }
 }
 
-/// Sets each table's `monthly_cost` from the scenario's `[pricing]` and
-/// store settings (left `None` without pricing); a global index with its own
-/// `read_capacity` / `write_capacity` is priced on them.
-fn set_monthly_costs(scenario: &Scenario, tables: &mut [TableResults]) {
+/// Sets each table's `monthly_cost` from the scenario's `[pricing]` and the
+/// capacity its store provisions (left `None` without pricing); a global
+/// index with its own `read_capacity` / `write_capacity` is priced on them.
+pub fn set_monthly_costs(scenario: &Scenario, store: &dyn StoreModel, tables: &mut [TableResults]) {
+    let Some(pricing) = scenario.pricing.as_ref() else {
+        return;
+    };
     for t in tables {
         let own = t.name.split_once('.').and_then(|(table, index)| {
-            let ti = scenario.tables.iter().position(|x| x.name == table)?;
-            let xi = scenario.tables[ti]
-                .indexes
-                .iter()
-                .position(|i| i.name == index && !i.local)?;
-            Some(super::plan::global_index_scenario(scenario, ti, xi).store)
+            let table = scenario.tables.iter().find(|x| x.name == table)?;
+            let i = table.indexes.iter().find(|i| i.name == index && !i.local)?;
+            store.index_store(i.read_capacity, i.write_capacity)
         });
-        let store = own.as_ref().unwrap_or(&scenario.store);
-        t.monthly_cost = scenario
-            .pricing
-            .as_ref()
-            .and_then(|p| p.monthly_cost(store, t.mean_read_units_per_s, t.mean_write_units_per_s));
+        let provisioned = own.as_deref().unwrap_or(store).provisioned_units();
+        t.monthly_cost = pricing.monthly_cost(
+            provisioned,
+            t.mean_read_units_per_s,
+            t.mean_write_units_per_s,
+        );
     }
 }
 
 /// Assembles the run results and picks the recommendation.
-pub fn finish(scenario: &Scenario, mut base: Design, variants: Vec<VariantResults>) -> RunResults {
-    set_monthly_costs(scenario, &mut base.tables);
+pub fn finish(scenario: &Scenario, base: Design, variants: Vec<VariantResults>) -> RunResults {
     let recommendation = (!variants.is_empty()).then(|| recommend(scenario, &base, &variants));
     RunResults {
         scenario: scenario.name.clone(),

@@ -5,6 +5,7 @@ pub mod stats;
 
 use serde::Serialize;
 
+pub use crate::store::Figure;
 pub use stats::{Proportion, Stat};
 
 /// Everything one scenario run produced (base design and its variants).
@@ -63,19 +64,6 @@ pub struct StoreSummary {
     pub write_unit: String,
     /// Every figure the model uses, documented or assumed.
     pub figures: Vec<Figure>,
-}
-
-/// One figure a store model uses, with where it comes from.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct Figure {
-    /// Setting name (`partition_write_limit`).
-    pub name: String,
-    /// Value as shown to the user, with its unit.
-    pub value: String,
-    /// Source: documentation page, or "scenario" when set by the user.
-    pub source: String,
-    /// `true` when the figure is an undocumented or planning assumption.
-    pub assumption: bool,
 }
 
 /// Results for one table or index, reduced over trials.

@@ -556,37 +556,34 @@ pub struct Pricing {
 
 impl Pricing {
     /// Monthly cost ([`HOURS_PER_MONTH`] hours) of one table whose daily-mean
-    /// consumption is `mean_read_units_per_s` / `mean_write_units_per_s`,
-    /// under `store`'s settings. Per side: provisioned = units × hourly price
+    /// consumption is `mean_read_units_per_s` / `mean_write_units_per_s`;
+    /// `provisioned` is the read and write capacity the store provisions
+    /// explicitly (the store model's `provisioned_units`), used when
+    /// `provisioned_*_units` are not given. Per side: provisioned = units × hourly price
     /// × 730; on demand = mean units/s × 730 × 3600 ÷ 10⁶ × price per
     /// million. `None` when neither side has a price that applies.
     ///
     /// ```
-    /// use keyheat::scenario::{Pricing, StoreConfig, StoreKind};
+    /// use keyheat::scenario::Pricing;
     /// let p = Pricing { currency: "USD".into(), read_unit_per_million: Some(0.25),
     ///     write_unit_per_million: Some(1.25), read_unit_hour: None, write_unit_hour: None,
     ///     provisioned_read_units: None, provisioned_write_units: None };
-    /// let store = StoreConfig::new(StoreKind::DynamoDb, []);
     /// // 100 RCU/s: 262.8 M units a month × 0.25; 10 WCU/s: 26.28 M × 1.25.
-    /// let cost = p.monthly_cost(&store, 100.0, 10.0).unwrap();
+    /// let cost = p.monthly_cost([None, None], 100.0, 10.0).unwrap();
     /// assert!((cost - (65.7 + 32.85)).abs() < 1e-9);
     /// ```
     pub fn monthly_cost(
         &self,
-        store: &StoreConfig,
+        provisioned: [Option<f64>; 2],
         mean_read_units_per_s: f64,
         mean_write_units_per_s: f64,
     ) -> Option<f64> {
-        let setting = |name: &str| match store.settings.get(name) {
-            Some(SettingValue::Number(x)) => Some(*x),
-            _ => None,
-        };
         let side = |hour: Option<f64>,
                     units: Option<f64>,
-                    capacity: &str,
+                    capacity: Option<f64>,
                     per_million: Option<f64>,
                     mean_per_s: f64| {
-            match (hour, units.or_else(|| setting(capacity)), per_million) {
+            match (hour, units.or(capacity), per_million) {
                 (Some(price), Some(units), _) => Some(units * price * HOURS_PER_MONTH),
                 (_, _, Some(price)) => {
                     Some(mean_per_s.max(0.0) * HOURS_PER_MONTH * 3600.0 / 1e6 * price)
@@ -597,14 +594,14 @@ impl Pricing {
         let read = side(
             self.read_unit_hour,
             self.provisioned_read_units,
-            "read_capacity",
+            provisioned[0],
             self.read_unit_per_million,
             mean_read_units_per_s,
         );
         let write = side(
             self.write_unit_hour,
             self.provisioned_write_units,
-            "write_capacity",
+            provisioned[1],
             self.write_unit_per_million,
             mean_write_units_per_s,
         );

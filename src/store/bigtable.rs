@@ -66,10 +66,10 @@
 //!   overview").
 
 use super::mongodb::key_position;
+use super::Figure;
 use super::{figure, LoadSplit, NodeLayout, Settings, StoreModel, TableDemand, TableLayout};
 use crate::error::Result;
 use crate::format::exact;
-use crate::results::Figure;
 use crate::scenario::{
     Consistency, KeyTemplate, Operation, Scenario, SettingValue, StoreKind, TemplatePart,
 };

@@ -67,10 +67,10 @@
 //! describes vnode keyspaces (`tablets = {'enabled': false}`).
 
 use super::murmur3;
+use super::Figure;
 use super::{figure, NodeLayout, Settings, StoreModel, TableDemand, TableLayout};
 use crate::error::Result;
 use crate::format::exact;
-use crate::results::Figure;
 use crate::scenario::{Consistency, Operation, StoreKind};
 use rand::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;

@@ -63,10 +63,10 @@
 //! over the physical partitions; after splits the boundaries are internal, so
 //! keyheat uses [`super::hash`] over equal ranges, salted per trial.
 
+use super::Figure;
 use super::{figure, hash, Settings, StoreModel, TableDemand, TableLayout};
 use crate::error::Result;
 use crate::format::exact;
-use crate::results::Figure;
 use crate::scenario::{Consistency, Operation, StoreKind};
 
 /// RU/s one physical partition serves (service quotas).

@@ -25,11 +25,11 @@
 //! - Placement: DynamoDB's internal hash is not published; keyheat uses
 //!   [`super::hash`] over equal hash ranges.
 
+use super::Figure;
 use super::{figure, hash, Settings, StoreModel, TableDemand, TableLayout};
 use crate::error::Result;
 use crate::format::exact;
-use crate::results::Figure;
-use crate::scenario::{Consistency, Operation, StoreKind};
+use crate::scenario::{Consistency, Operation, Scenario, StoreKind};
 
 /// Provisioned read capacity of a table when the scenario sets none, RCU
 /// (keyheat's default: one partition's worth).
@@ -154,6 +154,110 @@ impl DynamoDb {
 }
 
 impl StoreModel for DynamoDb {
+    /// Index writes per base write, back-pressure, and each global index's
+    /// capacity (Developer Guide, "Provisioned throughput considerations for
+    /// Global Secondary Indexes").
+    fn index_figures(&self, scenario: &Scenario) -> Vec<Figure> {
+        if scenario.tables.iter().all(|t| t.indexes.is_empty()) {
+            return Vec::new();
+        }
+        let guide = "Amazon DynamoDB Developer Guide: Provisioned throughput considerations for Global Secondary Indexes";
+        let mut out = vec![
+            Figure {
+                name: "index writes".into(),
+                value: "per base write: 1 (a new entry, an update of projected attributes, a delete); 2 when the write changes the index key (index_key_changes: delete the old entry + put the new one); 0 when the write leaves the index alone (index_untouched)".into(),
+                source: format!("{guide} (writes); a local index's writes are charged to the base write"),
+                assumption: false,
+            },
+        ];
+        if scenario
+            .access_patterns
+            .iter()
+            .any(|p| !p.index_key_changes.is_empty())
+        {
+            out.push(Figure {
+                name: "index key change".into(),
+                value: "the delete of the old entry and the put of the new one land on index keys drawn independently from the index key's popularity; the delete changes no item-collection growth".into(),
+                source: "keyheat: which value an item leaves is not in the scenario".into(),
+                assumption: true,
+            });
+        }
+        if scenario
+            .tables
+            .iter()
+            .any(|t| t.indexes.iter().any(|i| !i.local))
+        {
+            out.push(Figure {
+                name: "back-pressure".into(),
+                value: "a table write waits on every global index it writes: the table's throttled write share is 1 − (1 − f₀)·Π(1 − sᵢ·fᵢ) (f: throttled write shares of the table and index i, sᵢ: the share of the table's write units that write index i); the index's write peak counts in the table's hot_partition verdict".into(),
+                source: format!("{guide} (a table write is throttled when an index lacks write capacity) — assumption: independent throttling, spread evenly over the writes feeding an index"),
+                assumption: true,
+            });
+        }
+        if self.on_demand {
+            return out;
+        }
+        let (table_r, table_w) = (self.read_capacity, self.write_capacity);
+        for t in &scenario.tables {
+            for i in t.indexes.iter().filter(|i| !i.local) {
+                let own = i.read_capacity.is_some() || i.write_capacity.is_some();
+                let r = i.read_capacity.unwrap_or(table_r);
+                let w = i.write_capacity.unwrap_or(table_w);
+                out.push(Figure {
+                    name: format!("{}.{} capacity", t.name, i.name),
+                    value: format!(
+                        "{} RCU ({}), {} WCU ({}); partitions and per-partition limits by the table's rule",
+                        exact(r),
+                        if i.read_capacity.is_some() { "its own" } else { "the table's" },
+                        exact(w),
+                        if i.write_capacity.is_some() { "its own" } else { "the table's" },
+                    ),
+                    source: if own && i.read_capacity.is_some() && i.write_capacity.is_some() {
+                        "scenario".into()
+                    } else {
+                        format!("keyheat default: the table's [store] capacity for what the index does not set ({guide}: a provisioned GSI has its own read and write capacity)")
+                    },
+                    assumption: !(i.read_capacity.is_some() && i.write_capacity.is_some()),
+                });
+            }
+        }
+        out
+    }
+
+    /// A provisioned global index with its own capacity: the table's model
+    /// with the index's read / write capacity (and its highest capacity its
+    /// own, since the index's partitions follow its own throughput).
+    fn index_store(
+        &self,
+        read_capacity: Option<f64>,
+        write_capacity: Option<f64>,
+    ) -> Option<Box<dyn StoreModel>> {
+        if read_capacity.is_none() && write_capacity.is_none() {
+            return None;
+        }
+        let mut index = self.clone();
+        if let Some(r) = read_capacity {
+            index.read_capacity = r;
+            index.highest_read_capacity = r;
+            index.set.push("read_capacity".into());
+        }
+        if let Some(w) = write_capacity {
+            index.write_capacity = w;
+            index.highest_write_capacity = w;
+            index.set.push("write_capacity".into());
+        }
+        Some(Box::new(index))
+    }
+
+    /// `read_capacity` / `write_capacity` where the scenario sets them.
+    fn provisioned_units(&self) -> [Option<f64>; 2] {
+        let given = |name: &str, value: f64| self.set.iter().any(|s| s == name).then_some(value);
+        [
+            given("read_capacity", self.read_capacity),
+            given("write_capacity", self.write_capacity),
+        ]
+    }
+
     /// An item collection at 10 GB takes no more writes (ItemCollectionSizeLimitExceededException).
     fn collection_limit_rejects_writes(&self) -> bool {
         true

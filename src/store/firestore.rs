@@ -50,12 +50,12 @@
 //! written or deleted, whatever its size ("Understand Cloud Firestore
 //! billing"). Consistency does not change the count.
 
+use super::Figure;
 use super::{
     figure, hash, KeyLimits, Settings, StoreModel, TableDemand, TableLayout, TableLimitSchedule,
 };
 use crate::error::Result;
 use crate::format::exact;
-use crate::results::Figure;
 use crate::scenario::{Consistency, Operation, StoreKind};
 
 /// Document ceiling: 1 MiB.

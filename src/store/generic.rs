@@ -3,10 +3,10 @@
 //! `read_unit_size` / `write_unit_size` are given, in which case a request
 //! costs ceil(bytes / unit size) units (at least 1).
 
+use super::Figure;
 use super::{figure, hash, Settings, StoreModel, TableDemand, TableLayout};
 use crate::error::Result;
 use crate::format::exact;
-use crate::results::Figure;
 use crate::scenario::{Consistency, Operation, StoreKind};
 
 /// Default partition count when the scenario gives none.

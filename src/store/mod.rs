@@ -18,9 +18,49 @@ pub mod redis_cluster;
 pub mod settings;
 
 use crate::error::Result;
-use crate::results::Figure;
 use crate::scenario::{Consistency, Operation, StoreConfig, StoreKind};
+use serde::Serialize;
 pub use settings::Settings;
+
+/// One figure a store model uses, with where it comes from.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Figure {
+    /// Setting name (`partition_write_limit`).
+    pub name: String,
+    /// Value as shown to the user, with its unit.
+    pub value: String,
+    /// Source: documentation page, or "scenario" when set by the user.
+    pub source: String,
+    /// `true` when the figure is an undocumented or planning assumption.
+    pub assumption: bool,
+}
+
+/// How a [`StaticCheck`] judges: the verdict stage turns it into a verdict
+/// status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CheckLevel {
+    /// Nothing to report beyond the figures.
+    Pass,
+    /// A design smell the store documents.
+    Warn,
+    /// A limit the store enforces is broken.
+    Fail,
+}
+
+/// A store check judged from the scenario alone, before any simulation
+/// (MongoDB's `shard_key`, Bigtable's `row_key_size`): see
+/// [`StoreModel::static_checks`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct StaticCheck {
+    /// The check's name (`"shard_key"`).
+    pub check: &'static str,
+    /// The table it judges.
+    pub table: String,
+    /// Pass, warn or fail.
+    pub level: CheckLevel,
+    /// What was found, with its figures.
+    pub detail: String,
+}
 
 /// What the engine tells a store model about a table before asking for its layout.
 #[derive(Debug, Clone, PartialEq)]
@@ -265,6 +305,43 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
     fn broadcast(&self, scenario: &crate::scenario::Scenario, pattern: usize) -> bool {
         let _ = (scenario, pattern);
         false
+    }
+
+    /// Checks judged from the scenario alone (a shard key's characteristics,
+    /// a row key's length), run by `keyheat check` and by every run. None by
+    /// default.
+    fn static_checks(&self, scenario: &crate::scenario::Scenario) -> Vec<StaticCheck> {
+        let _ = scenario;
+        Vec::new()
+    }
+
+    /// The store model of a global secondary index that sets its own
+    /// provisioned `read_capacity` / `write_capacity` (DynamoDB), when it
+    /// differs from the table's. `None` by default: the index takes the
+    /// table's store settings.
+    fn index_store(
+        &self,
+        read_capacity: Option<f64>,
+        write_capacity: Option<f64>,
+    ) -> Option<Box<dyn StoreModel>> {
+        let _ = (read_capacity, write_capacity);
+        None
+    }
+
+    /// The capacity units the scenario provisions explicitly, reads and
+    /// writes (DynamoDB's `read_capacity` / `write_capacity` as set, or a
+    /// global index's own), which `[pricing]` prices per hour when it gives
+    /// no `provisioned_*_units`. `[None, None]` by default.
+    fn provisioned_units(&self) -> [Option<f64>; 2] {
+        [None, None]
+    }
+
+    /// Figures about the scenario's secondary indexes that the store adds to
+    /// its own (DynamoDB: index writes per base write, back-pressure, each
+    /// global index's capacity). None by default.
+    fn index_figures(&self, scenario: &crate::scenario::Scenario) -> Vec<Figure> {
+        let _ = scenario;
+        Vec::new()
     }
 
     /// The most partitions the model lays a table out on (a simulation cap,

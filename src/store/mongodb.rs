@@ -48,10 +48,10 @@
 //! - [`analyze_shard_key`] reports, for a scenario, the characteristics
 //!   MongoDB 7.0's `analyzeShardKey` reports for a live collection.
 
+use super::Figure;
 use super::{figure, NodeLayout, Settings, StoreModel, TableDemand, TableLayout};
 use crate::error::Result;
 use crate::format::exact;
-use crate::results::Figure;
 use crate::scenario::{
     Consistency, KeyTemplate, Operation, Popularity, Scenario, SettingValue, ShardStrategy,
     StoreKind, TemplatePart,

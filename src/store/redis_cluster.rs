@@ -52,12 +52,12 @@
 //!   "Redis Strings"); there is no ceiling on one key's collection (hash,
 //!   list, set, sorted set: up to 2³² − 1 elements) other than node memory.
 
+use super::Figure;
 use super::{
     crc16::crc16_xmodem, figure, NodeLayout, Settings, StoreModel, TableDemand, TableLayout,
 };
 use crate::error::Result;
 use crate::format::exact;
-use crate::results::Figure;
 use crate::scenario::{Consistency, Operation, StoreKind};
 
 /// Number of hash slots (Redis Cluster specification, "Key distribution model").
