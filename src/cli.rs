@@ -204,18 +204,14 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         }
         Command::Check { scenario } => {
             let s = Scenario::from_path(&scenario)?;
-            crate::store::Model::for_scenario(&s)?;
+            let model = crate::store::Model::for_scenario(&s)?;
             // Static store limits a template can break whatever the traffic
             // (Bigtable's 4 KiB row key): a failing verdict, exit code 3.
             let failing: Vec<crate::results::Verdict> =
-                if s.store.kind == crate::scenario::StoreKind::Bigtable {
-                    crate::store::bigtable::row_key_verdicts(&s)
-                        .into_iter()
-                        .filter(|v| v.status == Status::Fail)
-                        .collect()
-                } else {
-                    Vec::new()
-                };
+                crate::verdicts::static_verdicts(&s, model.store())
+                    .into_iter()
+                    .filter(|v| v.status == Status::Fail)
+                    .collect();
             for v in &failing {
                 println!(
                     "{}: fail {} (table `{}`): {}",
@@ -405,7 +401,10 @@ fn simulate(s: &Scenario, options: &Options, quiet: bool) -> Result<RunResults> 
             bar.set_draw_target(ProgressDrawTarget::stderr());
         }
     };
-    let r = engine::run(s, options, &progress);
+    let r = engine::run(s, options, &progress).and_then(|mut r| {
+        crate::verdicts::judge(s, &mut r)?;
+        Ok(r)
+    });
     bar.finish_and_clear();
     r
 }

@@ -3,11 +3,10 @@
 //!
 //! The pipeline, one module per stage:
 //! [`Scenario::from_path`] → [`store::Model::new`] → [`engine::run`] →
-//! [`export`] / [`charts`] / [`report`].
+//! [`verdicts::judge`] → [`export`] / [`charts`] / [`report`].
 #![deny(missing_docs)]
 
 pub mod charts;
-pub mod checks;
 pub mod cli;
 pub mod engine;
 pub mod error;
@@ -18,6 +17,7 @@ pub mod results;
 pub mod scenario;
 pub mod schema;
 pub mod store;
+pub mod verdicts;
 
 pub use error::{Error, ErrorKind, Result};
 pub use results::RunResults;

@@ -176,7 +176,7 @@ fn run_case(rel: &str, trials: u32) -> keyheat::RunResults {
         trials: Some(trials),
         ..Default::default()
     };
-    match keyheat::engine::run(&s, &options, &|_| {}) {
+    match crate::util::simulate(&s, &options) {
         Ok(r) => r,
         Err(e) => panic!("{rel}: {e}"),
     }

@@ -1,8 +1,9 @@
-//! The design-review checklist (`keyheat::checks::review`): one small
+//! The design-review checklist (`keyheat::verdicts::checklist::review`): one small
 //! scenario per rule, asserting the status of each row.
 
 use crate::util::scenario;
-use keyheat::checks::{review, ChecklistItem, Status};
+use keyheat::results::{ChecklistItem, Status};
+use keyheat::verdicts::checklist::review;
 
 /// A scenario with the given entities, tables and patterns (TOML fragments).
 fn doc(body: &str) -> String {

@@ -5,7 +5,7 @@
 
 use crate::util::{run_threads, scenario};
 use keyheat::engine::plan::Method;
-use keyheat::engine::{self, Options};
+use keyheat::engine::Options;
 use keyheat::results::{Status, TableLimitResults, Verdict};
 use keyheat::RunResults;
 
@@ -44,7 +44,7 @@ fn run_with(text: &str, method: Method) -> RunResults {
         method,
         ..Default::default()
     };
-    match engine::run(&s, &options, &|_| {}) {
+    match crate::util::simulate(&s, &options) {
         Ok(r) => r,
         Err(e) => panic!("run failed: {e}"),
     }

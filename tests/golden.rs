@@ -11,7 +11,7 @@
 //! Update after a reviewed model change:
 //! `INSTA_UPDATE=always cargo test --release golden` (then read the diff).
 
-use keyheat::engine::{self, plan::Method, Options};
+use keyheat::engine::{plan::Method, Options};
 use keyheat::Scenario;
 use std::path::Path;
 
@@ -31,7 +31,7 @@ fn golden(name: &str, file: &str, method: Method) {
         seed: None,
         method,
     };
-    let results = engine::run(&scenario, &options, &|_| {}).unwrap_or_else(|e| panic!("{e}"));
+    let results = crate::util::simulate(&scenario, &options).unwrap_or_else(|e| panic!("{e}"));
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join(name);
     let written = keyheat::cli::write_outputs(&results, &out).unwrap_or_else(|e| panic!("{e}"));

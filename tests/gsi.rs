@@ -337,7 +337,7 @@ fn the_shipped_status_index_scenario_shows_back_pressure() {
         trials: Some(30),
         ..Default::default()
     };
-    let r = keyheat::engine::run(&s, &options, &|_| {}).expect("runs");
+    let r = crate::util::simulate(&s, &options).expect("runs");
     let base = table(&r, "orders");
     let gsi = table(&r, "orders.by_status");
     assert!((gsi.mean_write_units_per_s - 2.0 * 900.0).abs() < 1e-9);

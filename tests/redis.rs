@@ -582,7 +582,7 @@ fn redis_scenarios_parse() {
 }
 
 fn run_scenario(name: &str, trials: u32) -> keyheat::RunResults {
-    use keyheat::engine::{self, Options};
+    use keyheat::engine::Options;
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("scenarios")
         .join(name);
@@ -594,7 +594,7 @@ fn run_scenario(name: &str, trials: u32) -> keyheat::RunResults {
         trials: Some(trials),
         ..Options::default()
     };
-    match engine::run(&s, &options, &|_| {}) {
+    match crate::util::simulate(&s, &options) {
         Ok(r) => r,
         Err(e) => panic!("{name}: {e}"),
     }
@@ -686,7 +686,7 @@ fn run_case(rel: &str, trials: u32) -> (keyheat::Scenario, keyheat::RunResults) 
         trials: Some(trials),
         ..Default::default()
     };
-    match keyheat::engine::run(&s, &options, &|_| {}) {
+    match crate::util::simulate(&s, &options) {
         Ok(r) => (s, r),
         Err(e) => panic!("{rel}: {e}"),
     }
@@ -794,7 +794,7 @@ fn run_text(text: &str) -> keyheat::RunResults {
         Ok(s) => s,
         Err(e) => panic!("{e}"),
     };
-    match keyheat::engine::run(&s, &Default::default(), &|_| {}) {
+    match crate::util::simulate(&s, &Default::default()) {
         Ok(r) => r,
         Err(e) => panic!("{e}"),
     }

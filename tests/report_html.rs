@@ -2,7 +2,7 @@
 //! real browser (Debian's `chromium`, headless) without console errors.
 
 use crate::util::scenario;
-use keyheat::engine::{self, Options};
+use keyheat::engine::Options;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -64,7 +64,7 @@ set = { "table.orders.shards" = 16 }
 /// Runs the scenario and writes every output into `<dir>/out`.
 fn write_report(dir: &Path) -> PathBuf {
     let s = scenario(SCENARIO);
-    let results = match engine::run(&s, &Options::default(), &|_| {}) {
+    let results = match crate::util::simulate(&s, &Options::default()) {
         Ok(r) => r,
         Err(e) => panic!("run failed: {e}"),
     };

@@ -8,7 +8,7 @@
 //! sampling error of 30 trials, so a change of seed or trial count keeps them.
 
 use crate::util::root;
-use keyheat::engine::{self, Options};
+use keyheat::engine::Options;
 use keyheat::results::{Status, TableResults};
 use keyheat::{RunResults, Scenario};
 use std::collections::HashMap;
@@ -99,7 +99,7 @@ fn results(rel: &str) -> Arc<RunResults> {
         ..Default::default()
     };
     let r = Arc::new(
-        engine::run(&s, &options, &|_| {}).unwrap_or_else(|e| panic!("{rel} does not run: {e}")),
+        crate::util::simulate(&s, &options).unwrap_or_else(|e| panic!("{rel} does not run: {e}")),
     );
     cache
         .lock()

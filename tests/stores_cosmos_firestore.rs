@@ -2,7 +2,7 @@
 //! anchors, physical partition counts, the 500/50/5 ramp) and the case
 //! scenarios C15 and C17 with the numbers they reproduce.
 
-use keyheat::engine::{self, Options};
+use keyheat::engine::Options;
 use keyheat::results::{Status, TableResults, Verdict};
 use keyheat::scenario::{Consistency, Operation};
 use keyheat::store::firestore::ramp_ops_per_s;
@@ -36,7 +36,7 @@ fn run_case(rel: &str) -> RunResults {
         trials: Some(TRIALS),
         ..Default::default()
     };
-    match engine::run(&s, &options, &|_| {}) {
+    match crate::util::simulate(&s, &options) {
         Ok(r) => r,
         Err(e) => panic!("{rel} does not run: {e}"),
     }

@@ -23,7 +23,7 @@ fn run_case(rel: &str) -> RunResults {
         trials: Some(TRIALS),
         ..Default::default()
     };
-    match keyheat::engine::run(&s, &options, &|_| {}) {
+    match crate::util::simulate(&s, &options) {
         Ok(r) => r,
         Err(e) => panic!("{rel}: {e}"),
     }
@@ -379,7 +379,7 @@ by = "sensor"
     assert_eq!(model.store().layout(&demand(0.0)).partitions, 3);
     assert_eq!(model.store().layout(&demand(1e9)).partitions, 5);
     assert_eq!(model.store().layout(&demand(1e9 + 1.0)).partitions, 6);
-    let r = keyheat::engine::run(&s, &Default::default(), &|_| {}).unwrap();
+    let r = crate::util::simulate(&s, &Default::default()).unwrap();
     assert_eq!(r.tables[0].partitions, 5);
 }
 

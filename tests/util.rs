@@ -14,7 +14,7 @@ pub fn scenario(text: &str) -> Scenario {
 /// Runs a scenario text on rayon's default pool.
 pub fn run(text: &str) -> RunResults {
     let s = scenario(text);
-    match engine::run(&s, &Options::default(), &|_| {}) {
+    match simulate(&s, &Options::default()) {
         Ok(r) => r,
         Err(e) => panic!("run failed: {e}"),
     }
@@ -67,4 +67,13 @@ pub fn program_runs(program: &str) -> bool {
         .stderr(std::process::Stdio::null())
         .status()
         .is_ok_and(|s| s.success())
+}
+
+/// Simulates `s` and judges the results (what `keyheat run` does before
+/// writing): the engine's numbers with their verdicts, recommendation and
+/// checklist.
+pub fn simulate(s: &Scenario, options: &Options) -> keyheat::Result<RunResults> {
+    let mut r = engine::run(s, options, &|_| {})?;
+    keyheat::verdicts::judge(s, &mut r)?;
+    Ok(r)
 }

@@ -168,6 +168,7 @@ impl TableBuilder {
                 back_pressure: Vec::new(),
                 index_throttled_fraction: None,
                 table_limit: None,
+                key_checks: Default::default(),
             },
         }
     }

@@ -155,7 +155,7 @@ fn prepare(scenario: &Scenario, options: &Options, start_s: f64) -> Result<(plan
     Ok((plan, model))
 }
 
-/// One design's trials reduced to tables and verdicts.
+/// One design's trials reduced to tables.
 fn simulate(
     scenario: &Scenario,
     options: &Options,
@@ -248,32 +248,18 @@ fn simulate(
             }
         }
     }
-    // Verdicts judge the worst checkpoint; key checks the busiest traffic.
-    if let Some((day, factor, last)) = points.iter().max_by(|a, b| a.1.total_cmp(&b.1)) {
-        main.plan_key_verdicts = last.plan_key_verdicts.clone();
-        if *factor > 1.0 + 1e-9 {
-            for v in &mut main.plan_key_verdicts {
-                v.detail = format!(
-                    "{} (day {}, traffic × {})",
-                    v.detail,
-                    crate::format::sig3(*day),
-                    crate::format::sig3(*factor)
-                );
-            }
+    // Key checks judge the busiest traffic.
+    if let Some((_, _, last)) = points.iter().max_by(|a, b| a.1.total_cmp(&b.1)) {
+        for (t, l) in main.tables.iter_mut().zip(&last.tables) {
+            t.key_checks = l.key_checks.clone();
         }
     }
     let model = Model::new(&scenario.store, &scenario.source_path)?;
     reduce::set_monthly_costs(scenario, model.store(), &mut main.tables);
-    main.verdicts = reduce::all_verdicts(
-        scenario,
-        &main.tables,
-        &main.plan_key_verdicts,
-        model.store(),
-    );
     Ok(main)
 }
 
-/// One busy period's trials reduced to tables and verdicts; the busy period
+/// One busy period's trials reduced to tables; the busy period
 /// starts `start_s` seconds after the horizon's t = 0.
 fn simulate_once(
     scenario: &Scenario,

@@ -1,13 +1,13 @@
-//! Per-trial outcomes → per-table statistics, verdicts, variant comparison
-//! and the recommendation. Trials are reduced in index order.
+//! Per-trial outcomes → per-table statistics (numbers only: the verdicts
+//! stage judges them). Trials are reduced in index order.
 
 use super::plan::Plan;
 use super::trial::TableTrial;
 use crate::results::stats::{ci95_mean, mean, percentile};
 use crate::results::{
-    Breach, GrowthPoint, IndexPressure, NodeMemory, NodeResults, PartitionRank, Placement,
-    Proportion, Recommendation, RunResults, Stat, Status, StoreSummary, TableLimitResults,
-    TableResults, VariantResults, Verdict,
+    Breach, GrowthPoint, IndexPressure, KeyChecks, MonotonicWrites, NodeMemory, NodeResults,
+    PartitionRank, Placement, Proportion, RunResults, Stat, StoreSummary, TableLimitResults,
+    TableResults, VariantResults,
 };
 use crate::scenario::{Scenario, Variant};
 use crate::store::StoreModel;
@@ -16,108 +16,11 @@ use crate::store::StoreModel;
 #[derive(Debug, Clone)]
 pub struct Design {
     pub tables: Vec<TableResults>,
-    pub verdicts: Vec<Verdict>,
     pub store: StoreSummary,
     pub seed: u64,
     pub trials: u32,
-    /// Verdicts computed from the plan (per-key and monotonic-index limits).
-    pub plan_key_verdicts: Vec<Verdict>,
     /// How request counts were drawn.
     pub method: super::plan::Method,
-}
-
-/// Every verdict of a design: the per-table checks, then the plan's key checks.
-pub fn all_verdicts(
-    scenario: &Scenario,
-    tables: &[TableResults],
-    plan_key_verdicts: &[Verdict],
-    store: &dyn StoreModel,
-) -> Vec<Verdict> {
-    let (ru, wu) = store.unit_names();
-    let mut v: Vec<Verdict> = Vec::new();
-    // The nodes are shared: one hot_node (and node_memory) verdict for the
-    // cluster, named after the tables it sums, after the first table with nodes.
-    let mut cluster_done = false;
-    for t in tables {
-        for verdict in verdicts(t, scenario.checks.headroom, ru, wu) {
-            if verdict.check == "hot_node" {
-                if cluster_done {
-                    continue;
-                }
-                cluster_done = true;
-                v.push(verdict);
-                if let Some(m) = t.nodes.as_ref().and_then(|n| {
-                    n.memory.as_ref().map(|m| {
-                        memory_verdict(
-                            n,
-                            m,
-                            scenario.checks.headroom,
-                            scenario.simulation.horizon_days,
-                        )
-                    })
-                }) {
-                    v.push(m);
-                }
-            } else {
-                v.push(verdict);
-            }
-        }
-    }
-    for x in v.iter_mut().filter(|x| x.status != Status::Pass) {
-        if let Some(note) = store.breach_note(&x.check) {
-            x.detail = format!("{}; {note}", x.detail);
-        }
-    }
-    v.extend(plan_key_verdicts.iter().cloned());
-    v
-}
-
-/// The `node_memory` verdict: the fullest node's bytes at the end of the
-/// horizon against `node_memory` — fail when it fills in more than 5% of
-/// trials, warn over the headroom; pass (reported only) without a limit.
-pub fn memory_verdict(n: &NodeResults, m: &NodeMemory, headroom: f64, horizon: f64) -> Verdict {
-    let label = &n.label;
-    let held = format!(
-        "fullest {label} holds p95 {} at day {} (mean {}; {} at day 0, growing {}/day; all {label}s {}; {} B per key counted)",
-        human_bytes(m.peak_bytes.p95),
-        sig3(horizon),
-        human_bytes(m.peak_bytes.mean),
-        human_bytes(m.peak_bytes_day0.mean),
-        human_bytes(m.peak_growth_bytes_per_day.mean),
-        human_bytes(m.total_bytes.mean),
-        sig3(m.key_overhead_bytes),
-    );
-    let (status, detail) = match m.limit_bytes {
-        None => (
-            Status::Pass,
-            format!("{held}; no node_memory set: set it to the {label}s' maxmemory to check it"),
-        ),
-        Some(limit) => {
-            let status = if m.fill.probability.mean > 0.05 {
-                Status::Fail
-            } else {
-                status_for(m.peak_bytes.p95, limit, headroom)
-            };
-            let when = match m.fill.mean_day {
-                Some(d) => format!(
-                    "fills {} on average (in {}% of trials)",
-                    when_day(d),
-                    sig3(100.0 * m.fill.probability.mean)
-                ),
-                None => "does not fill within the horizon".to_string(),
-            };
-            (
-                status,
-                format!("{held} vs node_memory {}; {when}", human_bytes(limit)),
-            )
-        }
-    };
-    Verdict {
-        check: "node_memory".into(),
-        table: n.tables.join(" + "),
-        status,
-        detail,
-    }
 }
 
 /// Reduces one design's trials (`trials[t][table]`).
@@ -166,23 +69,11 @@ pub fn design(
         });
         tables[bi].index_throttled_fraction = Some(Stat::from_samples(&index_throttled[bi]));
     }
-    let plan_key_verdicts: Vec<Verdict> = plan
-        .tables
-        .iter()
-        .flat_map(|tp| key_verdicts(scenario, tp, store, scenario.checks.headroom))
-        .collect();
-    let mut plan_key_verdicts = plan_key_verdicts;
-    if store.kind() == crate::scenario::StoreKind::MongoDb {
-        plan_key_verdicts.extend(shard_key_verdicts(scenario));
+    for (t, tp) in tables.iter_mut().zip(&plan.tables) {
+        t.key_checks = key_checks(scenario, tp);
     }
-    if store.kind() == crate::scenario::StoreKind::Bigtable {
-        plan_key_verdicts.extend(crate::store::bigtable::row_key_verdicts(scenario));
-    }
-    let verdicts = all_verdicts(scenario, &tables, &plan_key_verdicts, store);
     Design {
         tables,
-        verdicts,
-        plan_key_verdicts,
         method: plan.method,
         store: StoreSummary {
             kind: store.kind().as_str().to_string(),
@@ -511,6 +402,7 @@ fn table_results(
         back_pressure: Vec::new(),
         index_throttled_fraction: None,
         table_limit: table_limit(plan, tp, per),
+        key_checks: KeyChecks::default(),
     }
 }
 
@@ -547,381 +439,6 @@ fn table_limit(
     })
 }
 
-/// Human-readable bytes, decimal units (1 KB = 1000 B), 3 significant figures.
-pub fn human_bytes(b: f64) -> String {
-    crate::format::bytes(b)
-}
-
-fn sig3(x: f64) -> String {
-    if x.abs() < 1e-9 || !x.is_finite() {
-        return if x.is_finite() {
-            "0".into()
-        } else {
-            format!("{x}")
-        };
-    }
-    let digits = (2 - x.abs().log10().floor() as i32).max(0) as usize;
-    format!("{x:.digits$}")
-}
-
-/// "on day 38.0", or "after 22 minutes" / "after 5.3 hours" within the first day.
-fn when_day(d: f64) -> String {
-    if d >= 1.0 {
-        format!("on day {}", sig3(d))
-    } else if d * 24.0 >= 1.0 {
-        format!("after {} hours", sig3(d * 24.0))
-    } else {
-        format!("after {} minutes", sig3(d * 1440.0))
-    }
-}
-
-fn status_for(p95: f64, limit: f64, headroom: f64) -> Status {
-    if p95 > limit {
-        Status::Fail
-    } else if p95 > headroom * limit {
-        Status::Warn
-    } else {
-        Status::Pass
-    }
-}
-
-/// The `hot_partition`, `partition_size` and `item_size` verdicts of one table.
-pub fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> Vec<Verdict> {
-    let mut out = Vec::new();
-    let limit_words = |[r, w, c]: [Option<f64>; 3]| -> Vec<String> {
-        [
-            r.map(|l| format!("{} {ru}/s", sig3(l))),
-            w.map(|l| format!("{} {wu}/s", sig3(l))),
-            c.map(|l| format!("{} units/s", sig3(l))),
-        ]
-        .into_iter()
-        .flatten()
-        .collect()
-    };
-    let limits = limit_words([
-        t.partition_read_limit_per_s,
-        t.partition_write_limit_per_s,
-        t.partition_combined_limit_per_s,
-    ]);
-    let node_limits: Vec<String> = t
-        .nodes
-        .as_ref()
-        .map(|n| {
-            let [r, w, c] = n.limits_per_s;
-            [
-                r.map(|l| format!("{} {ru}/s", sig3(l))),
-                w.map(|l| format!("{} {wu}/s", sig3(l))),
-                c.map(|l| {
-                    let unit = if ru == wu { ru } else { "units" };
-                    format!("{} {unit}/s", sig3(l))
-                }),
-            ]
-            .into_iter()
-            .flatten()
-            .collect()
-        })
-        .unwrap_or_default();
-    if let Some(n) = t.nodes.as_ref().filter(|_| !node_limits.is_empty()) {
-        let u = &n.peak_utilization;
-        out.push(Verdict {
-            check: "hot_node".into(),
-            table: n.tables.join(" + "),
-            status: status_for(u.p95, 1.0, headroom),
-            detail: format!(
-                "p95 peak {label} utilization {} (mean {} [{}, {}]) of the per-{label} limit ({}) over {} {label}s, every table's load summed; busiest {label} takes {}% of the load (mean; even: {}%)",
-                sig3(u.p95),
-                sig3(u.mean),
-                sig3(u.ci95[0]),
-                sig3(u.ci95[1]),
-                node_limits.join(", "),
-                n.count,
-                sig3(100.0 * n.hottest_node_share.mean),
-                sig3(100.0 / n.count.max(1) as f64),
-                label = n.label,
-            ),
-        });
-    }
-    // Judge the worst checkpoint of the horizon (day 0 when traffic does not
-    // grow) — the earliest one whose mean peak is indistinguishable from the
-    // worst's (95% CIs overlap), so noise does not move the verdict's day.
-    let worst = t
-        .checkpoints
-        .iter()
-        .max_by(|a, b| a.peak_utilization.p95.total_cmp(&b.peak_utilization.p95));
-    let worst = worst.and_then(|w| {
-        t.checkpoints
-            .iter()
-            .find(|c| c.peak_utilization.ci95[1] >= w.peak_utilization.ci95[0])
-    });
-    let (u_stat, thr, at, limits, partitions) = match worst {
-        Some(c) if c.day > 0.0 => (
-            c.peak_utilization,
-            c.throttled_fraction,
-            format!(
-                " at day {} (traffic × {}{})",
-                sig3(c.day),
-                sig3(c.traffic_factor),
-                if c.partitions == t.partitions {
-                    String::new()
-                } else {
-                    format!(
-                        "; {} stored on {} partitions, {} on day 0",
-                        human_bytes(c.stored_bytes),
-                        c.partitions,
-                        t.partitions
-                    )
-                }
-            ),
-            limit_words(c.limits_per_s),
-            c.partitions,
-        ),
-        _ => (
-            t.peak_utilization,
-            t.throttled_fraction,
-            String::new(),
-            limits,
-            t.partitions,
-        ),
-    };
-    let hot = if limits.is_empty() {
-        Verdict {
-            check: "hot_partition".into(),
-            table: t.name.clone(),
-            status: Status::Pass,
-            detail: if node_limits.is_empty() {
-                "no per-partition throughput limit is set for this store".into()
-            } else {
-                "no per-partition limit: this store limits throughput per node (see hot_node)"
-                    .into()
-            },
-        }
-    } else {
-        let u = &u_stat;
-        // Back-pressure: a global index whose writes run hot fails the table's writes.
-        let pressing: Vec<&IndexPressure> = t
-            .back_pressure
-            .iter()
-            .filter(|b| b.base_write_share > 0.0)
-            .collect();
-        let status = pressing
-            .iter()
-            .map(|b| status_for(b.write_peak_utilization.p95, 1.0, headroom))
-            .fold(status_for(u.p95, 1.0, headroom), Status::max);
-        let pressure: String = pressing
-            .iter()
-            .filter(|b| status_for(b.write_peak_utilization.p95, 1.0, headroom) != Status::Pass)
-            .map(|b| {
-                format!(
-                    "; back-pressure: global index {} runs its writes at p95 peak write utilization {} ({}% of its write units throttled, mean), and the writes of this table that feed it ({}% of its write units) wait on it",
-                    b.index,
-                    sig3(b.write_peak_utilization.p95),
-                    sig3(100.0 * b.throttled_write_fraction.mean),
-                    sig3(100.0 * b.base_write_share),
-                )
-            })
-            .collect::<String>()
-            + &match t.index_throttled_fraction {
-                Some(f) if f.mean > 0.0 => format!(
-                    "; {}% of requested units throttled because of its global indexes (mean, included above)",
-                    sig3(100.0 * f.mean)
-                ),
-                _ => String::new(),
-            };
-        Verdict {
-            check: "hot_partition".into(),
-            table: t.name.clone(),
-            status,
-            detail: format!(
-                "p95 peak utilization {}{at} (mean {} [{}, {}]) of the per-partition limit ({}) over {} partitions; {}% of requested units throttled (mean); headroom {}",
-                sig3(u.p95),
-                sig3(u.mean),
-                sig3(u.ci95[0]),
-                sig3(u.ci95[1]),
-                limits.join(", "),
-                partitions,
-                sig3(100.0 * thr.mean),
-                headroom
-            ) + if t.name.contains('.') && status != Status::Pass {
-                "; a global index that throttles writes throttles the base table's writes (back-pressure)"
-            } else {
-                ""
-            } + &pressure,
-        }
-    };
-    out.push(hot);
-    if let Some(l) = &t.table_limit {
-        out.push(table_limit_verdict(t, l, headroom, ru, wu));
-    }
-    out.push(size_verdict(
-        "partition_size",
-        t,
-        t.partition_size_limit_bytes,
-        &t.max_item_collection_bytes,
-        &t.size_breach,
-        "item collection",
-        headroom,
-    ));
-    if let Some(limit) = t.partition_rows_limit {
-        let status = if t.rows_breach.probability.mean > 0.05 {
-            Status::Fail
-        } else {
-            status_for(t.max_partition_rows.p95, limit, headroom)
-        };
-        let when = match t.rows_breach.mean_day {
-            Some(d) => format!("first breach {} on average", when_day(d)),
-            None => "no breach within the horizon".into(),
-        };
-        out.push(Verdict {
-            check: "partition_rows".into(),
-            table: t.name.clone(),
-            status,
-            detail: format!(
-                "busiest item collection p95 {} rows vs the {}-row warning; {when}",
-                crate::format::exact(t.max_partition_rows.p95.round()),
-                crate::format::exact(limit.round())
-            ),
-        });
-    }
-    out.push(size_verdict(
-        "item_size",
-        t,
-        t.item_size_limit_bytes,
-        &t.max_item_bytes,
-        &t.item_size_breach,
-        "item",
-        headroom,
-    ));
-    out
-}
-
-/// The `table_throughput` verdict of a table-level limit that changes over
-/// simulated time: its p95 peak utilization, throttled share and the minute
-/// from which no window is over it.
-fn table_limit_verdict(
-    t: &TableResults,
-    l: &TableLimitResults,
-    headroom: f64,
-    ru: &str,
-    wu: &str,
-) -> Verdict {
-    let unit = if ru == wu {
-        format!("{ru}/s")
-    } else {
-        format!("{ru} + {wu}/s")
-    };
-    let u = &l.peak_utilization;
-    let steps = match (l.steps_per_s.first(), l.steps_per_s.last()) {
-        (Some(a), Some(b)) if l.steps_per_s.len() > 1 => format!(
-            "{} {unit} at minute {} rising to {} {unit} at minute {}",
-            sig3(a.1),
-            sig3(a.0 / 60.0),
-            sig3(b.1),
-            sig3(b.0 / 60.0)
-        ),
-        (Some(a), _) => format!("{} {unit} from minute {}", sig3(a.1), sig3(a.0 / 60.0)),
-        _ => "far above the traffic throughout the busy period".to_string(),
-    };
-    let clear = if l.throttled_fraction.mean <= 0.0 {
-        "no window over it".to_string()
-    } else if l.still_throttling.mean > 0.0 {
-        format!(
-            "still over it in the busy period's last stretch in {}% of trials",
-            sig3(100.0 * l.still_throttling.mean)
-        )
-    } else {
-        format!(
-            "no window over it from minute {} of the busy period (mean; p95 {})",
-            sig3(l.clear_minute.mean),
-            sig3(l.clear_minute.p95)
-        )
-    };
-    Verdict {
-        check: "table_throughput".into(),
-        table: t.name.clone(),
-        status: status_for(u.p95, 1.0, headroom),
-        detail: format!(
-            "{}: p95 peak utilization {} (mean {} [{}, {}]) of the table's limit over simulated time ({steps}); {}% [{}, {}] of requested units throttled (mean); {clear}",
-            l.label,
-            sig3(u.p95),
-            sig3(u.mean),
-            sig3(u.ci95[0]),
-            sig3(u.ci95[1]),
-            sig3(100.0 * l.throttled_fraction.mean),
-            sig3(100.0 * l.throttled_fraction.ci95[0]),
-            sig3(100.0 * l.throttled_fraction.ci95[1]),
-        ),
-    }
-}
-
-fn size_verdict(
-    check: &str,
-    t: &TableResults,
-    limit: Option<f64>,
-    size: &Stat,
-    breach: &Breach,
-    what: &str,
-    headroom: f64,
-) -> Verdict {
-    let Some(limit) = limit else {
-        return Verdict {
-            check: check.into(),
-            table: t.name.clone(),
-            status: Status::Pass,
-            detail: format!(
-                "no {what} ceiling applies here; largest {what} p95 {}",
-                human_bytes(size.p95)
-            ),
-        };
-    };
-    let status = if breach.probability.mean > 0.05 {
-        Status::Fail
-    } else {
-        status_for(size.p95, limit, headroom)
-    };
-    let mut when = match breach.mean_day {
-        Some(d) => format!(
-            "first breach {} on average (in {}% of trials)",
-            when_day(d),
-            sig3(100.0 * breach.probability.mean)
-        ),
-        None => "no breach within the horizon".to_string(),
-    };
-    let widest = if check == "item_size" {
-        t.widest_safe_item_bucket_days
-    } else {
-        t.widest_safe_bucket_days
-    };
-    if let (Some(b), true) = (widest, status != Status::Pass) {
-        if b <= 0.0 {
-            when.push_str("; no time bucket helps: the busiest key starts over the ceiling");
-        }
-        let width = if b <= 0.0 {
-            String::new()
-        } else if b >= 1.0 {
-            format!("{} days", sig3(b))
-        } else if b * 24.0 >= 1.0 {
-            format!("{} hours", sig3(b * 24.0))
-        } else {
-            format!("{} minutes", sig3(b * 1440.0))
-        };
-        if b > 0.0 {
-            when.push_str(&format!(
-                "; a time bucket of at most {width} keeps the busiest {what} under {headroom} × the ceiling"
-            ));
-        }
-    }
-    Verdict {
-        check: check.into(),
-        table: t.name.clone(),
-        status,
-        detail: format!(
-            "largest {what} p95 {} vs ceiling {}; {when}",
-            human_bytes(size.p95),
-            human_bytes(limit)
-        ),
-    }
-}
-
 /// The busiest partition-key value's write rate in the busy period, per second:
 /// for each group of write streams picked by the same entity, the rank-1
 /// instance's share of their rate, divided over the other entities'
@@ -949,139 +466,44 @@ pub fn hottest_key_write_rate(tp: &super::plan::TablePlan) -> f64 {
     best
 }
 
-/// The store's per-key and monotonic-index checks, when it has such limits.
-fn key_verdicts(
-    scenario: &Scenario,
-    tp: &super::plan::TablePlan,
-    store: &dyn StoreModel,
-    headroom: f64,
-) -> Vec<Verdict> {
-    // From the table's own store settings (a global index's own capacity).
+/// The figures of a table's per-key and table-level limits in this busy
+/// period (the store's `key_limits`; a global index's own capacity).
+fn key_checks(scenario: &Scenario, tp: &super::plan::TablePlan) -> KeyChecks {
     let limits = tp.key_limits;
-    let mut out = Vec::new();
-    if let Some(limit) = limits.key_write_per_s {
-        let rate = hottest_key_write_rate(tp);
-        out.push(Verdict {
-            check: "hot_key".into(),
-            table: tp.name.clone(),
-            status: status_for(rate, limit, headroom),
-            detail: format!(
-                "busiest key takes {} writes/s in the busy period vs ~{} sustained writes/s per key",
-                sig3(rate),
-                sig3(limit)
-            ),
-        });
-    }
-    for (limit, is_write) in [
-        (limits.table_read_per_s, false),
-        (limits.table_write_per_s, true),
-    ] {
-        let Some(limit) = limit else { continue };
-        let units: f64 = tp
-            .streams
+    let units = |is_write: bool| -> f64 {
+        tp.streams
             .iter()
             .filter(|s| s.is_write == is_write)
             .map(|s| s.busy_rate_per_s * s.fan_out() * s.severity.mean)
-            .sum();
-        if units <= 0.0 {
-            // Nothing asked of this side of the table: nothing to judge.
-            continue;
-        }
-        let (ru, wu) = store.unit_names();
-        let unit = if is_write { wu } else { ru };
-        out.push(Verdict {
-            check: "table_throughput".into(),
-            table: tp.name.clone(),
-            status: status_for(units, limit, headroom),
-            detail: format!(
-                "busy period asks {} {unit}/s of the table vs the {} {unit}/s it serves at once ({})",
-                sig3(units),
-                sig3(limit),
-                limits.table_limit_note
-            ),
-        });
-    }
-    if let Some(limit) = limits.monotonic_write_per_s {
-        let table = scenario.tables.iter().find(|t| t.name == tp.name);
-        let monotonic = table.is_some_and(|t| {
-            let has_time =
-                |k: &crate::scenario::KeyTemplate| k.has(&crate::scenario::TemplatePart::Time);
-            has_time(&t.partition_key) || t.sort_key.as_ref().is_some_and(has_time)
-        });
-        if monotonic {
-            let shards = table.map_or(1.0, |t| f64::from(t.shards.max(1)));
-            let writes: f64 = tp
+            .sum()
+    };
+    let table = scenario.tables.iter().find(|t| t.name == tp.name);
+    let monotonic_key = table.is_some_and(|t| {
+        let has_time =
+            |k: &crate::scenario::KeyTemplate| k.has(&crate::scenario::TemplatePart::Time);
+        has_time(&t.partition_key) || t.sort_key.as_ref().is_some_and(has_time)
+    });
+    let monotonic = limits
+        .monotonic_write_per_s
+        .filter(|_| monotonic_key)
+        .map(|limit| MonotonicWrites {
+            writes_per_s: tp
                 .streams
                 .iter()
                 .filter(|s| s.is_write)
                 .map(|s| s.busy_rate_per_s)
-                .sum();
-            let lifted = limit * shards;
-            out.push(Verdict {
-                check: "monotonic_index".into(),
-                table: tp.name.clone(),
-                status: status_for(writes, lifted, headroom),
-                detail: format!(
-                    "{} writes/s into a monotonically increasing indexed value vs ~{} writes/s ({} per shard × {} shards)",
-                    sig3(writes),
-                    sig3(lifted),
-                    sig3(limit),
-                    shards
-                ),
-            });
-        }
+                .sum(),
+            limit_per_s: limit,
+            shards: table.map_or(1, |t| t.shards.max(1)),
+        });
+    KeyChecks {
+        hottest_key_writes_per_s: hottest_key_write_rate(tp),
+        key_write_limit_per_s: limits.key_write_per_s,
+        table_units_per_s: [units(false), units(true)],
+        table_limits_per_s: [limits.table_read_per_s, limits.table_write_per_s],
+        table_limit_note: limits.table_limit_note.to_string(),
+        monotonic,
     }
-    out
-}
-
-/// MongoDB: the `analyzeShardKey` characteristics of each collection's shard
-/// key as a `shard_key` verdict — warn when a ranged key is monotonic, when the
-/// most common value holds more than 1/shards of the documents, or when more
-/// than half the reads scatter-gather.
-fn shard_key_verdicts(scenario: &Scenario) -> Vec<Verdict> {
-    let shards = match scenario.store.settings.get("shards") {
-        Some(crate::scenario::SettingValue::Number(n)) => n.max(1.0),
-        _ => 3.0,
-    };
-    (0..scenario.tables.len())
-        .filter_map(|ti| crate::store::mongodb::analyze_shard_key(scenario, ti))
-        .map(|a| {
-            use crate::store::mongodb::{Monotonicity, ShardKey};
-            let top = a.most_common_values.first().map_or(0.0, |v| v.1);
-            let mut problems = Vec::new();
-            if a.monotonicity == Monotonicity::Monotonic && a.sharding == ShardKey::Ranged {
-                problems.push("a monotonic ranged key sends every insert to the MaxKey chunk");
-            }
-            if top > 1.0 / shards {
-                problems.push("the most common value holds more than one shard's share");
-            }
-            if a.reads_scatter_gather_share > 0.5 {
-                problems.push("most reads scatter-gather");
-            }
-            let cardinality = if a.cardinality.is_finite() {
-                crate::format::exact(a.cardinality.round())
-            } else {
-                "unbounded".to_string()
-            };
-            Verdict {
-                check: "shard_key".into(),
-                table: a.table.clone(),
-                status: if problems.is_empty() { Status::Pass } else { Status::Warn },
-                detail: format!(
-                    "analyzeShardKey of `{}` ({}): cardinality {cardinality}, most common value {}% of documents, {}; reads {}% single-shard / {}% multi-shard / {}% scatter-gather; writes {}% single-shard{}",
-                    a.shard_key,
-                    a.sharding.as_str(),
-                    sig3(100.0 * top),
-                    a.monotonicity.as_str(),
-                    sig3(100.0 * a.reads_single_shard_share),
-                    sig3(100.0 * a.reads_multi_shard_share),
-                    sig3(100.0 * a.reads_scatter_gather_share),
-                    sig3(100.0 * a.writes_single_shard_share),
-                    if problems.is_empty() { String::new() } else { format!("; {}", problems.join("; ")) }
-                ),
-            }
-        })
-        .collect()
 }
 
 /// One variant's results.
@@ -1090,7 +512,7 @@ pub fn variant(v: &Variant, d: Design) -> VariantResults {
         name: v.name.clone(),
         set: v.set.iter().cloned().collect(),
         tables: d.tables,
-        verdicts: d.verdicts,
+        verdicts: Vec::new(),
     }
 }
 
@@ -1116,9 +538,9 @@ pub fn set_monthly_costs(scenario: &Scenario, store: &dyn StoreModel, tables: &m
     }
 }
 
-/// Assembles the run results and picks the recommendation.
+/// Assembles the run results (verdicts, recommendation and checklist are
+/// the verdicts stage's).
 pub fn finish(scenario: &Scenario, base: Design, variants: Vec<VariantResults>) -> RunResults {
-    let recommendation = (!variants.is_empty()).then(|| recommend(scenario, &base, &variants));
     RunResults {
         scenario: scenario.name.clone(),
         description: scenario.description.clone(),
@@ -1133,97 +555,10 @@ pub fn finish(scenario: &Scenario, base: Design, variants: Vec<VariantResults>) 
         currency: scenario.pricing.as_ref().map(|p| p.currency.clone()),
         store: base.store,
         tables: base.tables,
-        verdicts: base.verdicts,
+        verdicts: Vec::new(),
         variants,
-        recommendation,
-        checklist: crate::checks::review(scenario),
+        recommendation: None,
+        checklist: Vec::new(),
         source_text: scenario.source_text.clone(),
-    }
-}
-
-/// How big a change a variant is: total shards added, then narrower buckets
-/// (a wider bucket, or none, is the smaller change), then file order.
-fn change_size(v: &VariantResults) -> (f64, f64) {
-    let mut shards = 0.0;
-    let mut narrowness = 0.0;
-    for (path, value) in &v.set {
-        if path.ends_with(".shards") {
-            shards += value.as_f64().unwrap_or(1.0);
-        } else if path.ends_with(".bucket") {
-            let secs = value
-                .as_str()
-                .and_then(|s| crate::scenario::units::parse_duration(s).ok())
-                .unwrap_or(f64::INFINITY);
-            narrowness += 1.0 / secs;
-        }
-    }
-    (shards, narrowness)
-}
-
-fn passes(verdicts: &[Verdict]) -> bool {
-    verdicts.iter().all(|v| v.status == Status::Pass)
-}
-
-fn recommend(_scenario: &Scenario, base: &Design, variants: &[VariantResults]) -> Recommendation {
-    if passes(&base.verdicts) {
-        return Recommendation {
-            variant: "base".into(),
-            set: Default::default(),
-            reason: "the base design already passes every check; no change needed".into(),
-        };
-    }
-    let mut passing: Vec<(usize, &VariantResults)> = variants
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| passes(&v.verdicts))
-        .collect();
-    passing.sort_by(|(ia, a), (ib, b)| {
-        let (sa, na) = change_size(a);
-        let (sb, nb) = change_size(b);
-        sa.total_cmp(&sb).then(na.total_cmp(&nb)).then(ia.cmp(ib))
-    });
-    let failing_base: Vec<String> = base
-        .verdicts
-        .iter()
-        .filter(|v| v.status != Status::Pass)
-        .map(|v| format!("{} on {} ({})", v.check, v.table, v.status.as_str()))
-        .collect();
-    match passing.first() {
-        Some((_, v)) => {
-            let worst = v
-                .tables
-                .iter()
-                .map(|t| t.peak_utilization.p95)
-                .fold(0.0, f64::max);
-            Recommendation {
-                variant: v.name.clone(),
-                set: v.set.clone(),
-                reason: format!(
-                    "smallest change that passes every check (p95 peak utilization {} ≤ headroom, no size-ceiling breach within the horizon); the base design fails {}",
-                    sig3(worst),
-                    failing_base.join(", ")
-                ),
-            }
-        }
-        None => Recommendation {
-            variant: "none".into(),
-            set: Default::default(),
-            reason: format!(
-                "no alternative passes every check; the base design fails {}",
-                failing_base.join(", ")
-            ),
-        },
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn human_bytes_uses_decimal_units() {
-        assert_eq!(human_bytes(1_500_000.0), "1.50 MB");
-        assert_eq!(human_bytes(100e6), "100 MB");
-        assert_eq!(human_bytes(512.0), "512 B");
     }
 }

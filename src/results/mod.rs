@@ -46,7 +46,7 @@ pub struct RunResults {
     /// alternative does).
     pub recommendation: Option<Recommendation>,
     /// The design-review checklist of the base design: static checks of the
-    /// access-pattern table and key templates (see [`crate::checks::review`]).
+    /// access-pattern table and key templates (the verdicts stage's checklist).
     pub checklist: Vec<ChecklistItem>,
     /// The scenario file as written (echoed in the report).
     #[serde(skip)]
@@ -163,6 +163,45 @@ pub struct TableResults {
     /// The table-level limit that changes over simulated time (Firestore's
     /// 500/50/5 ramp), when the store sets one.
     pub table_limit: Option<TableLimitResults>,
+    /// Per-key and table-level write figures of the busiest traffic (the
+    /// checkpoint with the highest traffic factor), for the `hot_key`,
+    /// `table_throughput` and `monotonic_index` checks.
+    pub key_checks: KeyChecks,
+}
+
+/// Figures of a table's per-key and table-level limits in the busy period of
+/// the busiest traffic (the store's `key_limits`): what the `hot_key`,
+/// `table_throughput` and `monotonic_index` checks judge.
+#[derive(Debug, Clone, Serialize, PartialEq, Default)]
+pub struct KeyChecks {
+    /// Writes per second the busiest partition-key value takes in the busy
+    /// period (the rank-1 instance's share of each write pattern, over the
+    /// other entities' combinations and the write shards).
+    pub hottest_key_writes_per_s: f64,
+    /// Sustained writes per second one key takes (Firestore's ~1 per
+    /// document), when the store limits it.
+    pub key_write_limit_per_s: Option<f64>,
+    /// Read and write units per second the busy period asks of the whole table.
+    pub table_units_per_s: [f64; 2],
+    /// Read and write units per second the whole table serves at once
+    /// (DynamoDB's provisioned capacity or on-demand peak), when limited.
+    pub table_limits_per_s: [Option<f64>; 2],
+    /// Where the table limits come from.
+    pub table_limit_note: String,
+    /// Writes into a monotonically increasing key or indexed value, when the
+    /// store limits them (Firestore's sequential index) and the table has one.
+    pub monotonic: Option<MonotonicWrites>,
+}
+
+/// Writes into a monotonically increasing key against the store's limit.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
+pub struct MonotonicWrites {
+    /// Writes per second in the busy period.
+    pub writes_per_s: f64,
+    /// The store's limit per shard, writes per second.
+    pub limit_per_s: f64,
+    /// Write shards of the table (the limit is lifted × shards).
+    pub shards: u32,
 }
 
 /// A global secondary index's write pressure on its base table: when the
@@ -392,6 +431,23 @@ impl Status {
             Status::Pass => "pass",
             Status::Warn => "warn",
             Status::Fail => "fail",
+        }
+    }
+}
+
+impl From<crate::store::StaticCheck> for Verdict {
+    /// A store's static check as a verdict.
+    fn from(c: crate::store::StaticCheck) -> Verdict {
+        use crate::store::CheckLevel;
+        Verdict {
+            check: c.check.to_string(),
+            table: c.table,
+            status: match c.level {
+                CheckLevel::Pass => Status::Pass,
+                CheckLevel::Warn => Status::Warn,
+                CheckLevel::Fail => Status::Fail,
+            },
+            detail: c.detail,
         }
     }
 }

@@ -49,7 +49,7 @@
 //!   writes shares a node as the page's "or" says. Older versions of the page
 //!   gave 10,000 rows/s for either: set the two settings to reproduce them.
 //! - Row key ≤ 4 KiB ("Schema design" size limits; API `Row.key`: "up to
-//!   4KiB"): the `row_key_size` verdict ([`row_key_verdicts`]) fails a table
+//!   4KiB"): the `row_key_size` check (`static_checks`) fails a table
 //!   whose longest row key ([`max_row_key_bytes`]) can exceed it, `keyheat
 //!   check` prints it and exits 3, and `keyheat place` flags a key over it.
 //! - A row over 256 MiB cannot be read in full (API `Row`: "Rows which exceed
@@ -67,7 +67,10 @@
 
 use super::mongodb::key_position;
 use super::Figure;
-use super::{figure, LoadSplit, NodeLayout, Settings, StoreModel, TableDemand, TableLayout};
+use super::{
+    figure, CheckLevel, LoadSplit, NodeLayout, Settings, StaticCheck, StoreModel, TableDemand,
+    TableLayout,
+};
 use crate::error::Result;
 use crate::format::exact;
 use crate::scenario::{
@@ -247,6 +250,42 @@ impl Bigtable {
 }
 
 impl StoreModel for Bigtable {
+    /// The `row_key_size` check of each table: fail when its longest row key
+    /// ([`max_row_key_bytes`]) can exceed 4 KiB (Bigtable rejects such a row
+    /// key: "Schema design" size limits, API `Row.key`), pass otherwise.
+    fn static_checks(&self, scenario: &Scenario) -> Vec<StaticCheck> {
+        let with_sort = self.row_key == RowKey::PartitionAndSortKey;
+        scenario
+            .tables
+            .iter()
+            .map(|t| {
+                let sort = if with_sort { t.sort_key.as_ref() } else { None };
+                let bytes = max_row_key_bytes(&t.partition_key, sort);
+                let key = match sort {
+                    Some(sk) => format!("{}{}", t.partition_key.text, sk.text),
+                    None => t.partition_key.text.clone(),
+                };
+                let over = bytes > ROW_KEY_LIMIT;
+                StaticCheck {
+                    check: "row_key_size",
+                    table: t.name.clone(),
+                    level: if over { CheckLevel::Fail } else { CheckLevel::Pass },
+                    detail: format!(
+                        "longest row key of `{}` up to {} bytes (literal text + 20 bytes per placeholder) vs the {} byte (4 KiB) limit{}",
+                        if key.len() > 60 { format!("{}…", key.chars().take(60).collect::<String>()) } else { key },
+                        exact(bytes as f64),
+                        exact(ROW_KEY_LIMIT as f64),
+                        if over {
+                            "; Bigtable rejects such a row key: shorten the literal parts (or hash a long id) so the key fits"
+                        } else {
+                            ""
+                        }
+                    ),
+                }
+            })
+            .collect()
+    }
+
     fn max_partitions(&self) -> Option<usize> {
         Some(MAX_TABLETS)
     }
@@ -503,50 +542,6 @@ pub fn max_row_key_bytes(partition_key: &KeyTemplate, sort_key: Option<&KeyTempl
             .sum()
     };
     bytes(partition_key) + sort_key.map_or(0, bytes)
-}
-
-/// The `row_key_size` verdict of each table of a Bigtable scenario: fail
-/// when its longest row key ([`max_row_key_bytes`]) can exceed 4 KiB
-/// (Bigtable rejects such a row key: "Schema design" size limits, API
-/// `Row.key`), pass otherwise.
-pub fn row_key_verdicts(scenario: &Scenario) -> Vec<crate::results::Verdict> {
-    let with_sort = matches!(
-        scenario.store.settings.get("row_key"),
-        Some(SettingValue::Text(t)) if t == "partition_and_sort_key"
-    );
-    scenario
-        .tables
-        .iter()
-        .map(|t| {
-            let sort = if with_sort { t.sort_key.as_ref() } else { None };
-            let bytes = max_row_key_bytes(&t.partition_key, sort);
-            let key = match sort {
-                Some(sk) => format!("{}{}", t.partition_key.text, sk.text),
-                None => t.partition_key.text.clone(),
-            };
-            let over = bytes > ROW_KEY_LIMIT;
-            crate::results::Verdict {
-                check: "row_key_size".into(),
-                table: t.name.clone(),
-                status: if over {
-                    crate::results::Status::Fail
-                } else {
-                    crate::results::Status::Pass
-                },
-                detail: format!(
-                    "longest row key of `{}` up to {} bytes (literal text + 20 bytes per placeholder) vs the {} byte (4 KiB) limit{}",
-                    if key.len() > 60 { format!("{}…", key.chars().take(60).collect::<String>()) } else { key },
-                    exact(bytes as f64),
-                    exact(ROW_KEY_LIMIT as f64),
-                    if over {
-                        "; Bigtable rejects such a row key: shorten the literal parts (or hash a long id) so the key fits"
-                    } else {
-                        ""
-                    }
-                ),
-            }
-        })
-        .collect()
 }
 
 /// Tables of `scenario` whose row keys can exceed 4 KiB, with their longest

@@ -49,9 +49,12 @@
 //!   MongoDB 7.0's `analyzeShardKey` reports for a live collection.
 
 use super::Figure;
-use super::{figure, NodeLayout, Settings, StoreModel, TableDemand, TableLayout};
+use super::{
+    figure, CheckLevel, NodeLayout, Settings, StaticCheck, StoreModel, TableDemand, TableLayout,
+};
 use crate::error::Result;
 use crate::format::exact;
+use crate::format::sig3_plain as sig3;
 use crate::scenario::{
     Consistency, KeyTemplate, Operation, Popularity, Scenario, SettingValue, ShardStrategy,
     StoreKind, TemplatePart,
@@ -320,6 +323,52 @@ pub fn key_position(key: &str) -> f64 {
 }
 
 impl StoreModel for MongoDb {
+    /// The `analyzeShardKey` characteristics of each collection's shard
+    /// key as a `shard_key` check — warn when a ranged key is monotonic, when the
+    /// most common value holds more than 1/shards of the documents, or when more
+    /// than half the reads scatter-gather.
+    fn static_checks(&self, scenario: &Scenario) -> Vec<StaticCheck> {
+        let shards = self.shards.max(1) as f64;
+        (0..scenario.tables.len())
+            .filter_map(|ti| analyze_shard_key(scenario, ti))
+            .map(|a| {
+                let top = a.most_common_values.first().map_or(0.0, |v| v.1);
+                let mut problems = Vec::new();
+                if a.monotonicity == Monotonicity::Monotonic && a.sharding == ShardKey::Ranged {
+                    problems.push("a monotonic ranged key sends every insert to the MaxKey chunk");
+                }
+                if top > 1.0 / shards {
+                    problems.push("the most common value holds more than one shard's share");
+                }
+                if a.reads_scatter_gather_share > 0.5 {
+                    problems.push("most reads scatter-gather");
+                }
+                let cardinality = if a.cardinality.is_finite() {
+                    exact(a.cardinality.round())
+                } else {
+                    "unbounded".to_string()
+                };
+                StaticCheck {
+                    check: "shard_key",
+                    table: a.table.clone(),
+                    level: if problems.is_empty() { CheckLevel::Pass } else { CheckLevel::Warn },
+                    detail: format!(
+                        "analyzeShardKey of `{}` ({}): cardinality {cardinality}, most common value {}% of documents, {}; reads {}% single-shard / {}% multi-shard / {}% scatter-gather; writes {}% single-shard{}",
+                        a.shard_key,
+                        a.sharding.as_str(),
+                        sig3(100.0 * top),
+                        a.monotonicity.as_str(),
+                        sig3(100.0 * a.reads_single_shard_share),
+                        sig3(100.0 * a.reads_multi_shard_share),
+                        sig3(100.0 * a.reads_scatter_gather_share),
+                        sig3(100.0 * a.writes_single_shard_share),
+                        if problems.is_empty() { String::new() } else { format!("; {}", problems.join("; ")) }
+                    ),
+                }
+            })
+            .collect()
+    }
+
     fn kind(&self) -> StoreKind {
         StoreKind::MongoDb
     }

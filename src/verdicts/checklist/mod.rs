@@ -1,7 +1,7 @@
 //! The design-review checklist: static checks of a scenario's access-pattern
 //! table and key templates, in the order of the modeling guide's "Verify"
 //! list. They need no simulation; the simulated checks (hot partitions,
-//! size ceilings) are the [`crate::results::Verdict`]s.
+//! size ceilings) are the verdicts of `verdicts::judge`.
 //!
 //! | check | subject | fails when | warns when |
 //! |---|---|---|---|
@@ -88,7 +88,7 @@ pub const EPHEMERAL_WORDS: &[&str] = &[
 /// by = "user"
 /// "#;
 /// let scenario = keyheat::Scenario::from_str_at(text, "sessions.toml").unwrap();
-/// let checklist = keyheat::checks::review(&scenario);
+/// let checklist = keyheat::verdicts::checklist::review(&scenario);
 /// let ttl = checklist.iter().find(|c| c.check == "ephemeral_ttl").unwrap();
 /// assert_eq!(ttl.status, Status::Fail);
 /// let path = checklist.iter().find(|c| c.check == "access_path").unwrap();

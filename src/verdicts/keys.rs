@@ -1,0 +1,66 @@
+//! The checks of a store's per-key and table-level limits: `hot_key`
+//! (Firestore's ~1 sustained write/s per document), `table_throughput`
+//! (DynamoDB's provisioned or on-demand table capacity) and
+//! `monotonic_index` (Firestore's ~500 writes/s into a sequential index),
+//! judged from a table's [`KeyChecks`] at the busiest traffic.
+
+use super::table::status_for;
+use crate::format::sig3_plain as sig3;
+use crate::results::{KeyChecks, TableResults, Verdict};
+
+/// The key and table-limit verdicts of table `t` (`ru` / `wu`: the store's
+/// read and write unit names).
+pub(super) fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> Vec<Verdict> {
+    let k: &KeyChecks = &t.key_checks;
+    let mut out = Vec::new();
+    if let Some(limit) = k.key_write_limit_per_s {
+        let rate = k.hottest_key_writes_per_s;
+        out.push(Verdict {
+            check: "hot_key".into(),
+            table: t.name.clone(),
+            status: status_for(rate, limit, headroom),
+            detail: format!(
+                "busiest key takes {} writes/s in the busy period vs ~{} sustained writes/s per key",
+                sig3(rate),
+                sig3(limit)
+            ),
+        });
+    }
+    for (side, unit) in [ru, wu].into_iter().enumerate() {
+        let Some(limit) = k.table_limits_per_s[side] else {
+            continue;
+        };
+        let units = k.table_units_per_s[side];
+        if units <= 0.0 {
+            // Nothing asked of this side of the table: nothing to judge.
+            continue;
+        }
+        out.push(Verdict {
+            check: "table_throughput".into(),
+            table: t.name.clone(),
+            status: status_for(units, limit, headroom),
+            detail: format!(
+                "busy period asks {} {unit}/s of the table vs the {} {unit}/s it serves at once ({})",
+                sig3(units),
+                sig3(limit),
+                k.table_limit_note
+            ),
+        });
+    }
+    if let Some(m) = k.monotonic {
+        let lifted = m.limit_per_s * f64::from(m.shards);
+        out.push(Verdict {
+            check: "monotonic_index".into(),
+            table: t.name.clone(),
+            status: status_for(m.writes_per_s, lifted, headroom),
+            detail: format!(
+                "{} writes/s into a monotonically increasing indexed value vs ~{} writes/s ({} per shard × {} shards)",
+                sig3(m.writes_per_s),
+                sig3(lifted),
+                sig3(m.limit_per_s),
+                m.shards
+            ),
+        });
+    }
+    out
+}

@@ -1,0 +1,152 @@
+//! The verdicts stage: the numbers of a run ([`RunResults`], from the
+//! engine) judged against the store's limits and the scenario's headroom —
+//! pass / warn / fail per check and table, the advice in their details
+//! (the widest safe time bucket), the recommendation among variants, and the
+//! design-review checklist. Pure: it reads results and the scenario, and
+//! fills `verdicts`, each variant's `verdicts`, `recommendation` and
+//! `checklist`.
+//!
+//! - [`table`]: the simulated checks of one table (`hot_partition`,
+//!   `hot_node`, `node_memory`, `table_throughput` over time,
+//!   `partition_size`, `partition_rows`, `item_size`);
+//! - [`keys`]: per-key and table-level limits (`hot_key`,
+//!   `table_throughput`, `monotonic_index`);
+//! - the store's own static checks ([`StoreModel::static_checks`]: MongoDB's
+//!   `shard_key`, Bigtable's `row_key_size`), which `keyheat check` runs too;
+//! - [`recommend`]: the smallest change that passes;
+//! - [`checklist`]: static checks of the access-pattern table.
+
+pub mod checklist;
+mod keys;
+mod recommend;
+mod table;
+
+use crate::error::Result;
+use crate::results::{RunResults, Status, TableResults, Verdict};
+use crate::scenario::Scenario;
+use crate::store::{Model, StoreModel};
+
+/// Judges `results` (the engine's numbers for `scenario` and its variants):
+/// fills the verdicts of the base design and of each variant, the
+/// recommendation (when there are variants) and the checklist.
+///
+/// # Errors
+/// A scenario error when a design's store settings are invalid (as
+/// [`Model::new`]).
+///
+/// ```
+/// let text = r#"
+/// schema_version = 1
+/// name = "doc"
+/// [store]
+/// kind = "generic"
+/// partitions = 4
+/// partition_write_limit = 100
+/// [simulation]
+/// trials = 4
+/// duration = "10s"
+/// [[entity]]
+/// name = "user"
+/// count = 1000
+/// [[table]]
+/// name = "t"
+/// partition_key = "U#{user}"
+/// item_size = "1KB"
+/// [[access_pattern]]
+/// name = "write"
+/// table = "t"
+/// operation = "put"
+/// rate = 1000
+/// by = "user"
+/// "#;
+/// let s = keyheat::Scenario::from_str_at(text, "doc.toml").unwrap();
+/// let mut r = keyheat::engine::run(&s, &Default::default(), &|_| {}).unwrap();
+/// assert!(r.verdicts.is_empty());
+/// keyheat::verdicts::judge(&s, &mut r).unwrap();
+/// // 1,000 writes/s over 4 partitions of 100 WCU/s each: throttled.
+/// assert!(r.verdicts.iter().any(|v| v.check == "hot_partition" && v.status.as_str() == "fail"));
+/// ```
+pub fn judge(scenario: &Scenario, results: &mut RunResults) -> Result<()> {
+    let model = Model::new(&scenario.store, &scenario.source_path)?;
+    results.verdicts = design(scenario, model.store(), &results.tables);
+    for (v, r) in scenario.variants.iter().zip(results.variants.iter_mut()) {
+        let model = Model::new(&v.scenario.store, &v.scenario.source_path)?;
+        r.verdicts = design(&v.scenario, model.store(), &r.tables);
+    }
+    results.recommendation = (!results.variants.is_empty())
+        .then(|| recommend::recommend(&results.verdicts, &results.variants));
+    results.checklist = checklist::review(scenario);
+    Ok(())
+}
+
+/// The store's checks judged from the scenario alone ([`StoreModel::static_checks`]),
+/// as verdicts: what `keyheat check` reports and every run includes.
+pub fn static_verdicts(scenario: &Scenario, store: &dyn StoreModel) -> Vec<Verdict> {
+    store
+        .static_checks(scenario)
+        .into_iter()
+        .map(Verdict::from)
+        .collect()
+}
+
+/// Every verdict of one design: the per-table checks (one `hot_node` and
+/// `node_memory` for the cluster the tables share), with the store's note on
+/// what a breach means; then the key and table-limit checks and the static
+/// checks, marked with the day and traffic of the busiest checkpoint when
+/// traffic grows.
+fn design(scenario: &Scenario, store: &dyn StoreModel, tables: &[TableResults]) -> Vec<Verdict> {
+    let (ru, wu) = store.unit_names();
+    let headroom = scenario.checks.headroom;
+    let mut v: Vec<Verdict> = Vec::new();
+    // The nodes are shared: one hot_node (and node_memory) verdict for the
+    // cluster, named after the tables it sums, after the first table with nodes.
+    let mut cluster_done = false;
+    for t in tables {
+        for verdict in table::verdicts(t, headroom, ru, wu) {
+            if verdict.check == "hot_node" {
+                if cluster_done {
+                    continue;
+                }
+                cluster_done = true;
+                v.push(verdict);
+                if let Some(m) = t.nodes.as_ref().and_then(|n| {
+                    n.memory.as_ref().map(|m| {
+                        table::memory_verdict(n, m, headroom, scenario.simulation.horizon_days)
+                    })
+                }) {
+                    v.push(m);
+                }
+            } else {
+                v.push(verdict);
+            }
+        }
+    }
+    for x in v.iter_mut().filter(|x| x.status != Status::Pass) {
+        if let Some(note) = store.breach_note(&x.check) {
+            x.detail = format!("{}; {note}", x.detail);
+        }
+    }
+    let mut keyed: Vec<Verdict> = tables
+        .iter()
+        .flat_map(|t| keys::verdicts(t, headroom, ru, wu))
+        .collect();
+    keyed.extend(static_verdicts(scenario, store));
+    // Key checks judge the busiest traffic: say which day when traffic grows.
+    let busiest = tables.first().and_then(|t| {
+        t.checkpoints
+            .iter()
+            .max_by(|a, b| a.traffic_factor.total_cmp(&b.traffic_factor))
+    });
+    if let Some(c) = busiest.filter(|c| c.traffic_factor > 1.0 + 1e-9) {
+        for k in &mut keyed {
+            k.detail = format!(
+                "{} (day {}, traffic × {})",
+                k.detail,
+                crate::format::sig3(c.day),
+                crate::format::sig3(c.traffic_factor)
+            );
+        }
+    }
+    v.extend(keyed);
+    v
+}

@@ -1,0 +1,82 @@
+//! The recommendation among a design's variants: the smallest change whose
+//! every check passes.
+
+use crate::format::sig3_plain as sig3;
+use crate::results::{Recommendation, Status, VariantResults, Verdict};
+
+/// How big a change a variant is: total shards added, then narrower buckets
+/// (a wider bucket, or none, is the smaller change), then file order.
+fn change_size(v: &VariantResults) -> (f64, f64) {
+    let mut shards = 0.0;
+    let mut narrowness = 0.0;
+    for (path, value) in &v.set {
+        if path.ends_with(".shards") {
+            shards += value.as_f64().unwrap_or(1.0);
+        } else if path.ends_with(".bucket") {
+            let secs = value
+                .as_str()
+                .and_then(|s| crate::scenario::units::parse_duration(s).ok())
+                .unwrap_or(f64::INFINITY);
+            narrowness += 1.0 / secs;
+        }
+    }
+    (shards, narrowness)
+}
+
+fn passes(verdicts: &[Verdict]) -> bool {
+    verdicts.iter().all(|v| v.status == Status::Pass)
+}
+
+/// The recommendation: the base design when it passes every check, else the
+/// passing variant with the smallest change ([`change_size`], then file
+/// order), else none.
+pub(super) fn recommend(base: &[Verdict], variants: &[VariantResults]) -> Recommendation {
+    if passes(base) {
+        return Recommendation {
+            variant: "base".into(),
+            set: Default::default(),
+            reason: "the base design already passes every check; no change needed".into(),
+        };
+    }
+    let mut passing: Vec<(usize, &VariantResults)> = variants
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| passes(&v.verdicts))
+        .collect();
+    passing.sort_by(|(ia, a), (ib, b)| {
+        let (sa, na) = change_size(a);
+        let (sb, nb) = change_size(b);
+        sa.total_cmp(&sb).then(na.total_cmp(&nb)).then(ia.cmp(ib))
+    });
+    let failing_base: Vec<String> = base
+        .iter()
+        .filter(|v| v.status != Status::Pass)
+        .map(|v| format!("{} on {} ({})", v.check, v.table, v.status.as_str()))
+        .collect();
+    match passing.first() {
+        Some((_, v)) => {
+            let worst = v
+                .tables
+                .iter()
+                .map(|t| t.peak_utilization.p95)
+                .fold(0.0, f64::max);
+            Recommendation {
+                variant: v.name.clone(),
+                set: v.set.clone(),
+                reason: format!(
+                    "smallest change that passes every check (p95 peak utilization {} ≤ headroom, no size-ceiling breach within the horizon); the base design fails {}",
+                    sig3(worst),
+                    failing_base.join(", ")
+                ),
+            }
+        }
+        None => Recommendation {
+            variant: "none".into(),
+            set: Default::default(),
+            reason: format!(
+                "no alternative passes every check; the base design fails {}",
+                failing_base.join(", ")
+            ),
+        },
+    }
+}

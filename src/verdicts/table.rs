@@ -1,0 +1,423 @@
+//! The simulated checks of one table: `hot_partition`, `hot_node`,
+//! `node_memory`, `table_throughput` (a table limit over simulated time),
+//! `partition_size`, `partition_rows` and `item_size`, judged from the
+//! table's results against the headroom.
+
+use crate::format::bytes as human_bytes;
+use crate::format::sig3_plain as sig3;
+use crate::results::{
+    Breach, IndexPressure, NodeMemory, NodeResults, Stat, Status, TableLimitResults, TableResults,
+    Verdict,
+};
+
+/// The `node_memory` verdict: the fullest node's bytes at the end of the
+/// horizon against `node_memory` — fail when it fills in more than 5% of
+/// trials, warn over the headroom; pass (reported only) without a limit.
+pub(super) fn memory_verdict(
+    n: &NodeResults,
+    m: &NodeMemory,
+    headroom: f64,
+    horizon: f64,
+) -> Verdict {
+    let label = &n.label;
+    let held = format!(
+        "fullest {label} holds p95 {} at day {} (mean {}; {} at day 0, growing {}/day; all {label}s {}; {} B per key counted)",
+        human_bytes(m.peak_bytes.p95),
+        sig3(horizon),
+        human_bytes(m.peak_bytes.mean),
+        human_bytes(m.peak_bytes_day0.mean),
+        human_bytes(m.peak_growth_bytes_per_day.mean),
+        human_bytes(m.total_bytes.mean),
+        sig3(m.key_overhead_bytes),
+    );
+    let (status, detail) = match m.limit_bytes {
+        None => (
+            Status::Pass,
+            format!("{held}; no node_memory set: set it to the {label}s' maxmemory to check it"),
+        ),
+        Some(limit) => {
+            let status = if m.fill.probability.mean > 0.05 {
+                Status::Fail
+            } else {
+                status_for(m.peak_bytes.p95, limit, headroom)
+            };
+            let when = match m.fill.mean_day {
+                Some(d) => format!(
+                    "fills {} on average (in {}% of trials)",
+                    when_day(d),
+                    sig3(100.0 * m.fill.probability.mean)
+                ),
+                None => "does not fill within the horizon".to_string(),
+            };
+            (
+                status,
+                format!("{held} vs node_memory {}; {when}", human_bytes(limit)),
+            )
+        }
+    };
+    Verdict {
+        check: "node_memory".into(),
+        table: n.tables.join(" + "),
+        status,
+        detail,
+    }
+}
+
+/// "on day 38.0", or "after 22 minutes" / "after 5.3 hours" within the first day.
+fn when_day(d: f64) -> String {
+    if d >= 1.0 {
+        format!("on day {}", sig3(d))
+    } else if d * 24.0 >= 1.0 {
+        format!("after {} hours", sig3(d * 24.0))
+    } else {
+        format!("after {} minutes", sig3(d * 1440.0))
+    }
+}
+
+pub(super) fn status_for(p95: f64, limit: f64, headroom: f64) -> Status {
+    if p95 > limit {
+        Status::Fail
+    } else if p95 > headroom * limit {
+        Status::Warn
+    } else {
+        Status::Pass
+    }
+}
+
+/// The `hot_node`, `hot_partition`, `table_throughput`, `partition_size`,
+/// `partition_rows` and `item_size` verdicts of one table.
+pub(super) fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> Vec<Verdict> {
+    let mut out = Vec::new();
+    let limit_words = |[r, w, c]: [Option<f64>; 3]| -> Vec<String> {
+        [
+            r.map(|l| format!("{} {ru}/s", sig3(l))),
+            w.map(|l| format!("{} {wu}/s", sig3(l))),
+            c.map(|l| format!("{} units/s", sig3(l))),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    };
+    let limits = limit_words([
+        t.partition_read_limit_per_s,
+        t.partition_write_limit_per_s,
+        t.partition_combined_limit_per_s,
+    ]);
+    let node_limits: Vec<String> = t
+        .nodes
+        .as_ref()
+        .map(|n| {
+            let [r, w, c] = n.limits_per_s;
+            [
+                r.map(|l| format!("{} {ru}/s", sig3(l))),
+                w.map(|l| format!("{} {wu}/s", sig3(l))),
+                c.map(|l| {
+                    let unit = if ru == wu { ru } else { "units" };
+                    format!("{} {unit}/s", sig3(l))
+                }),
+            ]
+            .into_iter()
+            .flatten()
+            .collect()
+        })
+        .unwrap_or_default();
+    if let Some(n) = t.nodes.as_ref().filter(|_| !node_limits.is_empty()) {
+        let u = &n.peak_utilization;
+        out.push(Verdict {
+            check: "hot_node".into(),
+            table: n.tables.join(" + "),
+            status: status_for(u.p95, 1.0, headroom),
+            detail: format!(
+                "p95 peak {label} utilization {} (mean {} [{}, {}]) of the per-{label} limit ({}) over {} {label}s, every table's load summed; busiest {label} takes {}% of the load (mean; even: {}%)",
+                sig3(u.p95),
+                sig3(u.mean),
+                sig3(u.ci95[0]),
+                sig3(u.ci95[1]),
+                node_limits.join(", "),
+                n.count,
+                sig3(100.0 * n.hottest_node_share.mean),
+                sig3(100.0 / n.count.max(1) as f64),
+                label = n.label,
+            ),
+        });
+    }
+    // Judge the worst checkpoint of the horizon (day 0 when traffic does not
+    // grow) — the earliest one whose mean peak is indistinguishable from the
+    // worst's (95% CIs overlap), so noise does not move the verdict's day.
+    let worst = t
+        .checkpoints
+        .iter()
+        .max_by(|a, b| a.peak_utilization.p95.total_cmp(&b.peak_utilization.p95));
+    let worst = worst.and_then(|w| {
+        t.checkpoints
+            .iter()
+            .find(|c| c.peak_utilization.ci95[1] >= w.peak_utilization.ci95[0])
+    });
+    let (u_stat, thr, at, limits, partitions) = match worst {
+        Some(c) if c.day > 0.0 => (
+            c.peak_utilization,
+            c.throttled_fraction,
+            format!(
+                " at day {} (traffic × {}{})",
+                sig3(c.day),
+                sig3(c.traffic_factor),
+                if c.partitions == t.partitions {
+                    String::new()
+                } else {
+                    format!(
+                        "; {} stored on {} partitions, {} on day 0",
+                        human_bytes(c.stored_bytes),
+                        c.partitions,
+                        t.partitions
+                    )
+                }
+            ),
+            limit_words(c.limits_per_s),
+            c.partitions,
+        ),
+        _ => (
+            t.peak_utilization,
+            t.throttled_fraction,
+            String::new(),
+            limits,
+            t.partitions,
+        ),
+    };
+    let hot = if limits.is_empty() {
+        Verdict {
+            check: "hot_partition".into(),
+            table: t.name.clone(),
+            status: Status::Pass,
+            detail: if node_limits.is_empty() {
+                "no per-partition throughput limit is set for this store".into()
+            } else {
+                "no per-partition limit: this store limits throughput per node (see hot_node)"
+                    .into()
+            },
+        }
+    } else {
+        let u = &u_stat;
+        // Back-pressure: a global index whose writes run hot fails the table's writes.
+        let pressing: Vec<&IndexPressure> = t
+            .back_pressure
+            .iter()
+            .filter(|b| b.base_write_share > 0.0)
+            .collect();
+        let status = pressing
+            .iter()
+            .map(|b| status_for(b.write_peak_utilization.p95, 1.0, headroom))
+            .fold(status_for(u.p95, 1.0, headroom), Status::max);
+        let pressure: String = pressing
+            .iter()
+            .filter(|b| status_for(b.write_peak_utilization.p95, 1.0, headroom) != Status::Pass)
+            .map(|b| {
+                format!(
+                    "; back-pressure: global index {} runs its writes at p95 peak write utilization {} ({}% of its write units throttled, mean), and the writes of this table that feed it ({}% of its write units) wait on it",
+                    b.index,
+                    sig3(b.write_peak_utilization.p95),
+                    sig3(100.0 * b.throttled_write_fraction.mean),
+                    sig3(100.0 * b.base_write_share),
+                )
+            })
+            .collect::<String>()
+            + &match t.index_throttled_fraction {
+                Some(f) if f.mean > 0.0 => format!(
+                    "; {}% of requested units throttled because of its global indexes (mean, included above)",
+                    sig3(100.0 * f.mean)
+                ),
+                _ => String::new(),
+            };
+        Verdict {
+            check: "hot_partition".into(),
+            table: t.name.clone(),
+            status,
+            detail: format!(
+                "p95 peak utilization {}{at} (mean {} [{}, {}]) of the per-partition limit ({}) over {} partitions; {}% of requested units throttled (mean); headroom {}",
+                sig3(u.p95),
+                sig3(u.mean),
+                sig3(u.ci95[0]),
+                sig3(u.ci95[1]),
+                limits.join(", "),
+                partitions,
+                sig3(100.0 * thr.mean),
+                headroom
+            ) + if t.name.contains('.') && status != Status::Pass {
+                "; a global index that throttles writes throttles the base table's writes (back-pressure)"
+            } else {
+                ""
+            } + &pressure,
+        }
+    };
+    out.push(hot);
+    if let Some(l) = &t.table_limit {
+        out.push(table_limit_verdict(t, l, headroom, ru, wu));
+    }
+    out.push(size_verdict(
+        "partition_size",
+        t,
+        t.partition_size_limit_bytes,
+        &t.max_item_collection_bytes,
+        &t.size_breach,
+        "item collection",
+        headroom,
+    ));
+    if let Some(limit) = t.partition_rows_limit {
+        let status = if t.rows_breach.probability.mean > 0.05 {
+            Status::Fail
+        } else {
+            status_for(t.max_partition_rows.p95, limit, headroom)
+        };
+        let when = match t.rows_breach.mean_day {
+            Some(d) => format!("first breach {} on average", when_day(d)),
+            None => "no breach within the horizon".into(),
+        };
+        out.push(Verdict {
+            check: "partition_rows".into(),
+            table: t.name.clone(),
+            status,
+            detail: format!(
+                "busiest item collection p95 {} rows vs the {}-row warning; {when}",
+                crate::format::exact(t.max_partition_rows.p95.round()),
+                crate::format::exact(limit.round())
+            ),
+        });
+    }
+    out.push(size_verdict(
+        "item_size",
+        t,
+        t.item_size_limit_bytes,
+        &t.max_item_bytes,
+        &t.item_size_breach,
+        "item",
+        headroom,
+    ));
+    out
+}
+
+/// The `table_throughput` verdict of a table-level limit that changes over
+/// simulated time: its p95 peak utilization, throttled share and the minute
+/// from which no window is over it.
+fn table_limit_verdict(
+    t: &TableResults,
+    l: &TableLimitResults,
+    headroom: f64,
+    ru: &str,
+    wu: &str,
+) -> Verdict {
+    let unit = if ru == wu {
+        format!("{ru}/s")
+    } else {
+        format!("{ru} + {wu}/s")
+    };
+    let u = &l.peak_utilization;
+    let steps = match (l.steps_per_s.first(), l.steps_per_s.last()) {
+        (Some(a), Some(b)) if l.steps_per_s.len() > 1 => format!(
+            "{} {unit} at minute {} rising to {} {unit} at minute {}",
+            sig3(a.1),
+            sig3(a.0 / 60.0),
+            sig3(b.1),
+            sig3(b.0 / 60.0)
+        ),
+        (Some(a), _) => format!("{} {unit} from minute {}", sig3(a.1), sig3(a.0 / 60.0)),
+        _ => "far above the traffic throughout the busy period".to_string(),
+    };
+    let clear = if l.throttled_fraction.mean <= 0.0 {
+        "no window over it".to_string()
+    } else if l.still_throttling.mean > 0.0 {
+        format!(
+            "still over it in the busy period's last stretch in {}% of trials",
+            sig3(100.0 * l.still_throttling.mean)
+        )
+    } else {
+        format!(
+            "no window over it from minute {} of the busy period (mean; p95 {})",
+            sig3(l.clear_minute.mean),
+            sig3(l.clear_minute.p95)
+        )
+    };
+    Verdict {
+        check: "table_throughput".into(),
+        table: t.name.clone(),
+        status: status_for(u.p95, 1.0, headroom),
+        detail: format!(
+            "{}: p95 peak utilization {} (mean {} [{}, {}]) of the table's limit over simulated time ({steps}); {}% [{}, {}] of requested units throttled (mean); {clear}",
+            l.label,
+            sig3(u.p95),
+            sig3(u.mean),
+            sig3(u.ci95[0]),
+            sig3(u.ci95[1]),
+            sig3(100.0 * l.throttled_fraction.mean),
+            sig3(100.0 * l.throttled_fraction.ci95[0]),
+            sig3(100.0 * l.throttled_fraction.ci95[1]),
+        ),
+    }
+}
+
+fn size_verdict(
+    check: &str,
+    t: &TableResults,
+    limit: Option<f64>,
+    size: &Stat,
+    breach: &Breach,
+    what: &str,
+    headroom: f64,
+) -> Verdict {
+    let Some(limit) = limit else {
+        return Verdict {
+            check: check.into(),
+            table: t.name.clone(),
+            status: Status::Pass,
+            detail: format!(
+                "no {what} ceiling applies here; largest {what} p95 {}",
+                human_bytes(size.p95)
+            ),
+        };
+    };
+    let status = if breach.probability.mean > 0.05 {
+        Status::Fail
+    } else {
+        status_for(size.p95, limit, headroom)
+    };
+    let mut when = match breach.mean_day {
+        Some(d) => format!(
+            "first breach {} on average (in {}% of trials)",
+            when_day(d),
+            sig3(100.0 * breach.probability.mean)
+        ),
+        None => "no breach within the horizon".to_string(),
+    };
+    let widest = if check == "item_size" {
+        t.widest_safe_item_bucket_days
+    } else {
+        t.widest_safe_bucket_days
+    };
+    if let (Some(b), true) = (widest, status != Status::Pass) {
+        if b <= 0.0 {
+            when.push_str("; no time bucket helps: the busiest key starts over the ceiling");
+        }
+        let width = if b <= 0.0 {
+            String::new()
+        } else if b >= 1.0 {
+            format!("{} days", sig3(b))
+        } else if b * 24.0 >= 1.0 {
+            format!("{} hours", sig3(b * 24.0))
+        } else {
+            format!("{} minutes", sig3(b * 1440.0))
+        };
+        if b > 0.0 {
+            when.push_str(&format!(
+                "; a time bucket of at most {width} keeps the busiest {what} under {headroom} × the ceiling"
+            ));
+        }
+    }
+    Verdict {
+        check: check.into(),
+        table: t.name.clone(),
+        status,
+        detail: format!(
+            "largest {what} p95 {} vs ceiling {}; {when}",
+            human_bytes(size.p95),
+            human_bytes(limit)
+        ),
+    }
+}
