@@ -6,10 +6,6 @@
 //! Where `report.md` and `report.html` have drifted apart in content, a
 //! [`Split`] holds what each of them shows in that place.
 
-// Until the HTML writer renders the document too, only the Markdown writer
-// reads it.
-#![allow(dead_code)]
-
 use crate::results::Status;
 
 /// The whole report.
