@@ -1,14 +1,10 @@
-//! The HTML writer behind [`super::html`]: one self-contained page, one
-//! function per section, every piece of text escaped.
+//! The HTML writer behind [`super::html`]: renders the report [`Document`]
+//! as one self-contained page, every piece of text escaped, charts inlined
+//! as SVG only when they can neither run script nor load anything.
 
-use super::sections;
-use super::sections::{finite, first_breach, recommendation, with_status, worst};
-use crate::charts::{table_stems, TABLE_CHART_KINDS, VARIANTS_STEM};
-use crate::format::{axis, count, duration, percent, plural, sig3};
-use crate::results::{ChecklistItem, RunResults, Status, TableResults, VariantResults, Verdict};
-
-/// Hot keys listed per table.
-const HOT_KEYS: usize = 10;
+use super::build;
+use super::document::{Block, Chart, Document, Figure, Inline, Table, Tone};
+use crate::results::{RunResults, Status};
 
 const STYLE: &str = r#"
 :root { --pass: #137333; --pass-bg: #e6f4ea; --warn: #8a4b00; --warn-bg: #fef3d6;
@@ -56,459 +52,240 @@ footer { margin-top: 40px; color: var(--muted); font-size: 13px; }
 @media print { h2 { break-after: avoid; } figure, tr { break-inside: avoid; } }
 "#;
 
-/// An HTML document under construction.
-struct Doc(String);
+pub(super) fn render(r: &RunResults, svgs: &[(String, String)]) -> String {
+    let charts: Vec<Chart> = svgs
+        .iter()
+        .map(|(stem, text)| Chart {
+            stem: stem.clone(),
+            shown: inline_svg(text).is_some(),
+        })
+        .collect();
+    let doc = build::document(r, &charts);
+    let mut page = Page {
+        out: String::new(),
+        svgs,
+    };
+    page.document(&doc);
+    page.out
+}
 
-impl Doc {
+/// An HTML page under construction, with the SVG text of the charts it
+/// can place.
+struct Page<'a> {
+    out: String,
+    svgs: &'a [(String, String)],
+}
+
+impl Page<'_> {
     fn line(&mut self, s: impl AsRef<str>) {
-        self.0.push_str(s.as_ref());
-        self.0.push('\n');
+        self.out.push_str(s.as_ref());
+        self.out.push('\n');
     }
 
-    /// A table. `head` and each row's cells are already HTML; `num[i]`
-    /// right-aligns column i; `class` gives each row a class (or `""`).
-    fn table(
-        &mut self,
-        class: &str,
-        head: &[String],
-        num: &[bool],
-        rows: &[(String, Vec<String>)],
-    ) {
-        let is_num = |i: usize| num.get(i).copied().unwrap_or(false);
-        self.line(format!("<table class=\"{class}\">"));
-        let cells: String = head
+    fn document(&mut self, doc: &Document) {
+        self.line("<!DOCTYPE html>");
+        self.line("<html lang=\"en\">");
+        self.line("<head>");
+        self.line("<meta charset=\"utf-8\">");
+        self.line("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
+        self.line(format!(
+            "<meta name=\"generator\" content=\"keyheat {}\">",
+            esc(&doc.version)
+        ));
+        self.line(format!("<title>{}</title>", esc(&doc.title)));
+        self.line(format!("<style>{STYLE}</style>"));
+        self.line("</head>");
+        self.line("<body>");
+        self.line("<main>");
+        self.header(doc);
+        for b in &doc.body {
+            self.block(b);
+        }
+        self.line(format!(
+            "<footer>Produced by keyheat {}. This page is self-contained: styles and charts are inline, nothing is fetched.</footer>",
+            esc(&doc.version)
+        ));
+        self.line("</main>");
+        self.line("</body>");
+        self.line("</html>");
+    }
+
+    /// Title, description, a link to each listed section, and the overall verdict.
+    fn header(&mut self, doc: &Document) {
+        self.line("<header>");
+        self.line(format!("<h1>{}</h1>", esc(&doc.title)));
+        if let Some(d) = &doc.description {
+            self.line(format!("<p class=\"desc\">{}</p>", esc(d)));
+        }
+        let mut links = Vec::new();
+        nav_links(&doc.body, &mut links);
+        let nav: String = links
+            .iter()
+            .map(|(id, name)| format!("<a href=\"#{id}\">{}</a>", esc(name)))
+            .collect();
+        self.line(format!("<nav>{nav}</nav>"));
+        let o = &doc.overall;
+        let class = o.status.map_or("pass", Status::as_str);
+        self.line(format!(
+            "<div class=\"overall {class}\" id=\"overall\"><span class=\"badge {class}\">{}</span><div>{}</div></div>",
+            esc(&o.label),
+            inlines(&o.text).trim()
+        ));
+        self.line("</header>");
+    }
+
+    fn block(&mut self, b: &Block) {
+        match b {
+            Block::Section {
+                id,
+                heading,
+                blocks,
+                ..
+            } => {
+                self.line(format!("<section id=\"{id}\">"));
+                self.line(format!("<h2>{}</h2>", esc(heading)));
+                for b in blocks {
+                    self.block(b);
+                }
+                self.line("</section>");
+            }
+            Block::Heading(h) => self.line(format!("<h3>{}</h3>", esc(h))),
+            Block::Paragraph(p) => self.line(format!("<p>{}</p>", inlines(p))),
+            Block::Note(p) => self.line(format!("<p class=\"note\">{}</p>", inlines(p))),
+            Block::StatusCounts(counts) => {
+                let spans: String = counts
+                    .iter()
+                    .map(|(s, n)| format!("<span>{} {n}</span>", badge(*s)))
+                    .collect();
+                self.line(format!("<p class=\"counts\">{spans}</p>"));
+            }
+            Block::Table(t) => self.table(t),
+            Block::Figure(f) => self.figure(f),
+            Block::List(items) => {
+                self.line("<ul>");
+                for item in items {
+                    self.line(format!("<li>{}</li>", inlines(item)));
+                }
+                self.line("</ul>");
+            }
+            Block::Code { language, text } => self.line(format!(
+                "<pre><code class=\"language-{language}\">{}</code></pre>",
+                esc(text)
+            )),
+            Block::Split(s) => {
+                for b in &s.html {
+                    self.block(b);
+                }
+            }
+        }
+    }
+
+    /// A table; right-aligned columns are numeric (`class="num"`), rows
+    /// carry their tone as a class.
+    fn table(&mut self, t: &Table) {
+        let num = |i: usize| t.right.get(i).copied().unwrap_or(false);
+        self.line(format!("<table class=\"{}\">", t.class));
+        let cells: String = t
+            .head
             .iter()
             .enumerate()
             .map(|(i, h)| {
-                if is_num(i) {
-                    format!("<th class=\"num\">{h}</th>")
+                if num(i) {
+                    format!("<th class=\"num\">{}</th>", esc(h))
                 } else {
-                    format!("<th>{h}</th>")
+                    format!("<th>{}</th>", esc(h))
                 }
             })
             .collect();
         self.line(format!("<thead><tr>{cells}</tr></thead>"));
         self.line("<tbody>");
-        for (row_class, row) in rows {
+        for row in &t.rows {
             let cells: String = row
+                .cells
                 .iter()
                 .enumerate()
                 .map(|(i, c)| {
-                    if is_num(i) {
-                        format!("<td class=\"num\">{c}</td>")
+                    if num(i) {
+                        format!("<td class=\"num\">{}</td>", inlines(c))
                     } else {
-                        format!("<td>{c}</td>")
+                        format!("<td>{}</td>", inlines(c))
                     }
                 })
                 .collect();
-            if row_class.is_empty() {
-                self.line(format!("<tr>{cells}</tr>"));
-            } else {
-                self.line(format!("<tr class=\"{row_class}\">{cells}</tr>"));
+            match row.tone {
+                Some(tone) => self.line(format!("<tr class=\"{}\">{cells}</tr>", tone_class(tone))),
+                None => self.line(format!("<tr>{cells}</tr>")),
             }
         }
         self.line("</tbody>");
         self.line("</table>");
     }
+
+    /// The chart's SVG inline, with its caption; nothing when the SVG is
+    /// missing or unsafe to inline.
+    fn figure(&mut self, f: &Figure) {
+        let Some(svg) = self
+            .svgs
+            .get(f.chart)
+            .and_then(|(_, text)| inline_svg(text))
+        else {
+            return;
+        };
+        self.line(format!("<figure aria-label=\"{}\">", esc(&f.alt)));
+        self.line(svg.trim());
+        self.line(format!("<figcaption>{}</figcaption>", inlines(&f.caption)));
+        self.line("</figure>");
+    }
 }
 
-pub(super) fn render(r: &RunResults, svgs: &[(String, String)]) -> String {
-    let mut d = Doc(String::new());
-    d.line("<!DOCTYPE html>");
-    d.line("<html lang=\"en\">");
-    d.line("<head>");
-    d.line("<meta charset=\"utf-8\">");
-    d.line("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
-    d.line(format!(
-        "<meta name=\"generator\" content=\"keyheat {}\">",
-        esc(&r.keyheat_version)
-    ));
-    d.line(format!(
-        "<title>keyheat report: {}</title>",
-        esc(&r.scenario)
-    ));
-    d.line(format!("<style>{STYLE}</style>"));
-    d.line("</head>");
-    d.line("<body>");
-    d.line("<main>");
-    header(&mut d, r);
-    verdicts(&mut d, r);
-    checklist(&mut d, &r.checklist);
-    key_figures(&mut d, r);
-    when_it_breaks(&mut d, r);
-    capacity(&mut d, r);
-    hot_keys(&mut d, r);
-    let mut used = vec![false; svgs.len()];
-    charts(&mut d, r, svgs, &mut used);
-    variants(&mut d, r, svgs, &mut used);
-    other_charts(&mut d, svgs, &used);
-    store(&mut d, r);
-    method(&mut d, r);
-    scenario_file(&mut d, r);
-    d.line(format!(
-        "<footer>Produced by keyheat {}. This page is self-contained: styles and charts are inline, nothing is fetched.</footer>",
-        esc(&r.keyheat_version)
-    ));
-    d.line("</main>");
-    d.line("</body>");
-    d.line("</html>");
-    d.0
-}
-
-// ---------------------------------------------------------------------------
-// Sections
-
-fn header(d: &mut Doc, r: &RunResults) {
-    d.line("<header>");
-    d.line(format!("<h1>keyheat report: {}</h1>", esc(&r.scenario)));
-    if !r.description.trim().is_empty() {
-        d.line(format!(
-            "<p class=\"desc\">{}</p>",
-            esc(r.description.trim())
-        ));
-    }
-    let mut links = vec![
-        ("verdicts", "Verdicts"),
-        ("checklist", "Checklist"),
-        ("figures", "Key figures"),
-    ];
-    if r.tables.iter().any(sections::has_horizon_figures) {
-        links.push(("breaks", "When it breaks"));
-    }
-    if !r.tables.is_empty() {
-        links.push(("capacity", "Capacity"));
-    }
-    links.extend([("hot-keys", "Hot keys"), ("charts", "Charts")]);
-    if !r.variants.is_empty() {
-        links.push(("variants", "Variants"));
-    }
-    links.extend([
-        ("store", "Store figures"),
-        ("method", "Method"),
-        ("scenario", "Scenario file"),
-    ]);
-    let nav: String = links
-        .iter()
-        .map(|(id, name)| format!("<a href=\"#{id}\">{name}</a>"))
-        .collect();
-    d.line(format!("<nav>{nav}</nav>"));
-    summary(d, r);
-    d.line("</header>");
-}
-
-fn summary(d: &mut Doc, r: &RunResults) {
-    let n = r.verdicts.len();
-    let fails = with_status(&r.verdicts, Status::Fail);
-    let warns = with_status(&r.verdicts, Status::Warn);
-    let overall = worst(&r.verdicts);
-    let mut p = String::new();
-    if n == 0 {
-        p.push_str("No simulated checks were run.");
-    } else {
-        p.push_str(&format!(
-            "Of {} on {}, {} {}, {} {} and {} {}.",
-            plural(n, "simulated check", "simulated checks"),
-            plural(r.tables.len(), "table", "tables"),
-            fails.len(),
-            if fails.len() == 1 { "fails" } else { "fail" },
-            warns.len(),
-            if warns.len() == 1 { "warns" } else { "warn" },
-            n - fails.len() - warns.len(),
-            if n - fails.len() - warns.len() == 1 {
-                "passes"
-            } else {
-                "pass"
-            },
-        ));
-        if !fails.is_empty() {
-            p.push_str(&format!(" Failing: {}.", check_list(&fails)));
+/// (id, label) of every section listed in the navigation, in order.
+fn nav_links<'a>(blocks: &'a [Block], out: &mut Vec<(&'a str, &'a str)>) {
+    for b in blocks {
+        match b {
+            Block::Section {
+                id, nav: Some(n), ..
+            } => out.push((id, n)),
+            Block::Split(s) => nav_links(&s.html, out),
+            _ => {}
         }
     }
-    let hottest = r
-        .tables
-        .iter()
-        .max_by(|a, b| finite(a.peak_utilization.mean).total_cmp(&finite(b.peak_utilization.mean)));
-    if let Some(t) = hottest {
-        p.push_str(&format!(
-            " The busiest table, <b>{}</b>, peaks at {}× {} (mean over {} trials; p95 {}×) and throttles {} of requested units.",
-            esc(&t.name),
-            sig3(t.peak_utilization.mean),
-            esc(&sections::utilization_basis(t)),
-            count(r.trials as usize),
-            sig3(t.peak_utilization.p95),
-            percent(t.throttled_fraction.mean),
-        ));
-    }
-    let cl_fails = r
-        .checklist
-        .iter()
-        .filter(|c| c.status == Status::Fail)
-        .count();
-    let cl_warns = r
-        .checklist
-        .iter()
-        .filter(|c| c.status == Status::Warn)
-        .count();
-    if !r.checklist.is_empty() {
-        let cl_passes = r.checklist.len() - cl_fails - cl_warns;
-        p.push_str(&format!(
-            " Design-review checklist: {cl_fails} fail, {cl_warns} warn, {cl_passes} pass."
-        ));
-    }
-    if !r.variants.is_empty() {
-        match recommendation(r) {
-            Some(rec) if rec.variant == "base" => {
-                p.push_str(" Of the variants compared, none is needed: the base design passes every check.");
+}
+
+/// Inline content as escaped HTML.
+fn inlines(xs: &[Inline]) -> String {
+    let mut out = String::new();
+    for x in xs {
+        match x {
+            Inline::Text(s) | Inline::Verbatim(s) => out.push_str(&esc(s)),
+            Inline::Prose(s) => out.push_str(&esc(s).replace("&#39;", "'")),
+            Inline::Ticked(s) => out.push_str(&code_spans(s)),
+            Inline::Code(s) => out.push_str(&format!("<code>{}</code>", esc(s))),
+            Inline::Link(url) => out.push_str(&format!("<a href=\"{0}\">{0}</a>", esc(url))),
+            Inline::Strong(inner) => out.push_str(&format!("<b>{}</b>", inlines(inner))),
+            Inline::Status(s) => out.push_str(&badge(*s)),
+            Inline::Assumption => {
+                out.push_str("<span class=\"badge assumption\">ASSUMPTION</span>");
             }
-            Some(rec) => p.push_str(&format!(
-                " Recommended variant: <code>{}</code> ({}).",
-                esc(&rec.variant),
-                set_text(&rec.set)
-            )),
-            None => p.push_str(" No variant compared passes every check."),
+            Inline::Split(s) => out.push_str(&inlines(&s.html)),
         }
     }
-    let (class, label) = match overall {
-        Some(s) => (s.as_str(), s.as_str().to_uppercase()),
-        None => ("pass", "NO CHECKS".to_string()),
-    };
-    d.line(format!(
-        "<div class=\"overall {class}\" id=\"overall\"><span class=\"badge {class}\">{label}</span><div>{}</div></div>",
-        p.trim()
-    ));
+    out
 }
 
-fn verdicts(d: &mut Doc, r: &RunResults) {
-    d.line("<section id=\"verdicts\">");
-    d.line("<h2>Verdicts</h2>");
-    if r.verdicts.is_empty() {
-        d.line("<p>No checks were run.</p>");
-    } else {
-        d.line(format!(
-            "<p class=\"note\">Simulated checks, judged on the p95 over trials against the limit and the headroom {}.</p>",
-            axis(r.headroom)
-        ));
-        let rows: Vec<(String, Vec<String>)> = r
-            .verdicts
-            .iter()
-            .map(|v| {
-                (
-                    v.status.as_str().to_string(),
-                    vec![
-                        format!("<code>{}</code>", esc(&v.check)),
-                        esc(&v.table),
-                        status_badge(v.status),
-                        esc(&v.detail),
-                    ],
-                )
-            })
-            .collect();
-        d.table(
-            "verdicts",
-            &head(&["check", "table", "status", "detail"]),
-            &[],
-            &rows,
-        );
-    }
-    d.line("</section>");
+fn badge(s: Status) -> String {
+    format!(
+        "<span class=\"badge {}\">{}</span>",
+        s.as_str(),
+        s.as_str().to_uppercase()
+    )
 }
 
-fn checklist(d: &mut Doc, items: &[ChecklistItem]) {
-    d.line("<section id=\"checklist\">");
-    d.line("<h2>Design-review checklist</h2>");
-    if items.is_empty() {
-        d.line("<p>The checklist was not run.</p>");
-        d.line("</section>");
-        return;
+fn tone_class(t: Tone) -> &'static str {
+    match t {
+        Tone::Status(s) => s.as_str(),
+        Tone::Assumption => "assumption",
+        Tone::Recommended => "recommended",
     }
-    d.line("<p class=\"note\">Static checks of the access-pattern table and key templates (no simulation): every read resolves to a key or index path, no low-cardinality or date partition key, range reads sorted by a sort key, embedded arrays bounded, copies written, ephemeral data with a TTL, large items offloaded.</p>");
-    let n = |s: Status| items.iter().filter(|c| c.status == s).count();
-    d.line(format!(
-        "<p class=\"counts\"><span>{} {}</span><span>{} {}</span><span>{} {}</span></p>",
-        status_badge(Status::Fail),
-        n(Status::Fail),
-        status_badge(Status::Warn),
-        n(Status::Warn),
-        status_badge(Status::Pass),
-        n(Status::Pass)
-    ));
-    let rows: Vec<(String, Vec<String>)> = items
-        .iter()
-        .map(|c| {
-            (
-                c.status.as_str().to_string(),
-                vec![
-                    format!("<code>{}</code>", esc(&c.check)),
-                    esc(&c.subject),
-                    status_badge(c.status),
-                    code_spans(&c.reason),
-                ],
-            )
-        })
-        .collect();
-    d.table(
-        "checklist",
-        &head(&["check", "subject", "status", "reason"]),
-        &[],
-        &rows,
-    );
-    d.line("</section>");
-}
-
-fn key_figures(d: &mut Doc, r: &RunResults) {
-    d.line("<section id=\"figures\">");
-    d.line("<h2>Key figures</h2>");
-    if r.tables.is_empty() {
-        d.line("<p>No tables were simulated.</p>");
-        d.line("</section>");
-        return;
-    }
-    d.line(format!(
-        "<p class=\"note\">Means over {} trials with their 95% confidence interval in brackets; p50 and p95 are over trials. Utilization is consumed capacity units ÷ the partition's limit in a {} window.</p>",
-        count(r.trials as usize),
-        duration(r.window_s),
-    ));
-    text_table(d, "figures", &sections::key_figures(r));
-    d.line("</section>");
-}
-
-fn text_table(d: &mut Doc, class: &str, t: &sections::TextTable) {
-    let head: Vec<String> = t.head.iter().map(|h| esc(h)).collect();
-    let rows: Vec<(String, Vec<String>)> = t
-        .rows
-        .iter()
-        .map(|row| (String::new(), row.iter().map(|c| esc(c)).collect()))
-        .collect();
-    d.table(class, &head, &t.right, &rows);
-}
-
-fn when_it_breaks(d: &mut Doc, r: &RunResults) {
-    if !r.tables.iter().any(sections::has_horizon_figures) {
-        return;
-    }
-    d.line("<section id=\"breaks\">");
-    d.line("<h2>When it breaks</h2>");
-    d.line("<p class=\"note\">The busy period simulated again at each checkpoint day, with traffic grown to that day and the table laid out for the data it stores then, and the widest time bucket that keeps growth under the headroom.</p>");
-    for t in r.tables.iter().filter(|t| sections::has_horizon_figures(t)) {
-        d.line(format!("<h3>{}</h3>", esc(&t.name)));
-        if let Some(table) = sections::checkpoints(t) {
-            text_table(d, "checkpoints", &table);
-        }
-        if let Some(s) = sections::partition_growth(t) {
-            d.line(format!("<p>{}</p>", esc(&s)));
-        }
-        if let Some(s) = sections::checkpoint_sentence(t, r.headroom) {
-            d.line(format!("<p>{}</p>", esc(&s)));
-        }
-        for s in sections::safe_buckets(t, r.headroom) {
-            d.line(format!("<p>{}</p>", esc(&s)));
-        }
-    }
-    d.line("</section>");
-}
-
-fn capacity(d: &mut Doc, r: &RunResults) {
-    if r.tables.is_empty() {
-        return;
-    }
-    d.line("<section id=\"capacity\">");
-    d.line("<h2>Capacity, nodes and placement</h2>");
-    d.line(format!(
-        "<p class=\"note\">{}</p>",
-        esc(sections::CAPACITY_NOTE)
-    ));
-    text_table(d, "capacity", &sections::capacity(r));
-    if let Some(nodes) = sections::nodes(r) {
-        d.line("<h3>Node-level load</h3>");
-        d.line(format!(
-            "<p class=\"note\">{}</p>",
-            esc(sections::NODES_NOTE)
-        ));
-        text_table(d, "nodes", &nodes);
-        if let Some(ranks) = sections::node_ranks(r) {
-            text_table(d, "node-ranks", &ranks);
-        }
-    }
-    if let Some(memory) = sections::node_memory(r) {
-        d.line("<h3>Node memory</h3>");
-        d.line(format!(
-            "<p class=\"note\">{}</p>",
-            esc(sections::MEMORY_NOTE)
-        ));
-        text_table(d, "node-memory", &memory);
-    }
-    if let Some(limits) = sections::table_limits(r) {
-        d.line("<h3>Table limit over time</h3>");
-        d.line(format!(
-            "<p class=\"note\">{}</p>",
-            esc(sections::TABLE_LIMIT_NOTE)
-        ));
-        text_table(d, "table-limit", &limits);
-    }
-    d.line("<h3>Key placement</h3>");
-    d.line(format!(
-        "<p class=\"note\">{}</p>",
-        esc(sections::PLACEMENT_NOTE)
-    ));
-    text_table(d, "placement", &sections::placement(r));
-    d.line("</section>");
-}
-
-fn hot_keys(d: &mut Doc, r: &RunResults) {
-    d.line("<section id=\"hot-keys\">");
-    d.line("<h2>Hot keys</h2>");
-    d.line(format!(
-        "<p class=\"note\">The {HOT_KEYS} hottest partition keys of each table in the representative trial (trial 0), with the partition each lands on (0-based).</p>"
-    ));
-    for t in &r.tables {
-        d.line(format!("<h3>{}</h3>", esc(&t.name)));
-        if t.hot_keys.is_empty() {
-            d.line("<p>No per-key figures were recorded.</p>");
-            continue;
-        }
-        let rows: Vec<(String, Vec<String>)> = t
-            .hot_keys
-            .iter()
-            .take(HOT_KEYS)
-            .enumerate()
-            .map(|(i, k)| {
-                (
-                    String::new(),
-                    vec![
-                        (i + 1).to_string(),
-                        format!("<code>{}</code>", esc(&k.key)),
-                        count(k.partition),
-                        esc(&percent(k.request_share)),
-                        esc(&sig3(k.requests_per_s)),
-                        esc(&sig3(k.units_per_s)),
-                        esc(&sig3(k.peak_window_requests)),
-                    ],
-                )
-            })
-            .collect();
-        d.table(
-            "hot-keys",
-            &head(&[
-                "#",
-                "partition key",
-                "partition",
-                "share of requests",
-                "requests/s",
-                "units/s",
-                "requests in busiest window",
-            ]),
-            &[true, false, true, true, true, true, true],
-            &rows,
-        );
-    }
-    d.line("</section>");
-}
-
-/// The SVG text of `stem`, marking it used; `None` when absent or unsafe to inline.
-fn take_svg<'a>(svgs: &'a [(String, String)], used: &mut [bool], stem: &str) -> Option<&'a str> {
-    let i = svgs.iter().position(|(s, _)| s == stem)?;
-    used[i] = true;
-    inline_svg(&svgs[i].1)
 }
 
 /// The `<svg …>…</svg>` element of an SVG file, without any XML prolog;
@@ -537,322 +314,8 @@ fn has_event_handler(lower: &str) -> bool {
     })
 }
 
-fn figure(d: &mut Doc, svg: &str, label: &str, caption: &str) {
-    d.line(format!("<figure aria-label=\"{}\">", esc(label)));
-    d.line(svg.trim());
-    d.line(format!("<figcaption>{}</figcaption>", esc(caption)));
-    d.line("</figure>");
-}
-
-fn charts(d: &mut Doc, r: &RunResults, svgs: &[(String, String)], used: &mut [bool]) {
-    d.line("<section id=\"charts\">");
-    d.line("<h2>Charts</h2>");
-    let mut any = false;
-    for (t, stem) in r.tables.iter().zip(table_stems(r)) {
-        let mut heading = false;
-        for kind in TABLE_CHART_KINDS {
-            let Some(svg) = take_svg(svgs, used, &format!("{kind}-{stem}")) else {
-                continue;
-            };
-            if !heading {
-                d.line(format!("<h3>{}</h3>", esc(&t.name)));
-                heading = true;
-            }
-            any = true;
-            let (label, caption) = chart_caption(kind, t, r);
-            figure(d, svg, &format!("{}: {label}", t.name), &caption);
-        }
-    }
-    if !any {
-        d.line("<p>No charts were written for this run.</p>");
-    }
-    d.line("</section>");
-}
-
-/// (label, caption) of a per-table chart kind.
-fn chart_caption(kind: &str, t: &TableResults, r: &RunResults) -> (&'static str, String) {
-    match kind {
-        "load" => (
-            "partition load vs limit",
-            format!(
-                "Bars: mean utilization by partition rank (1 = hottest in each trial); dots: peak-window utilization, mean over trials; triangles: its p95; red line: limit; dashed: headroom {}.",
-                axis(r.headroom)
-            ),
-        ),
-        "heatmap" => (
-            "partition × time heatmap",
-            format!(
-                "Key Visualizer view: time across, partitions down in key-space order; colour is the peak-window utilization in each step of {} (representative trial); red cells are at or over the limit (throttled).",
-                duration(t.timeseries.step_s)
-            ),
-        ),
-        "growth" => (
-            "item collection growth vs ceiling",
-            "Largest item collection by day: mean over trials with the p05–p95 band, the item-collection ceiling (red) and the mean day of the first breach (dashed).".to_string(),
-        ),
-        "breach" => (
-            "probability of a size-ceiling breach by day",
-            format!(
-                "P(first breach by day d) over {} trials for each ceiling with a breach curve (item collection, item), with its 95% Wilson band; where a line crosses the dashed 50% line is the median first breach, where its band lifts off 0 the earliest plausible one.",
-                count(r.trials as usize)
-            ),
-        ),
-        _ => (
-            "largest item vs item size limit",
-            "Largest item by day: mean and p95 over trials, the item size limit (red) and the mean day of the first breach (dashed).".to_string(),
-        ),
-    }
-}
-
-fn variants(d: &mut Doc, r: &RunResults, svgs: &[(String, String)], used: &mut [bool]) {
-    if r.variants.is_empty() {
-        return;
-    }
-    d.line("<section id=\"variants\">");
-    d.line("<h2>Variants</h2>");
-    d.line("<p class=\"note\">Each design is judged on the p95 over trials of its figures. The recommendation is the smallest change (fewest shards, widest bucket) whose every check passes.</p>");
-    let recommended = recommendation(r).map(|x| x.variant.as_str());
-    let mut columns = head(&["variant", "set"]);
-    columns.extend(
-        r.tables
-            .iter()
-            .map(|t| format!("p95 peak utilization: {}", esc(&t.name))),
-    );
-    columns.extend(head(&[
-        "throttled (worst table)",
-        "first breach (mean day)",
-        "fan-out (max)",
-    ]));
-    if let Some(c) = &r.currency {
-        columns.push(format!("monthly cost ({})", esc(c)));
-    }
-    columns.push("verdict".to_string());
-    let mut num = vec![false, false];
-    num.extend(r.tables.iter().map(|_| true));
-    num.extend([true, false, true]);
-    if r.currency.is_some() {
-        num.push(true);
-    }
-    num.push(false);
-    let base = VariantResults {
-        name: "base".to_string(),
-        set: serde_json::Map::new(),
-        tables: r.tables.clone(),
-        verdicts: r.verdicts.clone(),
-    };
-    let rows: Vec<(String, Vec<String>)> = std::iter::once(&base)
-        .chain(&r.variants)
-        .map(|v| {
-            let mut row = vec![format!("<code>{}</code>", esc(&v.name)), set_text(&v.set)];
-            row.extend(r.tables.iter().map(|t| {
-                v.tables
-                    .iter()
-                    .find(|x| x.name == t.name)
-                    .map_or("—".to_string(), |x| sig3(x.peak_utilization.p95))
-            }));
-            let throttled = v
-                .tables
-                .iter()
-                .map(|t| finite(t.throttled_fraction.mean))
-                .fold(0.0, f64::max);
-            row.push(percent(throttled));
-            row.push(esc(&first_breach(&v.tables)));
-            row.push(
-                v.tables
-                    .iter()
-                    .map(|t| t.fan_out)
-                    .max()
-                    .map_or("—".to_string(), |f| count(f as usize)),
-            );
-            if r.currency.is_some() {
-                row.push(
-                    sections::design_cost(&v.tables).map_or("—".to_string(), crate::format::money),
-                );
-            }
-            let mut verdict = variant_verdict(&v.verdicts);
-            let mut class = worst(&v.verdicts).map_or("", |s| s.as_str()).to_string();
-            if recommended == Some(v.name.as_str()) {
-                verdict.push_str(" ★ recommended");
-                class = "recommended".to_string();
-            }
-            row.push(verdict);
-            (class, row)
-        })
-        .collect();
-    d.table("variants", &columns, &num, &rows);
-    match recommendation(r) {
-        Some(rec) => {
-            let set = if rec.set.is_empty() {
-                "no change".to_string()
-            } else {
-                set_text(&rec.set)
-            };
-            d.line(format!(
-                "<p><b>Recommendation:</b> <code>{}</code> ({set}). Reason: {}</p>",
-                esc(&rec.variant),
-                esc(rec.reason.trim())
-            ));
-        }
-        None => {
-            let why = r
-                .recommendation
-                .as_ref()
-                .map(|x| x.reason.trim().to_string())
-                .filter(|x| !x.is_empty())
-                .unwrap_or_else(|| "no design compared passes every check".to_string());
-            d.line(format!(
-                "<p><b>Recommendation:</b> none: {} Consider more shards or a narrower time bucket.</p>",
-                esc(&why)
-            ));
-        }
-    }
-    if let Some(svg) = take_svg(svgs, used, VARIANTS_STEM) {
-        figure(
-            d,
-            svg,
-            "variant comparison: p95 of peak utilization",
-            "p95 over trials of peak utilization per design (base first) and table, coloured by that table's hot_partition verdict (green pass, amber warn, red fail); red line: limit; dashed: headroom; the recommended variant is boxed and starred.",
-        );
-    }
-    d.line("</section>");
-}
-
-fn other_charts(d: &mut Doc, svgs: &[(String, String)], used: &[bool]) {
-    let rest: Vec<(&str, &str)> = svgs
-        .iter()
-        .zip(used)
-        .filter(|(_, u)| !**u)
-        .filter_map(|((stem, text), _)| inline_svg(text).map(|svg| (stem.as_str(), svg)))
-        .collect();
-    if rest.is_empty() {
-        return;
-    }
-    d.line("<section id=\"other-charts\">");
-    d.line("<h2>Other charts</h2>");
-    for (stem, svg) in rest {
-        figure(d, svg, stem, stem);
-    }
-    d.line("</section>");
-}
-
-fn store(d: &mut Doc, r: &RunResults) {
-    d.line("<section id=\"store\">");
-    d.line("<h2>Store figures and assumptions</h2>");
-    d.line(format!(
-        "<p>Store <code>{}</code>: reads cost {}, writes cost {}.</p>",
-        esc(&r.store.kind),
-        esc(&r.store.read_unit),
-        esc(&r.store.write_unit)
-    ));
-    if r.store.figures.is_empty() {
-        d.line("<p>The store model reported no figures.</p>");
-        d.line("</section>");
-        return;
-    }
-    let rows: Vec<(String, Vec<String>)> = r
-        .store
-        .figures
-        .iter()
-        .map(|f| {
-            let kind = if f.assumption {
-                "<span class=\"badge assumption\">ASSUMPTION</span>".to_string()
-            } else if f.source.trim() == "scenario" {
-                "set in the scenario".to_string()
-            } else {
-                "documented".to_string()
-            };
-            (
-                if f.assumption { "assumption" } else { "" }.to_string(),
-                vec![
-                    format!("<code>{}</code>", esc(&f.name)),
-                    esc(&f.value),
-                    source(&f.source),
-                    kind,
-                ],
-            )
-        })
-        .collect();
-    d.table(
-        "store",
-        &head(&["figure", "value", "source", "kind"]),
-        &[],
-        &rows,
-    );
-    let assumed: Vec<String> = r
-        .store
-        .figures
-        .iter()
-        .filter(|f| f.assumption)
-        .map(|f| format!("<code>{}</code>", esc(&f.name)))
-        .collect();
-    if !assumed.is_empty() {
-        d.line(format!(
-            "<p><span class=\"badge assumption\">ASSUMPTION</span> {}: {}. Results that hinge on {} deserve a load test.</p>",
-            if assumed.len() == 1 {
-                "This figure is an assumption (undocumented by the store, or a planning rule), not a published limit"
-            } else {
-                "These figures are assumptions (undocumented by the store, or planning rules), not published limits"
-            },
-            assumed.join(", "),
-            if assumed.len() == 1 { "it" } else { "them" }
-        ));
-    }
-    d.line("</section>");
-}
-
-fn method(d: &mut Doc, r: &RunResults) {
-    d.line("<section id=\"method\">");
-    d.line("<h2>Method</h2>");
-    let windows = if r.window_s > 0.0 {
-        format!(" ({} windows)", sig3(r.duration_s / r.window_s))
-    } else {
-        String::new()
-    };
-    d.line("<ul>");
-    d.line(format!(
-        "<li>{} trials (independent random worlds: which keys are popular, where they land, how requests arrive), seed {}.</li>",
-        count(r.trials as usize),
-        r.seed
-    ));
-    d.line(format!(
-        "<li>Window {}; busy period {}{windows}; growth horizon {}; headroom {}.</li>",
-        duration(r.window_s),
-        duration(r.duration_s),
-        duration(r.horizon_days * 86_400.0),
-        axis(r.headroom)
-    ));
-    d.line("<li>Every mean carries a 95% confidence interval (mean ± 1.96·s/√n over trials); every probability a 95% Wilson score interval. Checks judge the p95 over trials against the headroom and the limit.</li>");
-    d.line("<li>Hot keys and the heatmap come from the representative trial (trial 0); load by partition rank is averaged over trials.</li>");
-    d.line("<li>The design-review checklist is static: it reads the scenario's key templates and access patterns, not the simulation.</li>");
-    d.line(format!(
-        "<li>Produced by keyheat {}. The same scenario and seed give identical results at any thread count. To reproduce: <code>keyheat run &lt;scenario file&gt; --seed {} --trials {}</code> with the scenario below.</li>",
-        esc(&r.keyheat_version),
-        r.seed,
-        r.trials
-    ));
-    d.line("</ul>");
-    d.line("</section>");
-}
-
-fn scenario_file(d: &mut Doc, r: &RunResults) {
-    d.line("<section id=\"scenario\">");
-    d.line("<h2>Scenario file</h2>");
-    if r.source_text.trim().is_empty() {
-        d.line("<p>The scenario text was not recorded.</p>");
-    } else {
-        d.line(format!(
-            "<pre><code class=\"language-toml\">{}</code></pre>",
-            esc(r.source_text.trim_end_matches(['\n', '\r']))
-        ));
-    }
-    d.line("</section>");
-}
-
-// ---------------------------------------------------------------------------
-// Helpers
-
 /// Escapes text for HTML element content and quoted attribute values.
-pub(super) fn esc(s: &str) -> String {
+fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -884,67 +347,6 @@ fn code_spans(s: &str) -> String {
             }
         })
         .collect()
-}
-
-fn head(cells: &[&str]) -> Vec<String> {
-    cells.iter().map(|c| esc(c)).collect()
-}
-
-fn status_badge(s: Status) -> String {
-    format!(
-        "<span class=\"badge {}\">{}</span>",
-        s.as_str(),
-        s.as_str().to_uppercase()
-    )
-}
-
-fn check_list(verdicts: &[&Verdict]) -> String {
-    verdicts
-        .iter()
-        .map(|v| format!("<code>{}</code> on {}", esc(&v.check), esc(&v.table)))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn variant_verdict(verdicts: &[Verdict]) -> String {
-    let Some(w) = worst(verdicts) else {
-        return "—".to_string();
-    };
-    let fails = with_status(verdicts, Status::Fail).len();
-    let warns = with_status(verdicts, Status::Warn).len();
-    let mut parts = Vec::new();
-    if fails > 0 {
-        parts.push(format!("{fails} fail"));
-    }
-    if warns > 0 {
-        parts.push(format!("{warns} warn"));
-    }
-    if parts.is_empty() {
-        status_badge(w)
-    } else {
-        format!("{} ({})", status_badge(w), parts.join(", "))
-    }
-}
-
-/// A variant's overrides as escaped HTML: `<code>path</code> = value, …`.
-fn set_text(set: &serde_json::Map<String, serde_json::Value>) -> String {
-    if set.is_empty() {
-        return "—".to_string();
-    }
-    set.iter()
-        .map(|(k, v)| format!("<code>{}</code> = {}", esc(k), esc(&v.to_string())))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// A figure's source: a web address becomes a link, anything else text.
-fn source(s: &str) -> String {
-    let s = s.trim();
-    if (s.starts_with("https://") || s.starts_with("http://")) && !s.contains(char::is_whitespace) {
-        format!("<a href=\"{0}\">{0}</a>", esc(s))
-    } else {
-        esc(s)
-    }
 }
 
 #[cfg(test)]

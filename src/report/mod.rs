@@ -16,6 +16,8 @@
 //! decimal byte units (see [`crate::format`]). The text depends only
 //! on the input: same results, same bytes.
 
+mod build;
+mod document;
 mod html;
 mod markdown;
 mod sections;

@@ -1,6 +1,6 @@
-//! The figures behind the "When it breaks" and "Capacity, nodes and
-//! placement" sections, as plain-text tables and sentences shared by the
-//! Markdown and HTML writers (each escapes the text its own way).
+//! The figures behind the key figures, "When it breaks" and "Capacity,
+//! nodes and placement" sections, as plain-text tables and sentences, and
+//! the verdict and variant helpers the section builder (`build.rs`) uses.
 
 use crate::format::{axis, bytes, count, money, percent, sig3, whole};
 use crate::results::{

@@ -1,0 +1,932 @@
+//! The report document, built once from [`RunResults`]: one function per
+//! section, in the order the report reads. The figures behind the tables
+//! and sentences come from [`super::sections`]; the Markdown and HTML
+//! writers only render what is built here.
+
+use super::document::{
+    code, note, paragraph, split, split_blocks, strong, text, Block, Chart, Document, Figure,
+    Inline, Overall, Row, Table, Tone,
+};
+use super::sections::{self, finite, first_breach, recommendation, with_status, worst, TextTable};
+use crate::charts::{table_stems, MAX_LOAD_RANKS, TABLE_CHART_KINDS, VARIANTS_STEM};
+use crate::format::{axis, count, duration, money, percent, plural, sig3};
+use crate::results::{RunResults, Status, TableResults, VariantResults, Verdict};
+
+/// Hot keys listed per table.
+const HOT_KEYS: usize = 10;
+
+/// The report on `r`, with the charts the writer can place (`charts`, by
+/// file stem, in the writer's order).
+pub(super) fn document(r: &RunResults, charts: &[Chart]) -> Document {
+    let mut claimed = vec![false; charts.len()];
+    let mut body = vec![verdicts(r), checklist(r), key_figures(r)];
+    body.extend(when_it_breaks(r));
+    body.extend(capacity(r));
+    body.push(hot_keys(r));
+    body.push(charts_section(r, charts, &mut claimed));
+    body.extend(variants(r, charts, &mut claimed));
+    body.extend(other_charts(charts, &claimed));
+    body.extend([store(r), method(r), scenario_file(r)]);
+    Document {
+        title: format!("keyheat report: {}", r.scenario),
+        description: Some(r.description.trim())
+            .filter(|d| !d.is_empty())
+            .map(String::from),
+        overall: overall(r),
+        body,
+        version: r.keyheat_version.clone(),
+    }
+}
+
+fn section(
+    id: &'static str,
+    nav: Option<&'static str>,
+    heading: &'static str,
+    blocks: Vec<Block>,
+) -> Block {
+    Block::Section {
+        id,
+        nav,
+        heading,
+        blocks,
+    }
+}
+
+/// Blocks only `report.html` shows.
+fn html_only(blocks: Vec<Block>) -> Block {
+    split_blocks(vec![], blocks)
+}
+
+/// Blocks only `report.md` shows.
+fn markdown_only(blocks: Vec<Block>) -> Block {
+    split_blocks(blocks, vec![])
+}
+
+/// A name set as code in `report.html` and as plain text in `report.md`.
+fn code_in_html(s: &str) -> Vec<Inline> {
+    vec![split(vec![text(s)], vec![code(s)])]
+}
+
+/// A table of plain text from [`sections`].
+fn text_table(class: &'static str, t: TextTable) -> Block {
+    Block::Table(Table {
+        class,
+        head: t.head,
+        right: t.right,
+        rows: t
+            .rows
+            .into_iter()
+            .map(|row| Row {
+                tone: None,
+                cells: row.into_iter().map(|c| vec![text(c)]).collect(),
+            })
+            .collect(),
+    })
+}
+
+fn head(cells: &[&str]) -> Vec<String> {
+    cells.iter().map(|c| c.to_string()).collect()
+}
+
+// ---------------------------------------------------------------------------
+// Sections
+
+/// The overall verdict and the summary paragraph: the checks, the busiest
+/// table, the checklist and the recommended variant.
+fn overall(r: &RunResults) -> Overall {
+    let status = worst(&r.verdicts);
+    let label = status.map_or("NO CHECKS".to_string(), |s| s.as_str().to_uppercase());
+    let mut p = check_counts(r, &label);
+    p.extend(busiest_table(r));
+    if !r.checklist.is_empty() {
+        let n = |s: Status| r.checklist.iter().filter(|c| c.status == s).count();
+        p.push(split(
+            vec![],
+            vec![text(format!(
+                " Design-review checklist: {} fail, {} warn, {} pass.",
+                n(Status::Fail),
+                n(Status::Warn),
+                n(Status::Pass)
+            ))],
+        ));
+    }
+    p.extend(recommended_variant(r));
+    Overall {
+        status,
+        label,
+        text: p,
+    }
+}
+
+/// "Of 6 checks on 2 tables, 1 fails, …" with the failing (and, in
+/// `report.md`, the warning) checks named.
+fn check_counts(r: &RunResults, label: &str) -> Vec<Inline> {
+    let n = r.verdicts.len();
+    if n == 0 {
+        return vec![split(
+            vec![strong("Verdict: no checks were run.")],
+            vec![text("No simulated checks were run.")],
+        )];
+    }
+    let fails = with_status(&r.verdicts, Status::Fail);
+    let warns = with_status(&r.verdicts, Status::Warn);
+    let passes = n - fails.len() - warns.len();
+    let mut p = vec![
+        split(
+            vec![strong(format!("Verdict: {label}.")), text(" Of ")],
+            vec![text("Of ")],
+        ),
+        split(
+            vec![text(plural(n, "check", "checks"))],
+            vec![text(plural(n, "simulated check", "simulated checks"))],
+        ),
+        text(format!(
+            " on {}, {} {}, {} {} and {} {}.",
+            plural(r.tables.len(), "table", "tables"),
+            fails.len(),
+            if fails.len() == 1 { "fails" } else { "fail" },
+            warns.len(),
+            if warns.len() == 1 { "warns" } else { "warn" },
+            passes,
+            if passes == 1 { "passes" } else { "pass" },
+        )),
+    ];
+    if !fails.is_empty() {
+        p.push(text(" Failing: "));
+        p.extend(check_list(&fails));
+        p.push(text("."));
+    }
+    if !warns.is_empty() {
+        let mut list = vec![text(" Warnings: ")];
+        list.extend(check_list(&warns));
+        list.push(text("."));
+        p.push(split(list, vec![]));
+    }
+    p
+}
+
+/// "The busiest table, orders, peaks at …" (nothing without tables).
+fn busiest_table(r: &RunResults) -> Vec<Inline> {
+    let hottest = r
+        .tables
+        .iter()
+        .max_by(|a, b| finite(a.peak_utilization.mean).total_cmp(&finite(b.peak_utilization.mean)));
+    let Some(t) = hottest else {
+        return vec![];
+    };
+    vec![
+        text(" The busiest table, "),
+        split(
+            vec![text(&t.name)],
+            vec![Inline::Strong(vec![text(&t.name)])],
+        ),
+        text(format!(", peaks at {}× ", sig3(t.peak_utilization.mean))),
+        Inline::Verbatim(sections::utilization_basis(t)),
+        text(format!(
+            " (mean over {} trials; p95 {}×) and throttles {} of requested units.",
+            count(r.trials as usize),
+            sig3(t.peak_utilization.p95),
+            percent(t.throttled_fraction.mean),
+        )),
+    ]
+}
+
+/// The variant the summary recommends, if variants were compared.
+fn recommended_variant(r: &RunResults) -> Vec<Inline> {
+    if r.variants.is_empty() {
+        return vec![];
+    }
+    match recommendation(r) {
+        Some(rec) if rec.variant == "base" => vec![text(
+            " Of the variants compared, none is needed: the base design passes every check.",
+        )],
+        Some(rec) => {
+            let mut p = vec![
+                text(" Recommended variant: "),
+                code(&rec.variant),
+                text(" ("),
+            ];
+            p.extend(set_text(&rec.set));
+            p.push(text(")."));
+            p
+        }
+        None => vec![text(" No variant compared passes every check.")],
+    }
+}
+
+fn verdicts(r: &RunResults) -> Block {
+    if r.verdicts.is_empty() {
+        return section(
+            "verdicts",
+            Some("Verdicts"),
+            "Verdicts",
+            vec![paragraph("No checks were run.")],
+        );
+    }
+    let rows = r
+        .verdicts
+        .iter()
+        .map(|v| Row {
+            tone: Some(Tone::Status(v.status)),
+            cells: vec![
+                code_in_html(&v.check),
+                vec![text(&v.table)],
+                vec![Inline::Status(v.status)],
+                vec![text(&v.detail)],
+            ],
+        })
+        .collect();
+    section(
+        "verdicts",
+        Some("Verdicts"),
+        "Verdicts",
+        vec![
+            html_only(vec![note(format!(
+                "Simulated checks, judged on the p95 over trials against the limit and the headroom {}.",
+                axis(r.headroom)
+            ))]),
+            Block::Table(Table {
+                class: "verdicts",
+                head: head(&["check", "table", "status", "detail"]),
+                right: vec![],
+                rows,
+            }),
+        ],
+    )
+}
+
+/// The design-review checklist: static checks of the access-pattern table.
+fn checklist(r: &RunResults) -> Block {
+    let items = &r.checklist;
+    let blocks = if items.is_empty() {
+        vec![paragraph("The checklist was not run.")]
+    } else {
+        let n = |s: Status| items.iter().filter(|c| c.status == s).count();
+        let rows = items
+            .iter()
+            .map(|c| Row {
+                tone: Some(Tone::Status(c.status)),
+                cells: vec![
+                    code_in_html(&c.check),
+                    vec![text(&c.subject)],
+                    vec![Inline::Status(c.status)],
+                    vec![Inline::Ticked(c.reason.clone())],
+                ],
+            })
+            .collect();
+        vec![
+            split_blocks(
+                vec![paragraph("Static checks of the access-pattern table (the modeling guide's verify list).")],
+                vec![
+                    note("Static checks of the access-pattern table and key templates (no simulation): every read resolves to a key or index path, no low-cardinality or date partition key, range reads sorted by a sort key, embedded arrays bounded, copies written, ephemeral data with a TTL, large items offloaded."),
+                    Block::StatusCounts(
+                        [Status::Fail, Status::Warn, Status::Pass]
+                            .map(|s| (s, n(s)))
+                            .to_vec(),
+                    ),
+                ],
+            ),
+            Block::Table(Table {
+                class: "checklist",
+                head: head(&["check", "subject", "status", "reason"]),
+                right: vec![],
+                rows,
+            }),
+        ]
+    };
+    let block = section(
+        "checklist",
+        Some("Checklist"),
+        "Design-review checklist",
+        blocks,
+    );
+    if items.is_empty() {
+        html_only(vec![block])
+    } else {
+        block
+    }
+}
+
+fn key_figures(r: &RunResults) -> Block {
+    let blocks = if r.tables.is_empty() {
+        vec![paragraph("No tables were simulated.")]
+    } else {
+        vec![
+            Block::Note(vec![Inline::Prose(format!(
+                "Means over {} trials with their 95% confidence interval in brackets; p50 and p95 are over trials. Utilization is consumed capacity units ÷ the partition's limit in a {} window.",
+                count(r.trials as usize),
+                duration(r.window_s),
+            ))]),
+            text_table("figures", sections::key_figures(r)),
+        ]
+    };
+    section("figures", Some("Key figures"), "Key figures", blocks)
+}
+
+fn when_it_breaks(r: &RunResults) -> Option<Block> {
+    if !r.tables.iter().any(sections::has_horizon_figures) {
+        return None;
+    }
+    let mut blocks = vec![note("The busy period simulated again at each checkpoint day, with traffic grown to that day and the table laid out for the data it stores then, and the widest time bucket that keeps growth under the headroom.")];
+    for t in r.tables.iter().filter(|t| sections::has_horizon_figures(t)) {
+        blocks.push(Block::Heading(t.name.clone()));
+        if let Some(table) = sections::checkpoints(t) {
+            blocks.push(text_table("checkpoints", table));
+        }
+        blocks.extend(sections::partition_growth(t).map(paragraph));
+        blocks.extend(sections::checkpoint_sentence(t, r.headroom).map(paragraph));
+        blocks.extend(
+            sections::safe_buckets(t, r.headroom)
+                .into_iter()
+                .map(paragraph),
+        );
+    }
+    Some(section(
+        "breaks",
+        Some("When it breaks"),
+        "When it breaks",
+        blocks,
+    ))
+}
+
+fn capacity(r: &RunResults) -> Option<Block> {
+    if r.tables.is_empty() {
+        return None;
+    }
+    let mut blocks = vec![
+        note(sections::CAPACITY_NOTE),
+        text_table("capacity", sections::capacity(r)),
+    ];
+    if let Some(nodes) = sections::nodes(r) {
+        blocks.extend([
+            Block::Heading("Node-level load".to_string()),
+            note(sections::NODES_NOTE),
+            text_table("nodes", nodes),
+        ]);
+        blocks.extend(sections::node_ranks(r).map(|t| text_table("node-ranks", t)));
+    }
+    if let Some(memory) = sections::node_memory(r) {
+        blocks.extend([
+            Block::Heading("Node memory".to_string()),
+            note(sections::MEMORY_NOTE),
+            text_table("node-memory", memory),
+        ]);
+    }
+    if let Some(limits) = sections::table_limits(r) {
+        blocks.extend([
+            Block::Heading("Table limit over time".to_string()),
+            note(sections::TABLE_LIMIT_NOTE),
+            text_table("table-limit", limits),
+        ]);
+    }
+    blocks.extend([
+        Block::Heading("Key placement".to_string()),
+        note(sections::PLACEMENT_NOTE),
+        text_table("placement", sections::placement(r)),
+    ]);
+    Some(section(
+        "capacity",
+        Some("Capacity"),
+        "Capacity, nodes and placement",
+        blocks,
+    ))
+}
+
+fn hot_keys(r: &RunResults) -> Block {
+    let mut blocks = vec![note(format!(
+        "The {HOT_KEYS} hottest partition keys of each table in the representative trial (trial 0), with the partition each lands on (0-based)."
+    ))];
+    for t in &r.tables {
+        blocks.push(Block::Heading(t.name.clone()));
+        if t.hot_keys.is_empty() {
+            blocks.push(paragraph("No per-key figures were recorded."));
+            continue;
+        }
+        let rows = t
+            .hot_keys
+            .iter()
+            .take(HOT_KEYS)
+            .enumerate()
+            .map(|(i, k)| Row {
+                tone: None,
+                cells: vec![
+                    vec![text((i + 1).to_string())],
+                    vec![code(&k.key)],
+                    vec![text(count(k.partition))],
+                    vec![text(percent(k.request_share))],
+                    vec![text(sig3(k.requests_per_s))],
+                    vec![text(sig3(k.units_per_s))],
+                    vec![text(sig3(k.peak_window_requests))],
+                ],
+            })
+            .collect();
+        blocks.push(Block::Table(Table {
+            class: "hot-keys",
+            head: head(&[
+                "#",
+                "partition key",
+                "partition",
+                "share of requests",
+                "requests/s",
+                "units/s",
+                "requests in busiest window",
+            ]),
+            right: vec![true, false, true, true, true, true, true],
+            rows,
+        }));
+    }
+    let block = section("hot-keys", Some("Hot keys"), "Hot keys", blocks);
+    if r.tables.is_empty() {
+        html_only(vec![block])
+    } else {
+        block
+    }
+}
+
+/// The first chart named `stem`, marked as claimed (shown or not); its
+/// index when the writer can show it.
+fn take(charts: &[Chart], claimed: &mut [bool], stem: &str) -> Option<usize> {
+    let i = charts.iter().position(|c| c.stem == stem)?;
+    claimed[i] = true;
+    charts[i].shown.then_some(i)
+}
+
+fn charts_section(r: &RunResults, charts: &[Chart], claimed: &mut [bool]) -> Block {
+    let mut blocks = vec![markdown_only(vec![paragraph(if charts.is_empty() {
+        "No charts were written for this run."
+    } else {
+        "Each chart is embedded as PNG; an SVG of the same name is linked beside it."
+    })])];
+    let mut any = false;
+    for (t, stem) in r.tables.iter().zip(table_stems(r)) {
+        let figures: Vec<Block> = TABLE_CHART_KINDS
+            .iter()
+            .filter_map(|kind| {
+                let stem = format!("{kind}-{stem}");
+                let chart = take(charts, claimed, &stem)?;
+                let (alt, caption) = chart_caption(kind, t, r);
+                Some(Block::Figure(Figure {
+                    chart,
+                    stem,
+                    alt: format!("{}: {alt}", t.name),
+                    caption,
+                }))
+            })
+            .collect();
+        if figures.is_empty() {
+            continue;
+        }
+        any = true;
+        blocks.push(Block::Heading(t.name.clone()));
+        blocks.extend(figures);
+    }
+    if !r.variants.is_empty() && charts.iter().any(|c| c.stem == VARIANTS_STEM) {
+        blocks.push(markdown_only(vec![paragraph(
+            "The variant comparison chart is in the Variants section.",
+        )]));
+    }
+    if !any {
+        blocks.push(html_only(vec![paragraph(
+            "No charts were written for this run.",
+        )]));
+    }
+    section("charts", Some("Charts"), "Charts", blocks)
+}
+
+/// (alt text, caption) of a per-table chart kind.
+fn chart_caption(kind: &str, t: &TableResults, r: &RunResults) -> (&'static str, Vec<Inline>) {
+    match kind {
+        "load" => {
+            let shown = if t.partition_ranks.len() > MAX_LOAD_RANKS {
+                format!(
+                    " The {MAX_LOAD_RANKS} hottest of {} partition ranks are shown.",
+                    count(t.partition_ranks.len())
+                )
+            } else {
+                String::new()
+            };
+            (
+                "partition load vs limit",
+                vec![
+                    text(format!(
+                        "Bars: mean utilization by partition rank (1 = hottest in each trial); dots: peak-window utilization, mean over trials; triangles: its p95; red line: limit; dashed: headroom {}.",
+                        axis(r.headroom)
+                    )),
+                    split(vec![text(shown)], vec![]),
+                ],
+            )
+        }
+        "heatmap" => (
+            "partition × time heatmap",
+            vec![split(
+                vec![text(format!(
+                    "Peak-window utilization per partition (down, key-space order) over time (across) in the representative trial, step {}; red cells are at or over the limit (throttled).",
+                    duration(t.timeseries.step_s)
+                ))],
+                vec![text(format!(
+                    "Key Visualizer view: time across, partitions down in key-space order; colour is the peak-window utilization in each step of {} (representative trial); red cells are at or over the limit (throttled).",
+                    duration(t.timeseries.step_s)
+                ))],
+            )],
+        ),
+        "growth" => (
+            "item collection growth vs ceiling",
+            vec![text("Largest item collection by day: mean over trials with the p05–p95 band, the item-collection ceiling (red) and the mean day of the first breach (dashed).")],
+        ),
+        "breach" => (
+            "probability of a size-ceiling breach by day",
+            vec![text(format!(
+                "P(first breach by day d) over {} trials for each ceiling with a breach curve (item collection, item), with its 95% Wilson band; where a line crosses the dashed 50% line is the median first breach, where its band lifts off 0 the earliest plausible one.",
+                count(r.trials as usize)
+            ))],
+        ),
+        _ => (
+            "largest item vs item size limit",
+            vec![text("Largest item by day: mean and p95 over trials, the item size limit (red) and the mean day of the first breach (dashed).")],
+        ),
+    }
+}
+
+fn variants(r: &RunResults, charts: &[Chart], claimed: &mut [bool]) -> Option<Block> {
+    if r.variants.is_empty() {
+        return None;
+    }
+    let mut blocks = vec![
+        note("Each design is judged on the p95 over trials of its figures. The recommendation is the smallest change (fewest shards, widest bucket) whose every check passes."),
+        Block::Table(variants_table(r)),
+        Block::Paragraph(recommendation_text(r)),
+    ];
+    if let Some(chart) = take(charts, claimed, VARIANTS_STEM) {
+        blocks.push(Block::Figure(Figure {
+            chart,
+            stem: VARIANTS_STEM.to_string(),
+            alt: "variant comparison: p95 of peak utilization".to_string(),
+            caption: vec![text("p95 over trials of peak utilization per design (base first) and table, coloured by that table's hot_partition verdict (green pass, amber warn, red fail); red line: limit; dashed: headroom; the recommended variant is boxed and starred.")],
+        }));
+    }
+    Some(section("variants", Some("Variants"), "Variants", blocks))
+}
+
+/// The base design and each variant: p95 peak utilization per table, the
+/// worst throttling, the first breach, fan-out, cost and verdict.
+fn variants_table(r: &RunResults) -> Table {
+    let recommended = recommendation(r).map(|x| x.variant.as_str());
+    let mut columns = head(&["variant", "set"]);
+    columns.extend(
+        r.tables
+            .iter()
+            .map(|t| format!("p95 peak utilization: {}", t.name)),
+    );
+    columns.extend(head(&[
+        "throttled (worst table)",
+        "first breach (mean day)",
+        "fan-out (max)",
+    ]));
+    if let Some(c) = &r.currency {
+        columns.push(format!("monthly cost ({c})"));
+    }
+    columns.push("verdict".to_string());
+    let mut right = vec![false, false];
+    right.extend(r.tables.iter().map(|_| true));
+    right.extend([true, false, true]);
+    if r.currency.is_some() {
+        right.push(true);
+    }
+    right.push(false);
+    let base = VariantResults {
+        name: "base".to_string(),
+        set: serde_json::Map::new(),
+        tables: r.tables.clone(),
+        verdicts: r.verdicts.clone(),
+    };
+    let rows = std::iter::once(&base)
+        .chain(&r.variants)
+        .map(|v| {
+            let mut cells = vec![code_in_html(&v.name), set_text(&v.set)];
+            cells.extend(r.tables.iter().map(|t| {
+                vec![text(
+                    v.tables
+                        .iter()
+                        .find(|x| x.name == t.name)
+                        .map_or("—".to_string(), |x| sig3(x.peak_utilization.p95)),
+                )]
+            }));
+            let throttled = v
+                .tables
+                .iter()
+                .map(|t| finite(t.throttled_fraction.mean))
+                .fold(0.0, f64::max);
+            cells.push(vec![text(percent(throttled))]);
+            cells.push(vec![text(first_breach(&v.tables))]);
+            cells.push(vec![text(
+                v.tables
+                    .iter()
+                    .map(|t| t.fan_out)
+                    .max()
+                    .map_or("—".to_string(), |f| count(f as usize)),
+            )]);
+            if r.currency.is_some() {
+                cells.push(vec![text(
+                    sections::design_cost(&v.tables).map_or("—".to_string(), money),
+                )]);
+            }
+            let mut verdict = variant_verdict(&v.verdicts);
+            let mut tone = worst(&v.verdicts).map(Tone::Status);
+            if recommended == Some(v.name.as_str()) {
+                verdict.push(text(" ★ recommended"));
+                tone = Some(Tone::Recommended);
+            }
+            cells.push(verdict);
+            Row { tone, cells }
+        })
+        .collect();
+    Table {
+        class: "variants",
+        head: columns,
+        right,
+        rows,
+    }
+}
+
+/// "Recommendation: …" with its reason, or why there is none.
+fn recommendation_text(r: &RunResults) -> Vec<Inline> {
+    let mut p = vec![strong("Recommendation:")];
+    match recommendation(r) {
+        Some(rec) => {
+            p.push(text(" "));
+            p.push(code(&rec.variant));
+            p.push(text(" ("));
+            if rec.set.is_empty() {
+                p.push(text("no change"));
+            } else {
+                p.extend(set_text(&rec.set));
+            }
+            p.push(text("). Reason: "));
+            let reason = rec.reason.trim();
+            p.push(text(reason));
+            if !reason.ends_with('.') && !reason.is_empty() {
+                p.push(split(vec![text(".")], vec![]));
+            }
+        }
+        None => {
+            // A recommendation naming no design (e.g. "none") still carries the why.
+            let why = r
+                .recommendation
+                .as_ref()
+                .map(|x| x.reason.trim())
+                .filter(|x| !x.is_empty())
+                .unwrap_or("no design compared passes every check");
+            p.push(text(" none: "));
+            p.push(text(why));
+            if !why.ends_with('.') {
+                p.push(split(vec![text(".")], vec![]));
+            }
+            p.push(text(" Consider more shards or a narrower time bucket."));
+        }
+    }
+    p
+}
+
+/// Charts the writer offered that no section placed, under "Other charts"
+/// (only in `report.html`).
+fn other_charts(charts: &[Chart], claimed: &[bool]) -> Option<Block> {
+    let figures: Vec<Block> = charts
+        .iter()
+        .enumerate()
+        .filter(|(i, c)| !claimed[*i] && c.shown)
+        .map(|(i, c)| {
+            Block::Figure(Figure {
+                chart: i,
+                stem: c.stem.clone(),
+                alt: c.stem.clone(),
+                caption: vec![text(&c.stem)],
+            })
+        })
+        .collect();
+    if figures.is_empty() {
+        return None;
+    }
+    Some(html_only(vec![section(
+        "other-charts",
+        None,
+        "Other charts",
+        figures,
+    )]))
+}
+
+fn store(r: &RunResults) -> Block {
+    let mut blocks = vec![Block::Paragraph(vec![
+        text("Store "),
+        code(&r.store.kind),
+        text(": reads cost "),
+        text(&r.store.read_unit),
+        text(", writes cost "),
+        text(&r.store.write_unit),
+        text("."),
+    ])];
+    if r.store.figures.is_empty() {
+        blocks.push(paragraph("The store model reported no figures."));
+    } else {
+        blocks.push(Block::Table(store_table(r)));
+        blocks.extend(assumptions(r));
+    }
+    section(
+        "store",
+        Some("Store figures"),
+        "Store figures and assumptions",
+        blocks,
+    )
+}
+
+/// The store's figures: value, source and whether each is documented, set
+/// in the scenario or assumed.
+fn store_table(r: &RunResults) -> Table {
+    let rows = r
+        .store
+        .figures
+        .iter()
+        .map(|f| {
+            let kind = if f.assumption {
+                Inline::Assumption
+            } else if f.source.trim() == "scenario" {
+                text("set in the scenario")
+            } else {
+                text("documented")
+            };
+            Row {
+                tone: f.assumption.then_some(Tone::Assumption),
+                cells: vec![
+                    code_in_html(&f.name),
+                    vec![text(&f.value)],
+                    vec![source(&f.source)],
+                    vec![kind],
+                ],
+            }
+        })
+        .collect();
+    Table {
+        class: "store",
+        head: head(&["figure", "value", "source", "kind"]),
+        right: vec![],
+        rows,
+    }
+}
+
+/// The sentence naming the figures that are assumptions, if any.
+fn assumptions(r: &RunResults) -> Option<Block> {
+    let assumed: Vec<&str> = r
+        .store
+        .figures
+        .iter()
+        .filter(|f| f.assumption)
+        .map(|f| f.name.as_str())
+        .collect();
+    if assumed.is_empty() {
+        return None;
+    }
+    let mut p = vec![split(vec![], vec![Inline::Assumption, text(" ")])];
+    let it = if assumed.len() == 1 {
+        p.push(split(vec![text("One figure")], vec![text("This figure")]));
+        p.push(text(" is an assumption (undocumented by the store, or a planning rule), not a published limit: "));
+        "it"
+    } else {
+        p.push(text("These figures are assumptions (undocumented by the store, or planning rules), not published limits: "));
+        "them"
+    };
+    for (i, name) in assumed.iter().enumerate() {
+        if i > 0 {
+            p.push(text(", "));
+        }
+        p.push(code(*name));
+    }
+    p.push(text(format!(
+        ". Results that hinge on {it} deserve a load test."
+    )));
+    Some(Block::Paragraph(p))
+}
+
+fn method(r: &RunResults) -> Block {
+    let windows = if r.window_s > 0.0 {
+        format!(" ({} windows)", sig3(r.duration_s / r.window_s))
+    } else {
+        String::new()
+    };
+    let mut items = vec![
+        vec![text(format!(
+            "{} trials (independent random worlds: which keys are popular, where they land, how requests arrive), seed {}.",
+            count(r.trials as usize),
+            r.seed
+        ))],
+        vec![text(format!(
+            "Window {}; busy period {}{windows}; growth horizon {}; headroom {}.",
+            duration(r.window_s),
+            duration(r.duration_s),
+            duration(r.horizon_days * 86_400.0),
+            axis(r.headroom)
+        ))],
+        vec![text("Every mean carries a 95% confidence interval (mean ± 1.96·s/√n over trials); every probability a 95% Wilson score interval. Checks judge the p95 over trials against the headroom and the limit.")],
+        vec![text("Hot keys and the heatmap come from the representative trial (trial 0); load by partition rank is averaged over trials.")],
+        vec![
+            text("Produced by keyheat "),
+            text(&r.keyheat_version),
+            text(". The same scenario and seed give identical results at any thread count. To reproduce: "),
+            code(format!(
+                "keyheat run <scenario file> --seed {} --trials {}",
+                r.seed, r.trials
+            )),
+            text(" with the scenario below."),
+        ],
+    ];
+    let markdown = items.clone();
+    items.insert(
+        4,
+        vec![Inline::Prose("The design-review checklist is static: it reads the scenario's key templates and access patterns, not the simulation.".to_string())],
+    );
+    section(
+        "method",
+        Some("Method"),
+        "Method",
+        vec![split_blocks(
+            vec![Block::List(markdown)],
+            vec![Block::List(items)],
+        )],
+    )
+}
+
+fn scenario_file(r: &RunResults) -> Block {
+    let block = if r.source_text.trim().is_empty() {
+        paragraph("The scenario text was not recorded.")
+    } else {
+        Block::Code {
+            language: "toml",
+            text: r.source_text.trim_end_matches(['\n', '\r']).to_string(),
+        }
+    };
+    section(
+        "scenario",
+        Some("Scenario file"),
+        "Scenario file",
+        vec![block],
+    )
+}
+
+// ---------------------------------------------------------------------------
+// Inline helpers
+
+/// `hot_partition` on orders, `item_size` on orders.by_status.
+fn check_list(verdicts: &[&Verdict]) -> Vec<Inline> {
+    let mut out = Vec::new();
+    for (i, v) in verdicts.iter().enumerate() {
+        if i > 0 {
+            out.push(text(", "));
+        }
+        out.extend([code(&v.check), text(" on "), text(&v.table)]);
+    }
+    out
+}
+
+/// Worst status of a design with the count of non-passing checks.
+fn variant_verdict(verdicts: &[Verdict]) -> Vec<Inline> {
+    let Some(w) = worst(verdicts) else {
+        return vec![text("—")];
+    };
+    let fails = with_status(verdicts, Status::Fail).len();
+    let warns = with_status(verdicts, Status::Warn).len();
+    let mut parts = Vec::new();
+    if fails > 0 {
+        parts.push(format!("{fails} fail"));
+    }
+    if warns > 0 {
+        parts.push(format!("{warns} warn"));
+    }
+    let mut out = vec![Inline::Status(w)];
+    if !parts.is_empty() {
+        out.push(text(format!(" ({})", parts.join(", "))));
+    }
+    out
+}
+
+/// A variant's overrides: `table.orders.shards` = 16, `table.orders.bucket` = "1d".
+fn set_text(set: &serde_json::Map<String, serde_json::Value>) -> Vec<Inline> {
+    if set.is_empty() {
+        return vec![text("—")];
+    }
+    let mut out = Vec::new();
+    for (i, (k, v)) in set.iter().enumerate() {
+        if i > 0 {
+            out.push(text(", "));
+        }
+        out.extend([code(k), text(" = "), Inline::Verbatim(v.to_string())]);
+    }
+    out
+}
+
+/// A figure's source: a web address becomes a link, anything else text.
+fn source(s: &str) -> Inline {
+    let s = s.trim();
+    if (s.starts_with("https://") || s.starts_with("http://")) && !s.contains(char::is_whitespace) {
+        Inline::Link(s.to_string())
+    } else {
+        text(s)
+    }
+}
