@@ -173,12 +173,8 @@ fn rate_pattern() -> String {
     )
 }
 
+/// `$defs`: the definitions the properties share by `$ref`.
 fn defs() -> Value {
-    let word = json!({
-        "type": "string",
-        "pattern": "^[A-Za-z0-9_-]+$"
-    });
-    let word_item = word.clone();
     json!({
         "size": {
             "description": "A size: bytes as a number, or a string with a unit: B, KB/kB (10³), MB, GB, TB, KiB (2¹⁰), MiB, GiB, TiB (case-sensitive), e.g. \"1.2KB\".",
@@ -215,166 +211,209 @@ fn defs() -> Value {
                 { "type": "string", "pattern": rate_pattern() }
             ]
         },
-        "size_distribution": {
-            "description": "An item size: fixed (\"2KB\"), uniform {distribution = \"uniform\", min, max} or log-normal {distribution = \"lognormal\", median, p99}, in bytes or with a size unit.",
-            "anyOf": [
-                { "$ref": "#/$defs/size" },
-                {
-                    "type": "object",
-                    "additionalProperties": false,
-                    "required": ["distribution", "min", "max"],
-                    "properties": {
-                        "distribution": { "enum": ["uniform"] },
-                        "min": { "description": "Smallest size.", "anyOf": [ { "type": "number", "minimum": 0 }, { "$ref": "#/$defs/size" } ] },
-                        "max": { "description": "Largest size (≥ min).", "$ref": "#/$defs/size" }
-                    }
-                },
-                {
-                    "type": "object",
-                    "additionalProperties": false,
-                    "required": ["distribution", "median", "p99"],
-                    "properties": {
-                        "distribution": { "enum": ["lognormal"] },
-                        "median": { "description": "Median size.", "$ref": "#/$defs/size" },
-                        "p99": { "description": "99th percentile size (≥ median).", "$ref": "#/$defs/size" }
-                    }
-                }
-            ]
-        },
-        "count_distribution": {
-            "description": "A count: fixed (100), uniform {distribution = \"uniform\", min, max} or log-normal {distribution = \"lognormal\", median, p99}.",
-            "anyOf": [
-                { "type": "number", "minimum": 0 },
-                {
-                    "type": "object",
-                    "additionalProperties": false,
-                    "required": ["distribution", "min", "max"],
-                    "properties": {
-                        "distribution": { "enum": ["uniform"] },
-                        "min": { "type": "number", "minimum": 0 },
-                        "max": { "type": "number", "exclusiveMinimum": 0 }
-                    }
-                },
-                {
-                    "type": "object",
-                    "additionalProperties": false,
-                    "required": ["distribution", "median", "p99"],
-                    "properties": {
-                        "distribution": { "enum": ["lognormal"] },
-                        "median": { "type": "number", "exclusiveMinimum": 0 },
-                        "p99": { "type": "number", "exclusiveMinimum": 0 }
-                    }
-                }
-            ]
-        },
+        "size_distribution": size_distribution(),
+        "count_distribution": count_distribution(),
         "popularity": popularity(),
-        "entity": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": ["name"],
-            "properties": {
-                "name": {
-                    "description": "Placeholder name in key templates ({customer}): letters, digits, `_`, `-`; not bucket, shard, time or id.",
-                    "allOf": [ word.clone(), { "not": { "enum": ["bucket", "shard", "time", "id"] } } ]
-                },
-                "count": {
-                    "description": "Number of instances (required except for `weights`, where it defaults to the number of weights, and `new`).",
-                    "type": "integer",
-                    "minimum": 1
-                },
-                "popularity": { "$ref": "#/$defs/popularity" }
-            }
-        },
+        "entity": entity(),
         "key_template": {
             "description": "A key template: literal text with placeholders {<entity>}, {bucket} (time bucket), {shard} (write shard), {time} (the item's write time), {id} (a fresh item id), e.g. \"CUSTOMER#{customer}\".",
             "type": "string",
             "minLength": 1
         },
-        "index": {
-            "description": "[[table.index]]: a secondary index (DynamoDB GSI, or LSI with local = true).",
-            "type": "object",
-            "additionalProperties": false,
-            "required": ["name"],
-            "properties": {
-                "name": { "description": "Index name; patterns address it as \"<table>.<index>\".", "allOf": [ word.clone() ] },
-                "partition_key": { "description": "The index's partition key template (required unless local = true; a local index shares the table's).", "$ref": "#/$defs/key_template" },
-                "sort_key": { "description": "The index's sort key template.", "$ref": "#/$defs/key_template" },
-                "local": { "description": "true for a local secondary index (same partition key as the table). Default false.", "type": "boolean" },
-                "read_capacity": { "description": "DynamoDB, provisioned mode, global index only: the index's own read capacity, RCU (it sets the index's partitions and per-partition limits by the table's rule). Default: the table's [store] read_capacity.", "type": "number", "minimum": 0 },
-                "write_capacity": { "description": "DynamoDB, provisioned mode, global index only: the index's own write capacity, WCU. Default: the table's [store] write_capacity.", "type": "number", "minimum": 0 },
-                "projection": {
-                    "description": "What the index copies: \"keys_only\", \"all\" (default) or { include = \"<bytes of the included attributes>\" }.",
-                    "anyOf": [
-                        { "enum": ["keys_only", "all"] },
-                        {
-                            "type": "object",
-                            "additionalProperties": false,
-                            "required": ["include"],
-                            "properties": {
-                                "include": { "description": "Bytes of the included attributes per item.", "anyOf": [ { "type": "number", "minimum": 0 }, { "$ref": "#/$defs/size" } ] }
-                            }
-                        }
-                    ]
-                }
-            }
-        },
-        "table": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": ["name", "partition_key", "item_size"],
-            "properties": {
-                "name": { "description": "Table name used by access patterns: letters, digits, `_`, `-`.", "allOf": [ word ] },
-                "partition_key": { "description": "Partition key template. With bucket set and no {bucket}, #{bucket} is appended; with shards > 1 and no {shard}, #{shard} is appended.", "$ref": "#/$defs/key_template" },
-                "sort_key": { "description": "Sort key template (none: one item per partition key; puts overwrite). {shard} is not allowed here.", "$ref": "#/$defs/key_template" },
-                "item_size": { "description": "Size of one item, bytes.", "$ref": "#/$defs/size_distribution" },
-                "shards": { "description": "Write-sharding factor (1 = unsharded, the default).", "type": "integer", "minimum": 1, "maximum": 4_294_967_295u64 },
-                "shard_strategy": { "description": "random (default: a whole-key read queries every shard) or calculated (suffix from a hash of the item id: point reads stay 1 query).", "enum": ["random", "calculated"] },
-                "bucket": { "description": "Time bucket width (e.g. \"1d\"), or \"none\" (default).", "$ref": "#/$defs/duration_or_none" },
-                "ttl": { "description": "Items expire after this age (e.g. \"90d\"), or \"none\" (default).", "$ref": "#/$defs/duration_or_none" },
-                "initial_items": { "description": "Items already stored per partition key at t = 0 (default 0).", "$ref": "#/$defs/count_distribution" },
-                "index": {
-                    "description": "Secondary indexes.",
-                    "type": "array",
-                    "items": { "$ref": "#/$defs/index" }
-                }
-            }
-        },
-        "access_pattern": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": ["name", "table", "operation", "rate"],
-            "properties": {
-                "name": { "description": "Row name, e.g. \"Create order\" (unique).", "type": "string", "minLength": 1 },
-                "table": { "description": "The table, or \"table.index\" for a declared index.", "type": "string", "pattern": "^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)?$" },
-                "operation": { "description": "get (point read), query (range read of `items` items), put, update, delete, append (grows an item by element_size).", "enum": ["get", "query", "put", "update", "delete", "append"] },
-                "rate": { "description": "Mean operations per second.", "$ref": "#/$defs/rate" },
-                "peak_factor": { "description": "Busy-hour rate ÷ mean rate (default 1).", "type": "number", "exclusiveMinimum": 0 },
-                "by": { "description": "The entity whose popularity picks the key (a declared [[entity]] name).", "type": "string" },
-                "items": { "description": "Items touched per operation (a query returning 20 items: 20). Default 1.", "type": "integer", "minimum": 1, "maximum": 4_294_967_295u64 },
-                "consistency": { "description": "eventual (default), strong or transactional: DynamoDB reads cost ½, 1 or 2 RCU per 4 KB.", "enum": ["eventual", "strong", "transactional"] },
-                "element_size": { "description": "Bytes each append adds to the item (operation = \"append\" only, and required there).", "$ref": "#/$defs/size_distribution" },
-                "range": { "description": "Time span a query reads (operation = \"query\" only); over a bucketed table it spans ceil(range / bucket) buckets. Default: one bucket.", "$ref": "#/$defs/duration" },
-                "index_key_changes": { "description": "Indexes of the pattern's table whose key this write changes (put or update only): each costs two index writes per write, a delete of the old entry and a put of the new one. Default: none.", "type": "array", "items": word_item.clone() },
-                "index_untouched": { "description": "Indexes of the pattern's table this write leaves alone (it changes neither their key nor their projected attributes, or the item is not in them): no index write. Default: none (every write writes every index once).", "type": "array", "items": word_item }
-            }
-        },
+        "index": index(),
+        "table": table(),
+        "access_pattern": access_pattern(),
         "override_path": {
             "description": "A path naming one field: table.<table>.<field>, entity.<entity>.<field>, access_pattern.<pattern>.<field>, store.<setting>, simulation.<field> or checks.<field>.",
             "type": "string",
             "pattern": "^(table|entity|access_pattern|store|simulation|checks)\\..+$"
         },
-        "variant": {
-            "type": "object",
-            "additionalProperties": false,
-            "required": ["name", "set"],
-            "properties": {
-                "name": { "description": "Variant name (unique; not \"base\").", "type": "string", "minLength": 1 },
-                "set": {
-                    "description": "Overrides, path = value, e.g. { \"table.orders.shards\" = 16 }.",
-                    "type": "object",
-                    "minProperties": 1,
-                    "propertyNames": { "$ref": "#/$defs/override_path" }
+        "variant": variant()
+    })
+}
+
+/// A name: letters, digits, `_` and `-`.
+fn word() -> Value {
+    json!({
+        "type": "string",
+        "pattern": "^[A-Za-z0-9_-]+$"
+    })
+}
+
+/// `$defs/size_distribution`: a fixed, uniform or log-normal item size.
+fn size_distribution() -> Value {
+    json!({
+        "description": "An item size: fixed (\"2KB\"), uniform {distribution = \"uniform\", min, max} or log-normal {distribution = \"lognormal\", median, p99}, in bytes or with a size unit.",
+        "anyOf": [
+            { "$ref": "#/$defs/size" },
+            {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["distribution", "min", "max"],
+                "properties": {
+                    "distribution": { "enum": ["uniform"] },
+                    "min": { "description": "Smallest size.", "anyOf": [ { "type": "number", "minimum": 0 }, { "$ref": "#/$defs/size" } ] },
+                    "max": { "description": "Largest size (≥ min).", "$ref": "#/$defs/size" }
                 }
+            },
+            {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["distribution", "median", "p99"],
+                "properties": {
+                    "distribution": { "enum": ["lognormal"] },
+                    "median": { "description": "Median size.", "$ref": "#/$defs/size" },
+                    "p99": { "description": "99th percentile size (≥ median).", "$ref": "#/$defs/size" }
+                }
+            }
+        ]
+    })
+}
+
+/// `$defs/count_distribution`: a fixed, uniform or log-normal count.
+fn count_distribution() -> Value {
+    json!({
+        "description": "A count: fixed (100), uniform {distribution = \"uniform\", min, max} or log-normal {distribution = \"lognormal\", median, p99}.",
+        "anyOf": [
+            { "type": "number", "minimum": 0 },
+            {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["distribution", "min", "max"],
+                "properties": {
+                    "distribution": { "enum": ["uniform"] },
+                    "min": { "type": "number", "minimum": 0 },
+                    "max": { "type": "number", "exclusiveMinimum": 0 }
+                }
+            },
+            {
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["distribution", "median", "p99"],
+                "properties": {
+                    "distribution": { "enum": ["lognormal"] },
+                    "median": { "type": "number", "exclusiveMinimum": 0 },
+                    "p99": { "type": "number", "exclusiveMinimum": 0 }
+                }
+            }
+        ]
+    })
+}
+
+/// `$defs/entity`: one `[[entity]]`.
+fn entity() -> Value {
+    json!({
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["name"],
+        "properties": {
+            "name": {
+                "description": "Placeholder name in key templates ({customer}): letters, digits, `_`, `-`; not bucket, shard, time or id.",
+                "allOf": [ word(), { "not": { "enum": ["bucket", "shard", "time", "id"] } } ]
+            },
+            "count": {
+                "description": "Number of instances (required except for `weights`, where it defaults to the number of weights, and `new`).",
+                "type": "integer",
+                "minimum": 1
+            },
+            "popularity": { "$ref": "#/$defs/popularity" }
+        }
+    })
+}
+
+/// `$defs/index`: one `[[table.index]]`.
+fn index() -> Value {
+    json!({
+        "description": "[[table.index]]: a secondary index (DynamoDB GSI, or LSI with local = true).",
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["name"],
+        "properties": {
+            "name": { "description": "Index name; patterns address it as \"<table>.<index>\".", "allOf": [ word() ] },
+            "partition_key": { "description": "The index's partition key template (required unless local = true; a local index shares the table's).", "$ref": "#/$defs/key_template" },
+            "sort_key": { "description": "The index's sort key template.", "$ref": "#/$defs/key_template" },
+            "local": { "description": "true for a local secondary index (same partition key as the table). Default false.", "type": "boolean" },
+            "read_capacity": { "description": "DynamoDB, provisioned mode, global index only: the index's own read capacity, RCU (it sets the index's partitions and per-partition limits by the table's rule). Default: the table's [store] read_capacity.", "type": "number", "minimum": 0 },
+            "write_capacity": { "description": "DynamoDB, provisioned mode, global index only: the index's own write capacity, WCU. Default: the table's [store] write_capacity.", "type": "number", "minimum": 0 },
+            "projection": {
+                "description": "What the index copies: \"keys_only\", \"all\" (default) or { include = \"<bytes of the included attributes>\" }.",
+                "anyOf": [
+                    { "enum": ["keys_only", "all"] },
+                    {
+                        "type": "object",
+                        "additionalProperties": false,
+                        "required": ["include"],
+                        "properties": {
+                            "include": { "description": "Bytes of the included attributes per item.", "anyOf": [ { "type": "number", "minimum": 0 }, { "$ref": "#/$defs/size" } ] }
+                        }
+                    }
+                ]
+            }
+        }
+    })
+}
+
+/// `$defs/table`: one `[[table]]`.
+fn table() -> Value {
+    json!({
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["name", "partition_key", "item_size"],
+        "properties": {
+            "name": { "description": "Table name used by access patterns: letters, digits, `_`, `-`.", "allOf": [ word() ] },
+            "partition_key": { "description": "Partition key template. With bucket set and no {bucket}, #{bucket} is appended; with shards > 1 and no {shard}, #{shard} is appended.", "$ref": "#/$defs/key_template" },
+            "sort_key": { "description": "Sort key template (none: one item per partition key; puts overwrite). {shard} is not allowed here.", "$ref": "#/$defs/key_template" },
+            "item_size": { "description": "Size of one item, bytes.", "$ref": "#/$defs/size_distribution" },
+            "shards": { "description": "Write-sharding factor (1 = unsharded, the default).", "type": "integer", "minimum": 1, "maximum": 4_294_967_295u64 },
+            "shard_strategy": { "description": "random (default: a whole-key read queries every shard) or calculated (suffix from a hash of the item id: point reads stay 1 query).", "enum": ["random", "calculated"] },
+            "bucket": { "description": "Time bucket width (e.g. \"1d\"), or \"none\" (default).", "$ref": "#/$defs/duration_or_none" },
+            "ttl": { "description": "Items expire after this age (e.g. \"90d\"), or \"none\" (default).", "$ref": "#/$defs/duration_or_none" },
+            "initial_items": { "description": "Items already stored per partition key at t = 0 (default 0).", "$ref": "#/$defs/count_distribution" },
+            "index": {
+                "description": "Secondary indexes.",
+                "type": "array",
+                "items": { "$ref": "#/$defs/index" }
+            }
+        }
+    })
+}
+
+/// `$defs/access_pattern`: one `[[access_pattern]]` row.
+fn access_pattern() -> Value {
+    json!({
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["name", "table", "operation", "rate"],
+        "properties": {
+            "name": { "description": "Row name, e.g. \"Create order\" (unique).", "type": "string", "minLength": 1 },
+            "table": { "description": "The table, or \"table.index\" for a declared index.", "type": "string", "pattern": "^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)?$" },
+            "operation": { "description": "get (point read), query (range read of `items` items), put, update, delete, append (grows an item by element_size).", "enum": ["get", "query", "put", "update", "delete", "append"] },
+            "rate": { "description": "Mean operations per second.", "$ref": "#/$defs/rate" },
+            "peak_factor": { "description": "Busy-hour rate ÷ mean rate (default 1).", "type": "number", "exclusiveMinimum": 0 },
+            "by": { "description": "The entity whose popularity picks the key (a declared [[entity]] name).", "type": "string" },
+            "items": { "description": "Items touched per operation (a query returning 20 items: 20). Default 1.", "type": "integer", "minimum": 1, "maximum": 4_294_967_295u64 },
+            "consistency": { "description": "eventual (default), strong or transactional: DynamoDB reads cost ½, 1 or 2 RCU per 4 KB.", "enum": ["eventual", "strong", "transactional"] },
+            "element_size": { "description": "Bytes each append adds to the item (operation = \"append\" only, and required there).", "$ref": "#/$defs/size_distribution" },
+            "range": { "description": "Time span a query reads (operation = \"query\" only); over a bucketed table it spans ceil(range / bucket) buckets. Default: one bucket.", "$ref": "#/$defs/duration" },
+            "index_key_changes": { "description": "Indexes of the pattern's table whose key this write changes (put or update only): each costs two index writes per write, a delete of the old entry and a put of the new one. Default: none.", "type": "array", "items": word() },
+            "index_untouched": { "description": "Indexes of the pattern's table this write leaves alone (it changes neither their key nor their projected attributes, or the item is not in them): no index write. Default: none (every write writes every index once).", "type": "array", "items": word() }
+        }
+    })
+}
+
+/// `$defs/variant`: one `[[variant]]`.
+fn variant() -> Value {
+    json!({
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["name", "set"],
+        "properties": {
+            "name": { "description": "Variant name (unique; not \"base\").", "type": "string", "minLength": 1 },
+            "set": {
+                "description": "Overrides, path = value, e.g. { \"table.orders.shards\" = 16 }.",
+                "type": "object",
+                "minProperties": 1,
+                "propertyNames": { "$ref": "#/$defs/override_path" }
             }
         }
     })

@@ -13,61 +13,6 @@ impl TableBuilder {
     /// The "orders" table: 8 partitions, hot (peak 1.23 mean), growing.
     pub(crate) fn orders() -> TableBuilder {
         let partitions = 8;
-        let ranks = (1..=partitions)
-            .map(|rank| {
-                let u = 0.9 / rank as f64;
-                PartitionRank {
-                    rank,
-                    read_units_per_s: 2000.0 * u,
-                    write_units_per_s: 800.0 * u,
-                    mean_utilization: u,
-                    peak_utilization: u * 1.37,
-                    peak_utilization_p95: u * 1.67,
-                }
-            })
-            .collect();
-        let hot_keys = (0..12)
-            .map(|i| KeyLoad {
-                key: format!("CUSTOMER#{}", 1000 + i),
-                partition: (i * 3) % partitions,
-                request_share: 0.2 / (i + 1) as f64,
-                requests_per_s: 2469.12 / (i + 1) as f64,
-                units_per_s: 3000.0 / (i + 1) as f64,
-                peak_window_requests: 4000.0 / (i + 1) as f64,
-            })
-            .collect();
-        let steps = 60;
-        let utilization = (0..partitions)
-            .map(|p| {
-                (0..steps)
-                    .map(|s| {
-                        let base = 0.1 + 0.08 * p as f64;
-                        if p == 3 && (20..40).contains(&s) {
-                            1.3
-                        } else {
-                            base + 0.002 * s as f64
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        let units = (0..partitions).map(|_| vec![100.0; steps]).collect();
-        let growth = (0..=73)
-            .map(|i| {
-                let day = i as f64 * 5.0;
-                GrowthPoint {
-                    day,
-                    collection_mean_bytes: 2.0e6 + day * 30.0e6,
-                    collection_p05_bytes: 1.0e6 + day * 20.0e6,
-                    collection_p95_bytes: 3.0e6 + day * 45.0e6,
-                    item_mean_bytes: 1200.0 + day * 10.0,
-                    item_p95_bytes: 6000.0 + day * 20.0,
-                    table_bytes: 1.0e9 + day * 1.0e8,
-                    partitions,
-                    partitions_capped: false,
-                }
-            })
-            .collect();
         TableBuilder {
             table: TableResults {
                 name: "orders".to_string(),
@@ -144,7 +89,7 @@ impl TableBuilder {
                 mean_read_units_per_s: 1234.5,
                 mean_write_units_per_s: 456.7,
                 monthly_cost: None,
-                partition_ranks: ranks,
+                partition_ranks: orders_ranks(partitions),
                 nodes: None,
                 checkpoints: vec![
                     checkpoint(0.0, 1.0, 0.7, 0.0),
@@ -157,14 +102,9 @@ impl TableBuilder {
                     tail_share: 0.3125,
                     tail_cdf_error_bound: 0.0123,
                 },
-                hot_keys,
-                timeseries: Timeseries {
-                    step_s: 1.0,
-                    utilization,
-                    units_per_s: units,
-                    row_label: "partition".to_string(),
-                },
-                growth,
+                hot_keys: orders_hot_keys(partitions),
+                timeseries: orders_timeseries(partitions),
+                growth: orders_growth(partitions),
                 back_pressure: Vec::new(),
                 index_throttled_fraction: None,
                 table_limit: None,
@@ -230,6 +170,85 @@ impl TableBuilder {
     pub(crate) fn build(self) -> TableResults {
         self.table
     }
+}
+
+/// The "orders" table's partition ranks: utilization 0.9 / rank, peaks
+/// × 1.37 (mean) and × 1.67 (p95).
+fn orders_ranks(partitions: usize) -> Vec<PartitionRank> {
+    (1..=partitions)
+        .map(|rank| {
+            let u = 0.9 / rank as f64;
+            PartitionRank {
+                rank,
+                read_units_per_s: 2000.0 * u,
+                write_units_per_s: 800.0 * u,
+                mean_utilization: u,
+                peak_utilization: u * 1.37,
+                peak_utilization_p95: u * 1.67,
+            }
+        })
+        .collect()
+}
+
+/// The "orders" table's 12 hot keys, shares and rates falling as 1 / rank.
+fn orders_hot_keys(partitions: usize) -> Vec<KeyLoad> {
+    (0..12)
+        .map(|i| KeyLoad {
+            key: format!("CUSTOMER#{}", 1000 + i),
+            partition: (i * 3) % partitions,
+            request_share: 0.2 / (i + 1) as f64,
+            requests_per_s: 2469.12 / (i + 1) as f64,
+            units_per_s: 3000.0 / (i + 1) as f64,
+            peak_window_requests: 4000.0 / (i + 1) as f64,
+        })
+        .collect()
+}
+
+/// The "orders" table's time series: 60 steps of 1 s, 100 units per second
+/// everywhere; partition 3 runs at 1.3 utilization in steps 20–39.
+fn orders_timeseries(partitions: usize) -> Timeseries {
+    let steps = 60;
+    let utilization = (0..partitions)
+        .map(|p| {
+            (0..steps)
+                .map(|s| {
+                    let base = 0.1 + 0.08 * p as f64;
+                    if p == 3 && (20..40).contains(&s) {
+                        1.3
+                    } else {
+                        base + 0.002 * s as f64
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let units = (0..partitions).map(|_| vec![100.0; steps]).collect();
+    Timeseries {
+        step_s: 1.0,
+        utilization,
+        units_per_s: units,
+        row_label: "partition".to_string(),
+    }
+}
+
+/// The "orders" table's growth every 5 days to day 365, linear in the day.
+fn orders_growth(partitions: usize) -> Vec<GrowthPoint> {
+    (0..=73)
+        .map(|i| {
+            let day = i as f64 * 5.0;
+            GrowthPoint {
+                day,
+                collection_mean_bytes: 2.0e6 + day * 30.0e6,
+                collection_p05_bytes: 1.0e6 + day * 20.0e6,
+                collection_p95_bytes: 3.0e6 + day * 45.0e6,
+                item_mean_bytes: 1200.0 + day * 10.0,
+                item_p95_bytes: 6000.0 + day * 20.0,
+                table_bytes: 1.0e9 + day * 1.0e8,
+                partitions,
+                partitions_capped: false,
+            }
+        })
+        .collect()
 }
 
 /// A checkpoint whose peak utilization has mean 0.9 × `p95` (CI ± 0.02) and

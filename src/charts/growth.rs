@@ -7,6 +7,7 @@
 //! the largest value drawn, in which case it is logarithmic (labels at powers
 //! of ten) so both the data and the ceiling stay readable.
 
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
@@ -136,13 +137,28 @@ impl Scale {
     }
 }
 
-impl Chart for GrowthChart {
-    fn size(&self) -> (u32, u32) {
-        (1280, 720)
+/// The plotting context of a growth chart: days across, bytes (on the
+/// [`Scale`]) up.
+type Plot<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// What the axes span: the byte scale, the y range on it and the last day.
+#[derive(Clone, Copy)]
+struct Frame {
+    scale: Scale,
+    y0: f64,
+    y1: f64,
+    day_end: f64,
+}
+
+impl GrowthChart {
+    /// The ceiling, when there is one to draw (finite and positive).
+    fn drawn_limit(&self) -> Option<f64> {
+        self.limit.filter(|l| l.is_finite() && *l > 0.0)
     }
 
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
-        root.fill(&WHITE)?;
+    /// The axes: bytes linear or logarithmic (see [`LOG_RATIO`]), days up to
+    /// the horizon (or the last point, if later).
+    fn frame(&self) -> Frame {
         let data_max = self.points.iter().map(|p| p.3.max(p.2)).fold(0.0, f64::max);
         let data_min = self
             .points
@@ -150,10 +166,9 @@ impl Chart for GrowthChart {
             .map(|p| p.1)
             .filter(|b| *b >= 1.0)
             .fold(f64::INFINITY, f64::min);
-        let limit = self.limit.filter(|l| l.is_finite() && *l > 0.0);
+        let limit = self.drawn_limit();
         let top = data_max.max(limit.unwrap_or(0.0));
         let log = data_max > 0.0 && limit.is_some_and(|l| l > LOG_RATIO * data_max);
-        let scale = Scale { log };
         // The data and the ceiling fill the lower part; the top stays free for the legend.
         let (y0, y1) = if log {
             let lo = if data_min.is_finite() { data_min } else { 1.0 };
@@ -168,6 +183,151 @@ impl Chart for GrowthChart {
             .map(|p| p.0)
             .fold(finite(self.horizon_days), f64::max)
             .max(1.0);
+        Frame {
+            scale: Scale { log },
+            y0,
+            y1,
+            day_end,
+        }
+    }
+
+    /// The p05–p95 band (or the p95 line when there is no band) and the
+    /// mean line.
+    fn draw_data<DB: DrawingBackend>(
+        &self,
+        chart: &mut Plot<'_, DB>,
+        scale: Scale,
+    ) -> DrawResult<DB> {
+        if self.band {
+            let mut outline: Vec<(f64, f64)> =
+                self.points.iter().map(|p| (p.0, scale.y(p.3))).collect();
+            outline.extend(self.points.iter().rev().map(|p| (p.0, scale.y(p.1))));
+            chart
+                .draw_series(std::iter::once(Polygon::new(
+                    outline,
+                    BAR.mix(0.25).filled(),
+                )))?
+                .label(self.band_label)
+                .legend(|(x, y)| {
+                    Rectangle::new([(x, y - 6), (x + 24, y + 6)], BAR.mix(0.25).filled())
+                });
+        }
+        chart
+            .draw_series(LineSeries::new(
+                self.points.iter().map(|p| (p.0, scale.y(p.2))),
+                BAR.stroke_width(3),
+            ))?
+            .label(self.mean_label)
+            .legend(|(x, y)| PathElement::new([(x, y), (x + 24, y)], BAR.stroke_width(3)));
+        if !self.band {
+            chart
+                .draw_series(DashedLineSeries::new(
+                    self.points.iter().map(|p| (p.0, scale.y(p.3))),
+                    8,
+                    5,
+                    PEAK_P95.stroke_width(2),
+                ))?
+                .label(self.band_label)
+                .legend(|(x, y)| {
+                    DashedPathElement::new([(x, y), (x + 24, y)], 6, 4, PEAK_P95.stroke_width(2))
+                });
+        }
+        Ok(())
+    }
+
+    /// The ceiling line, labelled at its left end, or a legend entry saying
+    /// there is none.
+    fn draw_limit<DB: DrawingBackend>(
+        &self,
+        chart: &mut Plot<'_, DB>,
+        frame: Frame,
+    ) -> DrawResult<DB> {
+        let Frame { scale, day_end, .. } = frame;
+        match self.drawn_limit() {
+            Some(l) => {
+                let label = format!("{} {}", self.limit_label, format::bytes(l));
+                chart
+                    .draw_series(LineSeries::new(
+                        [(0.0, scale.y(l)), (day_end, scale.y(l))],
+                        LIMIT.stroke_width(2),
+                    ))?
+                    .label(label.clone())
+                    .legend(|(x, y)| {
+                        PathElement::new([(x, y), (x + 24, y)], LIMIT.stroke_width(2))
+                    });
+                // Labelled at the left end, where growing data is still low.
+                chart.draw_series(std::iter::once(Text::new(
+                    format!(" {label}"),
+                    (0.0, scale.y(l)),
+                    label_font()
+                        .color(&LIMIT)
+                        .pos(Pos::new(HPos::Left, VPos::Bottom)),
+                )))?;
+            }
+            None => {
+                // A legend entry without a drawn line states that there is no ceiling.
+                chart
+                    .draw_series(std::iter::empty::<PathElement<(f64, f64)>>())?
+                    .label(self.no_limit_label)
+                    .legend(|(x, y)| Text::new("–", (x + 8, y - 8), label_font()));
+            }
+        }
+        Ok(())
+    }
+
+    /// The dashed vertical line at the mean day of the first breach, if any.
+    fn draw_breach<DB: DrawingBackend>(
+        &self,
+        chart: &mut Plot<'_, DB>,
+        frame: Frame,
+    ) -> DrawResult<DB> {
+        let Frame {
+            y0, y1, day_end, ..
+        } = frame;
+        if let Some((day, probability)) = self.breach {
+            let day = day.clamp(0.0, day_end);
+            chart
+                .draw_series(DashedLineSeries::new(
+                    [(day, y0), (day, y1)],
+                    8,
+                    5,
+                    BREACH.stroke_width(2),
+                ))?
+                .label(format!(
+                    "first breach: mean day {} (probability {})",
+                    format::sig3(day),
+                    format::percent(probability)
+                ))
+                .legend(|(x, y)| {
+                    DashedPathElement::new([(x, y), (x + 24, y)], 6, 4, BREACH.stroke_width(2))
+                });
+            chart.draw_series(std::iter::once(Text::new(
+                format!(" day {}", format::sig3(day)),
+                (day, y0 + (y1 - y0) * 0.02),
+                label_font()
+                    .color(&BREACH)
+                    .pos(Pos::new(HPos::Left, VPos::Bottom)),
+            )))?;
+        }
+        Ok(())
+    }
+}
+
+impl Chart for GrowthChart {
+    fn size(&self) -> (u32, u32) {
+        (1280, 720)
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
+        root.fill(&WHITE)?;
+        let frame = self.frame();
+        let Frame {
+            scale,
+            y0,
+            y1,
+            day_end,
+        } = frame;
+        let log = scale.log;
         let mut chart = ChartBuilder::on(root)
             .caption(&self.title, title_font())
             .margin(18)
@@ -201,100 +361,10 @@ impl Chart for GrowthChart {
         if self.points.is_empty() {
             draw_no_data(&chart.plotting_area().strip_coord_spec(), "no growth data")?;
         } else {
-            if self.band {
-                let mut outline: Vec<(f64, f64)> =
-                    self.points.iter().map(|p| (p.0, scale.y(p.3))).collect();
-                outline.extend(self.points.iter().rev().map(|p| (p.0, scale.y(p.1))));
-                chart
-                    .draw_series(std::iter::once(Polygon::new(
-                        outline,
-                        BAR.mix(0.25).filled(),
-                    )))?
-                    .label(self.band_label)
-                    .legend(|(x, y)| {
-                        Rectangle::new([(x, y - 6), (x + 24, y + 6)], BAR.mix(0.25).filled())
-                    });
-            }
-            chart
-                .draw_series(LineSeries::new(
-                    self.points.iter().map(|p| (p.0, scale.y(p.2))),
-                    BAR.stroke_width(3),
-                ))?
-                .label(self.mean_label)
-                .legend(|(x, y)| PathElement::new([(x, y), (x + 24, y)], BAR.stroke_width(3)));
-            if !self.band {
-                chart
-                    .draw_series(DashedLineSeries::new(
-                        self.points.iter().map(|p| (p.0, scale.y(p.3))),
-                        8,
-                        5,
-                        PEAK_P95.stroke_width(2),
-                    ))?
-                    .label(self.band_label)
-                    .legend(|(x, y)| {
-                        DashedPathElement::new(
-                            [(x, y), (x + 24, y)],
-                            6,
-                            4,
-                            PEAK_P95.stroke_width(2),
-                        )
-                    });
-            }
+            self.draw_data(&mut chart, scale)?;
         }
-        match limit {
-            Some(l) => {
-                let label = format!("{} {}", self.limit_label, format::bytes(l));
-                chart
-                    .draw_series(LineSeries::new(
-                        [(0.0, scale.y(l)), (day_end, scale.y(l))],
-                        LIMIT.stroke_width(2),
-                    ))?
-                    .label(label.clone())
-                    .legend(|(x, y)| {
-                        PathElement::new([(x, y), (x + 24, y)], LIMIT.stroke_width(2))
-                    });
-                // Labelled at the left end, where growing data is still low.
-                chart.draw_series(std::iter::once(Text::new(
-                    format!(" {label}"),
-                    (0.0, scale.y(l)),
-                    label_font()
-                        .color(&LIMIT)
-                        .pos(Pos::new(HPos::Left, VPos::Bottom)),
-                )))?;
-            }
-            None => {
-                // A legend entry without a drawn line states that there is no ceiling.
-                chart
-                    .draw_series(std::iter::empty::<PathElement<(f64, f64)>>())?
-                    .label(self.no_limit_label)
-                    .legend(|(x, y)| Text::new("–", (x + 8, y - 8), label_font()));
-            }
-        }
-        if let Some((day, probability)) = self.breach {
-            let day = day.clamp(0.0, day_end);
-            chart
-                .draw_series(DashedLineSeries::new(
-                    [(day, y0), (day, y1)],
-                    8,
-                    5,
-                    BREACH.stroke_width(2),
-                ))?
-                .label(format!(
-                    "first breach: mean day {} (probability {})",
-                    format::sig3(day),
-                    format::percent(probability)
-                ))
-                .legend(|(x, y)| {
-                    DashedPathElement::new([(x, y), (x + 24, y)], 6, 4, BREACH.stroke_width(2))
-                });
-            chart.draw_series(std::iter::once(Text::new(
-                format!(" day {}", format::sig3(day)),
-                (day, y0 + (y1 - y0) * 0.02),
-                label_font()
-                    .color(&BREACH)
-                    .pos(Pos::new(HPos::Left, VPos::Bottom)),
-            )))?;
-        }
+        self.draw_limit(&mut chart, frame)?;
+        self.draw_breach(&mut chart, frame)?;
         draw_legend(&mut chart, SeriesLabelPosition::UpperLeft)
     }
 }

@@ -1,28 +1,224 @@
-//! The CSV tables: `partitions.csv`, `keys.csv`, `timeseries.csv`,
-//! `growth.csv` and `variants.csv`. Numbers are written with Rust's shortest
-//! round-trip formatting, so files are deterministic.
+//! The CSV tables: `partitions.csv`, `nodes.csv`, `keys.csv`,
+//! `timeseries.csv`, `growth.csv` and `variants.csv`. Numbers are written
+//! with Rust's shortest round-trip formatting, so files are deterministic.
+//!
+//! One row struct per file is the file's contract: its field names are the
+//! header, in column order; a number that is not finite, or absent, is an
+//! empty cell.
 
 use crate::error::{Error, Result};
-use crate::results::RunResults;
+use crate::results::{RunResults, TableResults, Verdict};
+use serde::{Serialize, Serializer};
 
-fn finish(w: csv::Writer<Vec<u8>>, name: &str) -> Result<Vec<u8>> {
-    w.into_inner().map_err(|e| Error::write(name, e))
+/// A row of `partitions.csv`: one partition rank of one table.
+#[derive(Debug, Default, Serialize)]
+pub struct PartitionRow<'a> {
+    /// Table (or `table.index`).
+    pub table: &'a str,
+    /// Partition rank, 1 = each trial's hottest.
+    pub rank: usize,
+    /// Mean over trials of the partition's read units per second.
+    #[serde(serialize_with = "shortest")]
+    pub read_units_per_s: f64,
+    /// Mean over trials of its write units per second.
+    #[serde(serialize_with = "shortest")]
+    pub write_units_per_s: f64,
+    /// Mean over trials of its busy-period mean load ÷ limit.
+    #[serde(serialize_with = "shortest")]
+    pub mean_utilization: f64,
+    /// Mean over trials of its peak-window utilization.
+    #[serde(serialize_with = "shortest")]
+    pub peak_utilization_mean: f64,
+    /// 95th percentile over trials of its peak-window utilization.
+    #[serde(serialize_with = "shortest")]
+    pub peak_utilization_p95: f64,
 }
 
-fn row<I: IntoIterator<Item = String>>(
-    w: &mut csv::Writer<Vec<u8>>,
-    name: &str,
-    r: I,
-) -> Result<()> {
-    w.write_record(r).map_err(|e| Error::write(name, e))
+/// A row of `nodes.csv`: one node rank of the cluster, every table's load
+/// summed.
+#[derive(Debug, Default, Serialize)]
+pub struct NodeRow<'a> {
+    /// The tables whose load is summed, joined with `" + "`.
+    pub tables: String,
+    /// What a node is called in this store (`node`, `master`, `shard`).
+    pub node: &'a str,
+    /// Node rank, 1 = each trial's busiest.
+    pub rank: usize,
+    /// Mean over trials of the node's read units per second.
+    #[serde(serialize_with = "shortest")]
+    pub read_units_per_s: f64,
+    /// Mean over trials of its write units per second.
+    #[serde(serialize_with = "shortest")]
+    pub write_units_per_s: f64,
+    /// Mean over trials of its busy-period mean load ÷ limit.
+    #[serde(serialize_with = "shortest")]
+    pub mean_utilization: f64,
+    /// Mean over trials of its peak-window utilization.
+    #[serde(serialize_with = "shortest")]
+    pub peak_utilization_mean: f64,
+    /// 95th percentile over trials of its peak-window utilization.
+    #[serde(serialize_with = "shortest")]
+    pub peak_utilization_p95: f64,
+    /// Mean over trials of the bytes of the node of this rank by bytes at
+    /// the end of the horizon, when the store holds data in memory (Redis);
+    /// empty otherwise.
+    #[serde(serialize_with = "shortest_or_empty")]
+    pub bytes_at_horizon: Option<f64>,
 }
 
-fn f(x: f64) -> String {
+/// A row of `keys.csv`: one hot key of the representative trial (trial 0).
+#[derive(Debug, Default, Serialize)]
+pub struct KeyRow<'a> {
+    /// Table (or `table.index`).
+    pub table: &'a str,
+    /// Rank among the table's hot keys, 1 = hottest.
+    pub rank: usize,
+    /// The partition key value (with shard / bucket suffix).
+    pub key: &'a str,
+    /// Partition it lands on (0-based).
+    pub partition: usize,
+    /// Its expected requests ÷ the table's, over the busy period.
+    #[serde(serialize_with = "shortest")]
+    pub request_share: f64,
+    /// Expected requests per second it receives (busy-period mean).
+    #[serde(serialize_with = "shortest")]
+    pub requests_per_s: f64,
+    /// Expected units per second it consumes (reads + writes).
+    #[serde(serialize_with = "shortest")]
+    pub units_per_s: f64,
+    /// Requests in its busiest window.
+    #[serde(serialize_with = "shortest")]
+    pub peak_window_requests: f64,
+}
+
+/// A row of `timeseries.csv`: one partition (or node) and time step of the
+/// representative trial.
+#[derive(Debug, Default, Serialize)]
+pub struct TimeseriesRow<'a> {
+    /// Table (or `table.index`).
+    pub table: &'a str,
+    /// Partition (or node) index, 0-based in key-space order.
+    pub partition: usize,
+    /// Start of the step, seconds into the busy period.
+    #[serde(serialize_with = "shortest")]
+    pub time_s: f64,
+    /// Mean units per second within the step (reads + writes).
+    #[serde(serialize_with = "shortest")]
+    pub units_per_s: f64,
+    /// Peak window utilization within the step.
+    #[serde(serialize_with = "shortest")]
+    pub peak_utilization: f64,
+}
+
+/// A row of `growth.csv`: one table on one day of the growth grid.
+#[derive(Debug, Default, Serialize)]
+pub struct GrowthRow<'a> {
+    /// Table (or `table.index`).
+    pub table: &'a str,
+    /// Day since t = 0.
+    #[serde(serialize_with = "shortest")]
+    pub day: f64,
+    /// Mean over trials of the largest item collection, bytes.
+    #[serde(serialize_with = "shortest")]
+    pub collection_mean_bytes: f64,
+    /// 5th percentile over trials of the largest item collection, bytes.
+    #[serde(serialize_with = "shortest")]
+    pub collection_p05_bytes: f64,
+    /// 95th percentile over trials of the largest item collection, bytes.
+    #[serde(serialize_with = "shortest")]
+    pub collection_p95_bytes: f64,
+    /// Mean over trials of the largest item, bytes.
+    #[serde(serialize_with = "shortest")]
+    pub item_mean_bytes: f64,
+    /// 95th percentile over trials of the largest item, bytes.
+    #[serde(serialize_with = "shortest")]
+    pub item_p95_bytes: f64,
+    /// Expected bytes the whole table stores that day.
+    #[serde(serialize_with = "shortest")]
+    pub table_bytes: f64,
+    /// Partitions the store lays the table out on for those bytes.
+    pub partitions: usize,
+}
+
+/// A row of `variants.csv`: one table of one design (the base first).
+#[derive(Debug, Default, Serialize)]
+pub struct VariantRow<'a> {
+    /// Variant name, `base` for the base design.
+    pub variant: &'a str,
+    /// The variant's overrides as `path=value`, joined with `;` (empty for
+    /// the base design).
+    pub set: String,
+    /// Table (or `table.index`).
+    pub table: &'a str,
+    /// Partitions the store lays the table out on at day 0.
+    pub partitions: usize,
+    /// 95th percentile over trials of the peak window utilization.
+    #[serde(serialize_with = "shortest")]
+    pub peak_utilization_p95: f64,
+    /// Mean over trials of the throttled units ÷ requested units.
+    #[serde(serialize_with = "shortest")]
+    pub throttled_fraction_mean: f64,
+    /// Mean day an item collection first crosses its ceiling; empty when
+    /// none does within the horizon.
+    #[serde(serialize_with = "shortest_or_empty")]
+    pub days_to_size_breach: Option<f64>,
+    /// Mean day an item first crosses the item ceiling; empty when none.
+    #[serde(serialize_with = "shortest_or_empty")]
+    pub days_to_item_size_breach: Option<f64>,
+    /// Queries a whole-key read issues.
+    pub fan_out: u32,
+    /// Monthly cost of the table's capacity units (currency in
+    /// `summary.json`); empty without `[pricing]`.
+    #[serde(serialize_with = "shortest_or_empty")]
+    pub monthly_cost: Option<f64>,
+    /// The design's worst verdict on the table: `pass`, `warn` or `fail`.
+    pub status: &'static str,
+}
+
+/// Writes a number in Rust's shortest round-trip `Display` form (`1`,
+/// `0.25`, `216000000000`, never an exponent; csv's own writes `1.0` and
+/// `1e16`), and a number that is not finite as an empty cell.
+fn shortest<S: Serializer>(x: &f64, s: S) -> std::result::Result<S::Ok, S::Error> {
     if x.is_finite() {
-        format!("{x}")
+        s.collect_str(x)
     } else {
-        String::new()
+        s.serialize_str("")
     }
+}
+
+/// [`shortest`], and an absent number as an empty cell.
+fn shortest_or_empty<S: Serializer>(x: &Option<f64>, s: S) -> std::result::Result<S::Ok, S::Error> {
+    match x {
+        Some(x) => shortest(x, s),
+        None => s.serialize_str(""),
+    }
+}
+
+/// Renders one CSV file named `name`: the header (the row type's field
+/// names), then a line per row.
+fn render<R: Serialize + Default>(
+    name: &str,
+    rows: impl IntoIterator<Item = R>,
+) -> Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut rows = rows.into_iter().peekable();
+    if rows.peek().is_none() {
+        // csv writes the header with the first row: write a default row for
+        // it, then keep the header line alone.
+        w.serialize(R::default())
+            .map_err(|e| Error::write(name, e))?;
+        let mut bytes = w.into_inner().map_err(|e| Error::write(name, e))?;
+        let header_end = bytes
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |i| i + 1);
+        bytes.truncate(header_end);
+        return Ok(bytes);
+    }
+    for row in rows {
+        w.serialize(row).map_err(|e| Error::write(name, e))?;
+    }
+    w.into_inner().map_err(|e| Error::write(name, e))
 }
 
 /// `partitions.csv`: per table, per partition rank (1 = each trial's hottest),
@@ -32,40 +228,18 @@ fn f(x: f64) -> String {
 /// # Errors
 /// Only on a CSV writer failure.
 pub fn partitions_csv(r: &RunResults) -> Result<Vec<u8>> {
-    let name = "partitions.csv";
-    let mut w = csv::Writer::from_writer(Vec::new());
-    row(
-        &mut w,
-        name,
-        [
-            "table",
-            "rank",
-            "read_units_per_s",
-            "write_units_per_s",
-            "mean_utilization",
-            "peak_utilization_mean",
-            "peak_utilization_p95",
-        ]
-        .map(String::from),
-    )?;
-    for t in &r.tables {
-        for p in &t.partition_ranks {
-            row(
-                &mut w,
-                name,
-                [
-                    t.name.clone(),
-                    p.rank.to_string(),
-                    f(p.read_units_per_s),
-                    f(p.write_units_per_s),
-                    f(p.mean_utilization),
-                    f(p.peak_utilization),
-                    f(p.peak_utilization_p95),
-                ],
-            )?;
-        }
-    }
-    finish(w, name)
+    let rows = r.tables.iter().flat_map(|t| {
+        t.partition_ranks.iter().map(|p| PartitionRow {
+            table: &t.name,
+            rank: p.rank,
+            read_units_per_s: p.read_units_per_s,
+            write_units_per_s: p.write_units_per_s,
+            mean_utilization: p.mean_utilization,
+            peak_utilization_mean: p.peak_utilization,
+            peak_utilization_p95: p.peak_utilization_p95,
+        })
+    });
+    render("partitions.csv", rows)
 }
 
 /// `nodes.csv` (stores with nodes): per node rank of the cluster (1 = each
@@ -78,49 +252,24 @@ pub fn partitions_csv(r: &RunResults) -> Result<Vec<u8>> {
 /// # Errors
 /// Only on a CSV writer failure.
 pub fn nodes_csv(r: &RunResults) -> Result<Vec<u8>> {
-    let name = "nodes.csv";
-    let mut w = csv::Writer::from_writer(Vec::new());
-    row(
-        &mut w,
-        name,
-        [
-            "tables",
-            "node",
-            "rank",
-            "read_units_per_s",
-            "write_units_per_s",
-            "mean_utilization",
-            "peak_utilization_mean",
-            "peak_utilization_p95",
-            "bytes_at_horizon",
-        ]
-        .map(String::from),
-    )?;
-    if let Some(n) = r.tables.iter().find_map(|t| t.nodes.as_ref()) {
-        for k in &n.ranks {
-            let bytes = n
+    let nodes = r.tables.iter().find_map(|t| t.nodes.as_ref());
+    let rows = nodes.into_iter().flat_map(|n| {
+        n.ranks.iter().map(|k| NodeRow {
+            tables: n.tables.join(" + "),
+            node: &n.label,
+            rank: k.rank,
+            read_units_per_s: k.read_units_per_s,
+            write_units_per_s: k.write_units_per_s,
+            mean_utilization: k.mean_utilization,
+            peak_utilization_mean: k.peak_utilization,
+            peak_utilization_p95: k.peak_utilization_p95,
+            bytes_at_horizon: n
                 .memory
                 .as_ref()
-                .and_then(|m| m.ranks_bytes.get(k.rank - 1))
-                .map_or(String::new(), |&b| f(b));
-            row(
-                &mut w,
-                name,
-                [
-                    n.tables.join(" + "),
-                    n.label.clone(),
-                    k.rank.to_string(),
-                    f(k.read_units_per_s),
-                    f(k.write_units_per_s),
-                    f(k.mean_utilization),
-                    f(k.peak_utilization),
-                    f(k.peak_utilization_p95),
-                    bytes,
-                ],
-            )?;
-        }
-    }
-    finish(w, name)
+                .and_then(|m| m.ranks_bytes.get(k.rank - 1).copied()),
+        })
+    });
+    render("nodes.csv", rows)
 }
 
 /// `keys.csv`: the hottest keys of the representative trial (trial 0).
@@ -128,42 +277,19 @@ pub fn nodes_csv(r: &RunResults) -> Result<Vec<u8>> {
 /// # Errors
 /// Only on a CSV writer failure.
 pub fn keys_csv(r: &RunResults) -> Result<Vec<u8>> {
-    let name = "keys.csv";
-    let mut w = csv::Writer::from_writer(Vec::new());
-    row(
-        &mut w,
-        name,
-        [
-            "table",
-            "rank",
-            "key",
-            "partition",
-            "request_share",
-            "requests_per_s",
-            "units_per_s",
-            "peak_window_requests",
-        ]
-        .map(String::from),
-    )?;
-    for t in &r.tables {
-        for (i, k) in t.hot_keys.iter().enumerate() {
-            row(
-                &mut w,
-                name,
-                [
-                    t.name.clone(),
-                    (i + 1).to_string(),
-                    k.key.clone(),
-                    k.partition.to_string(),
-                    f(k.request_share),
-                    f(k.requests_per_s),
-                    f(k.units_per_s),
-                    f(k.peak_window_requests),
-                ],
-            )?;
-        }
-    }
-    finish(w, name)
+    let rows = r.tables.iter().flat_map(|t| {
+        t.hot_keys.iter().enumerate().map(|(i, k)| KeyRow {
+            table: &t.name,
+            rank: i + 1,
+            key: &k.key,
+            partition: k.partition,
+            request_share: k.request_share,
+            requests_per_s: k.requests_per_s,
+            units_per_s: k.units_per_s,
+            peak_window_requests: k.peak_window_requests,
+        })
+    });
+    render("keys.csv", rows)
 }
 
 /// `timeseries.csv`: per table, partition and time step of the representative
@@ -172,39 +298,24 @@ pub fn keys_csv(r: &RunResults) -> Result<Vec<u8>> {
 /// # Errors
 /// Only on a CSV writer failure.
 pub fn timeseries_csv(r: &RunResults) -> Result<Vec<u8>> {
-    let name = "timeseries.csv";
-    let mut w = csv::Writer::from_writer(Vec::new());
-    row(
-        &mut w,
-        name,
-        [
-            "table",
-            "partition",
-            "time_s",
-            "units_per_s",
-            "peak_utilization",
-        ]
-        .map(String::from),
-    )?;
-    for t in &r.tables {
+    let rows = r.tables.iter().flat_map(|t| {
         let ts = &t.timeseries;
-        for (p, (utils, units)) in ts.utilization.iter().zip(&ts.units_per_s).enumerate() {
-            for (i, (u, x)) in utils.iter().zip(units).enumerate() {
-                row(
-                    &mut w,
-                    name,
-                    [
-                        t.name.clone(),
-                        p.to_string(),
-                        f(i as f64 * ts.step_s),
-                        f(*x),
-                        f(*u),
-                    ],
-                )?;
-            }
-        }
-    }
-    finish(w, name)
+        let partitions = ts.utilization.iter().zip(&ts.units_per_s).enumerate();
+        partitions.flat_map(move |(p, (utils, units))| {
+            utils
+                .iter()
+                .zip(units)
+                .enumerate()
+                .map(move |(i, (u, x))| TimeseriesRow {
+                    table: &t.name,
+                    partition: p,
+                    time_s: i as f64 * ts.step_s,
+                    units_per_s: *x,
+                    peak_utilization: *u,
+                })
+        })
+    });
+    render("timeseries.csv", rows)
 }
 
 /// `growth.csv`: per table and grid day, the largest item collection and item
@@ -214,44 +325,20 @@ pub fn timeseries_csv(r: &RunResults) -> Result<Vec<u8>> {
 /// # Errors
 /// Only on a CSV writer failure.
 pub fn growth_csv(r: &RunResults) -> Result<Vec<u8>> {
-    let name = "growth.csv";
-    let mut w = csv::Writer::from_writer(Vec::new());
-    row(
-        &mut w,
-        name,
-        [
-            "table",
-            "day",
-            "collection_mean_bytes",
-            "collection_p05_bytes",
-            "collection_p95_bytes",
-            "item_mean_bytes",
-            "item_p95_bytes",
-            "table_bytes",
-            "partitions",
-        ]
-        .map(String::from),
-    )?;
-    for t in &r.tables {
-        for g in &t.growth {
-            row(
-                &mut w,
-                name,
-                [
-                    t.name.clone(),
-                    f(g.day),
-                    f(g.collection_mean_bytes),
-                    f(g.collection_p05_bytes),
-                    f(g.collection_p95_bytes),
-                    f(g.item_mean_bytes),
-                    f(g.item_p95_bytes),
-                    f(g.table_bytes),
-                    g.partitions.to_string(),
-                ],
-            )?;
-        }
-    }
-    finish(w, name)
+    let rows = r.tables.iter().flat_map(|t| {
+        t.growth.iter().map(|g| GrowthRow {
+            table: &t.name,
+            day: g.day,
+            collection_mean_bytes: g.collection_mean_bytes,
+            collection_p05_bytes: g.collection_p05_bytes,
+            collection_p95_bytes: g.collection_p95_bytes,
+            item_mean_bytes: g.item_mean_bytes,
+            item_p95_bytes: g.item_p95_bytes,
+            table_bytes: g.table_bytes,
+            partitions: g.partitions,
+        })
+    });
+    render("growth.csv", rows)
 }
 
 /// `variants.csv`: one row per variant and table: p95 peak utilization,
@@ -261,27 +348,7 @@ pub fn growth_csv(r: &RunResults) -> Result<Vec<u8>> {
 /// # Errors
 /// Only on a CSV writer failure.
 pub fn variants_csv(r: &RunResults) -> Result<Vec<u8>> {
-    let name = "variants.csv";
-    let mut w = csv::Writer::from_writer(Vec::new());
-    row(
-        &mut w,
-        name,
-        [
-            "variant",
-            "set",
-            "table",
-            "partitions",
-            "peak_utilization_p95",
-            "throttled_fraction_mean",
-            "days_to_size_breach",
-            "days_to_item_size_breach",
-            "fan_out",
-            "monthly_cost",
-            "status",
-        ]
-        .map(String::from),
-    )?;
-    let base = std::iter::once(("base".to_string(), String::new(), &r.tables, &r.verdicts));
+    let base = std::iter::once(("base", String::new(), &r.tables, &r.verdicts));
     let rest = r.variants.iter().map(|v| {
         let set = v
             .set
@@ -289,34 +356,42 @@ pub fn variants_csv(r: &RunResults) -> Result<Vec<u8>> {
             .map(|(k, x)| format!("{k}={x}"))
             .collect::<Vec<_>>()
             .join(";");
-        (v.name.clone(), set, &v.tables, &v.verdicts)
+        (v.name.as_str(), set, &v.tables, &v.verdicts)
     });
-    for (vname, set, tables, verdicts) in base.chain(rest) {
-        for t in tables.iter() {
-            let status = verdicts
+    let rows = base
+        .chain(rest)
+        .flat_map(|(variant, set, tables, verdicts)| {
+            tables
                 .iter()
-                .filter(|v| v.table == t.name)
-                .map(|v| v.status)
-                .max()
-                .map_or("pass", |s| s.as_str());
-            row(
-                &mut w,
-                name,
-                [
-                    vname.clone(),
-                    set.clone(),
-                    t.name.clone(),
-                    t.partitions.to_string(),
-                    f(t.peak_utilization.p95),
-                    f(t.throttled_fraction.mean),
-                    t.size_breach.mean_day.map_or(String::new(), f),
-                    t.item_size_breach.mean_day.map_or(String::new(), f),
-                    t.fan_out.to_string(),
-                    t.monthly_cost.map_or(String::new(), f),
-                    status.to_string(),
-                ],
-            )?;
-        }
+                .map(move |t| variant_row(variant, set.clone(), t, verdicts))
+        });
+    render("variants.csv", rows)
+}
+
+/// One table of one design in `variants.csv`.
+fn variant_row<'a>(
+    variant: &'a str,
+    set: String,
+    t: &'a TableResults,
+    verdicts: &[Verdict],
+) -> VariantRow<'a> {
+    let status = verdicts
+        .iter()
+        .filter(|v| v.table == t.name)
+        .map(|v| v.status)
+        .max()
+        .map_or("pass", |s| s.as_str());
+    VariantRow {
+        variant,
+        set,
+        table: &t.name,
+        partitions: t.partitions,
+        peak_utilization_p95: t.peak_utilization.p95,
+        throttled_fraction_mean: t.throttled_fraction.mean,
+        days_to_size_breach: t.size_breach.mean_day,
+        days_to_item_size_breach: t.item_size_breach.mean_day,
+        fan_out: t.fan_out,
+        monthly_cost: t.monthly_cost,
+        status,
     }
-    finish(w, name)
 }

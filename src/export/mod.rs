@@ -2,13 +2,13 @@
 //! Each exporter renders [`RunResults`] to bytes, so outputs are snapshot
 //! tested and the writing of the folder lives in one place ([`write_folder`]).
 
-mod csv_tables;
-mod summary;
+pub mod csv_tables;
+pub mod summary;
 
 pub use csv_tables::{
     growth_csv, keys_csv, nodes_csv, partitions_csv, timeseries_csv, variants_csv,
 };
-pub use summary::summary_json;
+pub use summary::{summary_json, Summary};
 
 use crate::error::{Error, Result};
 use crate::results::RunResults;
@@ -150,3 +150,6 @@ fn replaceable(dir: &Path) -> bool {
         && (dir.join("summary.json").is_file()
             || std::fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_none()))
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,195 +1,512 @@
 //! `summary.json`: the run's key figures, verdicts, variants and
 //! recommendation. No wall-clock figures: the same scenario and seed give the
 //! same bytes.
+//!
+//! The structs here are the file's contract: [`Summary`] is the document,
+//! each field a key in this order (a number that is not finite is written as
+//! `null`). Figures "per trial" are reduced over trials as [`Stat`] (`mean`,
+//! `p50`, `p95`, `ci95`), [`MeanCi`] or [`MeanP95`].
 
 use crate::error::{Error, Result};
-use crate::results::{Breach, RunResults, Stat, TableResults};
-use serde_json::{json, Value};
+use crate::results::{
+    Breach, ChecklistItem, Checkpoint, IndexPressure, NodeMemory, NodeResults, PartitionRank,
+    Placement, Proportion, Recommendation, RunResults, Stat, StoreSummary, TableLimitResults,
+    TableResults, VariantResults, Verdict,
+};
+use serde::Serialize;
+use serde_json::{Map, Value};
 
-fn stat_full(s: &Stat) -> Value {
-    json!({ "mean": num(s.mean), "p50": num(s.p50), "p95": num(s.p95), "ci95": [num(s.ci95[0]), num(s.ci95[1])] })
+/// The `summary.json` document.
+#[derive(Debug, Serialize)]
+pub struct Summary<'a> {
+    /// Scenario name.
+    pub scenario: &'a str,
+    /// Base seed.
+    pub seed: u64,
+    /// Trials simulated.
+    pub trials: u32,
+    /// The keyheat version that wrote the file.
+    pub keyheat_version: &'a str,
+    /// How request counts were drawn (`aggregated`, `exact`, `windows`).
+    pub method: &'a str,
+    /// The simulated busy period and horizon.
+    pub simulation: Simulation,
+    /// Currency of every `monthly_cost`; `null` without `[pricing]`.
+    pub currency: Option<&'a str>,
+    /// Store kind, capacity unit names and every figure in force with its
+    /// source (`{kind, read_unit, write_unit, figures: [{name, value,
+    /// source, assumption}]}`).
+    pub store: &'a StoreSummary,
+    /// Per table (and index) of the base design.
+    pub tables: Vec<TableSummary<'a>>,
+    /// The base design's verdicts (`{check, table, status, detail}`, status
+    /// `pass` / `warn` / `fail`).
+    pub verdicts: &'a [Verdict],
+    /// The base design's design-review checklist (`{check, subject, status,
+    /// reason}`).
+    pub checklist: &'a [ChecklistItem],
+    /// `variants` and `recommendation`, only when the scenario has variants.
+    #[serde(flatten)]
+    pub sweep: Option<Sweep<'a>>,
 }
 
-/// A finite number, or null.
-fn num(x: f64) -> Value {
-    serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)
+/// `simulation`: the busy period simulated and the growth horizon.
+#[derive(Debug, Serialize)]
+pub struct Simulation {
+    /// Window length, seconds.
+    pub window_s: f64,
+    /// Busy period, seconds.
+    pub duration_s: f64,
+    /// Growth horizon, days.
+    pub horizon_days: f64,
+    /// Headroom the checks judge against (a utilization, 0–1).
+    pub headroom: f64,
 }
 
-fn opt(x: Option<f64>) -> Value {
-    x.map_or(Value::Null, num)
+/// The alternatives of a scenario with variants.
+#[derive(Debug, Serialize)]
+pub struct Sweep<'a> {
+    /// One object per variant, in scenario order.
+    pub variants: Vec<VariantSummary<'a>>,
+    /// The smallest change that passes every check (`{variant, set,
+    /// reason}`; `variant` is `"base"` when the base design passes, `"none"`
+    /// when no alternative does).
+    pub recommendation: Option<&'a Recommendation>,
 }
 
-fn breach(b: &Breach) -> Value {
-    json!({
-        "mean_day": opt(b.mean_day),
-        "ci95": b.ci95.map_or(Value::Null, |c| json!([num(c[0]), num(c[1])])),
-        "probability": { "mean": num(b.probability.mean), "ci95": [num(b.probability.ci95[0]), num(b.probability.ci95[1])] },
-    })
+/// One variant: its overrides and its results.
+#[derive(Debug, Serialize)]
+pub struct VariantSummary<'a> {
+    /// Variant name.
+    pub name: &'a str,
+    /// Overrides applied, scenario path → value.
+    pub set: &'a Map<String, Value>,
+    /// Per table, as the base design's `tables`.
+    pub tables: Vec<TableSummary<'a>>,
+    /// The variant's verdicts.
+    pub verdicts: &'a [Verdict],
 }
 
-/// One table's object: the contract fields, then the extras.
-pub fn table_json(t: &TableResults) -> Value {
-    let mut v = table_fields(t);
-    if let Value::Object(m) = &mut v {
-        // Stored data and the partitions it lays the table out on, now and at the horizon.
-        let last = t.growth.last();
-        m.insert("stored_bytes".into(), num(t.stored_bytes));
-        m.insert(
-            "partitions_at_horizon".into(),
-            json!(last.map_or(t.partitions, |g| g.partitions)),
-        );
-        m.insert(
-            "partitions_capped_at_horizon".into(),
-            json!(last.is_some_and(|g| g.partitions_capped)),
-        );
-        m.insert(
-            "stored_bytes_at_horizon".into(),
-            num(last.map_or(t.stored_bytes, |g| g.table_bytes)),
-        );
-        m.insert(
-            "table_limit".into(),
-            t.table_limit.as_ref().map_or(Value::Null, |l| {
-                json!({
-                    "label": l.label,
-                    "steps_per_s": l.steps_per_s.iter().map(|(a, b)| json!([num(*a), num(*b)])).collect::<Vec<_>>(),
-                    "throttled_fraction": { "mean": num(l.throttled_fraction.mean), "ci95": [num(l.throttled_fraction.ci95[0]), num(l.throttled_fraction.ci95[1])] },
-                    "peak_utilization": stat_full(&l.peak_utilization),
-                    "clear_minute": stat_full(&l.clear_minute),
-                    "still_throttling": { "mean": num(l.still_throttling.mean), "ci95": [num(l.still_throttling.ci95[0]), num(l.still_throttling.ci95[1])] },
-                })
+/// One table (or `table.index`) of a design.
+#[derive(Debug, Serialize)]
+pub struct TableSummary<'a> {
+    /// Table name, or `"table.index"` for an index.
+    pub name: &'a str,
+    /// Partitions the store lays the table out on at day 0.
+    pub partitions: usize,
+    /// Peak over windows and partitions of consumed units ÷ limit, per trial.
+    pub peak_utilization: Stat,
+    /// Throttled units ÷ requested units over the busy period, per trial.
+    pub throttled_fraction: MeanCi,
+    /// Share of the table's units on its hottest partition, per trial.
+    pub hottest_partition_share: MeanCi,
+    /// Largest item collection reached within the horizon, bytes, per trial.
+    pub max_item_collection_bytes: MeanP95,
+    /// Largest item reached within the horizon, bytes, per trial.
+    pub max_item_bytes: MeanP95,
+    /// Mean day an item collection first crosses its ceiling; `null` when
+    /// no trial breaches within the horizon.
+    pub days_to_size_breach: Option<f64>,
+    /// Mean day an item first crosses the item ceiling; `null` when none.
+    pub days_to_item_size_breach: Option<f64>,
+    /// The item-collection breach with its probability and CIs.
+    pub size_breach: BreachSummary,
+    /// The item breach with its probability and CIs.
+    pub item_size_breach: BreachSummary,
+    /// Widest time bucket, days, keeping the busiest item collection under
+    /// headroom × its ceiling; `null`: nothing grows or no ceiling.
+    pub widest_safe_bucket_days: Option<f64>,
+    /// The same for the busiest item.
+    pub widest_safe_item_bucket_days: Option<f64>,
+    /// Rows one item collection may hold before the store warns; `null`
+    /// when the store has no such limit.
+    pub partition_rows_limit: Option<f64>,
+    /// Most rows an item collection reaches within the horizon, per trial.
+    pub max_partition_rows: MeanP95,
+    /// Mean day an item collection first holds more rows than the limit;
+    /// `null` when none.
+    pub days_to_rows_breach: Option<f64>,
+    /// Queries a whole-key read issues (shards × buckets read).
+    pub fan_out: u32,
+    /// Mean requests per second in the busy period.
+    pub requests_per_s: f64,
+    /// Mean capacity units per second in the busy period (reads with fan-out).
+    pub units_per_s: ReadWrite,
+    /// Mean capacity units per second over a day (no peak factor), for cost.
+    pub mean_units_per_s: ReadWrite,
+    /// Monthly cost (730 h) of the table's capacity units in `currency`;
+    /// `null` without `[pricing]`.
+    pub monthly_cost: Option<f64>,
+    /// Per-partition read limit, read units per second; `null`: none.
+    pub partition_read_limit_per_s: Option<f64>,
+    /// Per-partition write limit, write units per second; `null`: none.
+    pub partition_write_limit_per_s: Option<f64>,
+    /// Per-partition limit on read + write units per second; `null`: none.
+    pub partition_combined_limit_per_s: Option<f64>,
+    /// Item-collection ceiling, bytes; `null`: the store has none here.
+    pub partition_size_limit_bytes: Option<f64>,
+    /// Item ceiling, bytes; `null`: none.
+    pub item_size_limit_bytes: Option<f64>,
+    /// Keys placed one by one vs as per-partition mass, with the error bound
+    /// (`{keys_placed, keys_as_mass, tail_share, tail_cdf_error_bound}`).
+    pub placement: Placement,
+    /// The busy period at each checkpoint day.
+    pub checkpoints: Vec<CheckpointSummary>,
+    /// The cluster's node load where the store has nodes (the same object
+    /// in every table); `null` otherwise.
+    pub nodes: Option<NodeSummary<'a>>,
+    /// The global indexes whose writes this table's writes wait on
+    /// (DynamoDB back-pressure); empty without global indexes.
+    pub back_pressure: Vec<IndexPressureSummary<'a>>,
+    /// Share of the table's units throttled because a global index's writes
+    /// throttled, per trial; `null` without global indexes.
+    pub index_throttled_fraction: Option<MeanCi>,
+    /// Expected bytes the table stores at day 0.
+    pub stored_bytes: f64,
+    /// Partitions the store lays the table out on at the horizon.
+    pub partitions_at_horizon: usize,
+    /// Whether `partitions_at_horizon` is the model's simulation cap.
+    pub partitions_capped_at_horizon: bool,
+    /// Expected bytes the table stores at the horizon.
+    pub stored_bytes_at_horizon: f64,
+    /// The table-level limit that steps over simulated time, where the
+    /// store sets one (Firestore's 500/50/5 ramp); `null` otherwise.
+    pub table_limit: Option<TableLimitSummary<'a>>,
+}
+
+/// A mean over trials and its 95% confidence interval.
+#[derive(Debug, Serialize)]
+pub struct MeanCi {
+    /// Mean over trials.
+    pub mean: f64,
+    /// 95% confidence interval of the mean, `[low, high]`.
+    pub ci95: [f64; 2],
+}
+
+/// A mean and 95th percentile over trials.
+#[derive(Debug, Serialize)]
+pub struct MeanP95 {
+    /// Mean over trials.
+    pub mean: f64,
+    /// 95th percentile over trials.
+    pub p95: f64,
+}
+
+/// Read and write capacity units per second.
+#[derive(Debug, Serialize)]
+pub struct ReadWrite {
+    /// Read units per second.
+    pub read: f64,
+    /// Write units per second.
+    pub write: f64,
+}
+
+/// When a ceiling is first crossed, over trials.
+#[derive(Debug, Serialize)]
+pub struct BreachSummary {
+    /// Mean day of the first breach over the trials that breach; `null`
+    /// when none does.
+    pub mean_day: Option<f64>,
+    /// 95% confidence interval of that mean, days; `null` when none breaches.
+    pub ci95: Option<[f64; 2]>,
+    /// Probability of a breach within the horizon (`mean`, and `ci95` the
+    /// Wilson score interval).
+    pub probability: Proportion,
+}
+
+/// The busy period simulated at one checkpoint day.
+#[derive(Debug, Serialize)]
+pub struct CheckpointSummary {
+    /// Day of the horizon.
+    pub day: f64,
+    /// Traffic multiplier at that day.
+    pub traffic_factor: f64,
+    /// Peak utilization that day, per trial.
+    pub peak_utilization: Stat,
+    /// Throttled fraction that day, per trial.
+    pub throttled_fraction: MeanCi,
+    /// Partitions the table is laid out on for the data it stores that day.
+    pub partitions: usize,
+    /// Expected bytes the table stores that day.
+    pub stored_bytes: f64,
+}
+
+/// The cluster's node load: every table's load on the shared nodes.
+#[derive(Debug, Serialize)]
+pub struct NodeSummary<'a> {
+    /// What a node is called in this store (`"node"`, `"master"`, `"shard"`).
+    pub label: &'a str,
+    /// Number of nodes.
+    pub count: usize,
+    /// Per-node limits, units per second: `[read, write, combined]`, `null`
+    /// where the store has none.
+    pub limits_per_s: [Option<f64>; 3],
+    /// Peak over windows and nodes of node utilization, per trial.
+    pub peak_utilization: Stat,
+    /// Share of the units on the busiest node, per trial.
+    pub hottest_node_share: MeanCi,
+    /// The tables (and global indexes) whose load is summed on the nodes.
+    pub tables: &'a [String],
+    /// Per-node load by rank, 1 = each trial's busiest (`{rank,
+    /// read_units_per_s, write_units_per_s, mean_utilization,
+    /// peak_utilization, peak_utilization_p95}`, means over trials).
+    pub ranks: &'a [PartitionRank],
+    /// Bytes held per node when the store keeps its data in memory (Redis
+    /// Cluster); `null` otherwise.
+    pub memory: Option<MemorySummary<'a>>,
+}
+
+/// Bytes held per node, every table summed.
+#[derive(Debug, Serialize)]
+pub struct MemorySummary<'a> {
+    /// Bytes the store adds per key (counted in).
+    pub key_overhead_bytes: f64,
+    /// Bytes one node holds at most (`node_memory`); `null` when not set.
+    pub limit_bytes: Option<f64>,
+    /// The fullest node's bytes at the horizon, per trial.
+    pub peak_bytes: Stat,
+    /// The fullest node's bytes at day 0, per trial.
+    pub peak_bytes_day0: Stat,
+    /// The fullest node's mean growth, bytes per day, per trial.
+    pub peak_growth_bytes_per_day: Stat,
+    /// All nodes' bytes at the horizon, per trial.
+    pub total_bytes: Stat,
+    /// Mean over trials of each node's bytes at the horizon, by rank (1 =
+    /// each trial's fullest).
+    pub ranks_bytes: &'a [f64],
+    /// Mean day the fullest node first holds `limit_bytes`; `null` when none.
+    pub days_to_fill: Option<f64>,
+    /// That fill with its probability and CIs.
+    pub fill: BreachSummary,
+}
+
+/// A global index's write pressure on its base table.
+#[derive(Debug, Serialize)]
+pub struct IndexPressureSummary<'a> {
+    /// The index, `"table.index"`.
+    pub index: &'a str,
+    /// Peak of the index's write units ÷ its per-partition write limit, per trial.
+    pub write_peak_utilization: Stat,
+    /// Share of the index's write units throttled, per trial.
+    pub throttled_write_fraction: MeanCi,
+    /// Share of the table's busy-period write units that write this index.
+    pub base_write_share: f64,
+}
+
+/// A table-level limit that steps over simulated time, and the busy period
+/// against it.
+#[derive(Debug, Serialize)]
+pub struct TableLimitSummary<'a> {
+    /// What the limit is (`"500/50/5 ramp"`).
+    pub label: &'a str,
+    /// The steps that can bind: `[start second, units per second]`.
+    pub steps_per_s: &'a [(f64, f64)],
+    /// Units over the table limit ÷ units requested, per trial.
+    pub throttled_fraction: MeanCi,
+    /// Highest window's table units ÷ the limit then in force, per trial.
+    pub peak_utilization: Stat,
+    /// Minute of the busy period from which no window is over the limit,
+    /// per trial.
+    pub clear_minute: Stat,
+    /// Share of trials still over the limit in the busy period's last stretch.
+    pub still_throttling: Proportion,
+}
+
+impl<'a> From<&'a RunResults> for Summary<'a> {
+    fn from(r: &'a RunResults) -> Self {
+        Summary {
+            scenario: &r.scenario,
+            seed: r.seed,
+            trials: r.trials,
+            keyheat_version: &r.keyheat_version,
+            method: &r.method,
+            simulation: Simulation {
+                window_s: r.window_s,
+                duration_s: r.duration_s,
+                horizon_days: r.horizon_days,
+                headroom: r.headroom,
+            },
+            currency: r.currency.as_deref(),
+            store: &r.store,
+            tables: r.tables.iter().map(TableSummary::from).collect(),
+            verdicts: &r.verdicts,
+            checklist: &r.checklist,
+            sweep: (!r.variants.is_empty()).then(|| Sweep {
+                variants: r.variants.iter().map(VariantSummary::from).collect(),
+                recommendation: r.recommendation.as_ref(),
             }),
-        );
+        }
     }
-    v
 }
 
-fn table_fields(t: &TableResults) -> Value {
-    json!({
-        "name": t.name,
-        "partitions": t.partitions,
-        "peak_utilization": stat_full(&t.peak_utilization),
-        "throttled_fraction": { "mean": num(t.throttled_fraction.mean), "ci95": [num(t.throttled_fraction.ci95[0]), num(t.throttled_fraction.ci95[1])] },
-        "hottest_partition_share": { "mean": num(t.hottest_partition_share.mean), "ci95": [num(t.hottest_partition_share.ci95[0]), num(t.hottest_partition_share.ci95[1])] },
-        "max_item_collection_bytes": { "mean": num(t.max_item_collection_bytes.mean), "p95": num(t.max_item_collection_bytes.p95) },
-        "max_item_bytes": { "mean": num(t.max_item_bytes.mean), "p95": num(t.max_item_bytes.p95) },
-        "days_to_size_breach": opt(t.size_breach.mean_day),
-        "days_to_item_size_breach": opt(t.item_size_breach.mean_day),
-        "size_breach": breach(&t.size_breach),
-        "item_size_breach": breach(&t.item_size_breach),
-        "widest_safe_bucket_days": opt(t.widest_safe_bucket_days),
-        "widest_safe_item_bucket_days": opt(t.widest_safe_item_bucket_days),
-        "partition_rows_limit": opt(t.partition_rows_limit),
-        "max_partition_rows": { "mean": num(t.max_partition_rows.mean), "p95": num(t.max_partition_rows.p95) },
-        "days_to_rows_breach": opt(t.rows_breach.mean_day),
-        "fan_out": t.fan_out,
-        "requests_per_s": num(t.requests_per_s),
-        "units_per_s": { "read": num(t.read_units_per_s), "write": num(t.write_units_per_s) },
-        "mean_units_per_s": { "read": num(t.mean_read_units_per_s), "write": num(t.mean_write_units_per_s) },
-        "monthly_cost": opt(t.monthly_cost),
-        "partition_read_limit_per_s": opt(t.partition_read_limit_per_s),
-        "partition_write_limit_per_s": opt(t.partition_write_limit_per_s),
-        "partition_combined_limit_per_s": opt(t.partition_combined_limit_per_s),
-        "partition_size_limit_bytes": opt(t.partition_size_limit_bytes),
-        "item_size_limit_bytes": opt(t.item_size_limit_bytes),
-        "placement": t.placement,
-        "checkpoints": checkpoints(t),
-        "nodes": t.nodes.as_ref().map(node_json),
-        "back_pressure": t.back_pressure.iter().map(|b| json!({
-            "index": b.index,
-            "write_peak_utilization": stat_full(&b.write_peak_utilization),
-            "throttled_write_fraction": { "mean": num(b.throttled_write_fraction.mean), "ci95": [num(b.throttled_write_fraction.ci95[0]), num(b.throttled_write_fraction.ci95[1])] },
-            "base_write_share": num(b.base_write_share),
-        })).collect::<Vec<_>>(),
-        "index_throttled_fraction": t.index_throttled_fraction.map(|f| json!({ "mean": num(f.mean), "ci95": [num(f.ci95[0]), num(f.ci95[1])] })),
-    })
+impl<'a> From<&'a VariantResults> for VariantSummary<'a> {
+    fn from(v: &'a VariantResults) -> Self {
+        VariantSummary {
+            name: &v.name,
+            set: &v.set,
+            tables: v.tables.iter().map(TableSummary::from).collect(),
+            verdicts: &v.verdicts,
+        }
+    }
 }
 
-/// A table's `nodes` object: the cluster's node load (and memory), the same in every table.
-fn node_json(n: &crate::results::NodeResults) -> Value {
-    json!({
-        "label": n.label,
-        "count": n.count,
-        "limits_per_s": n.limits_per_s,
-        "peak_utilization": stat_full(&n.peak_utilization),
-        "hottest_node_share": { "mean": num(n.hottest_node_share.mean), "ci95": [num(n.hottest_node_share.ci95[0]), num(n.hottest_node_share.ci95[1])] },
-        "tables": n.tables,
-        "ranks": n.ranks.iter().map(|r| json!({
-            "rank": r.rank,
-            "read_units_per_s": num(r.read_units_per_s),
-            "write_units_per_s": num(r.write_units_per_s),
-            "mean_utilization": num(r.mean_utilization),
-            "peak_utilization": num(r.peak_utilization),
-            "peak_utilization_p95": num(r.peak_utilization_p95),
-        })).collect::<Vec<_>>(),
-        "memory": n.memory.as_ref().map(|m| json!({
-            "key_overhead_bytes": num(m.key_overhead_bytes),
-            "limit_bytes": opt(m.limit_bytes),
-            "peak_bytes": stat_full(&m.peak_bytes),
-            "peak_bytes_day0": stat_full(&m.peak_bytes_day0),
-            "peak_growth_bytes_per_day": stat_full(&m.peak_growth_bytes_per_day),
-            "total_bytes": stat_full(&m.total_bytes),
-            "ranks_bytes": m.ranks_bytes.iter().map(|&x| num(x)).collect::<Vec<_>>(),
-            "days_to_fill": opt(m.fill.mean_day),
-            "fill": breach(&m.fill),
-        })),
-    })
+impl<'a> From<&'a TableResults> for TableSummary<'a> {
+    fn from(t: &'a TableResults) -> Self {
+        let last = t.growth.last();
+        TableSummary {
+            name: &t.name,
+            partitions: t.partitions,
+            peak_utilization: t.peak_utilization,
+            throttled_fraction: t.throttled_fraction.into(),
+            hottest_partition_share: t.hottest_partition_share.into(),
+            max_item_collection_bytes: t.max_item_collection_bytes.into(),
+            max_item_bytes: t.max_item_bytes.into(),
+            days_to_size_breach: t.size_breach.mean_day,
+            days_to_item_size_breach: t.item_size_breach.mean_day,
+            size_breach: (&t.size_breach).into(),
+            item_size_breach: (&t.item_size_breach).into(),
+            widest_safe_bucket_days: t.widest_safe_bucket_days,
+            widest_safe_item_bucket_days: t.widest_safe_item_bucket_days,
+            partition_rows_limit: t.partition_rows_limit,
+            max_partition_rows: t.max_partition_rows.into(),
+            days_to_rows_breach: t.rows_breach.mean_day,
+            fan_out: t.fan_out,
+            requests_per_s: t.requests_per_s,
+            units_per_s: ReadWrite {
+                read: t.read_units_per_s,
+                write: t.write_units_per_s,
+            },
+            mean_units_per_s: ReadWrite {
+                read: t.mean_read_units_per_s,
+                write: t.mean_write_units_per_s,
+            },
+            monthly_cost: t.monthly_cost,
+            partition_read_limit_per_s: t.partition_read_limit_per_s,
+            partition_write_limit_per_s: t.partition_write_limit_per_s,
+            partition_combined_limit_per_s: t.partition_combined_limit_per_s,
+            partition_size_limit_bytes: t.partition_size_limit_bytes,
+            item_size_limit_bytes: t.item_size_limit_bytes,
+            placement: t.placement,
+            checkpoints: t.checkpoints.iter().map(CheckpointSummary::from).collect(),
+            nodes: t.nodes.as_ref().map(NodeSummary::from),
+            back_pressure: t
+                .back_pressure
+                .iter()
+                .map(IndexPressureSummary::from)
+                .collect(),
+            index_throttled_fraction: t.index_throttled_fraction.map(MeanCi::from),
+            stored_bytes: t.stored_bytes,
+            partitions_at_horizon: last.map_or(t.partitions, |g| g.partitions),
+            partitions_capped_at_horizon: last.is_some_and(|g| g.partitions_capped),
+            stored_bytes_at_horizon: last.map_or(t.stored_bytes, |g| g.table_bytes),
+            table_limit: t.table_limit.as_ref().map(TableLimitSummary::from),
+        }
+    }
+}
+
+impl From<Stat> for MeanCi {
+    fn from(s: Stat) -> Self {
+        MeanCi {
+            mean: s.mean,
+            ci95: s.ci95,
+        }
+    }
+}
+
+impl From<Stat> for MeanP95 {
+    fn from(s: Stat) -> Self {
+        MeanP95 {
+            mean: s.mean,
+            p95: s.p95,
+        }
+    }
+}
+
+impl From<&Breach> for BreachSummary {
+    fn from(b: &Breach) -> Self {
+        BreachSummary {
+            mean_day: b.mean_day,
+            ci95: b.ci95,
+            probability: b.probability,
+        }
+    }
+}
+
+impl From<&Checkpoint> for CheckpointSummary {
+    fn from(c: &Checkpoint) -> Self {
+        CheckpointSummary {
+            day: c.day,
+            traffic_factor: c.traffic_factor,
+            peak_utilization: c.peak_utilization,
+            throttled_fraction: c.throttled_fraction.into(),
+            partitions: c.partitions,
+            stored_bytes: c.stored_bytes,
+        }
+    }
+}
+
+impl<'a> From<&'a NodeResults> for NodeSummary<'a> {
+    fn from(n: &'a NodeResults) -> Self {
+        NodeSummary {
+            label: &n.label,
+            count: n.count,
+            limits_per_s: n.limits_per_s,
+            peak_utilization: n.peak_utilization,
+            hottest_node_share: n.hottest_node_share.into(),
+            tables: &n.tables,
+            ranks: &n.ranks,
+            memory: n.memory.as_ref().map(MemorySummary::from),
+        }
+    }
+}
+
+impl<'a> From<&'a NodeMemory> for MemorySummary<'a> {
+    fn from(m: &'a NodeMemory) -> Self {
+        MemorySummary {
+            key_overhead_bytes: m.key_overhead_bytes,
+            limit_bytes: m.limit_bytes,
+            peak_bytes: m.peak_bytes,
+            peak_bytes_day0: m.peak_bytes_day0,
+            peak_growth_bytes_per_day: m.peak_growth_bytes_per_day,
+            total_bytes: m.total_bytes,
+            ranks_bytes: &m.ranks_bytes,
+            days_to_fill: m.fill.mean_day,
+            fill: (&m.fill).into(),
+        }
+    }
+}
+
+impl<'a> From<&'a IndexPressure> for IndexPressureSummary<'a> {
+    fn from(b: &'a IndexPressure) -> Self {
+        IndexPressureSummary {
+            index: &b.index,
+            write_peak_utilization: b.write_peak_utilization,
+            throttled_write_fraction: b.throttled_write_fraction.into(),
+            base_write_share: b.base_write_share,
+        }
+    }
+}
+
+impl<'a> From<&'a TableLimitResults> for TableLimitSummary<'a> {
+    fn from(l: &'a TableLimitResults) -> Self {
+        TableLimitSummary {
+            label: &l.label,
+            steps_per_s: &l.steps_per_s,
+            throttled_fraction: l.throttled_fraction.into(),
+            peak_utilization: l.peak_utilization,
+            clear_minute: l.clear_minute,
+            still_throttling: l.still_throttling,
+        }
+    }
 }
 
 /// Renders `summary.json` (pretty-printed, trailing newline).
 ///
 /// # Errors
-/// Only if serialisation fails (it does not for finite values).
+/// Only if serialisation fails (it does not: every key is a string).
 pub fn summary_json(r: &RunResults) -> Result<Vec<u8>> {
-    let verdicts =
-        serde_json::to_value(&r.verdicts).map_err(|e| Error::write("summary.json", e))?;
-    let variants: Vec<Value> = r
-        .variants
-        .iter()
-        .map(|v| {
-            json!({
-                "name": v.name,
-                "set": v.set,
-                "tables": v.tables.iter().map(table_json).collect::<Vec<_>>(),
-                "verdicts": v.verdicts,
-            })
-        })
-        .collect();
-    let mut doc = json!({
-        "scenario": r.scenario,
-        "seed": r.seed,
-        "trials": r.trials,
-        "keyheat_version": r.keyheat_version,
-        "method": r.method,
-        "simulation": { "window_s": num(r.window_s), "duration_s": num(r.duration_s), "horizon_days": num(r.horizon_days), "headroom": num(r.headroom) },
-        "currency": r.currency,
-        "store": r.store,
-        "tables": r.tables.iter().map(table_json).collect::<Vec<_>>(),
-        "verdicts": verdicts,
-        "checklist": r.checklist,
-    });
-    if !variants.is_empty() {
-        doc["variants"] = Value::Array(variants);
-        doc["recommendation"] =
-            serde_json::to_value(&r.recommendation).map_err(|e| Error::write("summary.json", e))?;
-    }
-    let mut bytes = serde_json::to_vec_pretty(&doc).map_err(|e| Error::write("summary.json", e))?;
+    let mut bytes = serde_json::to_vec_pretty(&Summary::from(r))
+        .map_err(|e| Error::write("summary.json", e))?;
     bytes.push(b'\n');
     Ok(bytes)
-}
-
-/// The busy period at each checkpoint day, with the layout of that day.
-fn checkpoints(t: &TableResults) -> Vec<Value> {
-    t.checkpoints
-        .iter()
-        .map(|c| {
-            json!({
-                "day": num(c.day),
-                "traffic_factor": num(c.traffic_factor),
-                "peak_utilization": stat_full(&c.peak_utilization),
-                "throttled_fraction": { "mean": num(c.throttled_fraction.mean), "ci95": [num(c.throttled_fraction.ci95[0]), num(c.throttled_fraction.ci95[1])] },
-                "partitions": c.partitions,
-                "stored_bytes": num(c.stored_bytes),
-            })
-        })
-        .collect()
 }
