@@ -809,6 +809,16 @@ impl StoreModel for Cassandra {
     }
 
     fn figures(&self) -> Vec<Figure> {
+        let mut out = self.ring_figures();
+        out.extend(self.replication_figures());
+        out.extend(self.limit_and_size_figures());
+        out
+    }
+}
+
+impl Cassandra {
+    /// Placement: the token ring, its vnodes and the load share they give each node.
+    fn ring_figures(&self) -> Vec<Figure> {
         let f = |name: &'static str, value: String, source: &str, assumption: bool| {
             figure(name, value, self.was_set(name), source, assumption)
         };
@@ -816,7 +826,7 @@ impl StoreModel for Cassandra {
         let max_share = shares.iter().copied().fold(0.0, f64::max);
         let min_share = shares.iter().copied().fold(1.0, f64::min);
         let even_share = 1.0 / self.nodes as f64;
-        let mut out = vec![
+        vec![
             f(
                 "placement",
                 "token = MurmurHash3 x64 128 (seed 0, Java's signed tail bytes) of the key's UTF-8 bytes, first half as i64; range (t_prev, t] belongs to the node holding t".into(),
@@ -868,6 +878,15 @@ impl StoreModel for Cassandra {
                 "computed from the ring: share of uniformly spread keys each node replicates",
                 false,
             ),
+        ]
+    }
+
+    /// Replication and consistency levels.
+    fn replication_figures(&self) -> Vec<Figure> {
+        let f = |name: &'static str, value: String, source: &str, assumption: bool| {
+            figure(name, value, self.was_set(name), source, assumption)
+        };
+        vec![
             f(
                 "replication_factor",
                 self.replication_factor.to_string(),
@@ -908,6 +927,15 @@ impl StoreModel for Cassandra {
                 "keyheat default LOCAL_QUORUM; Cassandra docs, 'Dynamo' architecture: writes go to all replicas",
                 true,
             ),
+        ]
+    }
+
+    /// Node throughput, capacity units, and the size and row warnings.
+    fn limit_and_size_figures(&self) -> Vec<Figure> {
+        let f = |name: &'static str, value: String, source: &str, assumption: bool| {
+            figure(name, value, self.was_set(name), source, assumption)
+        };
+        let mut out = vec![
             f(
                 "node_ops_per_s",
                 format!("{} replica ops/s per node", exact(self.node_ops_per_s)),

@@ -381,72 +381,9 @@ fn started_kib(bytes: f64) -> f64 {
     }
 }
 
-impl StoreModel for CosmosDb {
-    /// A logical partition over 20 GB takes no more writes (service quotas).
-    fn collection_limit_rejects_writes(&self) -> bool {
-        true
-    }
-
-    fn max_partitions(&self) -> Option<usize> {
-        Some(MAX_PARTITIONS)
-    }
-
-    fn kind(&self) -> StoreKind {
-        StoreKind::CosmosDb
-    }
-
-    fn unit_names(&self) -> (&'static str, &'static str) {
-        ("RU", "RU")
-    }
-
-    fn layout(&self, table: &TableDemand) -> TableLayout {
-        let partitions = self.partitions_for(table);
-        TableLayout {
-            partitions,
-            read_limit_per_s: None,
-            write_limit_per_s: None,
-            combined_limit_per_s: Some(self.partition_limit_at(partitions, table.initial_bytes)),
-            item_collection_limit_bytes: Some(self.logical_partition_limit),
-            item_size_limit_bytes: Some(self.item_size_limit),
-            nodes: None,
-        }
-    }
-
-    fn place(&self, key: &str, partitions: usize) -> usize {
-        hash::place(key, partitions)
-    }
-
-    fn place_in_trial(&self, key: &str, partitions: usize, salt: u64) -> usize {
-        hash::place_salted(key, partitions, salt)
-    }
-
-    fn read_cost(&self, op: Operation, consistency: Consistency, bytes: f64, items: f64) -> f64 {
-        let m = self.read_multiplier(consistency);
-        match op {
-            Operation::Query => {
-                let n = if items > 0.0 { items } else { 0.0 };
-                let per_item = if n > 0.0 {
-                    self.point_read_ru(bytes / n)
-                } else {
-                    0.0
-                };
-                m * (self.query_base_ru + n * per_item)
-            }
-            _ => m * self.point_read_ru(bytes),
-        }
-    }
-
-    fn write_cost(&self, op: Operation, _consistency: Consistency, bytes: f64) -> f64 {
-        match op {
-            // A replace deletes the old item and inserts the new one, each with its index terms.
-            Operation::Update => 2.0 * self.create_ru(bytes),
-            // A patch: a replace plus its base charge for the one property it changes.
-            Operation::Append => 2.0 * self.create_ru(bytes) + PATCH_PROPERTY_RU,
-            _ => self.create_ru(bytes),
-        }
-    }
-
-    fn figures(&self) -> Vec<Figure> {
+impl CosmosDb {
+    /// Throughput, partitions and size limits.
+    fn throughput_and_size_figures(&self) -> Vec<Figure> {
         let learn = "Microsoft Learn, Azure Cosmos DB";
         let f = |name: &'static str, value: String, source: &str, assumption: bool| {
             figure(name, value, self.was_set(name), source, assumption)
@@ -534,6 +471,16 @@ impl StoreModel for CosmosDb {
                 &format!("{learn}: 'service quotas' (maximum size of an item), counted as 2 MiB"),
                 false,
             ),
+        ]
+    }
+
+    /// Request-unit costs, consistency and placement.
+    fn request_unit_figures(&self) -> Vec<Figure> {
+        let learn = "Microsoft Learn, Azure Cosmos DB";
+        let f = |name: &'static str, value: String, source: &str, assumption: bool| {
+            figure(name, value, self.was_set(name), source, assumption)
+        };
+        vec![
             f(
                 "read_ru_1kb",
                 format!(
@@ -604,6 +551,78 @@ impl StoreModel for CosmosDb {
                 true,
             ),
         ]
+    }
+}
+
+impl StoreModel for CosmosDb {
+    /// A logical partition over 20 GB takes no more writes (service quotas).
+    fn collection_limit_rejects_writes(&self) -> bool {
+        true
+    }
+
+    fn max_partitions(&self) -> Option<usize> {
+        Some(MAX_PARTITIONS)
+    }
+
+    fn kind(&self) -> StoreKind {
+        StoreKind::CosmosDb
+    }
+
+    fn unit_names(&self) -> (&'static str, &'static str) {
+        ("RU", "RU")
+    }
+
+    fn layout(&self, table: &TableDemand) -> TableLayout {
+        let partitions = self.partitions_for(table);
+        TableLayout {
+            partitions,
+            read_limit_per_s: None,
+            write_limit_per_s: None,
+            combined_limit_per_s: Some(self.partition_limit_at(partitions, table.initial_bytes)),
+            item_collection_limit_bytes: Some(self.logical_partition_limit),
+            item_size_limit_bytes: Some(self.item_size_limit),
+            nodes: None,
+        }
+    }
+
+    fn place(&self, key: &str, partitions: usize) -> usize {
+        hash::place(key, partitions)
+    }
+
+    fn place_in_trial(&self, key: &str, partitions: usize, salt: u64) -> usize {
+        hash::place_salted(key, partitions, salt)
+    }
+
+    fn read_cost(&self, op: Operation, consistency: Consistency, bytes: f64, items: f64) -> f64 {
+        let m = self.read_multiplier(consistency);
+        match op {
+            Operation::Query => {
+                let n = if items > 0.0 { items } else { 0.0 };
+                let per_item = if n > 0.0 {
+                    self.point_read_ru(bytes / n)
+                } else {
+                    0.0
+                };
+                m * (self.query_base_ru + n * per_item)
+            }
+            _ => m * self.point_read_ru(bytes),
+        }
+    }
+
+    fn write_cost(&self, op: Operation, _consistency: Consistency, bytes: f64) -> f64 {
+        match op {
+            // A replace deletes the old item and inserts the new one, each with its index terms.
+            Operation::Update => 2.0 * self.create_ru(bytes),
+            // A patch: a replace plus its base charge for the one property it changes.
+            Operation::Append => 2.0 * self.create_ru(bytes) + PATCH_PROPERTY_RU,
+            _ => self.create_ru(bytes),
+        }
+    }
+
+    fn figures(&self) -> Vec<Figure> {
+        let mut out = self.throughput_and_size_figures();
+        out.extend(self.request_unit_figures());
+        out
     }
 
     fn describe_placement(&self, key: &str, table: &TableDemand) -> String {

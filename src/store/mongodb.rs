@@ -720,63 +720,25 @@ pub fn analyze_shard_key(scenario: &Scenario, table: usize) -> Option<ShardKeyAn
     let mut reads = [0.0f64; 3];
     let mut writes = [0.0f64; 3];
     let mut scatter_gather_patterns = Vec::new();
-    let varying_after_entities = varying_parts_follow_entities(sk);
-    // A key without placeholders is one value: every request hits its chunk.
-    let constant = sk
-        .parts
-        .iter()
-        .all(|p| matches!(p, TemplatePart::Literal(_)));
+    let shape = KeyShape {
+        table: t,
+        entities: &sk_entities,
+        fresh,
+        // A key without placeholders is one value: every request hits its chunk.
+        constant: sk
+            .parts
+            .iter()
+            .all(|p| matches!(p, TemplatePart::Literal(_))),
+        varying_after_entities: varying_parts_follow_entities(sk),
+        sharding,
+    };
     for (pi, p) in scenario
         .access_patterns
         .iter()
         .enumerate()
         .filter(|(_, p)| p.table == table)
     {
-        let by_outside =
-            p.by.as_deref()
-                .is_some_and(|b| !constant && !sk_entities.contains(&b));
-        let target = if p.operation.is_write() {
-            match p.operation {
-                Operation::Update | Operation::Delete if by_outside => Targeting::ScatterGather,
-                _ => Targeting::Single,
-            }
-        } else if let Some(x) = p.index {
-            let covered = t.indexes.get(x).is_some_and(|ix| {
-                let ix_entities = ix.partition_key.entities();
-                !fresh && sk_entities.iter().all(|e| ix_entities.contains(e))
-            });
-            if covered {
-                Targeting::Single
-            } else {
-                Targeting::ScatterGather
-            }
-        } else if by_outside {
-            Targeting::ScatterGather
-        } else if fresh && p.operation == Operation::Query {
-            match sharding {
-                ShardKey::Hashed => Targeting::ScatterGather,
-                ShardKey::Ranged => Targeting::Single,
-            }
-        } else {
-            let n = t.shards.max(1);
-            let span = match (t.bucket_s, p.range_s) {
-                (Some(b), Some(r)) if b > 0.0 => (r / b).ceil().max(1.0) as u32,
-                _ => 1,
-            };
-            let fan = match p.operation {
-                Operation::Get if t.shard_strategy == ShardStrategy::Calculated => 1,
-                Operation::Get => n,
-                _ => n.saturating_mul(span),
-            };
-            if fan <= 1 {
-                Targeting::Single
-            } else {
-                match sharding {
-                    ShardKey::Ranged if varying_after_entities => Targeting::Single,
-                    _ => Targeting::Multi,
-                }
-            }
-        };
+        let target = shape.targeting(p);
         let slot = match target {
             Targeting::Single => 0,
             Targeting::Multi => 1,
@@ -815,6 +777,74 @@ pub fn analyze_shard_key(scenario: &Scenario, table: usize) -> Option<ShardKeyAn
         writes_scatter_gather_share: w[2],
         scatter_gather_patterns,
     })
+}
+
+/// What decides where a request on one collection's shard key goes.
+struct KeyShape<'a> {
+    table: &'a crate::scenario::Table,
+    /// The entities the shard key names.
+    entities: &'a [&'a str],
+    /// Whether every insert makes a new key value (`{time}`, `{id}`, `new`).
+    fresh: bool,
+    /// Whether the key has no placeholder (one value).
+    constant: bool,
+    /// Whether every `{shard}` / `{bucket}` follows the key's last entity.
+    varying_after_entities: bool,
+    sharding: ShardKey,
+}
+
+impl KeyShape<'_> {
+    /// How MongoDB routes a request of pattern `p` ("Sharded cluster query
+    /// routing"): to one shard, to several, or to all (scatter-gather).
+    fn targeting(&self, p: &crate::scenario::AccessPattern) -> Targeting {
+        let t = self.table;
+        let (sk_entities, fresh, sharding) = (self.entities, self.fresh, self.sharding);
+        let by_outside =
+            p.by.as_deref()
+                .is_some_and(|b| !self.constant && !sk_entities.contains(&b));
+        if p.operation.is_write() {
+            match p.operation {
+                Operation::Update | Operation::Delete if by_outside => Targeting::ScatterGather,
+                _ => Targeting::Single,
+            }
+        } else if let Some(x) = p.index {
+            let covered = t.indexes.get(x).is_some_and(|ix| {
+                let ix_entities = ix.partition_key.entities();
+                !fresh && sk_entities.iter().all(|e| ix_entities.contains(e))
+            });
+            if covered {
+                Targeting::Single
+            } else {
+                Targeting::ScatterGather
+            }
+        } else if by_outside {
+            Targeting::ScatterGather
+        } else if fresh && p.operation == Operation::Query {
+            match sharding {
+                ShardKey::Hashed => Targeting::ScatterGather,
+                ShardKey::Ranged => Targeting::Single,
+            }
+        } else {
+            let n = t.shards.max(1);
+            let span = match (t.bucket_s, p.range_s) {
+                (Some(b), Some(r)) if b > 0.0 => (r / b).ceil().max(1.0) as u32,
+                _ => 1,
+            };
+            let fan = match p.operation {
+                Operation::Get if t.shard_strategy == ShardStrategy::Calculated => 1,
+                Operation::Get => n,
+                _ => n.saturating_mul(span),
+            };
+            if fan <= 1 {
+                Targeting::Single
+            } else {
+                match sharding {
+                    ShardKey::Ranged if self.varying_after_entities => Targeting::Single,
+                    _ => Targeting::Multi,
+                }
+            }
+        }
+    }
 }
 
 /// Whether every `{shard}` / `{bucket}` of the key comes after its last

@@ -88,62 +88,98 @@ pub(super) fn status_for(p95: f64, limit: f64, headroom: f64) -> Status {
 /// `partition_rows` and `item_size` verdicts of one table.
 pub(super) fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> Vec<Verdict> {
     let mut out = Vec::new();
-    let limit_words = |[r, w, c]: [Option<f64>; 3]| -> Vec<String> {
-        [
-            r.map(|l| format!("{} {ru}/s", sig3(l))),
-            w.map(|l| format!("{} {wu}/s", sig3(l))),
-            c.map(|l| format!("{} units/s", sig3(l))),
-        ]
-        .into_iter()
-        .flatten()
-        .collect()
-    };
-    let limits = limit_words([
-        t.partition_read_limit_per_s,
-        t.partition_write_limit_per_s,
-        t.partition_combined_limit_per_s,
-    ]);
-    let node_limits: Vec<String> = t
+    let node_limits = t
         .nodes
         .as_ref()
-        .map(|n| {
-            let [r, w, c] = n.limits_per_s;
-            [
-                r.map(|l| format!("{} {ru}/s", sig3(l))),
-                w.map(|l| format!("{} {wu}/s", sig3(l))),
-                c.map(|l| {
-                    let unit = if ru == wu { ru } else { "units" };
-                    format!("{} {unit}/s", sig3(l))
-                }),
-            ]
-            .into_iter()
-            .flatten()
-            .collect()
-        })
+        .map(|n| node_limit_words(n.limits_per_s, ru, wu))
         .unwrap_or_default();
     if let Some(n) = t.nodes.as_ref().filter(|_| !node_limits.is_empty()) {
-        let u = &n.peak_utilization;
-        out.push(Verdict {
-            check: "hot_node".into(),
-            table: n.tables.join(" + "),
-            status: status_for(u.p95, 1.0, headroom),
-            detail: format!(
-                "p95 peak {label} utilization {} (mean {} [{}, {}]) of the per-{label} limit ({}) over {} {label}s, every table's load summed; busiest {label} takes {}% of the load (mean; even: {}%)",
-                sig3(u.p95),
-                sig3(u.mean),
-                sig3(u.ci95[0]),
-                sig3(u.ci95[1]),
-                node_limits.join(", "),
-                n.count,
-                sig3(100.0 * n.hottest_node_share.mean),
-                sig3(100.0 / n.count.max(1) as f64),
-                label = n.label,
-            ),
-        });
+        out.push(hot_node(n, &node_limits, headroom));
     }
-    // Judge the worst checkpoint of the horizon (day 0 when traffic does not
-    // grow) — the earliest one whose mean peak is indistinguishable from the
-    // worst's (95% CIs overlap), so noise does not move the verdict's day.
+    out.push(hot_partition(t, headroom, ru, wu, !node_limits.is_empty()));
+    if let Some(l) = &t.table_limit {
+        out.push(table_limit_verdict(t, l, headroom, ru, wu));
+    }
+    out.push(size_verdict(
+        "partition_size",
+        t,
+        t.partition_size_limit_bytes,
+        &t.max_item_collection_bytes,
+        &t.size_breach,
+        "item collection",
+        headroom,
+    ));
+    if let Some(limit) = t.partition_rows_limit {
+        out.push(rows_verdict(t, limit, headroom));
+    }
+    out.push(size_verdict(
+        "item_size",
+        t,
+        t.item_size_limit_bytes,
+        &t.max_item_bytes,
+        &t.item_size_breach,
+        "item",
+        headroom,
+    ));
+    out
+}
+
+/// Per-partition limits as words: `3000 RCU/s`, `1000 WCU/s`, `100 units/s`.
+fn limit_words([r, w, c]: [Option<f64>; 3], ru: &str, wu: &str) -> Vec<String> {
+    [
+        r.map(|l| format!("{} {ru}/s", sig3(l))),
+        w.map(|l| format!("{} {wu}/s", sig3(l))),
+        c.map(|l| format!("{} units/s", sig3(l))),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// Per-node limits as words; a combined limit takes the unit name when reads
+/// and writes share it (`100000 ops/s`).
+fn node_limit_words([r, w, c]: [Option<f64>; 3], ru: &str, wu: &str) -> Vec<String> {
+    [
+        r.map(|l| format!("{} {ru}/s", sig3(l))),
+        w.map(|l| format!("{} {wu}/s", sig3(l))),
+        c.map(|l| {
+            let unit = if ru == wu { ru } else { "units" };
+            format!("{} {unit}/s", sig3(l))
+        }),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// The `hot_node` verdict of the cluster a table's nodes belong to.
+fn hot_node(n: &NodeResults, node_limits: &[String], headroom: f64) -> Verdict {
+    let u = &n.peak_utilization;
+    Verdict {
+        check: "hot_node".into(),
+        table: n.tables.join(" + "),
+        status: status_for(u.p95, 1.0, headroom),
+        detail: format!(
+            "p95 peak {label} utilization {} (mean {} [{}, {}]) of the per-{label} limit ({}) over {} {label}s, every table's load summed; busiest {label} takes {}% of the load (mean; even: {}%)",
+            sig3(u.p95),
+            sig3(u.mean),
+            sig3(u.ci95[0]),
+            sig3(u.ci95[1]),
+            node_limits.join(", "),
+            n.count,
+            sig3(100.0 * n.hottest_node_share.mean),
+            sig3(100.0 / n.count.max(1) as f64),
+            label = n.label,
+        ),
+    }
+}
+
+/// The `hot_partition` verdict, judged at the worst checkpoint of the
+/// horizon (day 0 when traffic does not grow) — the earliest one whose mean
+/// peak is indistinguishable from the worst's (95% CIs overlap), so noise
+/// does not move the verdict's day — with the back-pressure of the global
+/// indexes the table's writes feed.
+fn hot_partition(t: &TableResults, headroom: f64, ru: &str, wu: &str, per_node: bool) -> Verdict {
     let worst = t
         .checkpoints
         .iter()
@@ -153,7 +189,7 @@ pub(super) fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> V
             .iter()
             .find(|c| c.peak_utilization.ci95[1] >= w.peak_utilization.ci95[0])
     });
-    let (u_stat, thr, at, limits, partitions) = match worst {
+    let (u, thr, at, limits, partitions) = match worst {
         Some(c) if c.day > 0.0 => (
             c.peak_utilization,
             c.throttled_fraction,
@@ -172,126 +208,115 @@ pub(super) fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> V
                     )
                 }
             ),
-            limit_words(c.limits_per_s),
+            limit_words(c.limits_per_s, ru, wu),
             c.partitions,
         ),
         _ => (
             t.peak_utilization,
             t.throttled_fraction,
             String::new(),
-            limits,
+            limit_words(
+                [
+                    t.partition_read_limit_per_s,
+                    t.partition_write_limit_per_s,
+                    t.partition_combined_limit_per_s,
+                ],
+                ru,
+                wu,
+            ),
             t.partitions,
         ),
     };
-    let hot = if limits.is_empty() {
-        Verdict {
+    if limits.is_empty() {
+        return Verdict {
             check: "hot_partition".into(),
             table: t.name.clone(),
             status: Status::Pass,
-            detail: if node_limits.is_empty() {
-                "no per-partition throughput limit is set for this store".into()
-            } else {
+            detail: if per_node {
                 "no per-partition limit: this store limits throughput per node (see hot_node)"
                     .into()
-            },
-        }
-    } else {
-        let u = &u_stat;
-        // Back-pressure: a global index whose writes run hot fails the table's writes.
-        let pressing: Vec<&IndexPressure> = t
-            .back_pressure
-            .iter()
-            .filter(|b| b.base_write_share > 0.0)
-            .collect();
-        let status = pressing
-            .iter()
-            .map(|b| status_for(b.write_peak_utilization.p95, 1.0, headroom))
-            .fold(status_for(u.p95, 1.0, headroom), Status::max);
-        let pressure: String = pressing
-            .iter()
-            .filter(|b| status_for(b.write_peak_utilization.p95, 1.0, headroom) != Status::Pass)
-            .map(|b| {
-                format!(
-                    "; back-pressure: global index {} runs its writes at p95 peak write utilization {} ({}% of its write units throttled, mean), and the writes of this table that feed it ({}% of its write units) wait on it",
-                    b.index,
-                    sig3(b.write_peak_utilization.p95),
-                    sig3(100.0 * b.throttled_write_fraction.mean),
-                    sig3(100.0 * b.base_write_share),
-                )
-            })
-            .collect::<String>()
-            + &match t.index_throttled_fraction {
-                Some(f) if f.mean > 0.0 => format!(
-                    "; {}% of requested units throttled because of its global indexes (mean, included above)",
-                    sig3(100.0 * f.mean)
-                ),
-                _ => String::new(),
-            };
-        Verdict {
-            check: "hot_partition".into(),
-            table: t.name.clone(),
-            status,
-            detail: format!(
-                "p95 peak utilization {}{at} (mean {} [{}, {}]) of the per-partition limit ({}) over {} partitions; {}% of requested units throttled (mean); headroom {}",
-                sig3(u.p95),
-                sig3(u.mean),
-                sig3(u.ci95[0]),
-                sig3(u.ci95[1]),
-                limits.join(", "),
-                partitions,
-                sig3(100.0 * thr.mean),
-                headroom
-            ) + if t.name.contains('.') && status != Status::Pass {
-                "; a global index that throttles writes throttles the base table's writes (back-pressure)"
             } else {
-                ""
-            } + &pressure,
-        }
-    };
-    out.push(hot);
-    if let Some(l) = &t.table_limit {
-        out.push(table_limit_verdict(t, l, headroom, ru, wu));
+                "no per-partition throughput limit is set for this store".into()
+            },
+        };
     }
-    out.push(size_verdict(
-        "partition_size",
-        t,
-        t.partition_size_limit_bytes,
-        &t.max_item_collection_bytes,
-        &t.size_breach,
-        "item collection",
-        headroom,
-    ));
-    if let Some(limit) = t.partition_rows_limit {
-        let status = if t.rows_breach.probability.mean > 0.05 {
-            Status::Fail
+    // Back-pressure: a global index whose writes run hot fails the table's writes.
+    let pressing: Vec<&IndexPressure> = t
+        .back_pressure
+        .iter()
+        .filter(|b| b.base_write_share > 0.0)
+        .collect();
+    let status = pressing
+        .iter()
+        .map(|b| status_for(b.write_peak_utilization.p95, 1.0, headroom))
+        .fold(status_for(u.p95, 1.0, headroom), Status::max);
+    Verdict {
+        check: "hot_partition".into(),
+        table: t.name.clone(),
+        status,
+        detail: format!(
+            "p95 peak utilization {}{at} (mean {} [{}, {}]) of the per-partition limit ({}) over {} partitions; {}% of requested units throttled (mean); headroom {}",
+            sig3(u.p95),
+            sig3(u.mean),
+            sig3(u.ci95[0]),
+            sig3(u.ci95[1]),
+            limits.join(", "),
+            partitions,
+            sig3(100.0 * thr.mean),
+            headroom
+        ) + if t.name.contains('.') && status != Status::Pass {
+            "; a global index that throttles writes throttles the base table's writes (back-pressure)"
         } else {
-            status_for(t.max_partition_rows.p95, limit, headroom)
-        };
-        let when = match t.rows_breach.mean_day {
-            Some(d) => format!("first breach {} on average", when_day(d)),
-            None => "no breach within the horizon".into(),
-        };
-        out.push(Verdict {
-            check: "partition_rows".into(),
-            table: t.name.clone(),
-            status,
-            detail: format!(
-                "busiest item collection p95 {} rows vs the {}-row warning; {when}",
-                crate::format::exact(t.max_partition_rows.p95.round()),
-                crate::format::exact(limit.round())
-            ),
-        });
+            ""
+        } + &back_pressure(t, &pressing, headroom),
     }
-    out.push(size_verdict(
-        "item_size",
-        t,
-        t.item_size_limit_bytes,
-        &t.max_item_bytes,
-        &t.item_size_breach,
-        "item",
-        headroom,
-    ));
-    out
+}
+
+/// The back-pressure sentence of a table whose writes feed hot global indexes.
+fn back_pressure(t: &TableResults, pressing: &[&IndexPressure], headroom: f64) -> String {
+    pressing
+        .iter()
+        .filter(|b| status_for(b.write_peak_utilization.p95, 1.0, headroom) != Status::Pass)
+        .map(|b| {
+            format!(
+                "; back-pressure: global index {} runs its writes at p95 peak write utilization {} ({}% of its write units throttled, mean), and the writes of this table that feed it ({}% of its write units) wait on it",
+                b.index,
+                sig3(b.write_peak_utilization.p95),
+                sig3(100.0 * b.throttled_write_fraction.mean),
+                sig3(100.0 * b.base_write_share),
+            )
+        })
+        .collect::<String>()
+        + &match t.index_throttled_fraction {
+            Some(f) if f.mean > 0.0 => format!(
+                "; {}% of requested units throttled because of its global indexes (mean, included above)",
+                sig3(100.0 * f.mean)
+            ),
+            _ => String::new(),
+        }
+}
+
+/// The `partition_rows` verdict (ScyllaDB's and Cassandra's row warnings).
+fn rows_verdict(t: &TableResults, limit: f64, headroom: f64) -> Verdict {
+    let status = if t.rows_breach.probability.mean > 0.05 {
+        Status::Fail
+    } else {
+        status_for(t.max_partition_rows.p95, limit, headroom)
+    };
+    let when = match t.rows_breach.mean_day {
+        Some(d) => format!("first breach {} on average", when_day(d)),
+        None => "no breach within the horizon".into(),
+    };
+    Verdict {
+        check: "partition_rows".into(),
+        table: t.name.clone(),
+        status,
+        detail: format!(
+            "busiest item collection p95 {} rows vs the {}-row warning; {when}",
+            crate::format::exact(t.max_partition_rows.p95.round()),
+            crate::format::exact(limit.round())
+        ),
+    }
 }
 
 /// The `table_throughput` verdict of a table-level limit that changes over
