@@ -4,7 +4,7 @@
 //! in the scenario file (or a `[[rule]]` with `schema.path` in `.taplo.toml`).
 //!
 //! The schema is written by hand here and mirrors the parser
-//! ([`crate::scenario::validate`]): every key of `DESIGN.md`, their units
+//! ([`crate::scenario::validate`]): every key of the README's scenario reference, their units
 //! (as descriptions, and as patterns for unit strings built from
 //! [`crate::scenario::units`]' tables), the `[store]` settings of each kind
 //! from [`settings_for`], and `additionalProperties: false` wherever the

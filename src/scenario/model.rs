@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-/// A validated scenario, schema version 1 (see `DESIGN.md`).
+/// A validated scenario, schema version 1 (the README's "Scenario reference").
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scenario {
     /// Output folder name (`name = "…"`).

@@ -8,13 +8,13 @@
 //! - a table with `bucket` set whose `partition_key` lacks `{bucket}` gets
 //!   `#{bucket}` appended (`Literal("#")`, `Bucket`);
 //! - a table with `shards > 1` whose `partition_key` lacks `{shard}` gets
-//!   `#{shard}` appended after that (`Literal("#")`, `Shard`), as DESIGN.md
+//!   `#{shard}` appended after that (`Literal("#")`, `Shard`), as the README
 //!   says ("{shard} appended as #n when the template lacks it").
 //!
 //! Indexes get no implicit suffix (a local index takes the table's partition
 //! key parts, suffixes included).
 //!
-//! Rules beyond the field list of DESIGN.md, each with its own error:
+//! Rules beyond the README's field list, each with its own error:
 //! - a scenario needs at least one `[[table]]` and one `[[access_pattern]]`;
 //! - `schema_version` is checked before anything else;
 //! - entity, table and index names use letters, digits, `_` and `-` (they

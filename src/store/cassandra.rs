@@ -56,7 +56,8 @@
 //!   `compaction_rows_count_warning_threshold` = 100,000 rows, recorded in
 //!   `system.large_partitions`.
 //! - Row-count thresholds: see [`Cassandra::partition_rows_limit`]; the engine
-//!   checks bytes only, so the row limit is a figure until the engine reads it.
+//!   counts each item collection's rows over the horizon and the
+//!   `partition_rows` check judges them against this limit.
 //! - Cell overhead: keyheat's `item_size` stands for one row's column bytes
 //!   (clustering + regular columns); Cassandra stores ≈ 8 bytes of metadata per
 //!   value (cell), `columns_per_row` values per row: see

@@ -463,7 +463,7 @@ impl StoreModel for DynamoDb {
                     exact(3.0 * step),
                     exact(delay)
                 ),
-                "assumption: split-for-heat timing is undocumented; an empirical test saw ~8 minutes and ~1,000 WCU steps (STORES.md)",
+                "assumption: split-for-heat timing is undocumented; an empirical test saw ~8 minutes and ~1,000 WCU steps (public load tests of hot partitions)",
                 true,
             ));
         }
