@@ -50,28 +50,6 @@ pub fn sig3(x: f64) -> String {
     format!("{x:.decimals$}")
 }
 
-/// Three significant figures below 1000 and whole numbers from there, with
-/// no thousands separators (`0.951`, `12.3`, `2419`); magnitudes below 1e-9
-/// read `0`, non-finite values as Rust prints them.
-///
-/// ```
-/// use keyheat::format::sig3_plain;
-/// assert_eq!(sig3_plain(0.9512), "0.951");
-/// assert_eq!(sig3_plain(12_345.6), "12346");
-/// assert_eq!(sig3_plain(1e-12), "0");
-/// ```
-pub fn sig3_plain(x: f64) -> String {
-    if x.abs() < 1e-9 || !x.is_finite() {
-        return if x.is_finite() {
-            "0".into()
-        } else {
-            format!("{x}")
-        };
-    }
-    let digits = (2 - x.abs().log10().floor() as i32).max(0) as usize;
-    format!("{x:.digits$}")
-}
-
 /// An integer with thousands separators.
 ///
 /// ```

@@ -497,7 +497,7 @@ fn on_demand_tables_serve_twice_their_previous_peak() {
         .find(|v| v.check == "table_throughput" && v.detail.contains("WCU"))
         .expect("a table_throughput verdict");
     assert_ne!(v.status.as_str(), "pass", "{}", v.detail);
-    assert!(v.detail.contains("2000 WCU/s"), "{}", v.detail);
+    assert!(v.detail.contains("2,000 WCU/s"), "{}", v.detail);
 }
 
 /// Split-for-heat (optional assumption): one hot key of an item collection

@@ -300,7 +300,7 @@ fn c15_firestore_sharded_timestamp_lifts_the_limit_to_500_times_4() {
     let r = run_case("scenarios/cases/c15-firestore-sharded-timestamp.toml");
     let v = verdict(&r.verdicts, "monotonic_index", "events");
     assert_eq!(v.status, Pass, "{}", v.detail);
-    assert!(v.detail.contains("~2000 writes/s"), "{}", v.detail);
+    assert!(v.detail.contains("~2,000 writes/s"), "{}", v.detail);
     for v in &r.verdicts {
         assert_eq!(v.status, Pass, "{}: {}", v.check, v.detail);
     }

@@ -54,7 +54,7 @@ use super::{
 };
 use crate::error::Result;
 use crate::format::exact;
-use crate::format::sig3_plain as sig3;
+use crate::format::sig3;
 use crate::scenario::{
     Consistency, KeyTemplate, Operation, Popularity, Scenario, SettingValue, ShardStrategy,
     StoreKind, TemplatePart,

@@ -5,7 +5,7 @@
 //! judged from a table's [`KeyChecks`] at the busiest traffic.
 
 use super::table::status_for;
-use crate::format::sig3_plain as sig3;
+use crate::format::sig3;
 use crate::results::{KeyChecks, TableResults, Verdict};
 
 /// The key and table-limit verdicts of table `t` (`ru` / `wu`: the store's

@@ -1,7 +1,7 @@
 //! The recommendation among a design's variants: the smallest change whose
 //! every check passes.
 
-use crate::format::sig3_plain as sig3;
+use crate::format::sig3;
 use crate::results::{Recommendation, Status, VariantResults, Verdict};
 
 /// How big a change a variant is: total shards added, then narrower buckets

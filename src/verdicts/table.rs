@@ -4,7 +4,7 @@
 //! table's results against the headroom.
 
 use crate::format::bytes as human_bytes;
-use crate::format::sig3_plain as sig3;
+use crate::format::sig3;
 use crate::results::{
     Breach, IndexPressure, NodeMemory, NodeResults, Stat, Status, TableLimitResults, TableResults,
     Verdict,
