@@ -9,6 +9,7 @@
 pub mod charts;
 pub mod checks;
 pub mod cli;
+pub mod dist;
 pub mod engine;
 pub mod error;
 pub mod export;

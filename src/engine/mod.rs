@@ -4,13 +4,10 @@
 //! draws from its own stream seeded by `(seed, i)` and results are reduced in
 //! trial order, so any thread count gives identical results.
 
-pub mod alias;
 pub mod growth;
 pub mod memory;
 pub mod plan;
-pub mod popularity;
 mod reduce;
-pub mod severity;
 pub mod trial;
 pub mod window;
 

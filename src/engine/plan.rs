@@ -3,8 +3,8 @@
 //! with their key spaces, sub-key expansions (write shards, time buckets) and
 //! unit-cost distributions, and its growth classes.
 
-use super::popularity::RankShares;
-use super::severity::{Severity, SEVERITY_MAX_ITEM_DRAWS, SEVERITY_SAMPLES};
+use crate::dist::popularity::RankShares;
+use crate::dist::severity::{Severity, SEVERITY_MAX_ITEM_DRAWS, SEVERITY_SAMPLES};
 use crate::scenario::{
     AccessPattern, Index, KeyTemplate, Operation, Popularity, Projection, Scenario, ShardStrategy,
     SizeDist, Table, TemplatePart,

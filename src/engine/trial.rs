@@ -15,9 +15,9 @@
 //! rate (Poisson splitting makes this exact for open arrivals), and their
 //! units a compound sum over the stream's unit-cost distribution.
 
-use super::alias::{merge_cold, AliasTable};
 use super::plan::{Method, Plan, Stream, TablePlan};
 use super::window::{collapsed, draw_windows, Component, Limits, Outcome};
+use crate::dist::alias::{merge_cold, AliasTable};
 use crate::results::{KeyLoad, Timeseries};
 use crate::scenario::TemplatePart;
 use crate::store::hash::fmix64;
