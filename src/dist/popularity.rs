@@ -330,6 +330,13 @@ mod tests {
     }
 
     #[test]
+    fn harmonic_of_a_million_matches_its_asymptotic_expansion() {
+        // H(10⁶) = ln(10⁶) + γ + 1/(2·10⁶) − 1/(12·10¹²) + …
+        let h = 1e6f64.ln() + 0.577_215_664_901_532_9 + 0.5e-6 - 1.0 / 12e12;
+        assert!((harmonic(1_000_000, 1.0) - h).abs() < 1e-10);
+    }
+
+    #[test]
     fn euler_maclaurin_tail_matches_exact_sum() {
         let exact: f64 = (1..=50_000u64).rev().map(|k| (k as f64).powf(-0.99)).sum();
         assert!((harmonic(50_000, 0.99) - exact).abs() / exact < 1e-12);
