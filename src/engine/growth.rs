@@ -12,7 +12,7 @@
 //! keys costs one draw; the draw is held over the horizon, making each trial a
 //! smooth growth path whose first crossing of the ceiling is the breach day.
 
-use super::plan::{KeySpace, Stream, DAY_S};
+use super::stream::{KeySpace, Stream, DAY_S};
 use crate::dist::normal::normal_quantile;
 use crate::scenario::{CountDist, Operation, Popularity, Scenario, SizeDist, Table, TemplatePart};
 use crate::store::TableLayout;

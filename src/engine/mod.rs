@@ -8,6 +8,7 @@ pub mod growth;
 pub mod memory;
 pub mod plan;
 mod reduce;
+pub mod stream;
 pub mod trial;
 pub mod window;
 
@@ -169,7 +170,7 @@ fn simulate(
         for p in &mut at.access_patterns {
             p.rate_per_s *= factor;
         }
-        let d = simulate_once(&at, options, progress, day * plan::DAY_S)?;
+        let d = simulate_once(&at, options, progress, day * stream::DAY_S)?;
         if i == 0 {
             // With growing traffic, the busy period is also simulated on the
             // day an item collection or item first breaches its ceiling.

@@ -15,7 +15,8 @@
 //! rate (Poisson splitting makes this exact for open arrivals), and their
 //! units a compound sum over the stream's unit-cost distribution.
 
-use super::plan::{Method, Plan, Stream, TablePlan};
+use super::plan::{Method, Plan, TablePlan};
+use super::stream::Stream;
 use super::window::{collapsed, draw_windows, Component, Limits, Outcome};
 use crate::dist::alias::{merge_cold, AliasTable};
 use crate::results::{KeyLoad, Timeseries};
