@@ -11,6 +11,7 @@ mod reduce;
 pub mod stream;
 pub mod trial;
 pub mod window;
+pub mod world;
 
 use crate::error::Result;
 use crate::results::RunResults;

@@ -18,18 +18,16 @@
 use super::plan::{Method, Plan, TablePlan};
 use super::stream::Stream;
 use super::window::{collapsed, draw_windows, Component, Limits, Outcome};
+use super::world::{instance_ids, World, HEAD_RANKS};
 use crate::dist::alias::{merge_cold, AliasTable};
 use crate::results::{KeyLoad, Timeseries};
 use crate::scenario::TemplatePart;
-use crate::store::hash::fmix64;
 use crate::store::StoreModel;
 use rand::{Rng, SeedableRng};
 use rand_distr::{Distribution, Poisson, StandardNormal};
 use rand_xoshiro::Xoshiro256PlusPlus;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
-/// Ranks placed key by key with real key strings.
-pub const HEAD_RANKS: u64 = 256;
 /// Sub-keys beyond the head placed one by one on random partitions, per stream.
 pub const MAX_SINGLE_DRAWS: u64 = 1 << 16;
 /// Time steps kept in the representative trial's timeseries.
@@ -130,11 +128,7 @@ fn cut_at(segs: Vec<(usize, usize, i64, f64)>, cuts: &[usize]) -> Vec<(usize, us
 /// trial's), so they never shift a table's draws.
 pub fn run_trial(plan: &Plan, store: &dyn StoreModel, t: u32) -> Vec<TableTrial> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(super::plan::trial_seed(plan.seed, t));
-    let mut world = World {
-        place_salt: rng.random(),
-        name_salt: rng.random(),
-        ranks: HashMap::new(),
-    };
+    let mut world = World::new(&mut rng);
     let (mut out, loads): (Vec<TableTrial>, Vec<NodeLoad>) = plan
         .tables
         .iter()
@@ -270,36 +264,6 @@ fn cluster_nodes(plan: &Plan, loads: &[NodeLoad], rng: &mut Xoshiro256PlusPlus) 
             .then((b[0] + b[1]).total_cmp(&(a[0] + a[1])))
     });
     ranked
-}
-
-/// One trial's random world, shared by every table and stream: which
-/// instance holds each popularity rank, how instances are named, and the
-/// salt of stores whose hash is internal.
-pub(super) struct World {
-    pub(super) place_salt: u64,
-    pub(super) name_salt: u64,
-    /// (entity name, count) → instance index of ranks 1..=len.
-    ranks: HashMap<(String, u64), Vec<u64>>,
-}
-
-impl World {
-    /// Instance indices of the top `k` ranks of an entity of `count` instances.
-    pub(super) fn head(
-        &mut self,
-        entity: &str,
-        count: u64,
-        k: u64,
-        rng: &mut Xoshiro256PlusPlus,
-    ) -> Vec<u64> {
-        let e = self
-            .ranks
-            .entry((entity.to_string(), count))
-            .or_insert_with(|| distinct_ids(k, count, rng));
-        if (e.len() as u64) < k.min(count) {
-            *e = distinct_ids(k, count, rng);
-        }
-        e[..k.min(e.len() as u64) as usize].to_vec()
-    }
 }
 
 /// Windows of each segment: a segment is a stretch where neither the current
@@ -1329,7 +1293,7 @@ fn place_stream(
         if expand_others {
             let combos = s.other_combos.max(1.0) as u64;
             for c in 0..combos {
-                let ids = instance_ids(table, s.driver, id, c, salt);
+                let ids = instance_ids(&table.keys, s.driver, id, c, salt);
                 for sk in &s.subkeys {
                     let key = table
                         .keys
@@ -1490,60 +1454,6 @@ fn spread(per: &mut [f64], mass: f64, var_keys: f64, rng: &mut Xoshiro256PlusPlu
     for (x, zi) in per.iter_mut().zip(&z) {
         *x += (mass / pf + scale * (zi - zbar)).max(0.0);
     }
-}
-
-/// `k` distinct instance ids out of `n` (uniform, without replacement).
-fn distinct_ids(k: u64, n: u64, rng: &mut Xoshiro256PlusPlus) -> Vec<u64> {
-    if k >= n {
-        let mut all: Vec<u64> = (0..n).collect();
-        // Fisher–Yates so ranks map to random instances.
-        for i in (1..all.len()).rev() {
-            let j = rng.random_range(0..=i);
-            all.swap(i, j);
-        }
-        return all;
-    }
-    let mut seen = HashSet::with_capacity(k as usize);
-    let mut out = Vec::with_capacity(k as usize);
-    while (out.len() as u64) < k {
-        let id = rng.random_range(0..n);
-        if seen.insert(id) {
-            out.push(id);
-        }
-    }
-    out
-}
-
-/// Instance ids for every template entity: the driver's `id`, and the other
-/// entities decoded from combination index `c` (mixed radix). With no driver,
-/// `id` itself is the combination index over all entities.
-pub(super) fn instance_ids(
-    table: &TablePlan,
-    driver: Option<usize>,
-    id: u64,
-    c: u64,
-    salt: u64,
-) -> Vec<u64> {
-    let ents = &table.keys.entities;
-    let mut out = vec![0u64; ents.len()];
-    let mut rest = match driver {
-        Some(_) => c,
-        None => id,
-    };
-    for (i, (_, count)) in ents.iter().enumerate() {
-        if Some(i) == driver {
-            out[i] = id;
-        } else {
-            out[i] = rest % count.max(&1);
-            rest /= count.max(&1);
-        }
-    }
-    // Name each instance by a salted mix of its entity and index, 12 decimal digits at most.
-    for ((name, _), v) in ents.iter().zip(out.iter_mut()) {
-        let e = crate::store::hash::key_hash(name.as_bytes());
-        *v = fmix64(salt ^ e ^ fmix64(*v)) % 1_000_000_000_000;
-    }
-    out
 }
 
 #[cfg(test)]
