@@ -4,10 +4,17 @@
 //! draws from its own stream seeded by `(seed, i)` and results are reduced in
 //! trial order, so any thread count gives identical results.
 
+pub mod accumulator;
+mod aggregated;
+mod cluster;
+pub mod exact;
 pub mod growth;
 pub mod memory;
+pub mod placement;
 pub mod plan;
+mod rebalance;
 mod reduce;
+mod segments;
 pub mod stream;
 pub mod trial;
 pub mod window;
