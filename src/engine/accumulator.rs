@@ -1,6 +1,6 @@
-//! One table's trial as it runs: its fixed setup ([`TableSetup`]: which
+//! One table's trial as it runs: its fixed setup (`TableSetup`: which
 //! servers are simulated, under which limits) and its running sums over the
-//! segments ([`TableAccumulator`]: means and peaks per partition and node,
+//! segments (`TableAccumulator`: means and peaks per partition and node,
 //! burst credit, the table limit's outcome, the representative trial's
 //! timeseries and hot keys).
 

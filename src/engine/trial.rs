@@ -2,19 +2,19 @@
 //! their keys land), then the requests of every window on every partition.
 //!
 //! Per table, by stage:
-//! - the busy period is cut into stationary segments ([`super::segments`]);
+//! - the busy period is cut into stationary segments (`segments`);
 //! - each time bucket's keys are placed on the partitions
 //!   ([`super::placement`], on instances of the trial's
 //!   [`super::world`]);
 //! - hot partitions of a load-splitting store are split onto the nodes
-//!   ([`super::rebalance`]);
+//!   (`rebalance`);
 //! - each segment's windows are drawn on the servers, by the exact method
 //!   ([`super::exact`]) or the aggregated and windows methods
-//!   ([`super::aggregated`]), into the table's running sums
+//!   (`aggregated`), into the table's running sums
 //!   ([`super::accumulator`]).
 //!
 //! The cluster's nodes are then drawn once for every table
-//! ([`super::cluster`]), and node memory over the horizon
+//! (`cluster`), and node memory over the horizon
 //! ([`super::memory`]).
 //!
 //! Requests per window on a partition are Poisson with the partition's summed
