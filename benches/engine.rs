@@ -8,10 +8,10 @@
 //! - `runs/*`: whole runs of `scenarios/bench-*.toml`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use keyheat::engine::alias::{merge_cold, AliasTable};
+use keyheat::dist::alias::{merge_cold, AliasTable};
+use keyheat::dist::popularity::RankShares;
+use keyheat::dist::severity::Severity;
 use keyheat::engine::plan::Method;
-use keyheat::engine::popularity::RankShares;
-use keyheat::engine::severity::Severity;
 use keyheat::engine::window::{collapsed, draw_windows, Component, Limits};
 use keyheat::engine::{self, Options};
 use keyheat::scenario::Popularity;

@@ -8,6 +8,7 @@
 
 pub mod charts;
 pub mod cli;
+pub mod dist;
 pub mod engine;
 pub mod error;
 pub mod export;

@@ -12,8 +12,8 @@
 //! keys costs one draw; the draw is held over the horizon, making each trial a
 //! smooth growth path whose first crossing of the ceiling is the breach day.
 
-use super::plan::{KeySpace, Stream, DAY_S};
-use crate::results::stats::normal_quantile;
+use super::stream::{KeySpace, Stream, DAY_S};
+use crate::dist::normal::normal_quantile;
 use crate::scenario::{CountDist, Operation, Popularity, Scenario, SizeDist, Table, TemplatePart};
 use crate::store::TableLayout;
 use rand::Rng;
@@ -136,128 +136,15 @@ impl GrowthPlan {
         let growth_days = horizon
             .min(bucket_days.unwrap_or(f64::INFINITY))
             .min(ttl_days.unwrap_or(f64::INFINITY));
-        let buckets_over_horizon = bucket_days.map_or(1.0, |b| (horizon / b).ceil().max(1.0));
-        let shards = f64::from(table.shards.max(1));
         let (adds_items, max_items) = sort_key_growth(table, scenario);
-
-        let mut classes = Vec::new();
-        let mut drivers: Vec<Option<usize>> = Vec::new();
-        for s in streams.iter().filter(|s| s.is_write) {
-            if !drivers.contains(&s.driver) {
-                drivers.push(s.driver);
-            }
-        }
-        let per_day = |s: &Stream| s.mean_rate_per_s * DAY_S;
-        let items_of = |s: &Stream| f64::from(scenario.access_patterns[s.pattern].items.max(1));
-        let mut items_written_per_day = 0.0;
-        let mut net_items_per_day = 0.0;
-        let mut appends_per_day = 0.0;
-        for s in streams.iter().filter(|s| s.is_write) {
-            let op = scenario.access_patterns[s.pattern].operation;
-            if matches!(op, Operation::Put | Operation::Update) {
-                items_written_per_day += per_day(s) * items_of(s);
-            }
-            match op {
-                Operation::Put => net_items_per_day += per_day(s) * items_of(s),
-                Operation::Delete => net_items_per_day -= per_day(s) * items_of(s),
-                Operation::Append => appends_per_day += per_day(s),
-                _ => {}
-            }
-        }
-        for driver in drivers {
-            let group: Vec<&Stream> = streams
-                .iter()
-                .filter(|s| s.is_write && s.driver == driver)
-                .collect();
-            let Some(first) = group.first() else { continue };
-            if first.shares.is_fresh() {
-                // Every write makes a new key: no key grows past one write.
-                classes.push(GrowthClass {
-                    keys: f64::MAX,
-                    items_per_day: 0.0,
-                    appends_per_day: 0.0,
-                    writes_per_day: group
-                        .iter()
-                        .filter(|s| {
-                            scenario.access_patterns[s.pattern].operation != Operation::Delete
-                        })
-                        .map(|s| per_day(s) * items_of(s))
-                        .sum(),
-                    ranks: (0, 0),
-                    per_rank: 1.0,
-                    fresh: true,
-                    driver,
-                    rank_count: 0,
-                });
-                continue;
-            }
-            let n = first.shares.count();
-            let per_key = first.other_combos * shards;
-            let rates = |rank: u64| -> (f64, f64, f64) {
-                let mut items = 0.0;
-                let mut appends = 0.0;
-                let mut writes = 0.0;
-                for s in &group {
-                    let share = s.shares.share(rank) / per_key;
-                    let op = scenario.access_patterns[s.pattern].operation;
-                    match op {
-                        Operation::Put if adds_items => items += per_day(s) * items_of(s) * share,
-                        Operation::Delete => items -= per_day(s) * items_of(s) * share,
-                        Operation::Append => appends += per_day(s) * share,
-                        _ => {}
-                    }
-                    if op != Operation::Delete {
-                        writes += per_day(s) * items_of(s) * share;
-                    }
-                }
-                (items.max(0.0), appends, writes)
-            };
-            let mut a = 1u64;
-            while a <= n {
-                let b = if a <= EXACT_RANKS {
-                    a
-                } else {
-                    (2 * a - 1).min(n)
-                };
-                // Merge a run of equal shares into one exact class.
-                let b = if first.shares.share(a) == first.shares.share(n.min(b.max(a))) {
-                    extend_equal(&first.shares, a, b, n)
-                } else {
-                    b
-                };
-                let (items_per_day, appends_per_day, writes_per_day) = rates(a);
-                classes.push(GrowthClass {
-                    keys: (b - a + 1) as f64 * per_key * buckets_over_horizon,
-                    items_per_day,
-                    appends_per_day,
-                    writes_per_day,
-                    ranks: (a, b),
-                    per_rank: per_key,
-                    fresh: false,
-                    driver,
-                    rank_count: n,
-                });
-                a = b + 1;
-            }
-        }
-        if classes.is_empty() {
-            let n = if keys.fresh {
-                1.0
-            } else {
-                keys.cardinality() * shards
-            };
-            classes.push(GrowthClass {
-                keys: n,
-                items_per_day: 0.0,
-                appends_per_day: 0.0,
-                writes_per_day: 0.0,
-                ranks: (0, 0),
-                per_rank: 1.0,
-                fresh: keys.fresh,
-                driver: None,
-                rank_count: 0,
-            });
-        }
+        let builder = ClassBuilder {
+            scenario,
+            shards: f64::from(table.shards.max(1)),
+            buckets_over_horizon: bucket_days.map_or(1.0, |b| (horizon / b).ceil().max(1.0)),
+            adds_items,
+        };
+        let totals = WriteTotals::of(scenario, streams);
+        let classes = builder.classes(keys, streams);
         let element_size = scenario
             .access_patterns
             .iter()
@@ -272,11 +159,11 @@ impl GrowthPlan {
         let distinct_keys = if keys.fresh {
             f64::INFINITY
         } else {
-            keys.cardinality() * shards
+            keys.cardinality() * builder.shards
         };
         GrowthPlan {
-            net_items_per_day,
-            appends_per_day,
+            net_items_per_day: totals.net_items_per_day,
+            appends_per_day: totals.appends_per_day,
             distinct_keys,
             bucket_days,
             ttl_days,
@@ -289,7 +176,7 @@ impl GrowthPlan {
             growth_days,
             horizon_days: horizon,
             growth_per_day: scenario.simulation.growth_per_day,
-            items_written_per_day,
+            items_written_per_day: totals.items_written_per_day,
             collection_limit: layout.item_collection_limit_bytes,
             rows_limit: store.partition_rows_limit(),
             collection_limit_rejects_writes: store.collection_limit_rejects_writes(),
@@ -689,6 +576,186 @@ impl GrowthPlan {
     }
 }
 
+/// Items and appends written per day over a whole table.
+struct WriteTotals {
+    /// Items put or updated (× items per request).
+    items_written_per_day: f64,
+    /// Items put, net of deletes.
+    net_items_per_day: f64,
+    /// Appends.
+    appends_per_day: f64,
+}
+
+impl WriteTotals {
+    /// The totals of the write streams among `streams`.
+    fn of(scenario: &Scenario, streams: &[Stream]) -> WriteTotals {
+        let mut totals = WriteTotals {
+            items_written_per_day: 0.0,
+            net_items_per_day: 0.0,
+            appends_per_day: 0.0,
+        };
+        for s in streams.iter().filter(|s| s.is_write) {
+            let op = scenario.access_patterns[s.pattern].operation;
+            let items = per_day(s) * items_of(scenario, s);
+            if matches!(op, Operation::Put | Operation::Update) {
+                totals.items_written_per_day += items;
+            }
+            match op {
+                Operation::Put => totals.net_items_per_day += items,
+                Operation::Delete => totals.net_items_per_day -= items,
+                Operation::Append => totals.appends_per_day += per_day(s),
+                _ => {}
+            }
+        }
+        totals
+    }
+}
+
+/// Mean requests per day of a stream.
+fn per_day(s: &Stream) -> f64 {
+    s.mean_rate_per_s * DAY_S
+}
+
+/// Items each request of a stream writes.
+fn items_of(scenario: &Scenario, s: &Stream) -> f64 {
+    f64::from(scenario.access_patterns[s.pattern].items.max(1))
+}
+
+/// Builds a table's growth classes from its write streams.
+struct ClassBuilder<'a> {
+    scenario: &'a Scenario,
+    /// Write shards per logical key.
+    shards: f64,
+    /// Time buckets over the horizon (1 without buckets).
+    buckets_over_horizon: f64,
+    /// Whether a put adds an item to its key (the sort key varies).
+    adds_items: bool,
+}
+
+impl ClassBuilder<'_> {
+    /// Classes of every driver entity's write streams (in the order drivers
+    /// first appear), or one unwritten class when nothing writes.
+    fn classes(&self, keys: &KeySpace, streams: &[Stream]) -> Vec<GrowthClass> {
+        let mut drivers: Vec<Option<usize>> = Vec::new();
+        for s in streams.iter().filter(|s| s.is_write) {
+            if !drivers.contains(&s.driver) {
+                drivers.push(s.driver);
+            }
+        }
+        let mut classes = Vec::new();
+        for driver in drivers {
+            let group: Vec<&Stream> = streams
+                .iter()
+                .filter(|s| s.is_write && s.driver == driver)
+                .collect();
+            let Some(first) = group.first() else { continue };
+            if first.shares.is_fresh() {
+                classes.push(self.fresh(&group, driver));
+            } else {
+                self.ranked(&group, driver, &mut classes);
+            }
+        }
+        if classes.is_empty() {
+            let n = if keys.fresh {
+                1.0
+            } else {
+                keys.cardinality() * self.shards
+            };
+            classes.push(GrowthClass {
+                keys: n,
+                items_per_day: 0.0,
+                appends_per_day: 0.0,
+                writes_per_day: 0.0,
+                ranks: (0, 0),
+                per_rank: 1.0,
+                fresh: keys.fresh,
+                driver: None,
+                rank_count: 0,
+            });
+        }
+        classes
+    }
+
+    /// Every write makes a new key: no key grows past one write.
+    fn fresh(&self, group: &[&Stream], driver: Option<usize>) -> GrowthClass {
+        let scenario = self.scenario;
+        GrowthClass {
+            keys: f64::MAX,
+            items_per_day: 0.0,
+            appends_per_day: 0.0,
+            writes_per_day: group
+                .iter()
+                .filter(|s| scenario.access_patterns[s.pattern].operation != Operation::Delete)
+                .map(|s| per_day(s) * items_of(scenario, s))
+                .sum(),
+            ranks: (0, 0),
+            per_rank: 1.0,
+            fresh: true,
+            driver,
+            rank_count: 0,
+        }
+    }
+
+    /// One class per hot rank up to [`EXACT_RANKS`], then doubling bands of
+    /// ranks (a run of equal shares is one exact class), appended to `classes`.
+    fn ranked(&self, group: &[&Stream], driver: Option<usize>, classes: &mut Vec<GrowthClass>) {
+        let first = group[0];
+        let n = first.shares.count();
+        let per_key = first.other_combos * self.shards;
+        let mut a = 1u64;
+        while a <= n {
+            let b = if a <= EXACT_RANKS {
+                a
+            } else {
+                (2 * a - 1).min(n)
+            };
+            // Merge a run of equal shares into one exact class.
+            let b = if first.shares.share(a) == first.shares.share(n.min(b.max(a))) {
+                extend_equal(&first.shares, a, b, n)
+            } else {
+                b
+            };
+            let (items_per_day, appends_per_day, writes_per_day) =
+                self.rank_rates(group, a, per_key);
+            classes.push(GrowthClass {
+                keys: (b - a + 1) as f64 * per_key * self.buckets_over_horizon,
+                items_per_day,
+                appends_per_day,
+                writes_per_day,
+                ranks: (a, b),
+                per_rank: per_key,
+                fresh: false,
+                driver,
+                rank_count: n,
+            });
+            a = b + 1;
+        }
+    }
+
+    /// Per key of rank `rank` (`per_key` keys per rank): (new items per day
+    /// net of deletes, appends per day, writes per day).
+    fn rank_rates(&self, group: &[&Stream], rank: u64, per_key: f64) -> (f64, f64, f64) {
+        let mut items = 0.0;
+        let mut appends = 0.0;
+        let mut writes = 0.0;
+        for s in group {
+            let share = s.shares.share(rank) / per_key;
+            let op = self.scenario.access_patterns[s.pattern].operation;
+            let written = per_day(s) * items_of(self.scenario, s) * share;
+            match op {
+                Operation::Put if self.adds_items => items += written,
+                Operation::Delete => items -= written,
+                Operation::Append => appends += per_day(s) * share,
+                _ => {}
+            }
+            if op != Operation::Delete {
+                writes += written;
+            }
+        }
+        (items.max(0.0), appends, writes)
+    }
+}
+
 /// Whether puts add items to a collection, and the most items it can hold.
 /// A sort key with `{time}`, `{id}` or a `new` entity makes every put a new
 /// item (unbounded); one with only finite entities holds at most their
@@ -716,7 +783,7 @@ fn sort_key_growth(table: &Table, scenario: &Scenario) -> (bool, Option<f64>) {
 
 /// Extends `[a, b]` while shares stay equal to rank `a`'s (exact classes for
 /// uniform and hotspot populations), by doubling then bisecting.
-fn extend_equal(shares: &super::popularity::RankShares, a: u64, b: u64, n: u64) -> u64 {
+fn extend_equal(shares: &crate::dist::popularity::RankShares, a: u64, b: u64, n: u64) -> u64 {
     let target = shares.share(a);
     let mut hi = b.max(a);
     if shares.share(hi) != target {

@@ -5,7 +5,7 @@
 //! [`super::growth::GrowthPlan::key_bytes`] at day t (its items, the store's
 //! per-item overhead and the store's per-key overhead, growing as the class
 //! is written; a TTL stops the growth). Where those keys live:
-//! - the hottest ranks (up to [`super::trial::HEAD_RANKS`]) are formatted
+//! - the hottest ranks (up to [`super::world::HEAD_RANKS`]) are formatted
 //!   and placed key by key with the store's own function, on the instances
 //!   the trial's traffic uses, so a hot key's bytes sit on its node;
 //! - every other key (the tail, time-bucketed keys, fresh keys, keys with
@@ -18,7 +18,7 @@
 
 use super::growth::GRID_POINTS;
 use super::plan::{Plan, TablePlan};
-use super::trial::{instance_ids, World, HEAD_RANKS};
+use super::world::{instance_ids, World, HEAD_RANKS};
 use crate::store::StoreModel;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -127,7 +127,7 @@ fn place_classes(
             for r in a..=last {
                 let id = ids[(r - 1) as usize];
                 for combo in 0..combos as u64 {
-                    let inst = instance_ids(table, c.driver, id, combo, world.name_salt);
+                    let inst = instance_ids(&table.keys, c.driver, id, combo, world.name_salt);
                     for shard in 0..shards {
                         let key = table.keys.format(&inst, (shards > 1).then_some(shard), 0);
                         let part = store

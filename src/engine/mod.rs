@@ -4,15 +4,21 @@
 //! draws from its own stream seeded by `(seed, i)` and results are reduced in
 //! trial order, so any thread count gives identical results.
 
-pub mod alias;
+pub mod accumulator;
+mod aggregated;
+mod cluster;
+pub mod exact;
 pub mod growth;
 pub mod memory;
+pub mod placement;
 pub mod plan;
-pub mod popularity;
+mod rebalance;
 mod reduce;
-pub mod severity;
+mod segments;
+pub mod stream;
 pub mod trial;
 pub mod window;
+pub mod world;
 
 use crate::error::Result;
 use crate::results::RunResults;
@@ -174,7 +180,7 @@ fn simulate(
         for p in &mut at.access_patterns {
             p.rate_per_s *= factor;
         }
-        let d = simulate_once(&at, options, progress, day * plan::DAY_S)?;
+        let d = simulate_once(&at, options, progress, day * stream::DAY_S)?;
         if i == 0 {
             // With growing traffic, the busy period is also simulated on the
             // day an item collection or item first breaches its ceiling.

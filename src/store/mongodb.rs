@@ -52,6 +52,7 @@ use super::Figure;
 use super::{
     figure, CheckLevel, NodeLayout, Settings, StaticCheck, StoreModel, TableDemand, TableLayout,
 };
+use crate::dist::popularity::harmonic;
 use crate::error::Result;
 use crate::format::exact;
 use crate::format::sig3;
@@ -1002,27 +1003,6 @@ fn top_shares(popularity: &Popularity, count: u64, k: usize) -> Vec<f64> {
     }
 }
 
-/// Generalized harmonic number Σ_{r=1..n} r^-s: exact to 100,000 terms,
-/// then the Euler–Maclaurin tail (relative error < 1e-12).
-fn harmonic(n: u64, s: f64) -> f64 {
-    const EXACT: u64 = 100_000;
-    let head_end = n.min(EXACT);
-    let head: f64 = (1..=head_end).rev().map(|r| (r as f64).powf(-s)).sum();
-    if n <= EXACT {
-        return head;
-    }
-    // Σ_{r=m..n} r^-s with m = EXACT + 1.
-    let (m, nf) = ((EXACT + 1) as f64, n as f64);
-    let integral = if (s - 1.0).abs() < 1e-12 {
-        (nf / m).ln()
-    } else {
-        (nf.powf(1.0 - s) - m.powf(1.0 - s)) / (1.0 - s)
-    };
-    let f = |x: f64| x.powf(-s);
-    let d1 = |x: f64| -s * x.powf(-s - 1.0);
-    head + integral + (f(m) + f(nf)) / 2.0 + (d1(nf) - d1(m)) / 12.0
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1189,14 +1169,6 @@ mod tests {
         let ops = figs.iter().find(|f| f.name == "shard_ops_per_s").unwrap();
         assert!(ops.assumption && ops.source.starts_with("ASSUMPTION"));
         assert!(figs.iter().any(|f| f.name.starts_with("jumbo chunk")));
-    }
-
-    #[test]
-    fn harmonic_matches_known_values() {
-        assert!((harmonic(1000, 1.0) - 7.485_470_860_550_345).abs() < 1e-12);
-        // H(10⁶) = ln(10⁶) + γ + 1/(2·10⁶) − …
-        let h = 1e6f64.ln() + 0.577_215_664_901_532_9 + 0.5e-6 - 1.0 / 12e12;
-        assert!((harmonic(1_000_000, 1.0) - h).abs() < 1e-10);
     }
 
     fn scenario(text: &str) -> Scenario {

@@ -2,7 +2,7 @@
 //! per scenario (from a stream fixed by the seed) and costed by the store
 //! model, so a request's units can later be drawn in O(1).
 
-use crate::results::stats::normal_quantile;
+use super::normal::normal_quantile;
 use crate::scenario::{CountDist, SizeDist};
 use rand::Rng;
 use rand_distr::{Distribution, StandardNormal};
@@ -192,7 +192,7 @@ impl SizeDist {
                 if s == 0.0 {
                     return if median > x { 1.0 } else { 0.0 };
                 }
-                1.0 - crate::results::stats::normal_cdf((x / median).ln() / s)
+                1.0 - super::normal::normal_cdf((x / median).ln() / s)
             }
         }
     }

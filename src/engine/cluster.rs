@@ -1,0 +1,173 @@
+//! The cluster's nodes, shared by every table of a trial: each table hands
+//! over its node rates ([`NodeLoad`]) and the node windows are drawn once for
+//! the whole cluster.
+
+use super::plan::{Method, Plan};
+use super::window::{collapsed, draw_windows, Component, Limits};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Mixed into the trial seed for the cluster-wide node draws.
+pub(super) const CLUSTER_SEED: u64 = 0xC1u64 << 56 | 0x05_7E12;
+
+/// One segment's node rates.
+#[derive(Debug)]
+pub(super) struct NodeSegment {
+    /// First window.
+    pub(super) start: usize,
+    /// Window after the last.
+    pub(super) end: usize,
+    /// `lam[node][stream]`: requests/s.
+    pub(super) lam: Vec<Vec<f64>>,
+}
+
+/// One table's node rates, handed to [`cluster_nodes`].
+#[derive(Debug, Default)]
+pub(super) struct NodeLoad {
+    /// Per segment (aggregated and windows methods).
+    pub(super) segments: Vec<NodeSegment>,
+    /// Mean (read, write) units/s per node over the busy period.
+    pub(super) mean: Vec<[f64; 2]>,
+    /// Exact method: (read, write) units per node in each window.
+    pub(super) exact: Vec<Vec<[f64; 2]>>,
+}
+
+/// The cluster's node load: per node, (read units/s, write units/s, mean
+/// utilization, peak-window utilization), summed over every table, sorted
+/// busiest first. The aggregated and windows methods draw each node's windows
+/// from the summed per-stream rates (a node's windows are a compound Poisson
+/// sum over all tables' streams, as one table's are over its streams); the
+/// exact method adds the tables' per-window node units.
+pub(super) fn cluster_nodes(
+    plan: &Plan,
+    loads: &[NodeLoad],
+    rng: &mut Xoshiro256PlusPlus,
+) -> Vec<[f64; 4]> {
+    let Some(nl) = plan.tables.iter().find_map(|tp| tp.layout.nodes.as_ref()) else {
+        return Vec::new();
+    };
+    let n_nodes = nl.nodes;
+    let per_window = |l: Option<f64>| l.map(|x| x * plan.window_s);
+    let limits = Limits {
+        read: per_window(nl.read_limit_per_s),
+        write: per_window(nl.write_limit_per_s),
+        combined: per_window(nl.combined_limit_per_s),
+    };
+    let mut mean = vec![[0.0f64; 2]; n_nodes];
+    for l in loads {
+        for (m, x) in mean.iter_mut().zip(&l.mean) {
+            m[0] += x[0];
+            m[1] += x[1];
+        }
+    }
+    let mut peak = vec![0.0f64; n_nodes];
+    if limits.any() {
+        if plan.method == Method::Exact {
+            exact_peaks(plan, loads, &limits, &mut peak);
+        } else {
+            drawn_peaks(plan, loads, &limits, &mut peak, rng);
+        }
+    }
+    let mut ranked: Vec<[f64; 4]> = (0..n_nodes)
+        .map(|n| {
+            let mu = limits
+                .apply(mean[n][0] * plan.window_s, mean[n][1] * plan.window_s)
+                .0;
+            [mean[n][0], mean[n][1], mu, peak[n]]
+        })
+        .collect();
+    rank_busiest(&mut ranked);
+    ranked
+}
+
+/// Sorts per-server rows (read units/s, write units/s, mean utilization,
+/// peak utilization) busiest first: by mean utilization, then peak, then units.
+pub(super) fn rank_busiest(rows: &mut [[f64; 4]]) {
+    rows.sort_by(|a, b| {
+        b[2].total_cmp(&a[2])
+            .then(b[3].total_cmp(&a[3]))
+            .then((b[0] + b[1]).total_cmp(&(a[0] + a[1])))
+    });
+}
+
+/// The exact method: each node's peak window over the tables' summed units.
+fn exact_peaks(plan: &Plan, loads: &[NodeLoad], limits: &Limits, peak: &mut [f64]) {
+    for w in 0..plan.windows {
+        for (n, pk) in peak.iter_mut().enumerate() {
+            let (mut r, mut wr) = (0.0, 0.0);
+            for l in loads {
+                if let Some(x) = l.exact.get(w).and_then(|row| row.get(n)) {
+                    r += x[0];
+                    wr += x[1];
+                }
+            }
+            *pk = pk.max(limits.apply(r, wr).0);
+        }
+    }
+}
+
+/// The aggregated and windows methods: each node's windows drawn per stretch
+/// where no table's segment changes.
+fn drawn_peaks(
+    plan: &Plan,
+    loads: &[NodeLoad],
+    limits: &Limits,
+    peak: &mut [f64],
+    rng: &mut Xoshiro256PlusPlus,
+) {
+    let mut cuts: Vec<usize> = loads
+        .iter()
+        .flat_map(|l| l.segments.iter().flat_map(|s| [s.start, s.end]))
+        .collect();
+    cuts.sort_unstable();
+    cuts.dedup();
+    let mut cursor = vec![0usize; loads.len()];
+    for c in cuts.windows(2) {
+        let (a, b) = (c[0], c[1]);
+        // Each table's segment covering window `a`.
+        for (l, k) in loads.iter().zip(cursor.iter_mut()) {
+            while *k + 1 < l.segments.len() && l.segments[*k].end <= a {
+                *k += 1;
+            }
+        }
+        for (n, pk) in peak.iter_mut().enumerate() {
+            let comps = node_components(plan, loads, &cursor, n, a);
+            let o = if plan.method == Method::Windows {
+                draw_windows(&comps, limits, b - a, rng, &mut |_, _, _| {})
+            } else {
+                collapsed(&comps, limits, b - a, rng)
+            };
+            *pk = pk.max(o.peak_utilization);
+        }
+    }
+}
+
+/// Node `n`'s streams at window `a`, over every table (`cursor`: each
+/// table's segment covering `a`).
+fn node_components<'p>(
+    plan: &'p Plan,
+    loads: &[NodeLoad],
+    cursor: &[usize],
+    n: usize,
+    a: usize,
+) -> Vec<Component<'p>> {
+    let mut comps = Vec::new();
+    for ((l, &k), tp) in loads.iter().zip(cursor).zip(&plan.tables) {
+        let Some(seg) = l.segments.get(k) else {
+            continue;
+        };
+        if a < seg.start || a >= seg.end {
+            continue;
+        }
+        let Some(row) = seg.lam.get(n) else { continue };
+        for (st, &x) in tp.streams.iter().zip(row) {
+            if x > 0.0 {
+                comps.push(Component {
+                    lambda: x * plan.window_s,
+                    severity: &st.severity,
+                    is_write: st.is_write,
+                });
+            }
+        }
+    }
+    comps
+}

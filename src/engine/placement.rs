@@ -1,0 +1,474 @@
+//! Where one stream's request rate lands on a table's partitions in one time
+//! bucket, hottest ranks first:
+//! - the head (the top [`HEAD_RANKS`] ranks) is placed key by key: each rank
+//!   gets a distinct random instance, its key string is formatted and placed
+//!   by the store's own function, so `keys.csv` names real keys;
+//! - the next ranks, up to [`MAX_SINGLE_DRAWS`] sub-keys, each land on a
+//!   uniformly random partition (what hashing a random instance does);
+//! - the rest of the tail is placed as per-partition mass: mean share/P and
+//!   the multinomial variance Σq²·(1/P)(1 − 1/P), drawn as normals projected
+//!   onto the total (error bound reported in the summary).
+//!
+//! Monotonic keys on a ranged store, `latest` popularity on a ranged store,
+//! fresh keys and scatter-gather requests have their own closed forms.
+
+use super::plan::TablePlan;
+use super::stream::Stream;
+use super::world::{instance_ids, World, HEAD_RANKS};
+use crate::scenario::TemplatePart;
+use crate::store::StoreModel;
+use rand::Rng;
+use rand_distr::{Distribution, StandardNormal};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Sub-keys beyond the head placed one by one on random partitions, per stream.
+pub const MAX_SINGLE_DRAWS: u64 = 1 << 16;
+/// Hot keys kept for `keys.csv`.
+pub const HOT_KEYS: usize = 20;
+
+/// Per stream, the exact method's (weight, partition) entry per key.
+pub(super) type AliasEntries = Vec<Option<Vec<(f64, u32)>>>;
+
+/// Partition rates of one stream in one segment: requests/s per partition.
+pub(super) struct Placed {
+    pub(super) per_partition: Vec<f64>,
+    /// Keys placed by name: (key, partition, requests/s).
+    pub(super) keys: Vec<(String, usize, f64)>,
+    /// Append points of a monotonic key on a ranged store: (name, partition,
+    /// requests/s), each one indivisible row for load splitting.
+    pub(super) appends: Vec<(String, usize, f64)>,
+}
+
+impl Placed {
+    /// The same placement with every rate × `multiplier`.
+    pub(super) fn scaled(&self, multiplier: f64) -> Placed {
+        let scale = |rows: &[(String, usize, f64)]| -> Vec<(String, usize, f64)> {
+            rows.iter()
+                .map(|(k, p, r)| (k.clone(), *p, r * multiplier))
+                .collect()
+        };
+        Placed {
+            per_partition: self.per_partition.iter().map(|x| x * multiplier).collect(),
+            keys: scale(&self.keys),
+            appends: scale(&self.appends),
+        }
+    }
+}
+
+/// Every stream of a table placed in one time bucket (in stream order), with
+/// the exact method's alias entries.
+pub(super) struct BucketPlacement {
+    pub(super) placed: Vec<Placed>,
+    pub(super) entries: AliasEntries,
+}
+
+/// Places a table's streams on its partitions.
+pub(super) struct Placer<'a> {
+    pub(super) store: &'a dyn StoreModel,
+    pub(super) table: &'a TablePlan,
+    /// Whether head keys are kept by name (the representative trial's hot
+    /// keys, load splitting's rows).
+    pub(super) keep_keys: bool,
+    /// Whether every key becomes an alias entry (the exact method).
+    pub(super) exact: bool,
+}
+
+/// One stream's partition rates being summed, with the exact method's alias
+/// entries when it keeps them.
+struct Sink<'e> {
+    per: Vec<f64>,
+    keys: Vec<(String, usize, f64)>,
+    entries: Option<&'e mut Vec<(f64, u32)>>,
+}
+
+impl Sink<'_> {
+    /// Records one key's rate on its partition (and, for the exact method, as an alias entry).
+    fn add(&mut self, part: usize, r: f64) {
+        self.per[part] += r;
+        if let Some(e) = self.entries.as_deref_mut() {
+            e.push((r, part as u32));
+        }
+    }
+
+    /// Whether every key becomes an alias entry.
+    fn exact(&self) -> bool {
+        self.entries.is_some()
+    }
+
+    fn into_placed(self, appends: Vec<(String, usize, f64)>) -> Placed {
+        Placed {
+            per_partition: self.per,
+            keys: self.keys,
+            appends,
+        }
+    }
+}
+
+impl Placer<'_> {
+    /// Every stream placed for time bucket `bucket`.
+    pub(super) fn place_bucket(
+        &self,
+        bucket: i64,
+        world: &mut World,
+        rng: &mut Xoshiro256PlusPlus,
+    ) -> BucketPlacement {
+        let mut entries: AliasEntries = self
+            .table
+            .streams
+            .iter()
+            .map(|_| self.exact.then(Vec::new))
+            .collect();
+        let placed: Vec<Placed> = self
+            .table
+            .streams
+            .iter()
+            .zip(entries.iter_mut())
+            .map(|(s, e)| self.place_stream(s, bucket, world, rng, e.as_mut()))
+            .collect();
+        BucketPlacement { placed, entries }
+    }
+
+    fn partitions(&self) -> usize {
+        self.table.layout.partitions.max(1)
+    }
+
+    /// Places one stream's request rate on the partitions for one bucket.
+    fn place_stream(
+        &self,
+        s: &Stream,
+        bucket: i64,
+        world: &mut World,
+        rng: &mut Xoshiro256PlusPlus,
+        entries: Option<&mut Vec<(f64, u32)>>,
+    ) -> Placed {
+        let mut sink = Sink {
+            per: vec![0.0f64; self.partitions()],
+            keys: Vec::new(),
+            entries,
+        };
+        if s.broadcast {
+            self.broadcast(s, &mut sink);
+            return sink.into_placed(Vec::new());
+        }
+        // The parts of the key before its monotonic part ({time}/{id}).
+        let prefix: Vec<&TemplatePart> = self
+            .table
+            .keys
+            .template
+            .iter()
+            .take_while(|p| !matches!(p, TemplatePart::Time | TemplatePart::Id))
+            .collect();
+        let prefix_has_entity = prefix.iter().any(|p| matches!(p, TemplatePart::Entity(_)));
+        if s.shares.is_fresh()
+            && (s.is_write || s.is_query)
+            && self.store.ranged()
+            && !prefix_has_entity
+        {
+            let appends = self.append_points(s, bucket, &prefix, &mut sink);
+            return sink.into_placed(appends);
+        }
+        if s.recency_ordered && self.store.ranged() && s.driver.is_some() {
+            self.by_recency(s, bucket, &mut sink);
+        } else if s.shares.is_fresh() {
+            // Every request a fresh key: Poisson splitting spreads it evenly.
+            let pf = self.partitions() as f64;
+            for p in 0..self.partitions() {
+                sink.add(p, s.busy_rate_per_s * s.fan_out() / pf);
+            }
+        } else {
+            let head = s.shares.count().min(HEAD_RANKS);
+            self.head(s, bucket, world, rng, &mut sink);
+            if s.shares.count() > head {
+                self.tail(s, head, rng, &mut sink);
+            }
+        }
+        sink.into_placed(Vec::new())
+    }
+
+    /// Every request reaches every node once (scatter-gather): the rate ×
+    /// nodes spread evenly over the partitions, which sit evenly on the
+    /// nodes, so each node takes the full request rate.
+    fn broadcast(&self, s: &Stream, sink: &mut Sink<'_>) {
+        let p_count = self.partitions();
+        let nodes = self
+            .table
+            .layout
+            .nodes
+            .as_ref()
+            .map_or(1, |n| n.nodes.max(1));
+        let each = s.busy_rate_per_s * nodes as f64 / p_count as f64;
+        for part in 0..p_count {
+            sink.add(part, each);
+        }
+    }
+
+    /// A monotonic key on a ranged store: every insert goes to the end of
+    /// its prefix's range — with no prefix, the last range (MongoDB's MaxKey
+    /// chunk, the last Bigtable tablet); with write shards, the end of each
+    /// shard's range. A query over such a key reads the newest range (an
+    /// assumption: range reads ask for recent data), so it lands there too.
+    /// Returns the append points.
+    fn append_points(
+        &self,
+        s: &Stream,
+        bucket: i64,
+        prefix: &[&TemplatePart],
+        sink: &mut Sink<'_>,
+    ) -> Vec<(String, usize, f64)> {
+        let p_count = self.partitions();
+        let rate = s.busy_rate_per_s;
+        let mut appends: Vec<(String, usize, f64)> = Vec::new();
+        for sk in &s.subkeys {
+            let key = self
+                .table
+                .keys
+                .format(&[], sk.shard, bucket - i64::from(sk.bucket_back));
+            let sharded_prefix = prefix.iter().any(|p| matches!(p, TemplatePart::Shard));
+            let (part, name) = if sk.shard.is_some() && sharded_prefix {
+                (self.store.place(&key, p_count).min(p_count - 1), key)
+            } else {
+                // Every new key sorts last, whatever follows the time: one append point.
+                (p_count - 1, "<append point>".to_string())
+            };
+            sink.add(part, rate * sk.weight);
+            match appends.iter_mut().find(|a| a.0 == name && a.1 == part) {
+                Some(a) => a.2 += rate * sk.weight,
+                None => appends.push((name, part, rate * sk.weight)),
+            }
+        }
+        appends
+    }
+
+    /// `latest` on a ranged store: instance id = count − rank, ranges in id order.
+    fn by_recency(&self, s: &Stream, bucket: i64, sink: &mut Sink<'_>) {
+        let p_count = self.partitions();
+        let pf = p_count as f64;
+        let rate = s.busy_rate_per_s;
+        let w_sum = s.fan_out();
+        let n = s.shares.count();
+        let nf = n as f64;
+        for j in 0..p_count {
+            // Ranks whose id falls in range j: ids [j·n/P, (j+1)·n/P).
+            let id_lo = (j as f64 * nf / pf).ceil() as u64;
+            let id_hi = (((j + 1) as f64 * nf / pf).ceil() as u64).min(n);
+            if id_hi <= id_lo {
+                continue;
+            }
+            let (m1, _) = s.shares.moments(n - id_hi + 1, n - id_lo);
+            sink.add(j, rate * m1 * w_sum);
+        }
+        if self.keep_keys {
+            for r in 1..=n.min(HOT_KEYS as u64) {
+                let id = n - r;
+                let key = self.table.keys.format(&[id], None, bucket);
+                let part = ((id as f64 * pf / nf) as usize).min(p_count - 1);
+                sink.keys
+                    .push((key, part, rate * s.shares.share(r) * w_sum));
+            }
+        }
+    }
+
+    /// The head ranks, key by key: each rank's instance is distinct and
+    /// random, named afresh in each trial (instance names are unknown before
+    /// the table exists).
+    fn head(
+        &self,
+        s: &Stream,
+        bucket: i64,
+        world: &mut World,
+        rng: &mut Xoshiro256PlusPlus,
+        sink: &mut Sink<'_>,
+    ) {
+        let p_count = self.partitions();
+        let table = self.table;
+        let rate = s.busy_rate_per_s;
+        let n = s.shares.count();
+        let head = n.min(HEAD_RANKS);
+        let salt_place = world.place_salt;
+        let store_place = |key: &str| {
+            self.store
+                .place_in_trial(key, p_count, salt_place)
+                .min(p_count - 1)
+        };
+        // Instances of the driver entity for the head ranks: distinct, random.
+        let driver_count = match s.driver {
+            Some(d) => table.keys.entities[d].1,
+            None => n,
+        };
+        let driver_name = s.driver.map_or("", |d| table.keys.entities[d].0.as_str());
+        let ids = world.head(driver_name, driver_count, head, rng);
+        let salt = world.name_salt;
+        let w_sq: f64 = s.subkeys.iter().map(|k| k.weight * k.weight).sum();
+        for (r, &id) in ids.iter().enumerate() {
+            let share = s.shares.share(r as u64 + 1);
+            if share <= 0.0 {
+                continue;
+            }
+            if s.other_combos <= 16.0 {
+                let combos = s.other_combos.max(1.0) as u64;
+                for c in 0..combos {
+                    let ids = instance_ids(&table.keys, s.driver, id, c, salt);
+                    for sk in &s.subkeys {
+                        let key =
+                            table
+                                .keys
+                                .format(&ids, sk.shard, bucket - i64::from(sk.bucket_back));
+                        let part = store_place(&key);
+                        let r_key = rate * share / combos as f64 * sk.weight;
+                        sink.add(part, r_key);
+                        if self.keep_keys {
+                            sink.keys.push((key, part, r_key));
+                        }
+                    }
+                }
+            } else if sink.exact() {
+                // Every combination of the other entities on its own partition.
+                let combos = s.other_combos as u64;
+                for _ in 0..combos {
+                    for sk in &s.subkeys {
+                        let part = rng.random_range(0..p_count);
+                        sink.add(part, rate * share / combos as f64 * sk.weight);
+                    }
+                }
+            } else {
+                // Many combinations of the other entities: spread this instance's mass.
+                let m = s.other_combos;
+                spread(
+                    &mut sink.per,
+                    rate * share * s.fan_out(),
+                    (rate * share).powi(2) * w_sq / m,
+                    rng,
+                );
+            }
+        }
+    }
+
+    /// The ranks after the `head`: single draws while affordable, then the
+    /// rest as per-partition mass.
+    fn tail(&self, s: &Stream, head: u64, rng: &mut Xoshiro256PlusPlus, sink: &mut Sink<'_>) {
+        let p_count = self.partitions();
+        let rate = s.busy_rate_per_s;
+        let n = s.shares.count();
+        let combos = if s.other_combos <= 16.0 {
+            s.other_combos.max(1.0) as u64
+        } else {
+            1
+        };
+        let single_ranks = if sink.exact() {
+            n - head
+        } else {
+            single_draw_ranks(s, n, head, p_count)
+        };
+        for r in head + 1..=head + single_ranks {
+            let share = s.shares.share(r) / combos as f64;
+            for _ in 0..combos {
+                for sk in &s.subkeys {
+                    let part = rng.random_range(0..p_count);
+                    sink.add(part, rate * share * sk.weight);
+                }
+            }
+        }
+        let tail_start = head + single_ranks + 1;
+        if tail_start <= n {
+            let (m1, m2) = s.shares.moments(tail_start, n);
+            let split = s.other_combos.max(1.0);
+            let w_sq: f64 = s.subkeys.iter().map(|k| k.weight * k.weight).sum();
+            spread(
+                &mut sink.per,
+                rate * m1 * s.fan_out(),
+                rate * rate * m2 * w_sq / split,
+                rng,
+            );
+        }
+    }
+}
+
+/// Ranks beyond the head placed one by one: up to [`MAX_SINGLE_DRAWS`]
+/// sub-keys, or all of them when too few would be left for the normal
+/// approximation (fewer than 64 sub-keys per partition).
+pub fn single_draw_ranks(s: &Stream, n: u64, head: u64, partitions: usize) -> u64 {
+    let combos = if s.other_combos <= 16.0 {
+        s.other_combos.max(1.0) as u64
+    } else {
+        1
+    };
+    let units_per_rank = (s.subkeys.len() as u64 * combos).max(1);
+    let tail_ranks = n.saturating_sub(head);
+    let single = (MAX_SINGLE_DRAWS / units_per_rank).min(tail_ranks);
+    if ((tail_ranks - single) as f64 * units_per_rank as f64) < 64.0 * partitions as f64 {
+        tail_ranks
+    } else {
+        single
+    }
+}
+
+/// How a stream's keys are placed: one by one, or as per-partition mass.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct PlacementStats {
+    /// Keys (ranks × sub-keys) placed one by one.
+    pub keys_placed: f64,
+    /// Keys placed as per-partition mass (the tail).
+    pub keys_as_mass: f64,
+    /// Share of the stream's requests carried by the tail.
+    pub tail_share: f64,
+    /// Berry–Esseen bound on the CDF error of a partition's tail load:
+    /// 0.56·Σ E|Xᵢ − μᵢ|³ / σ³ with Xᵢ = qᵢ·Bernoulli(1/P).
+    pub tail_cdf_error_bound: f64,
+}
+
+/// Placement statistics of one stream over `partitions` partitions.
+pub fn placement_stats(s: &Stream, partitions: usize) -> PlacementStats {
+    if s.shares.is_fresh() {
+        return PlacementStats::default();
+    }
+    let n = s.shares.count();
+    let head = n.min(HEAD_RANKS);
+    let subkeys = s.subkeys.len() as f64 * s.other_combos.max(1.0);
+    let single = single_draw_ranks(s, n, head, partitions);
+    let tail_start = head + single + 1;
+    let mut st = PlacementStats {
+        keys_placed: (head + single) as f64 * subkeys,
+        ..Default::default()
+    };
+    if tail_start <= n {
+        let (m1, m2) = s.shares.moments(tail_start, n);
+        let m3 = s.shares.third_moment(tail_start, n);
+        let p = 1.0 / partitions.max(1) as f64;
+        let k = subkeys.max(1.0);
+        // Each key's mass splits into k sub-keys placed independently.
+        let var = m2 / k * p * (1.0 - p);
+        let rho = m3 / (k * k) * p * (1.0 - p) * (p * p + (1.0 - p) * (1.0 - p));
+        st.keys_as_mass = (n - tail_start + 1) as f64 * subkeys;
+        st.tail_share = m1;
+        st.tail_cdf_error_bound = if var > 0.0 {
+            (0.56 * rho / var.powf(1.5)).min(1.0)
+        } else {
+            0.0
+        };
+    }
+    st
+}
+
+/// Adds `mass` spread over the partitions as independent keys would land:
+/// each partition gets mass/P plus a normal with variance `var_keys`·(1/P)(1 − 1/P),
+/// projected so the total stays `mass`, clamped at 0.
+fn spread(per: &mut [f64], mass: f64, var_keys: f64, rng: &mut Xoshiro256PlusPlus) {
+    let pf = per.len() as f64;
+    if mass <= 0.0 {
+        return;
+    }
+    let sd = (var_keys * (1.0 / pf) * (1.0 - 1.0 / pf)).max(0.0).sqrt();
+    if sd == 0.0 || per.len() == 1 {
+        for x in per.iter_mut() {
+            *x += mass / pf;
+        }
+        return;
+    }
+    let z: Vec<f64> = (0..per.len()).map(|_| StandardNormal.sample(rng)).collect();
+    let zbar = z.iter().sum::<f64>() / pf;
+    // Projection onto Σ = 0 scales the variance by (1 − 1/P); undo that.
+    let scale = sd / (1.0 - 1.0 / pf).sqrt();
+    for (x, zi) in per.iter_mut().zip(&z) {
+        *x += (mass / pf + scale * (zi - zbar)).max(0.0);
+    }
+}

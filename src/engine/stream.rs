@@ -1,0 +1,128 @@
+//! What a table's access patterns ask for, shared by the plan, growth,
+//! placement and memory: the partition key's key space, and one request
+//! stream per access pattern with its sub-keys and unit costs.
+
+use crate::dist::popularity::RankShares;
+use crate::dist::severity::Severity;
+use crate::scenario::{KeyTemplate, Popularity, Scenario, TemplatePart};
+
+/// Seconds in a day.
+pub const DAY_S: f64 = 86_400.0;
+
+/// The partition key's key space.
+#[derive(Debug, Clone)]
+pub struct KeySpace {
+    /// Parsed template.
+    pub template: Vec<TemplatePart>,
+    /// Entities the template names, with their instance counts (in template order).
+    pub entities: Vec<(String, u64)>,
+    /// Whether every operation makes a fresh key (`{id}`, `{time}` or a `new` entity in the key).
+    pub fresh: bool,
+}
+
+impl KeySpace {
+    /// The key space of `template` over `scenario`'s entities.
+    pub(super) fn new(template: &KeyTemplate, scenario: &Scenario) -> KeySpace {
+        let mut fresh = template.has(&TemplatePart::Id) || template.has(&TemplatePart::Time);
+        let mut entities = Vec::new();
+        for name in template.entities() {
+            if let Some(e) = scenario.entities.iter().find(|e| e.name == name) {
+                if e.popularity == Popularity::New {
+                    fresh = true;
+                }
+                let count = match &e.popularity {
+                    Popularity::Weights { weights } => weights.len() as u64,
+                    _ => e.count,
+                };
+                entities.push((name.to_string(), count.max(1)));
+            }
+        }
+        KeySpace {
+            template: template.parts.clone(),
+            entities,
+            fresh,
+        }
+    }
+
+    /// Number of distinct logical keys (product of entity counts), saturating; 1 with no entities.
+    pub fn cardinality(&self) -> f64 {
+        self.entities.iter().map(|(_, c)| *c as f64).product()
+    }
+
+    /// Formats a key: `ids[i]` is the instance of `entities[i]`.
+    pub fn format(&self, ids: &[u64], shard: Option<u32>, bucket: i64) -> String {
+        let mut out = String::with_capacity(32);
+        for part in &self.template {
+            match part {
+                TemplatePart::Literal(s) => out.push_str(s),
+                TemplatePart::Entity(name) => {
+                    let i = self.entities.iter().position(|(n, _)| n == name);
+                    match i.and_then(|i| ids.get(i)) {
+                        Some(id) => out.push_str(&id.to_string()),
+                        None => out.push('?'),
+                    }
+                }
+                TemplatePart::Bucket => out.push_str(&bucket.to_string()),
+                TemplatePart::Shard => out.push_str(&shard.unwrap_or(0).to_string()),
+                TemplatePart::Time => out.push_str("<time>"),
+                TemplatePart::Id => out.push_str("<id>"),
+            }
+        }
+        out
+    }
+}
+
+/// One sub-request a request turns into: which shard and which bucket (offset
+/// back from the current one), and how many of them per request.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SubKey {
+    /// Shard suffix, when the table is sharded.
+    pub shard: Option<u32>,
+    /// Buckets back from the current bucket (0 = current).
+    pub bucket_back: u32,
+    /// Sub-requests this sub-key receives per request (1/N for a write spread
+    /// over N shards; 1 for each of N fan-out queries).
+    pub weight: f64,
+}
+
+/// One access pattern's requests on its table.
+#[derive(Debug)]
+pub struct Stream {
+    /// Index of the access pattern.
+    pub pattern: usize,
+    /// Pattern name.
+    pub name: String,
+    /// Whether it consumes write capacity.
+    pub is_write: bool,
+    /// Busy-period requests per second (rate × peak factor).
+    pub busy_rate_per_s: f64,
+    /// Mean requests per second (growth).
+    pub mean_rate_per_s: f64,
+    /// Index into `KeySpace::entities` of the entity whose popularity picks the key;
+    /// `None`: uniform over all logical keys.
+    pub driver: Option<usize>,
+    /// Shares by rank: of the driver's instances, or of all logical keys when no driver.
+    pub shares: RankShares,
+    /// Logical keys per driver instance (combinations of the other entities).
+    pub other_combos: f64,
+    /// Sub-keys per logical key.
+    pub subkeys: Vec<SubKey>,
+    /// Units per sub-request.
+    pub severity: Severity,
+    /// Whether the driver's ranks follow recency (`latest`): on a ranged store
+    /// the hottest instances are the newest, at the end of the key space.
+    pub recency_ordered: bool,
+    /// Whether each request reaches every node rather than its key's
+    /// partition (the store model's `broadcast`: MongoDB scatter-gather).
+    pub broadcast: bool,
+    /// Whether it is a `query` (a range read): over a monotonic key on a
+    /// ranged store it reads the newest range, where the inserts go.
+    pub is_query: bool,
+}
+
+impl Stream {
+    /// Sub-requests per request (the pattern's fan-out).
+    pub fn fan_out(&self) -> f64 {
+        self.subkeys.iter().map(|s| s.weight).sum()
+    }
+}

@@ -1,0 +1,106 @@
+//! One trial's random world, shared by every table and stream: which
+//! instance holds each popularity rank, how instances are named, and the
+//! salt of stores whose hash is internal.
+
+use super::stream::KeySpace;
+use crate::store::hash::{fmix64, key_hash};
+use rand::Rng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::collections::{HashMap, HashSet};
+
+/// Ranks placed key by key with real key strings.
+pub const HEAD_RANKS: u64 = 256;
+
+/// One trial's random world (see the module docs).
+pub(super) struct World {
+    pub(super) place_salt: u64,
+    pub(super) name_salt: u64,
+    /// (entity name, count) → instance index of ranks 1..=len.
+    ranks: HashMap<(String, u64), Vec<u64>>,
+}
+
+impl World {
+    /// A fresh world: the placement salt, then the naming salt, drawn from
+    /// the trial's stream.
+    pub(super) fn new(rng: &mut Xoshiro256PlusPlus) -> World {
+        let place_salt: u64 = rng.random();
+        let name_salt: u64 = rng.random();
+        World {
+            place_salt,
+            name_salt,
+            ranks: HashMap::new(),
+        }
+    }
+
+    /// Instance indices of the top `k` ranks of an entity of `count` instances.
+    pub(super) fn head(
+        &mut self,
+        entity: &str,
+        count: u64,
+        k: u64,
+        rng: &mut Xoshiro256PlusPlus,
+    ) -> Vec<u64> {
+        let e = self
+            .ranks
+            .entry((entity.to_string(), count))
+            .or_insert_with(|| distinct_ids(k, count, rng));
+        if (e.len() as u64) < k.min(count) {
+            *e = distinct_ids(k, count, rng);
+        }
+        e[..k.min(e.len() as u64) as usize].to_vec()
+    }
+}
+
+/// `k` distinct instance ids out of `n` (uniform, without replacement).
+fn distinct_ids(k: u64, n: u64, rng: &mut Xoshiro256PlusPlus) -> Vec<u64> {
+    if k >= n {
+        let mut all: Vec<u64> = (0..n).collect();
+        // Fisher–Yates so ranks map to random instances.
+        for i in (1..all.len()).rev() {
+            let j = rng.random_range(0..=i);
+            all.swap(i, j);
+        }
+        return all;
+    }
+    let mut seen = HashSet::with_capacity(k as usize);
+    let mut out = Vec::with_capacity(k as usize);
+    while (out.len() as u64) < k {
+        let id = rng.random_range(0..n);
+        if seen.insert(id) {
+            out.push(id);
+        }
+    }
+    out
+}
+
+/// Instance ids for every entity of `keys`: the driver's `id`, and the other
+/// entities decoded from combination index `c` (mixed radix). With no driver,
+/// `id` itself is the combination index over all entities.
+pub(super) fn instance_ids(
+    keys: &KeySpace,
+    driver: Option<usize>,
+    id: u64,
+    c: u64,
+    salt: u64,
+) -> Vec<u64> {
+    let ents = &keys.entities;
+    let mut out = vec![0u64; ents.len()];
+    let mut rest = match driver {
+        Some(_) => c,
+        None => id,
+    };
+    for (i, (_, count)) in ents.iter().enumerate() {
+        if Some(i) == driver {
+            out[i] = id;
+        } else {
+            out[i] = rest % count.max(&1);
+            rest /= count.max(&1);
+        }
+    }
+    // Name each instance by a salted mix of its entity and index, 12 decimal digits at most.
+    for ((name, _), v) in ents.iter().zip(out.iter_mut()) {
+        let e = key_hash(name.as_bytes());
+        *v = fmix64(salt ^ e ^ fmix64(*v)) % 1_000_000_000_000;
+    }
+    out
+}
