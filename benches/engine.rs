@@ -8,9 +8,9 @@
 //! - `runs/*`: whole runs of `scenarios/bench-*.toml`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use keyheat::dist::alias::{merge_cold, AliasTable};
-use keyheat::dist::popularity::RankShares;
-use keyheat::dist::severity::Severity;
+use keyheat::distributions::alias::{merge_cold, AliasTable};
+use keyheat::distributions::popularity::RankShares;
+use keyheat::distributions::severity::Severity;
 use keyheat::engine::plan::Method;
 use keyheat::engine::window::{collapsed, draw_windows, Component, Limits};
 use keyheat::engine::{self, Options};

@@ -8,7 +8,7 @@
 
 pub mod charts;
 pub mod cli;
-pub mod dist;
+pub mod distributions;
 pub mod engine;
 pub mod error;
 pub mod export;

@@ -78,7 +78,7 @@ fn trace_hottest_partition_is_a_plausible_draw_of_the_predicted_distribution() {
     let (mut lo, mut hi) = (0.0f64, 2.0f64);
     for _ in 0..50 {
         let mid = 0.5 * (lo + hi);
-        if 1.0 / keyheat::dist::popularity::harmonic(n, mid) < counts[0].1 / total {
+        if 1.0 / keyheat::distributions::popularity::harmonic(n, mid) < counts[0].1 / total {
             lo = mid;
         } else {
             hi = mid;

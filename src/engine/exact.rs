@@ -8,7 +8,7 @@ use super::placement::{AliasEntries, Placed};
 use super::segments::Segment;
 use super::stream::Stream;
 use super::window::{Limits, Outcome};
-use crate::dist::alias::{merge_cold, AliasTable};
+use crate::distributions::alias::{merge_cold, AliasTable};
 use crate::store::NodeLayout;
 use rand::Rng;
 use rand_distr::{Distribution, Poisson};

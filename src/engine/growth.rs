@@ -13,7 +13,7 @@
 //! smooth growth path whose first crossing of the ceiling is the breach day.
 
 use super::stream::{KeySpace, Stream, DAY_S};
-use crate::dist::normal::normal_quantile;
+use crate::distributions::normal::normal_quantile;
 use crate::scenario::{CountDist, Operation, Popularity, Scenario, SizeDist, Table, TemplatePart};
 use crate::store::TableLayout;
 use rand::Rng;
@@ -783,7 +783,12 @@ fn sort_key_growth(table: &Table, scenario: &Scenario) -> (bool, Option<f64>) {
 
 /// Extends `[a, b]` while shares stay equal to rank `a`'s (exact classes for
 /// uniform and hotspot populations), by doubling then bisecting.
-fn extend_equal(shares: &crate::dist::popularity::RankShares, a: u64, b: u64, n: u64) -> u64 {
+fn extend_equal(
+    shares: &crate::distributions::popularity::RankShares,
+    a: u64,
+    b: u64,
+    n: u64,
+) -> u64 {
     let target = shares.share(a);
     let mut hi = b.max(a);
     if shares.share(hi) != target {

@@ -4,8 +4,8 @@
 //! unit-cost distributions, and its growth classes.
 
 use super::stream::{KeySpace, Stream, SubKey};
-use crate::dist::popularity::RankShares;
-use crate::dist::severity::{Severity, SEVERITY_MAX_ITEM_DRAWS, SEVERITY_SAMPLES};
+use crate::distributions::popularity::RankShares;
+use crate::distributions::severity::{Severity, SEVERITY_MAX_ITEM_DRAWS, SEVERITY_SAMPLES};
 use crate::scenario::{
     AccessPattern, Index, KeyTemplate, Operation, Popularity, Projection, Scenario, ShardStrategy,
     SizeDist, Table,

@@ -2,8 +2,8 @@
 //! placement and memory: the partition key's key space, and one request
 //! stream per access pattern with its sub-keys and unit costs.
 
-use crate::dist::popularity::RankShares;
-use crate::dist::severity::Severity;
+use crate::distributions::popularity::RankShares;
+use crate::distributions::severity::Severity;
 use crate::scenario::{KeyTemplate, Popularity, Scenario, TemplatePart};
 
 /// Seconds in a day.

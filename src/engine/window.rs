@@ -13,8 +13,8 @@
 //!   [`PANJER_MAX_MEAN_REQUESTS`] requests per window, and Cornish–Fisher
 //!   (normal with skewness and kurtosis corrections) beyond.
 
-use crate::dist::normal::{normal_cdf, normal_quantile};
-use crate::dist::severity::Severity;
+use crate::distributions::normal::{normal_cdf, normal_quantile};
+use crate::distributions::severity::Severity;
 use rand::Rng;
 use rand_distr::{Binomial, Distribution, Poisson, StandardNormal};
 

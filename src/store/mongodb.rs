@@ -52,7 +52,7 @@ use super::Figure;
 use super::{
     figure, CheckLevel, NodeLayout, Settings, StaticCheck, StoreModel, TableDemand, TableLayout,
 };
-use crate::dist::popularity::harmonic;
+use crate::distributions::popularity::harmonic;
 use crate::error::Result;
 use crate::format::exact;
 use crate::format::sig3;

@@ -24,7 +24,7 @@ impl AliasTable {
     /// there is no positive weight.
     ///
     /// ```
-    /// use keyheat::dist::alias::AliasTable;
+    /// use keyheat::distributions::alias::AliasTable;
     /// use rand::SeedableRng;
     /// let t = AliasTable::new(&[(3.0, 7), (1.0, 9)]).unwrap();
     /// let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
@@ -101,7 +101,7 @@ impl AliasTable {
 /// so per-request draws stay in cache.
 ///
 /// ```
-/// use keyheat::dist::alias::merge_cold;
+/// use keyheat::distributions::alias::merge_cold;
 /// let m = merge_cold(&[(5.0, 0), (1.0, 1), (2.0, 1), (3.0, 0)], 1, 2);
 /// assert_eq!(m, vec![(5.0, 0), (3.0, 0), (3.0, 1)]);
 /// ```

@@ -14,7 +14,7 @@ const EXACT_TERMS: u64 = 10_000;
 /// correction terms) beyond; relative error < 1e-12 for any n.
 ///
 /// ```
-/// use keyheat::dist::popularity::harmonic;
+/// use keyheat::distributions::popularity::harmonic;
 /// // H(1000) = 7.485470860550345 (the 1000th harmonic number).
 /// assert!((harmonic(1000, 1.0) - 7.485_470_860_550_345).abs() < 1e-12);
 /// // ζ(2) partial sum to 10⁶: π²/6 − 1/10⁶ + 1/(2·10¹²) ≈ 1.6449330668487264.
@@ -84,7 +84,7 @@ impl RankShares {
     /// Shares for `count` instances under `popularity`.
     ///
     /// ```
-    /// use keyheat::dist::popularity::RankShares;
+    /// use keyheat::distributions::popularity::RankShares;
     /// use keyheat::scenario::Popularity;
     /// let z = RankShares::new(&Popularity::Zipf { exponent: 1.0 }, 1000);
     /// assert!((z.share(1) - 1.0 / 7.485_470_860_550_345).abs() < 1e-12);
@@ -279,7 +279,7 @@ mod tests {
     /// hotspot s·(h+1)/2 + (1−s)·(h+1+n)/2; weights Σ r·w_r.
     #[test]
     fn sampled_ranks_match_analytic_mean_rank() {
-        use crate::dist::alias::AliasTable;
+        use crate::distributions::alias::AliasTable;
         use rand::SeedableRng;
         let n = 1000u64;
         let h = 200.0;
