@@ -1,5 +1,6 @@
 //! The command line: the only module that imports clap. `run` reads as the
-//! pipeline: `Scenario::from_path → engine::run → export / charts / report`.
+//! pipeline: `Scenario::from_path → store::Model::for_scenario → engine::run →
+//! verdicts::judge → export / charts / report`.
 
 use crate::engine::{self, Options};
 use crate::error::{Error, Result};
