@@ -149,6 +149,29 @@ impl RankShares {
         }
     }
 
+    /// Whether every instance takes the same share (uniform popularity, or
+    /// equal weights, or a hotspot whose hot and cold instances share alike).
+    ///
+    /// ```
+    /// use keyheat::distributions::popularity::RankShares;
+    /// use keyheat::scenario::Popularity;
+    /// assert!(RankShares::new(&Popularity::Uniform, 50).is_uniform());
+    /// assert!(RankShares::new(&Popularity::Weights { weights: vec![2.0, 2.0] }, 2).is_uniform());
+    /// assert!(!RankShares::new(&Popularity::Weights { weights: vec![1.0, 3.0] }, 2).is_uniform());
+    /// ```
+    pub fn is_uniform(&self) -> bool {
+        match &self.kind {
+            Kind::Uniform => true,
+            Kind::Power { .. } | Kind::Fresh => false,
+            Kind::Hotspot {
+                hot_each,
+                cold_each,
+                hot,
+            } => *hot >= self.count || hot_each == cold_each,
+            Kind::Weights(w) => w.iter().all(|x| *x == w[0]),
+        }
+    }
+
     /// Whether every operation picks a fresh instance.
     pub fn is_fresh(&self) -> bool {
         self.kind == Kind::Fresh

@@ -46,6 +46,10 @@ pub struct GrowthClass {
     pub driver: Option<usize>,
     /// Instances of that entity (or logical keys, without a driver).
     pub rank_count: u64,
+    /// Whether the key's other entities share alike, so a rank's keys are
+    /// its `per_rank` combinations × shards (else the class is one group of
+    /// equal-share combinations).
+    pub alike_combos: bool,
 }
 
 /// Growth of one table.
@@ -671,6 +675,7 @@ impl ClassBuilder<'_> {
                 fresh: keys.fresh,
                 driver: None,
                 rank_count: 0,
+                alike_combos: true,
             });
         }
         classes
@@ -693,6 +698,7 @@ impl ClassBuilder<'_> {
             fresh: true,
             driver,
             rank_count: 0,
+            alike_combos: true,
         }
     }
 
@@ -701,7 +707,6 @@ impl ClassBuilder<'_> {
     fn ranked(&self, group: &[&Stream], driver: Option<usize>, classes: &mut Vec<GrowthClass>) {
         let first = group[0];
         let n = first.shares.count();
-        let per_key = first.other_combos * self.shards;
         let mut a = 1u64;
         while a <= n {
             let b = if a <= EXACT_RANKS {
@@ -715,31 +720,48 @@ impl ClassBuilder<'_> {
             } else {
                 b
             };
-            let (items_per_day, appends_per_day, writes_per_day) =
-                self.rank_rates(group, a, per_key);
-            classes.push(GrowthClass {
-                keys: (b - a + 1) as f64 * per_key * self.buckets_over_horizon,
-                items_per_day,
-                appends_per_day,
-                writes_per_day,
-                ranks: (a, b),
-                per_rank: per_key,
-                fresh: false,
-                driver,
-                rank_count: n,
-            });
+            // The other entities' combinations: alike (one class per band), or
+            // one class per group of equal-share combinations.
+            let groups: Vec<(f64, KeyShare)> = if first.combos.uniform {
+                let per_key = first.combos.count * self.shards;
+                vec![(per_key, KeyShare::Divided(per_key))]
+            } else {
+                first
+                    .combos
+                    .groups
+                    .iter()
+                    .map(|&(count, q)| (count * self.shards, KeyShare::Of(q, self.shards)))
+                    .collect()
+            };
+            for (per_key, key_share) in groups {
+                let (items_per_day, appends_per_day, writes_per_day) =
+                    self.rank_rates(group, a, key_share);
+                classes.push(GrowthClass {
+                    keys: (b - a + 1) as f64 * per_key * self.buckets_over_horizon,
+                    items_per_day,
+                    appends_per_day,
+                    writes_per_day,
+                    ranks: (a, b),
+                    per_rank: per_key,
+                    fresh: false,
+                    driver,
+                    rank_count: n,
+                    alike_combos: first.combos.uniform,
+                });
+            }
             a = b + 1;
         }
     }
 
-    /// Per key of rank `rank` (`per_key` keys per rank): (new items per day
-    /// net of deletes, appends per day, writes per day).
-    fn rank_rates(&self, group: &[&Stream], rank: u64, per_key: f64) -> (f64, f64, f64) {
+    /// Per key of rank `rank` (`key_share` turns a rank's share of a stream
+    /// into one key's): (new items per day net of deletes, appends per day,
+    /// writes per day).
+    fn rank_rates(&self, group: &[&Stream], rank: u64, key_share: KeyShare) -> (f64, f64, f64) {
         let mut items = 0.0;
         let mut appends = 0.0;
         let mut writes = 0.0;
         for s in group {
-            let share = s.shares.share(rank) / per_key;
+            let share = key_share.of(s.shares.share(rank));
             let op = self.scenario.access_patterns[s.pattern].operation;
             let written = per_day(s) * items_of(self.scenario, s) * share;
             match op {
@@ -753,6 +775,25 @@ impl ClassBuilder<'_> {
             }
         }
         (items.max(0.0), appends, writes)
+    }
+}
+
+/// How a rank's share of a stream divides over its keys.
+#[derive(Debug, Clone, Copy)]
+enum KeyShare {
+    /// Over this many keys alike (combinations × shards).
+    Divided(f64),
+    /// A combination group's share each, over this many shards.
+    Of(f64, f64),
+}
+
+impl KeyShare {
+    /// One key's share of the stream, of a rank's `share`.
+    fn of(self, share: f64) -> f64 {
+        match self {
+            KeyShare::Divided(keys) => share / keys,
+            KeyShare::Of(q, shards) => share * q / shards,
+        }
     }
 }
 

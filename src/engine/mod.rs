@@ -7,6 +7,7 @@
 pub mod accumulator;
 mod aggregated;
 mod cluster;
+pub mod combos;
 pub mod exact;
 pub mod growth;
 pub mod memory;
@@ -147,7 +148,7 @@ fn prepare(scenario: &Scenario, options: &Options, start_s: f64) -> Result<(plan
                 let keys = if s.shares.is_fresh() {
                     t.layout.partitions as f64
                 } else {
-                    s.shares.count() as f64 * s.other_combos.max(1.0) * s.subkeys.len() as f64
+                    s.shares.count() as f64 * s.combos.count * s.subkeys.len() as f64
                 };
                 if keys > EXACT_MAX_KEYS {
                     return Err(crate::Error::usage(format!(

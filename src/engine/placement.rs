@@ -14,7 +14,7 @@
 
 use super::plan::TablePlan;
 use super::stream::Stream;
-use super::world::{instance_ids, World, HEAD_RANKS};
+use super::world::{instance_ids, named_ids, World, HEAD_RANKS};
 use crate::scenario::TemplatePart;
 use crate::store::StoreModel;
 use rand::Rng;
@@ -60,6 +60,15 @@ impl Placed {
 pub(super) struct BucketPlacement {
     pub(super) placed: Vec<Placed>,
     pub(super) entries: AliasEntries,
+}
+
+/// A stream's hottest combinations of its other entities in one trial:
+/// (each other entity's (key-space index, instance), share), with the salts
+/// that name and place their keys.
+struct TopCombos {
+    top: Vec<(Vec<(usize, u64)>, f64)>,
+    place_salt: u64,
+    name_salt: u64,
 }
 
 /// Places a table's streams on its partitions.
@@ -299,13 +308,38 @@ impl Placer<'_> {
         let ids = world.head(driver_name, driver_count, head, rng);
         let salt = world.name_salt;
         let w_sq: f64 = s.subkeys.iter().map(|k| k.weight * k.weight).sum();
+        // The hottest combinations of the other entities, by their ranks'
+        // instances (when they do not share alike).
+        let top: Vec<(Vec<(usize, u64)>, f64)> = s
+            .combos
+            .top
+            .iter()
+            .map(|(ranks, q)| {
+                let inst = ranks
+                    .iter()
+                    .map(|&(i, r)| {
+                        let (name, count) = &table.keys.entities[i];
+                        let ids = world.head(name, *count, (*count).min(HEAD_RANKS), rng);
+                        (i, ids[(r - 1) as usize])
+                    })
+                    .collect();
+                (inst, *q)
+            })
+            .collect();
+        let top = TopCombos {
+            top,
+            place_salt: salt_place,
+            name_salt: salt,
+        };
         for (r, &id) in ids.iter().enumerate() {
             let share = s.shares.share(r as u64 + 1);
             if share <= 0.0 {
                 continue;
             }
-            if s.other_combos <= 16.0 {
-                let combos = s.other_combos.max(1.0) as u64;
+            if !s.combos.uniform {
+                self.head_combinations(s, (id, share), &top, bucket, rng, sink);
+            } else if s.combos.count <= 16.0 {
+                let combos = s.combos.count as u64;
                 for c in 0..combos {
                     let ids = instance_ids(&table.keys, s.driver, id, c, salt);
                     for sk in &s.subkeys {
@@ -323,7 +357,7 @@ impl Placer<'_> {
                 }
             } else if sink.exact() {
                 // Every combination of the other entities on its own partition.
-                let combos = s.other_combos as u64;
+                let combos = s.combos.count as u64;
                 for _ in 0..combos {
                     for sk in &s.subkeys {
                         let part = rng.random_range(0..p_count);
@@ -332,7 +366,7 @@ impl Placer<'_> {
                 }
             } else {
                 // Many combinations of the other entities: spread this instance's mass.
-                let m = s.other_combos;
+                let m = s.combos.count;
                 spread(
                     &mut sink.per,
                     rate * share * s.fan_out(),
@@ -343,43 +377,137 @@ impl Placer<'_> {
         }
     }
 
+    /// One head instance (`id` and its `share` of the stream) with other
+    /// entities that do not share alike: its hottest combinations key by key,
+    /// the rest of its mass (when there are more combinations) spread as
+    /// independent keys, or, for the exact method, every group of
+    /// combinations drawn.
+    fn head_combinations(
+        &self,
+        s: &Stream,
+        (id, share): (u64, f64),
+        top: &TopCombos,
+        bucket: i64,
+        rng: &mut Xoshiro256PlusPlus,
+        sink: &mut Sink<'_>,
+    ) {
+        let table = self.table;
+        let p_count = self.partitions();
+        let rate = s.busy_rate_per_s;
+        let salt = top.name_salt;
+        let mut raw = vec![0u64; table.keys.entities.len()];
+        if let Some(d) = s.driver {
+            raw[d] = id;
+        }
+        let mut top_mass = 0.0;
+        let mut top_sq = 0.0;
+        for (inst, q) in &top.top {
+            for &(i, v) in inst {
+                raw[i] = v;
+            }
+            let ids = named_ids(&table.keys, &raw, salt);
+            for sk in &s.subkeys {
+                let key = table
+                    .keys
+                    .format(&ids, sk.shard, bucket - i64::from(sk.bucket_back));
+                let part = self
+                    .store
+                    .place_in_trial(&key, p_count, top.place_salt)
+                    .min(p_count - 1);
+                let r_key = rate * share * q * sk.weight;
+                sink.add(part, r_key);
+                if self.keep_keys {
+                    sink.keys.push((key, part, r_key));
+                }
+            }
+            top_mass += q;
+            top_sq += q * q;
+        }
+        let rest = (1.0 - top_mass).max(0.0);
+        if rest <= 1e-12 {
+            return;
+        }
+        if sink.exact() {
+            // The other combinations by group, each on its own partition.
+            let mut skipped = top.top.len() as f64;
+            for &(count, q) in &s.combos.groups {
+                let here = (count - skipped).max(0.0);
+                skipped = (skipped - count).max(0.0);
+                for _ in 0..here as u64 {
+                    for sk in &s.subkeys {
+                        let part = rng.random_range(0..p_count);
+                        sink.add(part, rate * share * q * sk.weight);
+                    }
+                }
+            }
+            return;
+        }
+        let w_sq: f64 = s.subkeys.iter().map(|k| k.weight * k.weight).sum();
+        spread(
+            &mut sink.per,
+            rate * share * rest * s.fan_out(),
+            (rate * share).powi(2) * w_sq * (s.combos.sum_sq - top_sq).max(0.0),
+            rng,
+        );
+    }
+
     /// The ranks after the `head`: single draws while affordable, then the
     /// rest as per-partition mass.
     fn tail(&self, s: &Stream, head: u64, rng: &mut Xoshiro256PlusPlus, sink: &mut Sink<'_>) {
         let p_count = self.partitions();
         let rate = s.busy_rate_per_s;
         let n = s.shares.count();
-        let combos = if s.other_combos <= 16.0 {
-            s.other_combos.max(1.0) as u64
-        } else {
-            1
-        };
+        let combos = enumerated_combos(s);
         let single_ranks = if sink.exact() {
             n - head
         } else {
             single_draw_ranks(s, n, head, p_count)
         };
         for r in head + 1..=head + single_ranks {
-            let share = s.shares.share(r) / combos as f64;
-            for _ in 0..combos {
-                for sk in &s.subkeys {
-                    let part = rng.random_range(0..p_count);
-                    sink.add(part, rate * share * sk.weight);
+            if s.combos.uniform {
+                let share = s.shares.share(r) / combos as f64;
+                for _ in 0..combos {
+                    for sk in &s.subkeys {
+                        let part = rng.random_range(0..p_count);
+                        sink.add(part, rate * share * sk.weight);
+                    }
+                }
+            } else {
+                let share = s.shares.share(r);
+                let qs: Vec<f64> = if combos > 1 {
+                    s.combos.top.iter().map(|t| t.1).collect()
+                } else {
+                    vec![1.0]
+                };
+                for q in qs {
+                    for sk in &s.subkeys {
+                        let part = rng.random_range(0..p_count);
+                        sink.add(part, rate * share * q * sk.weight);
+                    }
                 }
             }
         }
         let tail_start = head + single_ranks + 1;
         if tail_start <= n {
             let (m1, m2) = s.shares.moments(tail_start, n);
-            let split = s.other_combos.max(1.0);
             let w_sq: f64 = s.subkeys.iter().map(|k| k.weight * k.weight).sum();
-            spread(
-                &mut sink.per,
-                rate * m1 * s.fan_out(),
-                rate * rate * m2 * w_sq / split,
-                rng,
-            );
+            let var = if s.combos.uniform {
+                rate * rate * m2 * w_sq / s.combos.count
+            } else {
+                rate * rate * m2 * w_sq * s.combos.sum_sq
+            };
+            spread(&mut sink.per, rate * m1 * s.fan_out(), var, rng);
         }
+    }
+}
+
+/// Combinations of the other entities each rank is drawn as: all of them
+/// when there are at most 16, else 1 (the rank's whole mass in one draw).
+fn enumerated_combos(s: &Stream) -> u64 {
+    if s.combos.count <= 16.0 {
+        s.combos.count as u64
+    } else {
+        1
     }
 }
 
@@ -387,11 +515,7 @@ impl Placer<'_> {
 /// sub-keys, or all of them when too few would be left for the normal
 /// approximation (fewer than 64 sub-keys per partition).
 pub fn single_draw_ranks(s: &Stream, n: u64, head: u64, partitions: usize) -> u64 {
-    let combos = if s.other_combos <= 16.0 {
-        s.other_combos.max(1.0) as u64
-    } else {
-        1
-    };
+    let combos = enumerated_combos(s);
     let units_per_rank = (s.subkeys.len() as u64 * combos).max(1);
     let tail_ranks = n.saturating_sub(head);
     let single = (MAX_SINGLE_DRAWS / units_per_rank).min(tail_ranks);
@@ -423,7 +547,7 @@ pub fn placement_stats(s: &Stream, partitions: usize) -> PlacementStats {
     }
     let n = s.shares.count();
     let head = n.min(HEAD_RANKS);
-    let subkeys = s.subkeys.len() as f64 * s.other_combos.max(1.0);
+    let subkeys = s.subkeys.len() as f64 * s.combos.count;
     let single = single_draw_ranks(s, n, head, partitions);
     let tail_start = head + single + 1;
     let mut st = PlacementStats {

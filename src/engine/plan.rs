@@ -3,6 +3,7 @@
 //! with their key spaces, sub-key expansions (write shards, time buckets) and
 //! unit-cost distributions, and its growth classes.
 
+use super::combos::{Combos, OtherEntity};
 use super::stream::{KeySpace, Stream, SubKey};
 use crate::distributions::popularity::RankShares;
 use crate::distributions::severity::{Severity, SEVERITY_MAX_ITEM_DRAWS, SEVERITY_SAMPLES};
@@ -169,7 +170,7 @@ pub fn choose_method(plan: &Plan, max_exact_keys: f64) -> Method {
             let keys = if s.shares.is_fresh() {
                 t.layout.partitions as f64
             } else {
-                s.shares.count() as f64 * s.other_combos.max(1.0) * s.subkeys.len() as f64
+                s.shares.count() as f64 * s.combos.count * s.subkeys.len() as f64
             };
             if keys > max_exact_keys {
                 return Method::Aggregated;
@@ -544,31 +545,35 @@ fn stream(
     pi: usize,
     p: &AccessPattern,
 ) -> Stream {
-    // The `by` entity picks the key when the key names it; otherwise the
-    // key's first entity follows its own popularity (a status key written by
-    // customers takes the statuses' weights), the others uniform.
+    // The engine walks the ranks of the `by` entity when the key names it,
+    // else of the key's first entity; every other entity of the key takes
+    // its own popularity, independently ([`Combos`]).
     let driver =
         p.by.as_ref()
             .and_then(|by| keys.entities.iter().position(|(n, _)| n == by))
             .or((!keys.entities.is_empty()).then_some(0));
-    let (shares, other_combos) = match driver {
+    let popularity = |name: &str| {
+        scenario
+            .entities
+            .iter()
+            .find(|e| e.name == name)
+            .map_or(Popularity::Uniform, |e| e.popularity.clone())
+    };
+    let (shares, combos) = match driver {
         Some(d) => {
-            let entity = scenario
-                .entities
-                .iter()
-                .find(|e| e.name == keys.entities[d].0);
-            let shares = match entity {
-                Some(e) => RankShares::new(&e.popularity, keys.entities[d].1),
-                None => RankShares::new(&Popularity::Uniform, keys.entities[d].1),
-            };
-            let others: f64 = keys
+            let shares = RankShares::new(&popularity(&keys.entities[d].0), keys.entities[d].1);
+            let others: Vec<OtherEntity> = keys
                 .entities
                 .iter()
                 .enumerate()
                 .filter(|(i, _)| *i != d)
-                .map(|(_, (_, c))| *c as f64)
-                .product();
-            (shares, others)
+                .map(|(index, (name, count))| OtherEntity {
+                    index,
+                    count: *count,
+                    shares: RankShares::new(&popularity(name), *count),
+                })
+                .collect();
+            (shares, Combos::of(&others))
         }
         None => {
             let n = keys.cardinality();
@@ -577,7 +582,7 @@ fn stream(
             } else {
                 RankShares::new(&Popularity::Uniform, n as u64)
             };
-            (shares, 1.0)
+            (shares, Combos::uniform(1.0))
         }
     };
     let shares = if keys.fresh {
@@ -601,7 +606,7 @@ fn stream(
         mean_rate_per_s: p.rate_per_s,
         driver,
         shares,
-        other_combos,
+        combos,
         subkeys,
         severity,
         recency_ordered,

@@ -457,8 +457,12 @@ pub fn hottest_key_write_rate(tp: &super::plan::TablePlan) -> f64 {
             .iter()
             .filter(|s| s.is_write && s.driver == d && !s.shares.is_fresh())
             .map(|s| {
-                s.busy_rate_per_s * s.shares.share(1) / s.other_combos.max(1.0)
-                    * s.subkeys.iter().map(|k| k.weight).fold(0.0, f64::max)
+                let key = if s.combos.uniform {
+                    s.busy_rate_per_s * s.shares.share(1) / s.combos.count
+                } else {
+                    s.busy_rate_per_s * s.shares.share(1) * s.combos.max_share()
+                };
+                key * s.subkeys.iter().map(|k| k.weight).fold(0.0, f64::max)
             })
             .sum();
         best = best.max(rate);

@@ -2,6 +2,7 @@
 //! placement and memory: the partition key's key space, and one request
 //! stream per access pattern with its sub-keys and unit costs.
 
+use super::combos::Combos;
 use crate::distributions::popularity::RankShares;
 use crate::distributions::severity::Severity;
 use crate::scenario::{KeyTemplate, Popularity, Scenario, TemplatePart};
@@ -103,8 +104,9 @@ pub struct Stream {
     pub driver: Option<usize>,
     /// Shares by rank: of the driver's instances, or of all logical keys when no driver.
     pub shares: RankShares,
-    /// Logical keys per driver instance (combinations of the other entities).
-    pub other_combos: f64,
+    /// The key's other entities: their combinations per driver instance and
+    /// the share of its requests each takes (each entity by its own popularity).
+    pub combos: Combos,
     /// Sub-keys per logical key.
     pub subkeys: Vec<SubKey>,
     /// Units per sub-request.
@@ -121,6 +123,17 @@ pub struct Stream {
 }
 
 impl Stream {
+    /// Share of the stream's requests on its busiest logical key: the
+    /// hottest driver instance's share × the hottest combination's.
+    pub fn hottest_key_share(&self) -> f64 {
+        let top = self.shares.share(1);
+        if self.combos.uniform {
+            top / self.combos.count
+        } else {
+            top * self.combos.max_share()
+        }
+    }
+
     /// Sub-requests per request (the pattern's fan-out).
     pub fn fan_out(&self) -> f64 {
         self.subkeys.iter().map(|s| s.weight).sum()

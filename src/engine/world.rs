@@ -97,10 +97,18 @@ pub(super) fn instance_ids(
             rest /= count.max(&1);
         }
     }
-    // Name each instance by a salted mix of its entity and index, 12 decimal digits at most.
-    for ((name, _), v) in ents.iter().zip(out.iter_mut()) {
-        let e = key_hash(name.as_bytes());
-        *v = fmix64(salt ^ e ^ fmix64(*v)) % 1_000_000_000_000;
-    }
-    out
+    named_ids(keys, &out, salt)
+}
+
+/// The names of instances `raw` (one instance index per entity of `keys`):
+/// a salted mix of each entity and index, 12 decimal digits at most.
+pub(super) fn named_ids(keys: &KeySpace, raw: &[u64], salt: u64) -> Vec<u64> {
+    keys.entities
+        .iter()
+        .zip(raw)
+        .map(|((name, _), v)| {
+            let e = key_hash(name.as_bytes());
+            fmix64(salt ^ e ^ fmix64(*v)) % 1_000_000_000_000
+        })
+        .collect()
 }
