@@ -96,19 +96,16 @@ fn head(cells: &[&str]) -> Vec<String> {
 fn overall(r: &RunResults) -> Overall {
     let status = worst(&r.verdicts);
     let label = status.map_or("NO CHECKS".to_string(), |s| s.as_str().to_uppercase());
-    let mut p = check_counts(r, &label);
+    let mut p = check_counts(r);
     p.extend(busiest_table(r));
     if !r.checklist.is_empty() {
         let n = |s: Status| r.checklist.iter().filter(|c| c.status == s).count();
-        p.push(split(
-            vec![],
-            vec![text(format!(
-                " Design-review checklist: {} fail, {} warn, {} pass.",
-                n(Status::Fail),
-                n(Status::Warn),
-                n(Status::Pass)
-            ))],
-        ));
+        p.push(text(format!(
+            " Design-review checklist: {} fail, {} warn, {} pass.",
+            n(Status::Fail),
+            n(Status::Warn),
+            n(Status::Pass)
+        )));
     }
     p.extend(recommended_variant(r));
     Overall {
@@ -118,49 +115,33 @@ fn overall(r: &RunResults) -> Overall {
     }
 }
 
-/// "Of 6 checks on 2 tables, 1 fails, …" with the failing (and, in
-/// `report.md`, the warning) checks named.
-fn check_counts(r: &RunResults, label: &str) -> Vec<Inline> {
+/// "Of 6 simulated checks on 2 tables, 1 fails, …" with the failing and
+/// the warning checks named.
+fn check_counts(r: &RunResults) -> Vec<Inline> {
     let n = r.verdicts.len();
     if n == 0 {
-        return vec![split(
-            vec![strong("Verdict: no checks were run.")],
-            vec![text("No simulated checks were run.")],
-        )];
+        return vec![text("No simulated checks were run.")];
     }
     let fails = with_status(&r.verdicts, Status::Fail);
     let warns = with_status(&r.verdicts, Status::Warn);
     let passes = n - fails.len() - warns.len();
-    let mut p = vec![
-        split(
-            vec![strong(format!("Verdict: {label}.")), text(" Of ")],
-            vec![text("Of ")],
-        ),
-        split(
-            vec![text(plural(n, "check", "checks"))],
-            vec![text(plural(n, "simulated check", "simulated checks"))],
-        ),
-        text(format!(
-            " on {}, {} {}, {} {} and {} {}.",
-            plural(r.tables.len(), "table", "tables"),
-            fails.len(),
-            if fails.len() == 1 { "fails" } else { "fail" },
-            warns.len(),
-            if warns.len() == 1 { "warns" } else { "warn" },
-            passes,
-            if passes == 1 { "passes" } else { "pass" },
-        )),
-    ];
-    if !fails.is_empty() {
-        p.push(text(" Failing: "));
-        p.extend(check_list(&fails));
-        p.push(text("."));
-    }
-    if !warns.is_empty() {
-        let mut list = vec![text(" Warnings: ")];
-        list.extend(check_list(&warns));
-        list.push(text("."));
-        p.push(split(list, vec![]));
+    let mut p = vec![text(format!(
+        "Of {} on {}, {} {}, {} {} and {} {}.",
+        plural(n, "simulated check", "simulated checks"),
+        plural(r.tables.len(), "table", "tables"),
+        fails.len(),
+        if fails.len() == 1 { "fails" } else { "fail" },
+        warns.len(),
+        if warns.len() == 1 { "warns" } else { "warn" },
+        passes,
+        if passes == 1 { "passes" } else { "pass" },
+    ))];
+    for (label, checks) in [(" Failing: ", &fails), (" Warnings: ", &warns)] {
+        if !checks.is_empty() {
+            p.push(text(label));
+            p.extend(check_list(checks));
+            p.push(text("."));
+        }
     }
     p
 }
@@ -176,10 +157,7 @@ fn busiest_table(r: &RunResults) -> Vec<Inline> {
     };
     vec![
         text(" The busiest table, "),
-        split(
-            vec![text(&t.name)],
-            vec![Inline::Strong(vec![text(&t.name)])],
-        ),
+        strong(&t.name),
         text(format!(", peaks at {}× ", sig3(t.peak_utilization.mean))),
         Inline::Verbatim(sections::utilization_basis(t)),
         text(format!(
@@ -229,7 +207,7 @@ fn verdicts(r: &RunResults) -> Block {
         .map(|v| Row {
             tone: Some(Tone::Status(v.status)),
             cells: vec![
-                code_in_html(&v.check),
+                vec![code(&v.check)],
                 vec![text(&v.table)],
                 vec![Inline::Status(v.status)],
                 vec![text(&v.detail)],
@@ -241,10 +219,10 @@ fn verdicts(r: &RunResults) -> Block {
         Some("Verdicts"),
         "Verdicts",
         vec![
-            html_only(vec![note(format!(
+            note(format!(
                 "Simulated checks, judged on the p95 over trials against the limit and the headroom {}.",
                 axis(r.headroom)
-            ))]),
+            )),
             Block::Table(Table {
                 class: "verdicts",
                 head: head(&["check", "table", "status", "detail"]),

@@ -26,7 +26,8 @@ pub(super) struct Document {
 pub(super) struct Overall {
     /// The worst verdict; `None` when no check was run.
     pub(super) status: Option<Status>,
-    /// Its badge text (`FAIL`, …, `NO CHECKS`).
+    /// Its label (`FAIL`, …, `NO CHECKS`): a badge in `report.html`,
+    /// `**Verdict: FAIL.**` in `report.md`.
     pub(super) label: String,
     /// The summary paragraph.
     pub(super) text: Vec<Inline>,

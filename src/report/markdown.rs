@@ -59,7 +59,12 @@ impl Markdown<'_> {
             self.line(inline(d));
             self.blank();
         }
-        self.line(inlines(&doc.overall.text, false));
+        // The verdict leads the summary as bold text where the page shows a badge.
+        self.line(format!(
+            "**Verdict: {}.** {}",
+            inline(&doc.overall.label),
+            inlines(&doc.overall.text, false)
+        ));
         self.blank();
         for b in &doc.body {
             self.block(b);

@@ -34,28 +34,28 @@ fn has(md: &str, want: &str) {
 fn title_summary_and_verdict_rows() {
     let md = report();
     assert!(md.starts_with(
-        "# keyheat report: orders-by-customer\n\nSingle-table orders, newest first\n\n**Verdict: FAIL.** Of 6 checks on 2 tables, 1 fails, 1 warns and 4 pass. Failing: `hot_partition` on orders. Warnings: `partition_size` on orders. The busiest table, orders, peaks at 1.23× its per-partition limit (mean over 200 trials; p95 1.50×) and throttles 2.31% of requested units.\n"
+        "# keyheat report: orders-by-customer\n\nSingle-table orders, newest first\n\n**Verdict: FAIL.** Of 6 simulated checks on 2 tables, 1 fails, 1 warns and 4 pass. Failing: `hot_partition` on orders. Warnings: `partition_size` on orders. The busiest table, **orders**, peaks at 1.23× its per-partition limit (mean over 200 trials; p95 1.50×) and throttles 2.31% of requested units.\n"
     ), "{md}");
     has(
         &md,
-        "| check | table | status | detail |\n|---|---|---|---|\n",
+        "Simulated checks, judged on the p95 over trials against the limit and the headroom 0.8.\n\n| check | table | status | detail |\n|---|---|---|---|\n",
     );
     has(
         &md,
-        "| hot_partition | orders | **FAIL** | p95 peak utilization 1.50 > 1 |",
+        "| `hot_partition` | orders | **FAIL** | p95 peak utilization 1.50 > 1 |",
     );
     // A pipe in a detail is escaped so the row keeps four cells.
     has(
         &md,
-        "| partition_size | orders | warn | 45% of trials breach 10 GB \\| by day 123 |",
+        "| `partition_size` | orders | warn | 45% of trials breach 10 GB \\| by day 123 |",
     );
     has(
         &md,
-        "| item_size | orders | pass | largest item 9.00 KB ≤ 400 KB |",
+        "| `item_size` | orders | pass | largest item 9.00 KB ≤ 400 KB |",
     );
     has(
         &md,
-        "| hot_partition | orders.by_status | pass | p95 peak utilization 0.42 ≤ 0.8 |",
+        "| `hot_partition` | orders.by_status | pass | p95 peak utilization 0.42 ≤ 0.8 |",
     );
     assert!(
         !md.contains("## Variants"),
@@ -466,4 +466,47 @@ fn preview() {
     let written = crate::charts::write_all(&r, &dir).unwrap();
     std::fs::write(dir.join("report.md"), markdown(&r, &written)).unwrap();
     println!("{}", dir.join("report.md").display());
+}
+
+#[test]
+fn the_summary_reads_the_same_in_both_reports() {
+    let mut r = fixture::results();
+    r.checklist = vec![crate::results::ChecklistItem {
+        check: "ephemeral_ttl".to_string(),
+        subject: "orders".to_string(),
+        status: crate::results::Status::Warn,
+        reason: "no TTL".to_string(),
+    }];
+    let md = markdown(&r, &[]);
+    let html = super::html(&r, &[]);
+    for (md_want, html_want) in [
+        (
+            "**Verdict: FAIL.** Of 6 simulated checks on 2 tables",
+            "<span class=\"badge fail\">FAIL</span><div>Of 6 simulated checks on 2 tables",
+        ),
+        (
+            " Warnings: `partition_size` on orders.",
+            " Warnings: <code>partition_size</code> on orders.",
+        ),
+        (
+            "The busiest table, **orders**, peaks",
+            "The busiest table, <b>orders</b>, peaks",
+        ),
+        (
+            " Design-review checklist: 0 fail, 1 warn, 0 pass.",
+            " Design-review checklist: 0 fail, 1 warn, 0 pass.",
+        ),
+    ] {
+        has(&md, md_want);
+        has(&html, html_want);
+    }
+    r.verdicts.clear();
+    has(
+        &markdown(&r, &[]),
+        "**Verdict: NO CHECKS.** No simulated checks were run. The busiest table",
+    );
+    has(
+        &super::html(&r, &[]),
+        ">NO CHECKS</span><div>No simulated checks were run. The busiest table",
+    );
 }
