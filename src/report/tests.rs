@@ -510,3 +510,32 @@ fn the_summary_reads_the_same_in_both_reports() {
         ">NO CHECKS</span><div>No simulated checks were run. The busiest table",
     );
 }
+
+#[test]
+fn checklist_and_hot_keys_show_in_both_reports() {
+    let mut r = fixture::results();
+    let md = markdown(&r, &[]);
+    has(
+        &md,
+        "## Design-review checklist\n\nThe checklist was not run.\n",
+    );
+    has(
+        &super::html(&r, &[]),
+        "<h2>Design-review checklist</h2>\n<p>The checklist was not run.</p>",
+    );
+    r.checklist = vec![crate::results::ChecklistItem {
+        check: "ephemeral_ttl".to_string(),
+        subject: "orders".to_string(),
+        status: crate::results::Status::Warn,
+        reason: "no TTL".to_string(),
+    }];
+    let md = markdown(&r, &[]);
+    has(&md, "## Design-review checklist\n\nStatic checks of the access-pattern table and key templates (no simulation): every read resolves");
+    has(&md, "large items offloaded.\n\n**FAIL** 0, warn 1, pass 0\n\n| check | subject | status | reason |\n|---|---|---|---|\n| `ephemeral_ttl` | orders | warn | no TTL |\n");
+    // Without tables the hot-keys section keeps its heading and note.
+    r.tables.clear();
+    for page in [markdown(&r, &[]), super::html(&r, &[])] {
+        has(&page, "Hot keys");
+        has(&page, "The 10 hottest partition keys of each table");
+    }
+}
