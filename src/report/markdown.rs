@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use super::build;
-use super::document::{Block, Chart, Document, Figure, Inline, Table};
+use super::document::{Block, Chart, Document, Figure, Inline, Table, CHARTS_SECTION};
 use crate::results::Status;
 
 pub(super) fn render(r: &crate::results::RunResults, chart_files: &[PathBuf]) -> String {
@@ -74,10 +74,18 @@ impl Markdown<'_> {
     fn block(&mut self, b: &Block) {
         match b {
             Block::Section {
-                heading, blocks, ..
+                id,
+                heading,
+                blocks,
+                ..
             } => {
                 self.line(format!("## {}", inline(heading)));
                 self.blank();
+                // How the charts are linked: this writer's own note.
+                if *id == CHARTS_SECTION && blocks.iter().any(|b| matches!(b, Block::Figure(_))) {
+                    self.line("Each chart is embedded as PNG; an SVG of the same name is linked beside it.");
+                    self.blank();
+                }
                 for b in blocks {
                     self.block(b);
                 }
@@ -112,11 +120,6 @@ impl Markdown<'_> {
                 self.line(text);
                 self.line(fence);
                 self.blank();
-            }
-            Block::Split(s) => {
-                for b in &s.markdown {
-                    self.block(b);
-                }
             }
         }
     }
@@ -187,7 +190,6 @@ fn inlines(xs: &[Inline], in_cell: bool) -> String {
             }
             Inline::Status(s) => out.push_str(status(*s)),
             Inline::Assumption => out.push_str("**assumption**"),
-            Inline::Split(s) => out.push_str(&inlines(&s.markdown, in_cell)),
         }
     }
     out

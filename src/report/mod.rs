@@ -33,8 +33,8 @@ use crate::results::RunResults;
 /// `chart_files` are the files [`crate::charts::write_all`] wrote (any
 /// folder; only file names are used, as links relative to the report, which
 /// belongs in the same folder). PNGs among them are embedded under their
-/// table, SVGs are linked; charts not in the list are left out, and with an
-/// empty list the charts section says none were written.
+/// table, SVGs are linked; charts not in the list are left out, and without
+/// a per-table PNG the charts section says none were written.
 ///
 /// ```
 /// use keyheat::results::*;

@@ -352,7 +352,7 @@ fn variants_table_and_recommendation() {
     let md = markdown(&r, &chart_names(&r));
     has(&md, "## Variants");
     has(&md, "| variant | set | p95 peak utilization: orders | p95 peak utilization: orders.by_status | throttled (worst table) | first breach (mean day) | fan-out (max) | verdict |\n|---|---|---:|---:|---:|---|---:|---|\n");
-    has(&md, "| base | — | 1.50 | 0.420 | 2.31% | day 123 (item collection, orders) | 1 | **FAIL** (1 fail, 1 warn) |");
+    has(&md, "| `base` | — | 1.50 | 0.420 | 2.31% | day 123 (item collection, orders) | 1 | **FAIL** (1 fail, 1 warn) |");
     // serde_json::Map keeps its keys sorted (or in insertion order): accept either.
     let set_sorted = "`table.orders.bucket` = \"1d\", `table.orders.shards` = 2";
     let set_inserted = "`table.orders.shards` = 2, `table.orders.bucket` = \"1d\"";
@@ -361,8 +361,8 @@ fn variants_table_and_recommendation() {
     } else {
         set_inserted
     };
-    has(&md, &format!("| shards=2,bucket=1d | {set} | 0.750 | 0.420 | 0% | day 123 (item collection, orders) | 2 | pass ★ recommended |"));
-    has(&md, "| shards=4,bucket=1d |");
+    has(&md, &format!("| `shards=2,bucket=1d` | {set} | 0.750 | 0.420 | 0% | day 123 (item collection, orders) | 2 | pass ★ recommended |"));
+    has(&md, "| `shards=4,bucket=1d` |");
     has(&md, &format!("**Recommendation:** `shards=2,bucket=1d` ({set}). Reason: fewest shards whose every check passes.\n"));
     has(
         &md,
@@ -400,9 +400,9 @@ fn variants_table_and_recommendation() {
 fn store_figures_mark_assumptions() {
     let md = report();
     has(&md, "Store `dynamodb`: reads cost RCU, writes cost WCU.");
-    has(&md, "| partition_read_limit | 3000 RCU/s | <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html> | documented |");
-    has(&md, "| partition_count | 8 | planning rule: max(RCU/3000 + WCU/1000, size/10GB) | **assumption** |");
-    has(&md, "One figure is an assumption (undocumented by the store, or a planning rule), not a published limit: `partition_count`.");
+    has(&md, "| `partition_read_limit` | 3000 RCU/s | <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html> | documented |");
+    has(&md, "| `partition_count` | 8 | planning rule: max(RCU/3000 + WCU/1000, size/10GB) | **assumption** |");
+    has(&md, "\n**assumption** One figure is an assumption (undocumented by the store, or a planning rule), not a published limit: `partition_count`.");
 }
 
 #[test]
@@ -538,4 +538,73 @@ fn checklist_and_hot_keys_show_in_both_reports() {
         has(&page, "Hot keys");
         has(&page, "The 10 hottest partition keys of each table");
     }
+}
+
+/// `(stem, SVG)` for every SVG in `files`, as `report::html` takes them.
+fn svgs(files: &[PathBuf]) -> Vec<(String, String)> {
+    files
+        .iter()
+        .filter_map(|p| p.file_name()?.to_str()?.strip_suffix(".svg"))
+        .map(|stem| (stem.to_string(), "<svg width=\"1\"></svg>".to_string()))
+        .collect()
+}
+
+#[test]
+fn charts_variants_store_and_method_read_the_same_in_both_reports() {
+    let mut r = fixture::with_variants(3);
+    r.tables[1] = TableBuilder::quiet("big", 5000).build();
+    if let Some(rec) = r.recommendation.as_mut() {
+        rec.reason = "fewest shards".to_string();
+    }
+    let files = chart_names(&r);
+    let md = markdown(&r, &files);
+    let html = super::html(&r, &svgs(&files));
+    for page in [&md, &html] {
+        has(
+            page,
+            "The variant comparison chart is in the Variants section.",
+        );
+        has(page, "The 200 hottest of 5,000 partition ranks are shown.");
+        has(page, "Key Visualizer view: time across, partitions down in key-space order; colour is the peak-window utilization in each step of");
+        has(page, "Reason: fewest shards.");
+        has(page, "One figure is an assumption (undocumented by the store, or a planning rule), not a published limit: ");
+        has(
+            page,
+            "The design-review checklist is static: it reads the scenario",
+        );
+        assert!(!page.contains("No charts were written"));
+    }
+    has(&md, "## Charts\n\nEach chart is embedded as PNG; an SVG of the same name is linked beside it.\n");
+    for want in [
+        "<tr class=\"recommended\"><td><code>shards=2,bucket=1d</code></td>",
+        "<tr class=\"fail\"><td><code>base</code></td>",
+        "<td><code>partition_count</code></td>",
+        "<span class=\"badge assumption\">ASSUMPTION</span> One figure is an assumption",
+    ] {
+        has(&html, want);
+    }
+    // No per-table chart: both say so, and point at the variant chart.
+    let only_variants = vec![
+        PathBuf::from("variants.png"),
+        PathBuf::from("variants.svg"),
+        PathBuf::from("extra.png"),
+        PathBuf::from("extra.svg"),
+    ];
+    let md = markdown(&r, &only_variants);
+    let html = super::html(&r, &svgs(&only_variants));
+    for page in [&md, &html] {
+        has(page, "No charts were written for this run.");
+        has(
+            page,
+            "The variant comparison chart is in the Variants section.",
+        );
+    }
+    assert!(!md.contains("Each chart is embedded"));
+    // A chart no section places is shown under "Other charts" on the page
+    // only, after the variants.
+    assert!(!md.contains("Other charts") && !md.contains("extra.png"));
+    let other = html.find("<h2>Other charts</h2>").unwrap();
+    assert!(html.find("<h2>Variants</h2>").unwrap() < other);
+    assert!(other < html.find("<h2>Store figures and assumptions</h2>").unwrap());
+    has(&html, "<figure aria-label=\"extra\">");
 }
