@@ -142,7 +142,7 @@ fn busiest_table(r: &RunResults) -> Vec<Inline> {
         text(" The busiest table, "),
         strong(&t.name),
         text(format!(", peaks at {}× ", sig3(t.peak_utilization.mean))),
-        Inline::Verbatim(sections::utilization_basis(t)),
+        text(sections::utilization_basis(t)),
         text(format!(
             " (mean over {} trials; p95 {}×) and throttles {} of requested units.",
             count(r.trials as usize),
@@ -231,7 +231,7 @@ fn checklist(r: &RunResults) -> Block {
                     vec![code(&c.check)],
                     vec![text(&c.subject)],
                     vec![Inline::Status(c.status)],
-                    vec![Inline::Ticked(c.reason.clone())],
+                    code_spans(&c.reason),
                 ],
             })
             .collect();
@@ -263,7 +263,7 @@ fn key_figures(r: &RunResults) -> Block {
         vec![paragraph("No tables were simulated.")]
     } else {
         vec![
-            Block::Note(vec![Inline::Prose(format!(
+            Block::Note(vec![text(format!(
                 "Means over {} trials with their 95% confidence interval in brackets; p50 and p95 are over trials. Utilization is consumed capacity units ÷ the partition's limit in a {} window.",
                 count(r.trials as usize),
                 duration(r.window_s),
@@ -728,7 +728,7 @@ fn method(r: &RunResults) -> Block {
         ))],
         vec![text("Every mean carries a 95% confidence interval (mean ± 1.96·s/√n over trials); every probability a 95% Wilson score interval. Checks judge the p95 over trials against the headroom and the limit.")],
         vec![text("Hot keys and the heatmap come from the representative trial (trial 0); load by partition rank is averaged over trials.")],
-        vec![Inline::Prose("The design-review checklist is static: it reads the scenario's key templates and access patterns, not the simulation.".to_string())],
+        vec![text("The design-review checklist is static: it reads the scenario's key templates and access patterns, not the simulation.")],
         vec![
             text("Produced by keyheat "),
             text(&r.keyheat_version),
@@ -806,9 +806,24 @@ fn set_text(set: &serde_json::Map<String, serde_json::Value>) -> Vec<Inline> {
         if i > 0 {
             out.push(text(", "));
         }
-        out.extend([code(k), text(" = "), Inline::Verbatim(v.to_string())]);
+        out.extend([code(k), text(" = "), text(v.to_string())]);
     }
     out
+}
+
+/// Text in which each pair of backticks marks a code span, as the
+/// design-review checks write their reasons (`` key `A#{id}` is hot ``);
+/// with an unpaired backtick the whole text is plain.
+fn code_spans(s: &str) -> Vec<Inline> {
+    let parts: Vec<&str> = s.split('`').collect();
+    if parts.len().is_multiple_of(2) {
+        return vec![text(s)];
+    }
+    parts
+        .iter()
+        .enumerate()
+        .map(|(i, p)| if i % 2 == 1 { code(*p) } else { text(*p) })
+        .collect()
 }
 
 /// A figure's source: a web address becomes a link, anything else text.

@@ -133,18 +133,6 @@ pub(super) struct Chart {
 pub(super) enum Inline {
     /// Plain text.
     Text(String),
-    /// Text that `report.md` has always written as is (no `<` escaping;
-    /// pipes in a table cell still escaped): a variant's override value and
-    /// the name of a table limit. HTML escapes it like any text.
-    Verbatim(String),
-    /// keyheat's own wording that `report.html` has always written with its
-    /// apostrophes as they are (it holds no other markup character); in
-    /// `report.md` it is plain text.
-    Prose(String),
-    /// Text in which each pair of backticks marks a code span, as the
-    /// design-review checks write their reasons: `report.md` keeps it as
-    /// text, `report.html` sets the spans as code.
-    Ticked(String),
     /// A code span: a key, a check, a path.
     Code(String),
     /// A web address, shown as itself.

@@ -35,6 +35,7 @@ tbody tr:nth-child(even) td { background: #fafbfc; }
 .badge.pass { background: var(--pass); }
 .badge.warn { background: #c77700; }
 .badge.fail { background: var(--fail); }
+.badge.neutral { background: var(--muted); }
 .badge.assumption { background: #6b4ea0; }
 tr.fail td { background: var(--fail-bg) !important; }
 tr.warn td { background: var(--warn-bg) !important; }
@@ -132,7 +133,7 @@ impl Page<'_> {
             .collect();
         self.line(format!("<nav>{nav}</nav>"));
         let o = &doc.overall;
-        let class = o.status.map_or("pass", Status::as_str);
+        let class = o.status.map_or("neutral", Status::as_str);
         self.line(format!(
             "<div class=\"overall {class}\" id=\"overall\"><span class=\"badge {class}\">{}</span><div>{}</div></div>",
             esc(&o.label),
@@ -306,9 +307,7 @@ fn inlines(xs: &[Inline]) -> String {
     let mut out = String::new();
     for x in xs {
         match x {
-            Inline::Text(s) | Inline::Verbatim(s) => out.push_str(&esc(s)),
-            Inline::Prose(s) => out.push_str(&esc(s).replace("&#39;", "'")),
-            Inline::Ticked(s) => out.push_str(&code_spans(s)),
+            Inline::Text(s) => out.push_str(&esc(s)),
             Inline::Code(s) => out.push_str(&format!("<code>{}</code>", esc(s))),
             Inline::Link(url) => out.push_str(&format!("<a href=\"{0}\">{0}</a>", esc(url))),
             Inline::Strong(inner) => out.push_str(&format!("<b>{}</b>", inlines(inner))),
@@ -379,25 +378,6 @@ fn esc(s: &str) -> String {
     out
 }
 
-/// Escaped text with each `` `span` `` set as code (unpaired backticks stay).
-fn code_spans(s: &str) -> String {
-    let parts: Vec<&str> = s.split('`').collect();
-    if parts.len().is_multiple_of(2) {
-        return esc(s);
-    }
-    parts
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            if i % 2 == 1 {
-                format!("<code>{}</code>", esc(p))
-            } else {
-                esc(p)
-            }
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -405,11 +385,6 @@ mod tests {
     #[test]
     fn escaping_covers_markup_and_quotes() {
         assert_eq!(esc("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&#39;");
-        assert_eq!(
-            code_spans("key `A<B>` ok"),
-            "key <code>A&lt;B&gt;</code> ok"
-        );
-        assert_eq!(code_spans("odd ` tick"), "odd ` tick");
     }
 
     #[test]

@@ -166,14 +166,7 @@ fn inlines(xs: &[Inline], in_cell: bool) -> String {
     let mut out = String::new();
     for x in xs {
         match x {
-            Inline::Text(s) | Inline::Prose(s) | Inline::Ticked(s) => {
-                out.push_str(&if in_cell { cell(s) } else { inline(s) });
-            }
-            Inline::Verbatim(s) => out.push_str(&if in_cell {
-                s.replace('|', "\\|")
-            } else {
-                s.clone()
-            }),
+            Inline::Text(s) => out.push_str(&if in_cell { cell(s) } else { inline(s) }),
             Inline::Code(s) => out.push_str(&if in_cell {
                 code(s).replace('|', "\\|")
             } else {

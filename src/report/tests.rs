@@ -507,7 +507,7 @@ fn the_summary_reads_the_same_in_both_reports() {
     );
     has(
         &super::html(&r, &[]),
-        ">NO CHECKS</span><div>No simulated checks were run. The busiest table",
+        "<div class=\"overall neutral\" id=\"overall\"><span class=\"badge neutral\">NO CHECKS</span><div>No simulated checks were run. The busiest table",
     );
 }
 
@@ -607,4 +607,72 @@ fn charts_variants_store_and_method_read_the_same_in_both_reports() {
     assert!(html.find("<h2>Variants</h2>").unwrap() < other);
     assert!(other < html.find("<h2>Store figures and assumptions</h2>").unwrap());
     has(&html, "<figure aria-label=\"extra\">");
+}
+
+#[test]
+fn user_text_is_escaped_alike_and_code_spans_stay_literal() {
+    let item = |reason: &str| crate::results::ChecklistItem {
+        check: "key_cardinality".to_string(),
+        subject: "orders".to_string(),
+        status: crate::results::Status::Fail,
+        reason: reason.to_string(),
+    };
+    let mut r = fixture::with_variants(1);
+    r.variants[0]
+        .set
+        .insert("table.orders.bucket".to_string(), "<1d>|x".into());
+    r.checklist = vec![
+        item("partition key `A<B>|C` is <hot>"),
+        item("partition key `A<B>|C` is <hot>; odd ` tick"),
+    ];
+    let md = markdown(&r, &[]);
+    // Override values are text like any other (a `<` cannot open HTML).
+    has(&md, "`table.orders.bucket` = \"&lt;1d>\\|x\"");
+    // In a code span `<` shows as itself; outside it is escaped. An
+    // unpaired backtick leaves the whole reason as text.
+    has(
+        &md,
+        "| `key_cardinality` | orders | **FAIL** | partition key `A<B>\\|C` is &lt;hot> |",
+    );
+    has(
+        &md,
+        "| `key_cardinality` | orders | **FAIL** | partition key `A&lt;B>\\|C` is &lt;hot>; odd ` tick |",
+    );
+    let html = super::html(&r, &[]);
+    has(
+        &html,
+        "<td>partition key <code>A&lt;B&gt;|C</code> is &lt;hot&gt;</td>",
+    );
+    has(
+        &html,
+        "<td>partition key `A&lt;B&gt;|C` is &lt;hot&gt;; odd ` tick</td>",
+    );
+    // keyheat's own sentences escape apostrophes like all other text.
+    has(&html, "the partition&#39;s limit in a 1 s window");
+    has(&html, "it reads the scenario&#39;s key templates");
+    assert!(!html.contains("partition's") && !html.contains("scenario's"));
+    // The name of a table limit in the summary is text too.
+    let stat = |x: f64| crate::results::Stat {
+        mean: x,
+        p50: x,
+        p95: x,
+        ci95: [x, x],
+    };
+    r.tables[0].partition_read_limit_per_s = None;
+    r.tables[0].partition_write_limit_per_s = None;
+    r.tables[0].table_limit = Some(crate::results::TableLimitResults {
+        label: "<ramp>".to_string(),
+        steps_per_s: vec![(0.0, 500.0)],
+        throttled_fraction: stat(0.0),
+        peak_utilization: stat(1.0),
+        clear_minute: stat(0.0),
+        still_throttling: crate::results::Proportion {
+            mean: 0.0,
+            ci95: [0.0, 0.1],
+        },
+    });
+    has(
+        &markdown(&r, &[]),
+        "peaks at 1.23× its table limit over time (&lt;ramp>) (mean",
+    );
 }
