@@ -1,12 +1,17 @@
 //! The report as one document of blocks: built once by the section
 //! builder (`build.rs`), rendered by the Markdown and the HTML writer.
 //! Blocks and inlines carry structure (text, code, a link, a status), never
-//! markup: each writer escapes and marks up on its own.
-//!
-//! Where `report.md` and `report.html` have drifted apart in content, a
-//! [`Split`] holds what each of them shows in that place.
+//! markup: each writer escapes and marks up on its own. Both reports carry
+//! the same content; what differs is presentation only (the page's
+//! navigation, badges and footer, the Markdown's note on chart files).
 
 use crate::results::Status;
+
+/// The anchor id of the charts section.
+pub(super) const CHARTS_SECTION: &str = "charts";
+
+/// The anchor id of the variants section.
+pub(super) const VARIANTS_SECTION: &str = "variants";
 
 /// The whole report.
 pub(super) struct Document {
@@ -26,7 +31,8 @@ pub(super) struct Document {
 pub(super) struct Overall {
     /// The worst verdict; `None` when no check was run.
     pub(super) status: Option<Status>,
-    /// Its badge text (`FAIL`, …, `NO CHECKS`).
+    /// Its label (`FAIL`, …, `NO CHECKS`): a badge in `report.html`,
+    /// `**Verdict: FAIL.**` in `report.md`.
     pub(super) label: String,
     /// The summary paragraph.
     pub(super) text: Vec<Inline>,
@@ -68,17 +74,6 @@ pub(super) enum Block {
         /// The text, shown as is.
         text: String,
     },
-    /// Blocks that differ between the two reports.
-    Split(Split<Block>),
-}
-
-/// What each report shows where the two differ in content.
-#[derive(Clone)]
-pub(super) struct Split<T> {
-    /// What `report.md` shows.
-    pub(super) markdown: Vec<T>,
-    /// What `report.html` shows.
-    pub(super) html: Vec<T>,
 }
 
 /// A table: column headings, right alignment per column (missing columns
@@ -135,22 +130,9 @@ pub(super) struct Chart {
 }
 
 /// A run of text with structure.
-#[derive(Clone)]
 pub(super) enum Inline {
     /// Plain text.
     Text(String),
-    /// Text that `report.md` has always written as is (no `<` escaping;
-    /// pipes in a table cell still escaped): a variant's override value and
-    /// the name of a table limit. HTML escapes it like any text.
-    Verbatim(String),
-    /// keyheat's own wording that `report.html` has always written with its
-    /// apostrophes as they are (it holds no other markup character); in
-    /// `report.md` it is plain text.
-    Prose(String),
-    /// Text in which each pair of backticks marks a code span, as the
-    /// design-review checks write their reasons: `report.md` keeps it as
-    /// text, `report.html` sets the spans as code.
-    Ticked(String),
     /// A code span: a key, a check, a path.
     Code(String),
     /// A web address, shown as itself.
@@ -161,8 +143,6 @@ pub(super) enum Inline {
     Status(Status),
     /// The mark of a store figure that is an assumption.
     Assumption,
-    /// Inlines that differ between the two reports.
-    Split(Split<Inline>),
 }
 
 /// Plain text.
@@ -188,14 +168,4 @@ pub(super) fn paragraph(s: impl Into<String>) -> Block {
 /// A note of plain text.
 pub(super) fn note(s: impl Into<String>) -> Block {
     Block::Note(vec![text(s)])
-}
-
-/// Inlines that differ: `markdown` in `report.md`, `html` in `report.html`.
-pub(super) fn split(markdown: Vec<Inline>, html: Vec<Inline>) -> Inline {
-    Inline::Split(Split { markdown, html })
-}
-
-/// Blocks that differ: `markdown` in `report.md`, `html` in `report.html`.
-pub(super) fn split_blocks(markdown: Vec<Block>, html: Vec<Block>) -> Block {
-    Block::Split(Split { markdown, html })
 }

@@ -3,7 +3,9 @@
 //! as SVG only when they can neither run script nor load anything.
 
 use super::build;
-use super::document::{Block, Chart, Document, Figure, Inline, Table, Tone};
+use super::document::{
+    text, Block, Chart, Document, Figure, Inline, Table, Tone, CHARTS_SECTION, VARIANTS_SECTION,
+};
 use crate::results::{RunResults, Status};
 
 const STYLE: &str = r#"
@@ -33,6 +35,7 @@ tbody tr:nth-child(even) td { background: #fafbfc; }
 .badge.pass { background: var(--pass); }
 .badge.warn { background: #c77700; }
 .badge.fail { background: var(--fail); }
+.badge.neutral { background: var(--muted); }
 .badge.assumption { background: #6b4ea0; }
 tr.fail td { background: var(--fail-bg) !important; }
 tr.warn td { background: var(--warn-bg) !important; }
@@ -98,7 +101,14 @@ impl Page<'_> {
         self.line("<body>");
         self.line("<main>");
         self.header(doc);
-        for b in &doc.body {
+        let (before, after) = doc.body.split_at(after_chart_sections(&doc.body));
+        for b in before {
+            self.block(b);
+        }
+        if let Some(other) = self.other_charts(&doc.body) {
+            self.block(&other);
+        }
+        for b in after {
             self.block(b);
         }
         self.line(format!(
@@ -117,15 +127,13 @@ impl Page<'_> {
         if let Some(d) = &doc.description {
             self.line(format!("<p class=\"desc\">{}</p>", esc(d)));
         }
-        let mut links = Vec::new();
-        nav_links(&doc.body, &mut links);
-        let nav: String = links
+        let nav: String = nav_links(&doc.body)
             .iter()
             .map(|(id, name)| format!("<a href=\"#{id}\">{}</a>", esc(name)))
             .collect();
         self.line(format!("<nav>{nav}</nav>"));
         let o = &doc.overall;
-        let class = o.status.map_or("pass", Status::as_str);
+        let class = o.status.map_or("neutral", Status::as_str);
         self.line(format!(
             "<div class=\"overall {class}\" id=\"overall\"><span class=\"badge {class}\">{}</span><div>{}</div></div>",
             esc(&o.label),
@@ -172,11 +180,6 @@ impl Page<'_> {
                 "<pre><code class=\"language-{language}\">{}</code></pre>",
                 esc(text)
             )),
-            Block::Split(s) => {
-                for b in &s.html {
-                    self.block(b);
-                }
-            }
         }
     }
 
@@ -221,6 +224,33 @@ impl Page<'_> {
         self.line("</table>");
     }
 
+    /// The SVGs the page can inline that no section placed, under "Other
+    /// charts" (each captioned with its file stem).
+    fn other_charts(&self, body: &[Block]) -> Option<Block> {
+        let mut placed = Vec::new();
+        placed_charts(body, &mut placed);
+        let figures: Vec<Block> = self
+            .svgs
+            .iter()
+            .enumerate()
+            .filter(|(i, (_, svg))| !placed.contains(i) && inline_svg(svg).is_some())
+            .map(|(i, (stem, _))| {
+                Block::Figure(Figure {
+                    chart: i,
+                    stem: stem.clone(),
+                    alt: stem.clone(),
+                    caption: vec![text(stem)],
+                })
+            })
+            .collect();
+        (!figures.is_empty()).then_some(Block::Section {
+            id: "other-charts",
+            nav: None,
+            heading: "Other charts",
+            blocks: figures,
+        })
+    }
+
     /// The chart's SVG inline, with its caption; nothing when the SVG is
     /// missing or unsafe to inline.
     fn figure(&mut self, f: &Figure) {
@@ -239,13 +269,34 @@ impl Page<'_> {
 }
 
 /// (id, label) of every section listed in the navigation, in order.
-fn nav_links<'a>(blocks: &'a [Block], out: &mut Vec<(&'a str, &'a str)>) {
-    for b in blocks {
-        match b {
+fn nav_links(blocks: &[Block]) -> Vec<(&'static str, &'static str)> {
+    blocks
+        .iter()
+        .filter_map(|b| match b {
             Block::Section {
                 id, nav: Some(n), ..
-            } => out.push((id, n)),
-            Block::Split(s) => nav_links(&s.html, out),
+            } => Some((*id, *n)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Where the charts no section placed go: after the last of the sections
+/// that place charts (the charts and the variants).
+fn after_chart_sections(body: &[Block]) -> usize {
+    body.iter()
+        .rposition(|b| {
+            matches!(b, Block::Section { id, .. } if *id == CHARTS_SECTION || *id == VARIANTS_SECTION)
+        })
+        .map_or(body.len(), |i| i + 1)
+}
+
+/// The index of every chart placed in `blocks`.
+fn placed_charts(blocks: &[Block], out: &mut Vec<usize>) {
+    for b in blocks {
+        match b {
+            Block::Section { blocks, .. } => placed_charts(blocks, out),
+            Block::Figure(f) => out.push(f.chart),
             _ => {}
         }
     }
@@ -256,9 +307,7 @@ fn inlines(xs: &[Inline]) -> String {
     let mut out = String::new();
     for x in xs {
         match x {
-            Inline::Text(s) | Inline::Verbatim(s) => out.push_str(&esc(s)),
-            Inline::Prose(s) => out.push_str(&esc(s).replace("&#39;", "'")),
-            Inline::Ticked(s) => out.push_str(&code_spans(s)),
+            Inline::Text(s) => out.push_str(&esc(s)),
             Inline::Code(s) => out.push_str(&format!("<code>{}</code>", esc(s))),
             Inline::Link(url) => out.push_str(&format!("<a href=\"{0}\">{0}</a>", esc(url))),
             Inline::Strong(inner) => out.push_str(&format!("<b>{}</b>", inlines(inner))),
@@ -266,7 +315,6 @@ fn inlines(xs: &[Inline]) -> String {
             Inline::Assumption => {
                 out.push_str("<span class=\"badge assumption\">ASSUMPTION</span>");
             }
-            Inline::Split(s) => out.push_str(&inlines(&s.html)),
         }
     }
     out
@@ -330,25 +378,6 @@ fn esc(s: &str) -> String {
     out
 }
 
-/// Escaped text with each `` `span` `` set as code (unpaired backticks stay).
-fn code_spans(s: &str) -> String {
-    let parts: Vec<&str> = s.split('`').collect();
-    if parts.len().is_multiple_of(2) {
-        return esc(s);
-    }
-    parts
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            if i % 2 == 1 {
-                format!("<code>{}</code>", esc(p))
-            } else {
-                esc(p)
-            }
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -356,11 +385,6 @@ mod tests {
     #[test]
     fn escaping_covers_markup_and_quotes() {
         assert_eq!(esc("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&#39;");
-        assert_eq!(
-            code_spans("key `A<B>` ok"),
-            "key <code>A&lt;B&gt;</code> ok"
-        );
-        assert_eq!(code_spans("odd ` tick"), "odd ` tick");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use super::build;
-use super::document::{Block, Chart, Document, Figure, Inline, Table};
+use super::document::{Block, Chart, Document, Figure, Inline, Table, CHARTS_SECTION};
 use crate::results::Status;
 
 pub(super) fn render(r: &crate::results::RunResults, chart_files: &[PathBuf]) -> String {
@@ -59,7 +59,12 @@ impl Markdown<'_> {
             self.line(inline(d));
             self.blank();
         }
-        self.line(inlines(&doc.overall.text, false));
+        // The verdict leads the summary as bold text where the page shows a badge.
+        self.line(format!(
+            "**Verdict: {}.** {}",
+            inline(&doc.overall.label),
+            inlines(&doc.overall.text, false)
+        ));
         self.blank();
         for b in &doc.body {
             self.block(b);
@@ -69,10 +74,18 @@ impl Markdown<'_> {
     fn block(&mut self, b: &Block) {
         match b {
             Block::Section {
-                heading, blocks, ..
+                id,
+                heading,
+                blocks,
+                ..
             } => {
                 self.line(format!("## {}", inline(heading)));
                 self.blank();
+                // How the charts are linked: this writer's own note.
+                if *id == CHARTS_SECTION && blocks.iter().any(|b| matches!(b, Block::Figure(_))) {
+                    self.line("Each chart is embedded as PNG; an SVG of the same name is linked beside it.");
+                    self.blank();
+                }
                 for b in blocks {
                     self.block(b);
                 }
@@ -107,11 +120,6 @@ impl Markdown<'_> {
                 self.line(text);
                 self.line(fence);
                 self.blank();
-            }
-            Block::Split(s) => {
-                for b in &s.markdown {
-                    self.block(b);
-                }
             }
         }
     }
@@ -158,14 +166,7 @@ fn inlines(xs: &[Inline], in_cell: bool) -> String {
     let mut out = String::new();
     for x in xs {
         match x {
-            Inline::Text(s) | Inline::Prose(s) | Inline::Ticked(s) => {
-                out.push_str(&if in_cell { cell(s) } else { inline(s) });
-            }
-            Inline::Verbatim(s) => out.push_str(&if in_cell {
-                s.replace('|', "\\|")
-            } else {
-                s.clone()
-            }),
+            Inline::Text(s) => out.push_str(&if in_cell { cell(s) } else { inline(s) }),
             Inline::Code(s) => out.push_str(&if in_cell {
                 code(s).replace('|', "\\|")
             } else {
@@ -182,7 +183,6 @@ fn inlines(xs: &[Inline], in_cell: bool) -> String {
             }
             Inline::Status(s) => out.push_str(status(*s)),
             Inline::Assumption => out.push_str("**assumption**"),
-            Inline::Split(s) => out.push_str(&inlines(&s.markdown, in_cell)),
         }
     }
     out

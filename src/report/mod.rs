@@ -3,14 +3,16 @@
 //!
 //! Sections, in order: title and description; a one-paragraph verdict
 //! summary; the verdict table (check | table | status | detail, with
-//! **FAIL** / warn / pass); key figures per table (partitions, per-partition
-//! limits in the store's units, requests/s, peak utilization, throttled
-//! fraction, hottest-partition share, largest item collection and item, days
-//! to each breach, fan-out), every mean with its 95% confidence interval; the
-//! hottest keys; the charts (PNG embedded by relative link, SVG linked); the
-//! variant comparison and recommendation when variants exist; the store
-//! figures with assumptions marked; method notes and how to reproduce; and the
-//! scenario file echoed in a `toml` block.
+//! **FAIL** / warn / pass); the design-review checklist (static checks of
+//! the access patterns and key templates); key figures per table
+//! (partitions, per-partition limits in the store's units, requests/s, peak
+//! utilization, throttled fraction, hottest-partition share, largest item
+//! collection and item, days to each breach, fan-out), every mean with its
+//! 95% confidence interval; the hottest keys; the charts (PNG embedded by
+//! relative link, SVG linked); the variant comparison and recommendation
+//! when variants exist; the store figures with assumptions marked; method
+//! notes and how to reproduce; and the scenario file echoed in a `toml`
+//! block. `report.html` carries the same content.
 //!
 //! Numbers use three significant figures with thousands separators and
 //! decimal byte units (see [`crate::format`]). The text depends only
@@ -31,8 +33,8 @@ use crate::results::RunResults;
 /// `chart_files` are the files [`crate::charts::write_all`] wrote (any
 /// folder; only file names are used, as links relative to the report, which
 /// belongs in the same folder). PNGs among them are embedded under their
-/// table, SVGs are linked; charts not in the list are left out, and with an
-/// empty list the charts section says none were written.
+/// table, SVGs are linked; charts not in the list are left out, and without
+/// a per-table PNG the charts section says none were written.
 ///
 /// ```
 /// use keyheat::results::*;
@@ -56,14 +58,13 @@ pub fn markdown(results: &RunResults, chart_files: &[PathBuf]) -> String {
 }
 
 /// Renders `report.html`: one self-contained page (inline CSS, charts as
-/// inline SVG, no script, nothing fetched) with the same sections as
-/// `report.md` plus the design-review checklist: title and description, an
-/// overall verdict, the verdict table (colour-coded pass / warn / fail), the
-/// checklist, key figures per table with 95% CIs, hot keys, the charts, the
-/// variant comparison and recommendation when variants exist, the store
-/// figures with assumptions marked, the method, and the scenario file
-/// echoed in a `<pre>`. All text is HTML-escaped; the output depends only on
-/// the input.
+/// inline SVG, no script, nothing fetched) with the same content as
+/// `report.md`: title and description, an overall verdict, the verdict
+/// table (colour-coded pass / warn / fail), the checklist, key figures per
+/// table with 95% CIs, hot keys, the charts, the variant comparison and
+/// recommendation when variants exist, the store figures with assumptions
+/// marked, the method, and the scenario file echoed in a `<pre>`. All text
+/// is HTML-escaped; the output depends only on the input.
 ///
 /// `chart_svgs` are `(file stem, SVG text)` pairs, e.g. read back from the
 /// `.svg` files [`crate::charts::write_all`] wrote (`("load-orders", "<svg …")`).

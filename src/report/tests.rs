@@ -34,28 +34,28 @@ fn has(md: &str, want: &str) {
 fn title_summary_and_verdict_rows() {
     let md = report();
     assert!(md.starts_with(
-        "# keyheat report: orders-by-customer\n\nSingle-table orders, newest first\n\n**Verdict: FAIL.** Of 6 checks on 2 tables, 1 fails, 1 warns and 4 pass. Failing: `hot_partition` on orders. Warnings: `partition_size` on orders. The busiest table, orders, peaks at 1.23× its per-partition limit (mean over 200 trials; p95 1.50×) and throttles 2.31% of requested units.\n"
+        "# keyheat report: orders-by-customer\n\nSingle-table orders, newest first\n\n**Verdict: FAIL.** Of 6 simulated checks on 2 tables, 1 fails, 1 warns and 4 pass. Failing: `hot_partition` on orders. Warnings: `partition_size` on orders. The busiest table, **orders**, peaks at 1.23× its per-partition limit (mean over 200 trials; p95 1.50×) and throttles 2.31% of requested units.\n"
     ), "{md}");
     has(
         &md,
-        "| check | table | status | detail |\n|---|---|---|---|\n",
+        "Simulated checks, judged on the p95 over trials against the limit and the headroom 0.8.\n\n| check | table | status | detail |\n|---|---|---|---|\n",
     );
     has(
         &md,
-        "| hot_partition | orders | **FAIL** | p95 peak utilization 1.50 > 1 |",
+        "| `hot_partition` | orders | **FAIL** | p95 peak utilization 1.50 > 1 |",
     );
     // A pipe in a detail is escaped so the row keeps four cells.
     has(
         &md,
-        "| partition_size | orders | warn | 45% of trials breach 10 GB \\| by day 123 |",
+        "| `partition_size` | orders | warn | 45% of trials breach 10 GB \\| by day 123 |",
     );
     has(
         &md,
-        "| item_size | orders | pass | largest item 9.00 KB ≤ 400 KB |",
+        "| `item_size` | orders | pass | largest item 9.00 KB ≤ 400 KB |",
     );
     has(
         &md,
-        "| hot_partition | orders.by_status | pass | p95 peak utilization 0.42 ≤ 0.8 |",
+        "| `hot_partition` | orders.by_status | pass | p95 peak utilization 0.42 ≤ 0.8 |",
     );
     assert!(
         !md.contains("## Variants"),
@@ -352,7 +352,7 @@ fn variants_table_and_recommendation() {
     let md = markdown(&r, &chart_names(&r));
     has(&md, "## Variants");
     has(&md, "| variant | set | p95 peak utilization: orders | p95 peak utilization: orders.by_status | throttled (worst table) | first breach (mean day) | fan-out (max) | verdict |\n|---|---|---:|---:|---:|---|---:|---|\n");
-    has(&md, "| base | — | 1.50 | 0.420 | 2.31% | day 123 (item collection, orders) | 1 | **FAIL** (1 fail, 1 warn) |");
+    has(&md, "| `base` | — | 1.50 | 0.420 | 2.31% | day 123 (item collection, orders) | 1 | **FAIL** (1 fail, 1 warn) |");
     // serde_json::Map keeps its keys sorted (or in insertion order): accept either.
     let set_sorted = "`table.orders.bucket` = \"1d\", `table.orders.shards` = 2";
     let set_inserted = "`table.orders.shards` = 2, `table.orders.bucket` = \"1d\"";
@@ -361,8 +361,8 @@ fn variants_table_and_recommendation() {
     } else {
         set_inserted
     };
-    has(&md, &format!("| shards=2,bucket=1d | {set} | 0.750 | 0.420 | 0% | day 123 (item collection, orders) | 2 | pass ★ recommended |"));
-    has(&md, "| shards=4,bucket=1d |");
+    has(&md, &format!("| `shards=2,bucket=1d` | {set} | 0.750 | 0.420 | 0% | day 123 (item collection, orders) | 2 | pass ★ recommended |"));
+    has(&md, "| `shards=4,bucket=1d` |");
     has(&md, &format!("**Recommendation:** `shards=2,bucket=1d` ({set}). Reason: fewest shards whose every check passes.\n"));
     has(
         &md,
@@ -400,9 +400,9 @@ fn variants_table_and_recommendation() {
 fn store_figures_mark_assumptions() {
     let md = report();
     has(&md, "Store `dynamodb`: reads cost RCU, writes cost WCU.");
-    has(&md, "| partition_read_limit | 3000 RCU/s | <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html> | documented |");
-    has(&md, "| partition_count | 8 | planning rule: max(RCU/3000 + WCU/1000, size/10GB) | **assumption** |");
-    has(&md, "One figure is an assumption (undocumented by the store, or a planning rule), not a published limit: `partition_count`.");
+    has(&md, "| `partition_read_limit` | 3000 RCU/s | <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/bp-partition-key-design.html> | documented |");
+    has(&md, "| `partition_count` | 8 | planning rule: max(RCU/3000 + WCU/1000, size/10GB) | **assumption** |");
+    has(&md, "\n**assumption** One figure is an assumption (undocumented by the store, or a planning rule), not a published limit: `partition_count`.");
 }
 
 #[test]
@@ -466,4 +466,213 @@ fn preview() {
     let written = crate::charts::write_all(&r, &dir).unwrap();
     std::fs::write(dir.join("report.md"), markdown(&r, &written)).unwrap();
     println!("{}", dir.join("report.md").display());
+}
+
+#[test]
+fn the_summary_reads_the_same_in_both_reports() {
+    let mut r = fixture::results();
+    r.checklist = vec![crate::results::ChecklistItem {
+        check: "ephemeral_ttl".to_string(),
+        subject: "orders".to_string(),
+        status: crate::results::Status::Warn,
+        reason: "no TTL".to_string(),
+    }];
+    let md = markdown(&r, &[]);
+    let html = super::html(&r, &[]);
+    for (md_want, html_want) in [
+        (
+            "**Verdict: FAIL.** Of 6 simulated checks on 2 tables",
+            "<span class=\"badge fail\">FAIL</span><div>Of 6 simulated checks on 2 tables",
+        ),
+        (
+            " Warnings: `partition_size` on orders.",
+            " Warnings: <code>partition_size</code> on orders.",
+        ),
+        (
+            "The busiest table, **orders**, peaks",
+            "The busiest table, <b>orders</b>, peaks",
+        ),
+        (
+            " Design-review checklist: 0 fail, 1 warn, 0 pass.",
+            " Design-review checklist: 0 fail, 1 warn, 0 pass.",
+        ),
+    ] {
+        has(&md, md_want);
+        has(&html, html_want);
+    }
+    r.verdicts.clear();
+    has(
+        &markdown(&r, &[]),
+        "**Verdict: NO CHECKS.** No simulated checks were run. The busiest table",
+    );
+    has(
+        &super::html(&r, &[]),
+        "<div class=\"overall neutral\" id=\"overall\"><span class=\"badge neutral\">NO CHECKS</span><div>No simulated checks were run. The busiest table",
+    );
+}
+
+#[test]
+fn checklist_and_hot_keys_show_in_both_reports() {
+    let mut r = fixture::results();
+    let md = markdown(&r, &[]);
+    has(
+        &md,
+        "## Design-review checklist\n\nThe checklist was not run.\n",
+    );
+    has(
+        &super::html(&r, &[]),
+        "<h2>Design-review checklist</h2>\n<p>The checklist was not run.</p>",
+    );
+    r.checklist = vec![crate::results::ChecklistItem {
+        check: "ephemeral_ttl".to_string(),
+        subject: "orders".to_string(),
+        status: crate::results::Status::Warn,
+        reason: "no TTL".to_string(),
+    }];
+    let md = markdown(&r, &[]);
+    has(&md, "## Design-review checklist\n\nStatic checks of the access-pattern table and key templates (no simulation): every read resolves");
+    has(&md, "large items offloaded.\n\n**FAIL** 0, warn 1, pass 0\n\n| check | subject | status | reason |\n|---|---|---|---|\n| `ephemeral_ttl` | orders | warn | no TTL |\n");
+    // Without tables the hot-keys section keeps its heading and note.
+    r.tables.clear();
+    for page in [markdown(&r, &[]), super::html(&r, &[])] {
+        has(&page, "Hot keys");
+        has(&page, "The 10 hottest partition keys of each table");
+    }
+}
+
+/// `(stem, SVG)` for every SVG in `files`, as `report::html` takes them.
+fn svgs(files: &[PathBuf]) -> Vec<(String, String)> {
+    files
+        .iter()
+        .filter_map(|p| p.file_name()?.to_str()?.strip_suffix(".svg"))
+        .map(|stem| (stem.to_string(), "<svg width=\"1\"></svg>".to_string()))
+        .collect()
+}
+
+#[test]
+fn charts_variants_store_and_method_read_the_same_in_both_reports() {
+    let mut r = fixture::with_variants(3);
+    r.tables[1] = TableBuilder::quiet("big", 5000).build();
+    if let Some(rec) = r.recommendation.as_mut() {
+        rec.reason = "fewest shards".to_string();
+    }
+    let files = chart_names(&r);
+    let md = markdown(&r, &files);
+    let html = super::html(&r, &svgs(&files));
+    for page in [&md, &html] {
+        has(
+            page,
+            "The variant comparison chart is in the Variants section.",
+        );
+        has(page, "The 200 hottest of 5,000 partition ranks are shown.");
+        has(page, "Key Visualizer view: time across, partitions down in key-space order; colour is the peak-window utilization in each step of");
+        has(page, "Reason: fewest shards.");
+        has(page, "One figure is an assumption (undocumented by the store, or a planning rule), not a published limit: ");
+        has(
+            page,
+            "The design-review checklist is static: it reads the scenario",
+        );
+        assert!(!page.contains("No charts were written"));
+    }
+    has(&md, "## Charts\n\nEach chart is embedded as PNG; an SVG of the same name is linked beside it.\n");
+    for want in [
+        "<tr class=\"recommended\"><td><code>shards=2,bucket=1d</code></td>",
+        "<tr class=\"fail\"><td><code>base</code></td>",
+        "<td><code>partition_count</code></td>",
+        "<span class=\"badge assumption\">ASSUMPTION</span> One figure is an assumption",
+    ] {
+        has(&html, want);
+    }
+    // No per-table chart: both say so, and point at the variant chart.
+    let only_variants = vec![
+        PathBuf::from("variants.png"),
+        PathBuf::from("variants.svg"),
+        PathBuf::from("extra.png"),
+        PathBuf::from("extra.svg"),
+    ];
+    let md = markdown(&r, &only_variants);
+    let html = super::html(&r, &svgs(&only_variants));
+    for page in [&md, &html] {
+        has(page, "No charts were written for this run.");
+        has(
+            page,
+            "The variant comparison chart is in the Variants section.",
+        );
+    }
+    assert!(!md.contains("Each chart is embedded"));
+    // A chart no section places is shown under "Other charts" on the page
+    // only, after the variants.
+    assert!(!md.contains("Other charts") && !md.contains("extra.png"));
+    let other = html.find("<h2>Other charts</h2>").unwrap();
+    assert!(html.find("<h2>Variants</h2>").unwrap() < other);
+    assert!(other < html.find("<h2>Store figures and assumptions</h2>").unwrap());
+    has(&html, "<figure aria-label=\"extra\">");
+}
+
+#[test]
+fn user_text_is_escaped_alike_and_code_spans_stay_literal() {
+    let item = |reason: &str| crate::results::ChecklistItem {
+        check: "key_cardinality".to_string(),
+        subject: "orders".to_string(),
+        status: crate::results::Status::Fail,
+        reason: reason.to_string(),
+    };
+    let mut r = fixture::with_variants(1);
+    r.variants[0]
+        .set
+        .insert("table.orders.bucket".to_string(), "<1d>|x".into());
+    r.checklist = vec![
+        item("partition key `A<B>|C` is <hot>"),
+        item("partition key `A<B>|C` is <hot>; odd ` tick"),
+    ];
+    let md = markdown(&r, &[]);
+    // Override values are text like any other (a `<` cannot open HTML).
+    has(&md, "`table.orders.bucket` = \"&lt;1d>\\|x\"");
+    // In a code span `<` shows as itself; outside it is escaped. An
+    // unpaired backtick leaves the whole reason as text.
+    has(
+        &md,
+        "| `key_cardinality` | orders | **FAIL** | partition key `A<B>\\|C` is &lt;hot> |",
+    );
+    has(
+        &md,
+        "| `key_cardinality` | orders | **FAIL** | partition key `A&lt;B>\\|C` is &lt;hot>; odd ` tick |",
+    );
+    let html = super::html(&r, &[]);
+    has(
+        &html,
+        "<td>partition key <code>A&lt;B&gt;|C</code> is &lt;hot&gt;</td>",
+    );
+    has(
+        &html,
+        "<td>partition key `A&lt;B&gt;|C` is &lt;hot&gt;; odd ` tick</td>",
+    );
+    // keyheat's own sentences escape apostrophes like all other text.
+    has(&html, "the partition&#39;s limit in a 1 s window");
+    has(&html, "it reads the scenario&#39;s key templates");
+    assert!(!html.contains("partition's") && !html.contains("scenario's"));
+    // The name of a table limit in the summary is text too.
+    let stat = |x: f64| crate::results::Stat {
+        mean: x,
+        p50: x,
+        p95: x,
+        ci95: [x, x],
+    };
+    r.tables[0].partition_read_limit_per_s = None;
+    r.tables[0].partition_write_limit_per_s = None;
+    r.tables[0].table_limit = Some(crate::results::TableLimitResults {
+        label: "<ramp>".to_string(),
+        steps_per_s: vec![(0.0, 500.0)],
+        throttled_fraction: stat(0.0),
+        peak_utilization: stat(1.0),
+        clear_minute: stat(0.0),
+        still_throttling: crate::results::Proportion {
+            mean: 0.0,
+            ci95: [0.0, 0.1],
+        },
+    });
+    has(
+        &markdown(&r, &[]),
+        "peaks at 1.23× its table limit over time (&lt;ramp>) (mean",
+    );
 }
