@@ -145,3 +145,99 @@ fn the_rule_holds_whichever_entity_the_pattern_is_by() {
         "by status {a} vs by warehouse {b}"
     );
 }
+
+/// A DynamoDB table provisioned at `capacity` WCU written at `rate` 1 KB
+/// puts/s over 100,000 uniform keys.
+fn provisioned(settings: &str, rate: u32) -> String {
+    format!(
+        r#"
+schema_version = 1
+name = "provisioned"
+[store]
+kind = "dynamodb"
+{settings}
+[simulation]
+seed = 3
+trials = 50
+duration = "10m"
+[[entity]]
+name = "order"
+count = 100_000
+[[table]]
+name = "orders"
+partition_key = "ORDER#{{order}}"
+item_size = "1KB"
+[[access_pattern]]
+name = "Put order"
+table = "orders"
+operation = "put"
+rate = {rate}
+by = "order"
+"#
+    )
+}
+
+#[test]
+fn table_level_capacity_throttles_the_excess() {
+    // 1,000 WCU provisioned, 1,800 WCU/s of uniform writes: 2 partitions of
+    // 1,000 WCU/s take ≈ 900 each (no partition is over), but the table serves
+    // 1,000 WCU/s: 1 − 1,000 / 1,800 = 44.4% of the units are throttled.
+    let r = run(&provisioned("write_capacity = 1000", 1800));
+    let t = &r.tables[0];
+    let expected = 1.0 - 1000.0 / 1800.0;
+    assert!(
+        (t.throttled_fraction.mean - expected).abs() < 0.005,
+        "throttled {} vs {expected}",
+        t.throttled_fraction.mean
+    );
+    // The partitions themselves run at ≈ 900 of their 1,000 WCU/s (a busy
+    // window's Poisson noise reaches ≈ 1.02).
+    assert!(t.peak_utilization.p95 < 1.1, "{}", t.peak_utilization.p95);
+    let cap = t
+        .table_limit
+        .as_ref()
+        .and_then(|l| l.caps[1].as_ref())
+        .expect("write cap");
+    assert_eq!(cap.limit_per_s, 1000.0);
+    assert!((cap.throttled_fraction.mean - expected).abs() < 0.005);
+    let v = r
+        .verdicts
+        .iter()
+        .find(|v| v.check == "table_throughput" && v.detail.contains("WCU"))
+        .expect("a write table_throughput verdict");
+    assert_eq!(v.status.as_str(), "fail");
+    assert!(
+        v.detail.contains("1,800 WCU/s") && v.detail.contains("the table limit binds"),
+        "{}",
+        v.detail
+    );
+    assert!(v.detail.contains("44.4%"), "{}", v.detail);
+}
+
+#[test]
+fn on_demand_throttles_beyond_twice_the_previous_peak() {
+    // On demand with a previous peak of 2,000 WCU/s serves 4,000; 5,000 WCU/s
+    // asked: 1 − 4,000 / 5,000 = 20% throttled.
+    let r = run(&provisioned(
+        "mode = \"on_demand\"\nprevious_peak_write = 2000\npartitions = 10",
+        5000,
+    ));
+    let t = &r.tables[0];
+    assert!(
+        (t.throttled_fraction.mean - 0.2).abs() < 0.005,
+        "{}",
+        t.throttled_fraction.mean
+    );
+}
+
+#[test]
+fn a_table_under_its_capacity_is_not_throttled() {
+    // 800 WCU/s against 1,000 provisioned: no window's excess worth counting.
+    let r = run(&provisioned("write_capacity = 1000", 800));
+    let t = &r.tables[0];
+    assert!(
+        t.throttled_fraction.mean < 1e-6,
+        "{}",
+        t.throttled_fraction.mean
+    );
+}

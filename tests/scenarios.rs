@@ -304,7 +304,19 @@ fn c03_sharded_date_spreads_writes_over_200_keys_and_reads_a_day_with_200_querie
         // 2,000 WCU/s over 200 keys on 9 partitions: ≈ 222 on average, no partition near 1,000.
         let busiest = write_units_on_busiest(t);
         assert!((222.0..500.0).contains(&busiest), "{rel}: {busiest}");
-        assert!(t.throttled_fraction.mean < 1e-6, "{rel}");
+        // Random suffix: a point get queries all 200 keys, 5,200 RCU/s
+        // against the table's 3,000: 2,200 of the 7,200 units/s asked
+        // (with 2,000 WCU/s of writes) are throttled by the table limit.
+        let expected = if rel.contains("calculated") {
+            0.0
+        } else {
+            2200.0 / 7200.0
+        };
+        assert!(
+            (t.throttled_fraction.mean - expected).abs() < 0.005,
+            "{rel}: {}",
+            t.throttled_fraction.mean
+        );
         assert_eq!(status(&r, "hot_partition"), Pass, "{rel}");
     }
 }

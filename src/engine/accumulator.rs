@@ -12,6 +12,7 @@ use super::segments::Segment;
 use super::window::{Component, Limits, Outcome};
 use crate::results::{KeyLoad, Timeseries};
 use crate::store::{LoadSplit, NodeLayout, StoreModel};
+use rand::SeedableRng;
 use rand_distr::{Distribution, Poisson};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::collections::HashMap;
@@ -31,6 +32,28 @@ pub struct TableLimitTrial {
     /// segment: one step of the limit, one rate, one bucket) with a window
     /// over the limit ends; 0 when no window went over.
     pub clear_s: f64,
+    /// Against the constant read and write caps alone, each side on its own.
+    pub sides: [SideOutcome; 2],
+}
+
+/// One side's (reads' or writes') windows against the table's constant cap.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct SideOutcome {
+    /// Units over the cap, summed over windows.
+    pub throttled_units: f64,
+    /// Units requested, summed over the windows judged.
+    pub requested_units: f64,
+    /// Highest window's units ÷ the cap.
+    pub peak_utilization: f64,
+}
+
+impl SideOutcome {
+    /// Adds one segment's outcome of this side.
+    pub(super) fn record(&mut self, o: &Outcome) {
+        self.throttled_units += o.throttled_units;
+        self.requested_units += o.requested_units;
+        self.peak_utilization = self.peak_utilization.max(o.peak_utilization);
+    }
 }
 
 impl TableLimitTrial {
@@ -228,6 +251,8 @@ pub(super) struct TableAccumulator {
     expected_rate: f64,
     /// The table-level limit's outcome, when the plan has one.
     pub(super) table_limit: Option<TableLimitTrial>,
+    /// The stream the table's constant caps draw from (see `run_trial`).
+    pub(super) caps_rng: Xoshiro256PlusPlus,
     /// The representative trial's timeseries.
     pub(super) series: Option<Series>,
 }
@@ -263,6 +288,7 @@ impl TableAccumulator {
                 .table_limit
                 .as_ref()
                 .map(|_| TableLimitTrial::default()),
+            caps_rng: Xoshiro256PlusPlus::seed_from_u64(0),
             series: setup.representative.then(|| Series {
                 utilization: vec![vec![0.0f64; steps]; rows],
                 units: vec![vec![0.0f64; steps]; rows],

@@ -48,23 +48,56 @@ pub(super) fn aggregated_segment(
         .table_limit
         .as_ref()
         .and_then(|l| l.at_window(seg.start));
-    if let (Some(cap), Some(tl)) = (table_cap, acc.table_limit.as_mut()) {
+    if let (Some(limits), Some(tl)) = (table_cap, acc.table_limit.as_mut()) {
         // The table's units summed over its partitions: one compound
         // Poisson stream per pattern at the pattern's total rate.
         let comps = setup.components(|si| rates.placed[si].per_partition.iter().sum());
-        let limits = Limits {
-            combined: Some(cap),
-            ..Limits::default()
+        let draw = |comps: &[Component<'_>], limits: &Limits, rng: &mut Xoshiro256PlusPlus| {
+            if setup.draws_every_window() {
+                draw_windows(comps, limits, seg.windows(), rng, &mut |_, _, _| {})
+            } else {
+                collapsed(comps, limits, seg.windows(), rng)
+            }
         };
-        let o = if setup.draws_every_window() {
-            draw_windows(&comps, &limits, seg.windows(), rng, &mut |_, _, _| {})
+        let o = if limits.combined.is_some() {
+            draw(&comps, &limits, rng)
         } else {
-            collapsed(&comps, &limits, seg.windows(), rng)
+            // Separate read and write caps: each side against its own.
+            let mut both = Outcome::default();
+            for (side, cap) in [limits.read, limits.write].into_iter().enumerate() {
+                let Some(cap) = cap else { continue };
+                let is_write = side == 1;
+                let own: Vec<Component<'_>> = comps
+                    .iter()
+                    .filter(|c| c.is_write == is_write)
+                    .copied()
+                    .collect();
+                let limit = if is_write {
+                    Limits {
+                        write: Some(cap),
+                        ..Limits::default()
+                    }
+                } else {
+                    Limits {
+                        read: Some(cap),
+                        ..Limits::default()
+                    }
+                };
+                let o = draw(&own, &limit, &mut acc.caps_rng);
+                tl.sides[side].record(&o);
+                both.merge(o);
+            }
+            both
         };
         tl.record(&o, seg.end, setup.plan.window_s);
         // Over both limits at once, a window loses the larger excess.
         out.throttled_units = out.throttled_units.max(o.throttled_units);
-        out.peak_utilization = out.peak_utilization.max(o.peak_utilization);
+        // A table without per-partition limits peaks against the table's;
+        // one with them keeps its partitions' peak (the table's is its own
+        // figure, `table_limit`).
+        if !setup.partition_limits.any() {
+            out.peak_utilization = out.peak_utilization.max(o.peak_utilization);
+        }
     }
     acc.total.merge(out);
 }

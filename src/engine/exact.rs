@@ -3,7 +3,7 @@
 //! its units from the cost distribution; every window is then judged on the
 //! table's servers and against its table-level limit.
 
-use super::accumulator::{TableAccumulator, TableSetup};
+use super::accumulator::{SideOutcome, TableAccumulator, TableSetup};
 use super::placement::{AliasEntries, Placed};
 use super::segments::Segment;
 use super::stream::Stream;
@@ -62,14 +62,20 @@ pub(super) fn exact_segment(
         if let (Some(nl), true) = (setup.nodes(), setup.simulate_nodes) {
             w.judge_nodes(setup, nl, acc, wi);
         }
-        if let Some(cap) = table_cap {
-            w.judge_table(cap);
+        if let Some(limits) = table_cap {
+            // Without per-partition limits the table peaks against its own.
+            w.judge_table(limits, !setup.partition_limits.any());
         }
         w.end_window();
     }
     acc.total.merge(w.out);
     if let (Some(tl), Some(t)) = (acc.table_limit.as_mut(), w.table_out) {
         tl.record(&t, seg.end, plan.window_s);
+        for (mine, seg_side) in tl.sides.iter_mut().zip(w.table_sides) {
+            mine.throttled_units += seg_side.throttled_units;
+            mine.requested_units += seg_side.requested_units;
+            mine.peak_utilization = mine.peak_utilization.max(seg_side.peak_utilization);
+        }
     }
 }
 
@@ -89,10 +95,12 @@ struct ExactWindows {
     out: Outcome,
     /// The segment's outcome against the table-level limit, when it has one.
     table_out: Option<Outcome>,
+    /// Against the table's constant read and write caps, each on its own.
+    table_sides: [SideOutcome; 2],
 }
 
 impl ExactWindows {
-    fn new(setup: &TableSetup<'_>, table_cap: Option<f64>) -> ExactWindows {
+    fn new(setup: &TableSetup<'_>, table_cap: Option<Limits>) -> ExactWindows {
         let (p_count, n_nodes) = (setup.p_count, setup.n_nodes);
         let per_request_reads = setup.simulate_nodes
             && setup.nodes().is_some_and(|nl| {
@@ -107,6 +115,7 @@ impl ExactWindows {
             window_over: 0.0,
             out: Outcome::default(),
             table_out: table_cap.map(|_| Outcome::default()),
+            table_sides: [SideOutcome::default(); 2],
         }
     }
 
@@ -262,19 +271,33 @@ impl ExactWindows {
     }
 
     /// The whole table's units this window against its limit of `cap` units.
-    fn judge_table(&mut self, cap: f64) {
+    fn judge_table(&mut self, limits: Limits, own_peak: bool) {
         let Some(t) = self.table_out.as_mut() else {
             return;
         };
-        let units: f64 = self.r_units.iter().sum::<f64>() + self.w_units.iter().sum::<f64>();
-        let (util, over) = Limits {
-            combined: Some(cap),
-            ..Limits::default()
+        let (r, w): (f64, f64) = (self.r_units.iter().sum(), self.w_units.iter().sum());
+        let (util, over) = if limits.read.is_none() && limits.write.is_none() {
+            limits.apply(0.0, r + w)
+        } else {
+            limits.apply(r, w)
+        };
+        // The constant caps, each side on its own.
+        for (side, (cap, units)) in [(limits.read, r), (limits.write, w)]
+            .into_iter()
+            .enumerate()
+        {
+            if let Some(cap) = cap {
+                let s = &mut self.table_sides[side];
+                s.requested_units += units;
+                s.throttled_units += (units - cap).max(0.0);
+                s.peak_utilization = s.peak_utilization.max(units / cap);
+            }
         }
-        .apply(0.0, units);
         t.peak_utilization = t.peak_utilization.max(util);
         t.throttled_units += over;
-        self.out.peak_utilization = self.out.peak_utilization.max(util);
+        if own_peak {
+            self.out.peak_utilization = self.out.peak_utilization.max(util);
+        }
         // Over both limits at once, a window loses the larger excess.
         self.window_over = self.window_over.max(over);
     }

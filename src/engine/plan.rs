@@ -5,6 +5,7 @@
 
 use super::combos::{Combos, OtherEntity};
 use super::stream::{KeySpace, Stream, SubKey};
+use super::window::Limits;
 use crate::distributions::popularity::RankShares;
 use crate::distributions::severity::{Severity, SEVERITY_MAX_ITEM_DRAWS, SEVERITY_SAMPLES};
 use crate::scenario::{
@@ -101,26 +102,32 @@ pub struct TablePlan {
     pub table_limit: Option<TableLimitPlan>,
 }
 
-/// A table-level limit on read + write units that changes over simulated
-/// time, from [`StoreModel::table_limit_schedule`], in windows.
+/// Table-level limits, in windows: the store's read and write units per
+/// second the whole table serves at once (DynamoDB's provisioned or
+/// on-demand capacity, [`StoreModel::key_limits`]) and a read + write limit
+/// that changes over simulated time ([`StoreModel::table_limit_schedule`]:
+/// Firestore's 500/50/5 ramp). Each window's excess over them is throttled.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TableLimitPlan {
-    /// What the limit is (`"500/50/5 ramp"`).
+    /// What the limits are (`"500/50/5 ramp"`, `"provisioned capacity"`).
     pub label: String,
-    /// The store's steps within the busy period: (start second, units per second).
+    /// The time-varying limit's steps within the busy period: (start second,
+    /// units per second); empty without one.
     pub steps_per_s: Vec<(f64, f64)>,
-    /// (first window, end window, units per window) of the steps that can
-    /// matter, in order. A step whose limit is not finite, or exceeds both
-    /// the table's busiest-window mean units by more than [`UNBINDING_SDS`]
-    /// standard deviations (plus one unit) and 10 × those mean units, is left
-    /// out: no window of it is throttled or reaches a utilization of 0.1, so
-    /// it costs no simulated stretch.
-    pub stretches: Vec<(usize, usize, f64)>,
+    /// The constant read and write limits, units per second.
+    pub caps_per_s: [Option<f64>; 2],
+    /// (first window, end window, limits per window) where a limit can
+    /// matter, in order. A limit that is not finite, or exceeds both the
+    /// table's busiest-window mean units (of its side) by more than
+    /// [`UNBINDING_SDS`] standard deviations (plus one unit) and 10 × those
+    /// mean units, is left out: no window of it is throttled or reaches a
+    /// utilization of 0.1, so it costs no simulated stretch.
+    pub stretches: Vec<(usize, usize, Limits)>,
 }
 
 impl TableLimitPlan {
-    /// The limit (units per window) in force at window `w`, if any.
-    pub fn at_window(&self, w: usize) -> Option<f64> {
+    /// The limits (units per window) in force at window `w`, if any.
+    pub fn at_window(&self, w: usize) -> Option<Limits> {
         self.stretches
             .iter()
             .find(|(a, b, _)| (*a..*b).contains(&w))
@@ -227,9 +234,8 @@ pub fn build_at(scenario: &Scenario, store: &dyn StoreModel, start_s: f64) -> Pl
             initial_bytes: 0.0,
             has_local_index: false,
         };
-        tp.table_limit = store
-            .table_limit_schedule(&demand, start_s, sim.duration_s)
-            .map(|s| table_limit_plan(tp, s, sim.window_s, windows, max_mult));
+        let schedule = store.table_limit_schedule(&demand, start_s, sim.duration_s);
+        tp.table_limit = table_limit_plan(tp, schedule, sim.window_s, windows, max_mult);
     }
     Plan {
         method: Method::default(),
@@ -243,40 +249,85 @@ pub fn build_at(scenario: &Scenario, store: &dyn StoreModel, start_s: f64) -> Pl
     }
 }
 
-/// A store's table-limit schedule in windows: each step from its start
-/// (rounded to a window) to the next step's, keeping the steps that can bind
-/// against the table's busiest windows (rates × `max_mult`).
+/// The table's limits in windows: the store's constant read / write caps
+/// ([`TablePlan::key_limits`]) over the whole busy period, and its
+/// time-varying schedule (each step from its start, rounded to a window, to
+/// the next step's), keeping the limits that can bind against the table's
+/// busiest windows (rates × `max_mult`). `None` when the store sets neither.
 fn table_limit_plan(
     tp: &TablePlan,
-    schedule: crate::store::TableLimitSchedule,
+    schedule: Option<crate::store::TableLimitSchedule>,
     window_s: f64,
     windows: usize,
     max_mult: f64,
-) -> TableLimitPlan {
-    let (mean, var) = tp.streams.iter().fold((0.0, 0.0), |(m, v), s| {
-        let lam = s.busy_rate_per_s * s.fan_out() * max_mult * window_s;
-        let [m1, m2, _, _] = s.severity.raw_moments();
-        (m + lam * m1, v + lam * m2)
-    });
-    // Steps above both bounds neither throttle nor reach a utilization of 0.1.
-    let keep_below = (mean + UNBINDING_SDS * var.sqrt() + 1.0).max(10.0 * mean);
-    let at = |t: f64| ((t / window_s).round().max(0.0) as usize).min(windows);
-    let steps = &schedule.steps;
-    let stretches = steps
-        .iter()
-        .enumerate()
-        .filter_map(|(i, &(start, per_s))| {
-            let a = at(start);
-            let b = steps.get(i + 1).map_or(windows, |n| at(n.0));
-            let limit = per_s * window_s;
-            (b > a && limit.is_finite() && limit <= keep_below).then_some((a, b, limit))
-        })
-        .collect();
-    TableLimitPlan {
-        label: schedule.label,
-        steps_per_s: schedule.steps,
-        stretches,
+) -> Option<TableLimitPlan> {
+    let caps_per_s = [
+        tp.key_limits.table_read_per_s,
+        tp.key_limits.table_write_per_s,
+    ];
+    if schedule.is_none() && caps_per_s.iter().all(Option::is_none) {
+        return None;
     }
+    // Mean and variance of a busiest window's units: reads, writes, both.
+    let moments = |side: Option<bool>| {
+        tp.streams
+            .iter()
+            .filter(|s| side.is_none_or(|w| s.is_write == w))
+            .fold((0.0, 0.0), |(m, v), s| {
+                let lam = s.busy_rate_per_s * s.fan_out() * max_mult * window_s;
+                let [m1, m2, _, _] = s.severity.raw_moments();
+                (m + lam * m1, v + lam * m2)
+            })
+    };
+    // Limits above both bounds neither throttle nor reach a utilization of 0.1.
+    let binds = |limit: f64, side: Option<bool>| {
+        let (mean, var) = moments(side);
+        let keep_below = (mean + UNBINDING_SDS * var.sqrt() + 1.0).max(10.0 * mean);
+        limit.is_finite() && limit <= keep_below
+    };
+    let caps = Limits {
+        read: caps_per_s[0]
+            .map(|c| c * window_s)
+            .filter(|&l| binds(l, Some(false))),
+        write: caps_per_s[1]
+            .map(|c| c * window_s)
+            .filter(|&l| binds(l, Some(true))),
+        combined: None,
+    };
+    let at = |t: f64| ((t / window_s).round().max(0.0) as usize).min(windows);
+    let mut stretches: Vec<(usize, usize, Limits)> = Vec::new();
+    let mut label = tp.key_limits.table_limit_label.to_string();
+    let mut steps_per_s = Vec::new();
+    if let Some(schedule) = schedule {
+        let steps = &schedule.steps;
+        stretches = steps
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &(start, per_s))| {
+                let a = at(start);
+                let b = steps.get(i + 1).map_or(windows, |n| at(n.0));
+                let limit = per_s * window_s;
+                (b > a && binds(limit, None)).then_some((
+                    a,
+                    b,
+                    Limits {
+                        combined: Some(limit),
+                        ..caps
+                    },
+                ))
+            })
+            .collect();
+        label = schedule.label;
+        steps_per_s = schedule.steps;
+    } else if caps.any() {
+        stretches.push((0, windows, caps));
+    }
+    Some(TableLimitPlan {
+        label,
+        steps_per_s,
+        caps_per_s,
+        stretches,
+    })
 }
 
 /// The busy period's rate multiplier as stretches of windows: `profile`

@@ -6,8 +6,8 @@ use super::trial::TableTrial;
 use crate::results::stats::{ci95_mean, mean, percentile};
 use crate::results::{
     Breach, GrowthPoint, IndexPressure, KeyChecks, MonotonicWrites, NodeMemory, NodeResults,
-    PartitionRank, Placement, Proportion, RunResults, Stat, StoreSummary, TableLimitResults,
-    TableResults, VariantResults,
+    PartitionRank, Placement, Proportion, RunResults, Stat, StoreSummary, TableCap,
+    TableLimitResults, TableResults, VariantResults,
 };
 use crate::scenario::{Scenario, Variant};
 use crate::store::StoreModel;
@@ -424,8 +424,22 @@ fn table_limit(
         steps_per_s: limit
             .stretches
             .iter()
-            .map(|&(a, _, l)| (a as f64 * plan.window_s, l / plan.window_s))
+            .filter_map(|&(a, _, l)| Some((a as f64 * plan.window_s, l.combined? / plan.window_s)))
             .collect(),
+        caps: [0, 1].map(|side| {
+            limit.caps_per_s[side].map(|limit_per_s| TableCap {
+                limit_per_s,
+                peak_utilization: stat(per, |t| of(t).sides[side].peak_utilization),
+                throttled_fraction: stat(per, |t| {
+                    let s = of(t).sides[side];
+                    if s.requested_units > 0.0 {
+                        s.throttled_units / s.requested_units
+                    } else {
+                        0.0
+                    }
+                }),
+            })
+        }),
         throttled_fraction: stat(per, |t| {
             if t.requested_units > 0.0 {
                 of(t).throttled_units / t.requested_units

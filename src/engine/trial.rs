@@ -72,6 +72,9 @@ pub struct TableTrial {
     pub table_limit: Option<TableLimitTrial>,
 }
 
+/// Mixed into the seed of the streams that draw a table's constant caps.
+const CAPS_SEED: u64 = 0xCA95_7AB1_E11D_0C0D;
+
 /// Runs trial `t` of `plan` for every table.
 ///
 /// Tables share one cluster: after every table has drawn its own windows
@@ -85,7 +88,16 @@ pub fn run_trial(plan: &Plan, store: &dyn StoreModel, t: u32) -> Vec<TableTrial>
     let (mut out, loads): (Vec<TableTrial>, Vec<NodeLoad>) = plan
         .tables
         .iter()
-        .map(|table| run_table(plan, store, table, t == 0, &mut world, &mut rng))
+        .enumerate()
+        .map(|(ti, table)| {
+            // The table's constant caps draw from their own stream, so a cap
+            // that is simulated never shifts the table's other draws.
+            let caps_seed = trial_seed(
+                plan.seed ^ CAPS_SEED ^ (ti as u64).wrapping_mul(CAPS_SEED),
+                t,
+            );
+            run_table(plan, store, table, t == 0, &mut world, &mut rng, caps_seed)
+        })
         .unzip();
     if plan.tables.iter().any(|tp| tp.layout.nodes.is_some()) {
         let mut crng = Xoshiro256PlusPlus::seed_from_u64(trial_seed(plan.seed ^ CLUSTER_SEED, t));
@@ -112,6 +124,7 @@ fn run_table(
     representative: bool,
     world: &mut World,
     rng: &mut Xoshiro256PlusPlus,
+    caps_seed: u64,
 ) -> (TableTrial, NodeLoad) {
     let setup = TableSetup::new(plan, store, table, representative);
     let split_every_s = setup.split_for_heat.map(|s| s.0);
@@ -123,6 +136,7 @@ fn run_table(
         exact: setup.exact,
     };
     let mut acc = TableAccumulator::new(&setup);
+    acc.caps_rng = Xoshiro256PlusPlus::seed_from_u64(caps_seed);
     // One placement per bucket: the keys of a bucket stay where they land
     // while the rate multiplier changes.
     let mut placements: HashMap<i64, BucketPlacement> = HashMap::new();

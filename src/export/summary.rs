@@ -10,8 +10,8 @@
 use crate::error::{Error, Result};
 use crate::results::{
     Breach, ChecklistItem, Checkpoint, IndexPressure, NodeMemory, NodeResults, PartitionRank,
-    Placement, Proportion, Recommendation, RunResults, Stat, StoreSummary, TableLimitResults,
-    TableResults, VariantResults, Verdict,
+    Placement, Proportion, Recommendation, RunResults, Stat, StoreSummary, TableCap,
+    TableLimitResults, TableResults, VariantResults, Verdict,
 };
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -301,6 +301,11 @@ pub struct TableLimitSummary<'a> {
     pub label: &'a str,
     /// The steps that can bind: `[start second, units per second]`.
     pub steps_per_s: &'a [(f64, f64)],
+    /// The constant read and write caps (DynamoDB's provisioned or on-demand
+    /// capacity), each judged on its side: `{limit_per_s, peak_utilization,
+    /// throttled_fraction}`; absent without caps.
+    #[serde(skip_serializing_if = "Caps::is_empty")]
+    pub caps: Caps<'a>,
     /// Units over the table limit ÷ units requested, per trial.
     pub throttled_fraction: MeanCi,
     /// Highest window's table units ÷ the limit then in force, per trial.
@@ -487,11 +492,33 @@ impl<'a> From<&'a IndexPressure> for IndexPressureSummary<'a> {
     }
 }
 
+/// A table's constant caps by side.
+#[derive(Debug, Serialize)]
+pub struct Caps<'a> {
+    /// Reads against the table's read cap.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read: Option<&'a TableCap>,
+    /// Writes against the table's write cap.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub write: Option<&'a TableCap>,
+}
+
+impl Caps<'_> {
+    /// Whether neither side has a cap.
+    fn is_empty(&self) -> bool {
+        self.read.is_none() && self.write.is_none()
+    }
+}
+
 impl<'a> From<&'a TableLimitResults> for TableLimitSummary<'a> {
     fn from(l: &'a TableLimitResults) -> Self {
         TableLimitSummary {
             label: &l.label,
             steps_per_s: &l.steps_per_s,
+            caps: Caps {
+                read: l.caps[0].as_ref(),
+                write: l.caps[1].as_ref(),
+            },
             throttled_fraction: l.throttled_fraction.into(),
             peak_utilization: l.peak_utilization,
             clear_minute: l.clear_minute,

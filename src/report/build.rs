@@ -325,7 +325,7 @@ fn capacity(r: &RunResults) -> Option<Block> {
     }
     if let Some(limits) = sections::table_limits(r) {
         blocks.extend([
-            Block::Heading("Table limit over time".to_string()),
+            Block::Heading("Table-level limits".to_string()),
             note(sections::TABLE_LIMIT_NOTE),
             text_table("table-limit", limits),
         ]);

@@ -264,7 +264,17 @@ pub(super) fn table_limits(r: &RunResults) -> Option<TextTable> {
         .iter()
         .filter_map(|t| t.table_limit.as_ref().map(|l| (t, l)))
         .map(|(t, l)| {
-            let steps = if l.steps_per_s.is_empty() {
+            let caps: Vec<String> = ["read", "write"]
+                .iter()
+                .zip(&l.caps)
+                .filter_map(|(side, c)| {
+                    c.as_ref()
+                        .map(|c| format!("{side} {} throughout", sig3(c.limit_per_s)))
+                })
+                .collect();
+            let steps = if !caps.is_empty() {
+                caps.join("; ")
+            } else if l.steps_per_s.is_empty() {
                 "far above the traffic".to_string()
             } else {
                 l.steps_per_s
@@ -442,7 +452,7 @@ pub(super) fn utilization_basis(t: &TableResults) -> String {
 }
 
 /// The note above the table-limit table.
-pub(super) const TABLE_LIMIT_NOTE: &str = "A limit on the whole table's reads + writes that changes over simulated time, applied per window to the table's units summed over its partitions. Steps far above the traffic are left out. Throttling stops at the end of the last stationary stretch (one step, one rate) in which a window went over the limit; minutes count from the start of the busy period.";
+pub(super) const TABLE_LIMIT_NOTE: &str = "Limits on the whole table, applied per window to the table's units summed over its partitions: constant read and write caps (DynamoDB's provisioned capacity, on-demand's twice the previous peak) or a reads + writes limit that changes over simulated time (Firestore's ramp; steps far above the traffic are left out). A window's excess is throttled and counts in the table's throttled share. Throttling stops at the end of the last stationary stretch (one step, one rate) in which a window went over a limit; minutes count from the start of the busy period.";
 
 /// The key-placement approximation per table.
 pub(super) fn placement(r: &RunResults) -> TextTable {

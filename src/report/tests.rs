@@ -241,12 +241,13 @@ fn table_limit_over_time_lists_steps_throttled_share_and_the_minute_it_stops() {
         ci95: [mean, mean],
     };
     let mut r = fixture::results();
-    assert!(!report().contains("### Table limit over time"));
+    assert!(!report().contains("### Table-level limits"));
     r.tables[0].partition_read_limit_per_s = None;
     r.tables[0].partition_write_limit_per_s = None;
     r.tables[0].table_limit = Some(crate::results::TableLimitResults {
         label: "500/50/5 ramp".to_string(),
         steps_per_s: vec![(0.0, 500.0), (300.0, 750.0), (600.0, 1125.0)],
+        caps: [None, None],
         throttled_fraction: stat(0.0625, 0.063),
         peak_utilization: stat(2.2, 2.3),
         clear_minute: stat(10.0, 10.0),
@@ -256,7 +257,7 @@ fn table_limit_over_time_lists_steps_throttled_share_and_the_minute_it_stops() {
         },
     });
     let md = markdown(&r, &[]);
-    has(&md, "### Table limit over time");
+    has(&md, "### Table-level limits");
     has(&md, "| orders | 500/50/5 ramp | 500 from min 0; 750 from min 5.00; 1,120 from min 10.0 | 6.25% [6.25%, 6.25%] | 2.20 [2.20, 2.20] | 10.0 [10.0, 10.0]; p95 10.0 |");
     // The summary sentence names what the utilization is measured against.
     has(
@@ -265,7 +266,7 @@ fn table_limit_over_time_lists_steps_throttled_share_and_the_minute_it_stops() {
     );
     let html = super::html(&r, &[]);
     for want in [
-        "<h3>Table limit over time</h3>",
+        "<h3>Table-level limits</h3>",
         "<td>500/50/5 ramp</td>",
         "<td class=\"num\">6.25% [6.25%, 6.25%]</td>",
         "its table limit over time (500/50/5 ramp)",
@@ -663,6 +664,7 @@ fn user_text_is_escaped_alike_and_code_spans_stay_literal() {
     r.tables[0].table_limit = Some(crate::results::TableLimitResults {
         label: "<ramp>".to_string(),
         steps_per_s: vec![(0.0, 500.0)],
+        caps: [None, None],
         throttled_fraction: stat(0.0),
         peak_utilization: stat(1.0),
         clear_minute: stat(0.0),

@@ -229,9 +229,13 @@ pub struct IndexPressure {
 pub struct TableLimitResults {
     /// What the limit is (`"500/50/5 ramp"`).
     pub label: String,
-    /// The steps that can bind in the busy period: (start second, units per
-    /// second); steps far above the table's traffic are left out.
+    /// The steps of a read + write limit that changes over time and can bind
+    /// in the busy period: (start second, units per second); steps far above
+    /// the table's traffic are left out. Empty without such a limit.
     pub steps_per_s: Vec<(f64, f64)>,
+    /// The constant read and write limits of the whole table (DynamoDB's
+    /// provisioned or on-demand capacity), each judged on its own side.
+    pub caps: [Option<TableCap>; 2],
     /// Units over the table limit ÷ units requested, per trial.
     pub throttled_fraction: Stat,
     /// Highest window's table units ÷ the limit then in force, per trial.
@@ -242,6 +246,19 @@ pub struct TableLimitResults {
     pub clear_minute: Stat,
     /// Share of trials still over the limit in the busy period's last stretch.
     pub still_throttling: Proportion,
+}
+
+/// One side (reads or writes) of a table against its constant cap, reduced
+/// over trials.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct TableCap {
+    /// The cap, units per second.
+    pub limit_per_s: f64,
+    /// Highest window's units of this side ÷ the cap, per trial (0 when the
+    /// cap cannot bind: far above the side's traffic, not simulated).
+    pub peak_utilization: Stat,
+    /// Units over the cap ÷ this side's requested units, per trial.
+    pub throttled_fraction: Stat,
 }
 
 /// Load per node (Cassandra node, Redis master, MongoDB shard), reduced over

@@ -324,6 +324,7 @@ impl StoreModel for DynamoDb {
                 table_write_per_s: Some(2.0 * self.previous_peak_write),
                 table_limit_note:
                     "on-demand: 2 × the previous peak; more may throttle until it scales",
+                table_limit_label: "on-demand capacity (2 × the previous peak)",
                 ..Default::default()
             }
         } else if self.adaptive_capacity {
@@ -333,6 +334,7 @@ impl StoreModel for DynamoDb {
                 table_read_per_s: Some(self.read_capacity),
                 table_write_per_s: Some(self.write_capacity),
                 table_limit_note: "provisioned capacity: adaptive capacity lets a partition use up to its cap, within the table's total",
+                table_limit_label: "provisioned capacity",
                 ..Default::default()
             }
         } else {

@@ -107,6 +107,9 @@ pub struct KeyLimits {
     pub monotonic_write_per_s: Option<f64>,
     /// Where the table limits come from, for the `table_throughput` verdict.
     pub table_limit_note: &'static str,
+    /// What the table limits are, in a few words (`"provisioned capacity"`),
+    /// for the report and `summary.json`.
+    pub table_limit_label: &'static str,
 }
 
 /// Load-based splitting of hot ranges (Bigtable): see [`StoreModel::load_split`].

@@ -6,7 +6,34 @@
 
 use super::table::status_for;
 use crate::format::sig3;
-use crate::results::{KeyChecks, TableResults, Verdict};
+use crate::results::{KeyChecks, Status, TableResults, Verdict};
+
+/// What the per-window simulation of side `side`'s constant cap found, when
+/// some window went over it: a sentence for the verdict, and the status of
+/// its p95 peak utilization.
+fn simulated_cap(t: &TableResults, side: usize, headroom: f64) -> (String, Status) {
+    let Some(c) = t.table_limit.as_ref().and_then(|l| l.caps[side].as_ref()) else {
+        return (String::new(), Status::Pass);
+    };
+    if c.throttled_fraction.mean <= 0.0 {
+        return (String::new(), Status::Pass);
+    }
+    let u = &c.peak_utilization;
+    let f = &c.throttled_fraction;
+    (
+        format!(
+            "; the table limit binds: window by window, p95 peak {} of it (mean {} [{}, {}]) and {}% [{}, {}] of these units throttled (mean)",
+            sig3(u.p95),
+            sig3(u.mean),
+            sig3(u.ci95[0]),
+            sig3(u.ci95[1]),
+            sig3(100.0 * f.mean),
+            sig3(100.0 * f.ci95[0]),
+            sig3(100.0 * f.ci95[1]),
+        ),
+        status_for(u.p95, 1.0, headroom),
+    )
+}
 
 /// The key and table-limit verdicts of table `t` (`ru` / `wu`: the store's
 /// read and write unit names).
@@ -35,12 +62,13 @@ pub(super) fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> V
             // Nothing asked of this side of the table: nothing to judge.
             continue;
         }
+        let (simulated, status) = simulated_cap(t, side, headroom);
         out.push(Verdict {
             check: "table_throughput".into(),
             table: t.name.clone(),
-            status: status_for(units, limit, headroom),
+            status: status_for(units, limit, headroom).max(status),
             detail: format!(
-                "busy period asks {} {unit}/s of the table vs the {} {unit}/s it serves at once ({})",
+                "busy period asks {} {unit}/s of the table vs the {} {unit}/s it serves at once ({}){simulated}",
                 sig3(units),
                 sig3(limit),
                 k.table_limit_note

@@ -97,7 +97,9 @@ pub(super) fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> V
         out.push(hot_node(n, &node_limits, headroom));
     }
     out.push(hot_partition(t, headroom, ru, wu, !node_limits.is_empty()));
-    if let Some(l) = &t.table_limit {
+    // A limit that changes over simulated time; constant table caps are
+    // judged with the key and table limits (`keys.rs`).
+    if let Some(l) = t.table_limit.as_ref().filter(|l| l.caps == [None, None]) {
         out.push(table_limit_verdict(t, l, headroom, ru, wu));
     }
     out.push(size_verdict(
