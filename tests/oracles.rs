@@ -604,7 +604,7 @@ fn partitions_split_as_the_table_stores_data_and_dilute_the_older_model() {
     let p = (bytes / gib10).ceil() as usize;
     assert_eq!(p, 301);
     assert_eq!(last.partitions, p);
-    assert_eq!(t.partitions, 2);
+    assert_eq!(t.checkpoints[0].partitions, 2);
     // Day 180's layout: the data of 180 days.
     let mid = t
         .growth
@@ -629,6 +629,19 @@ fn partitions_split_as_the_table_stores_data_and_dilute_the_older_model() {
         hot.detail.contains("at day 365") && hot.detail.contains("301 partitions"),
         "{}",
         hot.detail
+    );
+    // The table's headline figures are the judged day's: the summary, the
+    // variants table and the verdict show the same peak (day 365, 301 partitions).
+    assert_eq!(t.day, 365.0);
+    assert_eq!(t.partitions, 301);
+    assert_eq!(t.peak_utilization, c.peak_utilization);
+    assert_eq!(t.partition_write_limit_per_s, c.limits_per_s[1]);
+    let summary = keyheat::export::summary_json(&r).unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&summary).unwrap();
+    assert_eq!(json["tables"][0]["day"], 365.0);
+    assert_eq!(
+        json["tables"][0]["peak_utilization"]["p95"].as_f64(),
+        Some(c.peak_utilization.p95)
     );
 }
 

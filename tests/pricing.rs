@@ -184,8 +184,15 @@ fn each_variant_is_priced_with_its_own_store_settings() {
     keyheat::cli::write_outputs(&r, dir.path()).unwrap();
     let csv = std::fs::read_to_string(dir.path().join("variants.csv")).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
-    assert!(lines[0].ends_with(",fan_out,monthly_cost,status"), "{csv}");
-    let cost = |line: &str| line.rsplit(',').nth(1).unwrap().parse::<f64>().unwrap();
+    assert!(
+        lines[0].ends_with(",fan_out,monthly_cost,status,day"),
+        "{csv}"
+    );
+    let column = lines[0]
+        .split(',')
+        .position(|h| h == "monthly_cost")
+        .unwrap();
+    let cost = |line: &str| line.split(',').nth(column).unwrap().parse::<f64>().unwrap();
     close(cost(lines[1]), 189.8);
     close(cost(lines[2]), 284.7);
     let md = std::fs::read_to_string(dir.path().join("report.md")).unwrap();

@@ -16,6 +16,8 @@ impl TableBuilder {
         TableBuilder {
             table: TableResults {
                 name: "orders".to_string(),
+                day: 0.0,
+                traffic_factor: 1.0,
                 stored_bytes: 1.0e9,
                 dilutes_by_horizon: false,
                 partitions,

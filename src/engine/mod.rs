@@ -22,7 +22,7 @@ pub mod window;
 pub mod world;
 
 use crate::error::Result;
-use crate::results::RunResults;
+use crate::results::{RunResults, TableResults};
 use crate::scenario::Scenario;
 use crate::store::Model;
 use rayon::prelude::*;
@@ -243,6 +243,19 @@ fn simulate(
             })
             .collect();
     }
+    // Each table's busy-period figures are those of the checkpoint its
+    // verdict judges, so the summary, the variants and the verdicts agree.
+    for (ti, t) in main.tables.iter_mut().enumerate() {
+        let Some(i) = crate::results::judged_checkpoint(&t.checkpoints) else {
+            continue;
+        };
+        let (day, factor, d) = &points[i];
+        t.day = *day;
+        t.traffic_factor = *factor;
+        if i > 0 {
+            take_busy_period(t, &d.tables[ti]);
+        }
+    }
     // Back-pressure, like peak utilization, is judged at the worst checkpoint.
     for (ti, t) in main.tables.iter_mut().enumerate() {
         for (k, b) in t.back_pressure.iter_mut().enumerate() {
@@ -264,6 +277,37 @@ fn simulate(
     let model = Model::new(&scenario.store, &scenario.source_path)?;
     reduce::set_monthly_costs(scenario, model.store(), &mut main.tables);
     Ok(main)
+}
+
+/// Replaces `t`'s busy-period figures with those of `at` (the same table on
+/// another checkpoint): what the table's layout, load and throttling were
+/// that day. Growth over the horizon, its breaches and advice, the cost
+/// (day 0's mean rates), the key checks (the busiest traffic) and the
+/// checkpoints themselves stay.
+fn take_busy_period(t: &mut TableResults, at: &TableResults) {
+    t.stored_bytes = at.stored_bytes;
+    t.partitions = at.partitions;
+    t.partition_read_limit_per_s = at.partition_read_limit_per_s;
+    t.partition_write_limit_per_s = at.partition_write_limit_per_s;
+    t.partition_combined_limit_per_s = at.partition_combined_limit_per_s;
+    t.peak_utilization = at.peak_utilization;
+    t.throttled_fraction = at.throttled_fraction;
+    t.hottest_partition_share = at.hottest_partition_share;
+    t.requests_per_s = at.requests_per_s;
+    t.read_units_per_s = at.read_units_per_s;
+    t.write_units_per_s = at.write_units_per_s;
+    t.partition_ranks = at.partition_ranks.clone();
+    if let (Some(n), Some(a)) = (t.nodes.as_mut(), at.nodes.as_ref()) {
+        // Node memory is over the horizon: day 0's stays.
+        let memory = n.memory.take();
+        *n = a.clone();
+        n.memory = memory;
+    }
+    t.placement = at.placement;
+    t.hot_keys = at.hot_keys.clone();
+    t.timeseries = at.timeseries.clone();
+    t.index_throttled_fraction = at.index_throttled_fraction;
+    t.table_limit = at.table_limit.clone();
 }
 
 /// One busy period's trials reduced to tables; the busy period

@@ -338,6 +338,8 @@ fn table_results(
     let first = per.first();
     TableResults {
         name: tp.name.clone(),
+        day: 0.0,
+        traffic_factor: 1.0,
         stored_bytes: tp.stored_bytes,
         dilutes_by_horizon: tp.dilutes_by_horizon,
         partitions: tp.layout.partitions,

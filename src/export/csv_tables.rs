@@ -150,9 +150,9 @@ pub struct VariantRow<'a> {
     pub set: String,
     /// Table (or `table.index`).
     pub table: &'a str,
-    /// Partitions the store lays the table out on at day 0.
+    /// Partitions the store lays the table out on, on `day`.
     pub partitions: usize,
-    /// 95th percentile over trials of the peak window utilization.
+    /// 95th percentile over trials of the peak window utilization, on `day`.
     #[serde(serialize_with = "shortest")]
     pub peak_utilization_p95: f64,
     /// Mean over trials of the throttled units ÷ requested units.
@@ -173,6 +173,10 @@ pub struct VariantRow<'a> {
     pub monthly_cost: Option<f64>,
     /// The design's worst verdict on the table: `pass`, `warn` or `fail`.
     pub status: &'static str,
+    /// Day of the horizon whose busy period `partitions`, the peak and the
+    /// throttled fraction describe: the checkpoint the verdict judges.
+    #[serde(serialize_with = "shortest")]
+    pub day: f64,
 }
 
 /// Writes a number in Rust's shortest round-trip `Display` form (`1`,
@@ -393,5 +397,6 @@ fn variant_row<'a>(
         fan_out: t.fan_out,
         monthly_cost: t.monthly_cost,
         status,
+        day: t.day,
     }
 }

@@ -92,7 +92,14 @@ pub struct VariantSummary<'a> {
 pub struct TableSummary<'a> {
     /// Table name, or `"table.index"` for an index.
     pub name: &'a str,
-    /// Partitions the store lays the table out on at day 0.
+    /// Day of the horizon whose busy period the busy-period figures below
+    /// (partitions, peak utilization, throttled fraction, hottest partition,
+    /// limits, table limit, stored bytes) describe: the checkpoint the
+    /// `hot_partition` verdict judges (0 without growth).
+    pub day: f64,
+    /// Traffic multiplier of that day.
+    pub traffic_factor: f64,
+    /// Partitions the store lays the table out on, on `day`.
     pub partitions: usize,
     /// Peak over windows and partitions of consumed units ÷ limit, per trial.
     pub peak_utilization: Stat,
@@ -360,6 +367,8 @@ impl<'a> From<&'a TableResults> for TableSummary<'a> {
         let last = t.growth.last();
         TableSummary {
             name: &t.name,
+            day: t.day,
+            traffic_factor: t.traffic_factor,
             partitions: t.partitions,
             peak_utilization: t.peak_utilization,
             throttled_fraction: t.throttled_fraction.into(),

@@ -71,8 +71,16 @@ pub struct StoreSummary {
 pub struct TableResults {
     /// Table name, or `"table.index"` for an index.
     pub name: String,
-    /// Expected bytes the table stores on the simulated day (day 0 for the
-    /// main results; each checkpoint's own day in [`Checkpoint::stored_bytes`]).
+    /// Day of the horizon whose busy period the busy-period figures
+    /// (partitions, limits, peak utilization, throttled fraction, partition
+    /// ranks, node load, hot keys, timeseries, table limit, stored bytes)
+    /// describe: the checkpoint the `hot_partition` verdict judges
+    /// ([`judged_checkpoint`]); 0 without growth.
+    pub day: f64,
+    /// Traffic multiplier of that day (e^{growth·day}).
+    pub traffic_factor: f64,
+    /// Expected bytes the table stores on that day (each checkpoint's own
+    /// day in [`Checkpoint::stored_bytes`]).
     pub stored_bytes: f64,
     /// Whether the data stored by the horizon lays the table out on
     /// partitions with a lower per-partition limit (then the horizon is a
@@ -308,6 +316,36 @@ pub struct NodeMemory {
     pub fill: Breach,
     /// (day, mean, p95) over trials of the fullest node's bytes, on the growth grid.
     pub by_day: Vec<(f64, f64, f64)>,
+}
+
+/// The checkpoint a table's busy-period figures and verdicts describe: the
+/// earliest one whose mean peak utilization is statistically tied with the
+/// worst checkpoint's (their 95% CIs overlap; the worst by p95), so noise
+/// does not move the day. `None` without checkpoints.
+///
+/// ```
+/// use keyheat::results::{judged_checkpoint, Checkpoint, Stat};
+/// let at = |day: f64, mean: f64, p95: f64| Checkpoint {
+///     day,
+///     traffic_factor: 1.0,
+///     peak_utilization: Stat { mean, p50: mean, p95, ci95: [mean - 0.01, mean + 0.01] },
+///     throttled_fraction: Stat::from_samples(&[0.0]),
+///     partitions: 1,
+///     limits_per_s: [None, None, None],
+///     stored_bytes: 0.0,
+/// };
+/// // Day 365 is clearly worse than day 0.
+/// assert_eq!(judged_checkpoint(&[at(0.0, 1.0, 1.1), at(365.0, 2.0, 2.1)]), Some(1));
+/// // Tied within noise: the earlier day is judged.
+/// assert_eq!(judged_checkpoint(&[at(0.0, 2.0, 2.1), at(365.0, 2.005, 2.11)]), Some(0));
+/// ```
+pub fn judged_checkpoint(checkpoints: &[Checkpoint]) -> Option<usize> {
+    let worst = checkpoints
+        .iter()
+        .max_by(|a, b| a.peak_utilization.p95.total_cmp(&b.peak_utilization.p95))?;
+    checkpoints
+        .iter()
+        .position(|c| c.peak_utilization.ci95[1] >= worst.peak_utilization.ci95[0])
 }
 
 /// The busy period at one point of the horizon.

@@ -182,53 +182,38 @@ fn hot_node(n: &NodeResults, node_limits: &[String], headroom: f64) -> Verdict {
 /// does not move the verdict's day — with the back-pressure of the global
 /// indexes the table's writes feed.
 fn hot_partition(t: &TableResults, headroom: f64, ru: &str, wu: &str, per_node: bool) -> Verdict {
-    let worst = t
-        .checkpoints
-        .iter()
-        .max_by(|a, b| a.peak_utilization.p95.total_cmp(&b.peak_utilization.p95));
-    let worst = worst.and_then(|w| {
-        t.checkpoints
-            .iter()
-            .find(|c| c.peak_utilization.ci95[1] >= w.peak_utilization.ci95[0])
-    });
-    let (u, thr, at, limits, partitions) = match worst {
-        Some(c) if c.day > 0.0 => (
-            c.peak_utilization,
-            c.throttled_fraction,
-            format!(
-                " at day {} (traffic × {}{})",
-                sig3(c.day),
-                sig3(c.traffic_factor),
-                if c.partitions == t.partitions {
-                    String::new()
-                } else {
-                    format!(
-                        "; {} stored on {} partitions, {} on day 0",
-                        human_bytes(c.stored_bytes),
-                        c.partitions,
-                        t.partitions
-                    )
-                }
-            ),
-            limit_words(c.limits_per_s, ru, wu),
-            c.partitions,
-        ),
-        _ => (
-            t.peak_utilization,
-            t.throttled_fraction,
-            String::new(),
-            limit_words(
-                [
-                    t.partition_read_limit_per_s,
-                    t.partition_write_limit_per_s,
-                    t.partition_combined_limit_per_s,
-                ],
-                ru,
-                wu,
-            ),
-            t.partitions,
-        ),
+    // The table's busy-period figures are those of the judged checkpoint
+    // (`results::judged_checkpoint`): say which day when it is not day 0.
+    let (u, thr, partitions) = (t.peak_utilization, t.throttled_fraction, t.partitions);
+    let day0_partitions = t.checkpoints.first().map_or(t.partitions, |c| c.partitions);
+    let at = if t.day > 0.0 {
+        format!(
+            " at day {} (traffic × {}{})",
+            sig3(t.day),
+            sig3(t.traffic_factor),
+            if partitions == day0_partitions {
+                String::new()
+            } else {
+                format!(
+                    "; {} stored on {} partitions, {} on day 0",
+                    human_bytes(t.stored_bytes),
+                    partitions,
+                    day0_partitions
+                )
+            }
+        )
+    } else {
+        String::new()
     };
+    let limits = limit_words(
+        [
+            t.partition_read_limit_per_s,
+            t.partition_write_limit_per_s,
+            t.partition_combined_limit_per_s,
+        ],
+        ru,
+        wu,
+    );
     if limits.is_empty() {
         return Verdict {
             check: "hot_partition".into(),
