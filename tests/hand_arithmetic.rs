@@ -241,3 +241,117 @@ fn a_table_under_its_capacity_is_not_throttled() {
         t.throttled_fraction.mean
     );
 }
+
+/// A Cassandra event journal: one journal written at `rate` rows/s of
+/// `size` each, `columns` columns per row (and `values_warning` values per
+/// partition), `bucket` (or none).
+fn journal(rate: f64, size: &str, columns: u32, values_warning: f64, bucket: &str) -> String {
+    format!(
+        r#"
+schema_version = 1
+name = "journal"
+[store]
+kind = "cassandra"
+columns_per_row = {columns}
+values_warning = {values_warning}
+[simulation]
+seed = 9
+trials = 100
+duration = "10m"
+horizon = "365d"
+[[entity]]
+name = "journal"
+count = 1
+[[table]]
+name = "events"
+partition_key = "J#{{journal}}"
+sort_key = "{{time}}"
+item_size = "{size}"
+bucket = "{bucket}"
+[[access_pattern]]
+name = "Append event"
+table = "events"
+operation = "put"
+rate = {rate}
+by = "journal"
+"#
+    )
+}
+
+fn status_of(r: &keyheat::RunResults, check: &str) -> String {
+    r.verdicts
+        .iter()
+        .filter(|v| v.check == check)
+        .map(|v| v.status.as_str().to_string())
+        .next()
+        .unwrap_or_default()
+}
+
+#[test]
+fn the_advised_bucket_counts_the_stored_row_with_its_cell_overhead() {
+    // 200 B events, 8 columns per row: Cassandra stores 8 × 8 B of cell
+    // metadata per row, 264 B (the values warning is raised out of the way:
+    // this is about bytes). At 0.6687 rows/s a day stores
+    // 0.6687 × 86,400 × 264 = 15.25 MB, so 0.8 × 100 MiB lasts
+    // 83,886,080 / 15,253,000 = 5.50 days — not the 7.27 days of the raw
+    // 200 B (83,886,080 / 11,555,000).
+    let per_day: f64 = 0.6687 * 86_400.0;
+    let by_hand: f64 = 0.8 * 100.0 * 1_048_576.0 / (per_day * 264.0);
+    assert!((by_hand - 5.50).abs() < 0.01, "{by_hand}");
+    let r = run(&journal(0.6687, "200B", 8, 1e9, "none"));
+    let t = &r.tables[0];
+    let advised = t.widest_safe_bucket_days.expect("an advised bucket");
+    // The p95 of the busiest key's growth leaves a little margin under the mean.
+    assert!(
+        advised <= by_hand && advised > 0.97 * by_hand,
+        "advised {advised} vs {by_hand} by hand"
+    );
+    assert_eq!(status_of(&r, "partition_size"), "fail");
+    // Applying the advice passes the size check; the raw-size bucket does not.
+    let hours = |d: f64| format!("{}h", (d * 24.0).floor());
+    let applied = run(&journal(0.6687, "200B", 8, 1e9, &hours(advised)));
+    assert_eq!(
+        status_of(&applied, "partition_size"),
+        "pass",
+        "{:?}",
+        applied.verdicts
+    );
+    let raw = run(&journal(0.6687, "200B", 8, 1e9, &hours(7.27)));
+    assert_ne!(status_of(&raw, "partition_size"), "pass");
+}
+
+#[test]
+fn the_advised_bucket_respects_the_row_warning() {
+    // 1 row/s of 100 B: a day is 86,400 rows (8.64 MB + 8 B of metadata per
+    // row). The 100 MiB size ceiling alone would allow ≈ 8.9 days, but the
+    // 100,000-row warning is crossed after 100,000 / 86,400 = 1.16 days:
+    // 0.8 × 100,000 rows = 80,000 rows = 0.926 days is the widest bucket.
+    let r = run(&journal(1.0, "100B", 1, 100_000.0, "none"));
+    let t = &r.tables[0];
+    let advised = t.widest_safe_bucket_days.expect("an advised bucket");
+    let by_hand = 80_000.0 / 86_400.0;
+    assert!(
+        advised <= by_hand && advised > 0.97 * by_hand,
+        "advised {advised} vs {by_hand} by hand"
+    );
+    assert_eq!(t.widest_safe_bucket_limited_by.as_deref(), Some("rows"));
+    let v = r
+        .verdicts
+        .iter()
+        .find(|v| v.check == "partition_size")
+        .unwrap();
+    assert!(v.detail.contains("the row warning binds"), "{}", v.detail);
+    // Applying it passes both the size and the row checks.
+    let minutes = format!("{}m", (advised * 1440.0).floor());
+    let applied = run(&journal(1.0, "100B", 1, 100_000.0, &minutes));
+    assert_eq!(status_of(&applied, "partition_size"), "pass");
+    assert_eq!(
+        status_of(&applied, "partition_rows"),
+        "pass",
+        "{:?}",
+        applied.verdicts
+    );
+    // The fewest write shards: 365 days × 86,400 rows ÷ N ≤ 80,000 → N ≥ 395.
+    let shards = t.fewest_safe_shards.expect("advised shards");
+    assert!((395..=400).contains(&shards), "{shards}");
+}

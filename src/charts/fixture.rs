@@ -80,6 +80,8 @@ impl TableBuilder {
                     ci95: None,
                 },
                 widest_safe_bucket_days: Some(12.5),
+                widest_safe_bucket_limited_by: Some("size".to_string()),
+                fewest_safe_shards: None,
                 widest_safe_item_bucket_days: None,
                 size_breach_curve: breach_curve(),
                 item_size_breach_curve: Vec::new(),

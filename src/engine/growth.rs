@@ -256,40 +256,127 @@ impl GrowthPlan {
         }
     }
 
-    /// The widest time bucket, in days, that keeps the busiest key's item
-    /// collection (`item = false`) or item (`item = true`) at or under
-    /// `headroom × limit` on average: (headroom·L − initial) ÷ daily growth of
-    /// the busiest key class. `None` when nothing grows or no limit applies.
-    pub fn widest_safe_bucket_days(&self, item: bool, headroom: f64) -> Option<f64> {
-        let limit = if item {
-            self.item_limit?
-        } else {
-            self.collection_limit?
-        };
-        let es = self.item_size.mean();
-        let ee = self.element_size.as_ref().map_or(0.0, SizeDist::mean);
-        let daily = self
+    /// The widest time bucket and the fewest write shards that keep every
+    /// size and count check passing: the p95 over trials of the busiest key's
+    /// item collection (stored bytes with the store's per-item overhead) at
+    /// or under `headroom` × its ceiling, its rows at or under `headroom` ×
+    /// the row warning, and (for the item bucket) its appended item under
+    /// `headroom` × the item ceiling — the verdicts' criteria, by the
+    /// simulation's own formula ([`GrowthPlan::busiest_key`]) at the p95 of the
+    /// maximum over the keys (which a narrower bucket or more shards make
+    /// more numerous), in the last bucket of the horizon where traffic has
+    /// grown most.
+    ///
+    /// ```
+    /// # use keyheat::engine::growth::GrowthPlan;
+    /// let g = GrowthPlan::example_for_docs();
+    /// let a = g.advice(0.8);
+    /// // No ceiling in the example: nothing to advise.
+    /// assert_eq!(a.bucket_days, None);
+    /// ```
+    pub fn advice(&self, headroom: f64) -> Advice {
+        let sizes = self.sizes();
+        let mut out = Advice::default();
+        let collection_limits = self.collection_limit.is_some() || self.rows_limit.is_some();
+        let grows = self
             .classes
             .iter()
-            .map(|c| {
-                if item {
-                    c.appends_per_day * ee
-                } else {
-                    c.items_per_day * es + c.appends_per_day * ee
-                }
-            })
-            .fold(0.0, f64::max);
-        // Judge the last bucket of the horizon, where traffic has grown most.
-        let daily = daily * (self.growth_per_day * self.horizon_days).exp().max(1.0);
-        if daily <= 0.0 {
-            return None;
+            .any(|c| c.items_per_day > 0.0 || c.appends_per_day > 0.0);
+        if !grows {
+            return out;
         }
-        let start = if item {
-            es
+        if collection_limits {
+            let over =
+                |bucket: f64, spread: f64| self.collection_over(&sizes, headroom, bucket, spread);
+            let b = widest(self.horizon_days, |b| over(b, 1.0).is_none());
+            // A bucket as wide as the horizon is no bucket: none is needed.
+            if b < self.horizon_days {
+                out.bucket_days = Some(b);
+                out.bucket_binds = over(b * 1.001 + 1e-9, 1.0);
+            }
+            // Write shards split the busiest collection (at the table's own bucket).
+            let g = self.growth_days;
+            if over(g, 1.0).is_some() {
+                let shards = self.shards.max(1);
+                out.shards = (2..=MAX_ADVISED_SHARDS / shards)
+                    .find(|&k| over(g, f64::from(k)).is_none())
+                    .map(|k| k * shards);
+            }
+        }
+        if let Some(limit) = self.item_limit {
+            let appends = self.classes.iter().any(|c| c.appends_per_day > 0.0);
+            if appends {
+                let ok = |bucket: f64| {
+                    self.classes.iter().all(|c| {
+                        let (z, init, tau) = self.p95_busiest(c, bucket, 1.0);
+                        self.busiest_key(&sizes, c, tau, z, init, 1.0).item_bytes
+                            <= headroom * limit
+                    })
+                };
+                let b = widest(self.horizon_days, ok);
+                out.item_bucket_days = (b < self.horizon_days).then_some(b);
+            }
+        }
+        out
+    }
+
+    /// The first check the busiest item collection fails with a `bucket`-day
+    /// time bucket and its writes spread over `spread` × the keys, at the
+    /// p95 over trials (`None` when both pass).
+    fn collection_over(
+        &self,
+        sizes: &Sizes,
+        headroom: f64,
+        bucket: f64,
+        spread: f64,
+    ) -> Option<&'static str> {
+        for c in &self.classes {
+            let (z, init, tau) = self.p95_busiest(c, bucket, spread);
+            let k = self.busiest_key(sizes, c, tau, z, init, spread);
+            if self
+                .collection_limit
+                .is_some_and(|l| k.collection_bytes > headroom * l)
+            {
+                return Some("size");
+            }
+            if self.rows_limit.is_some_and(|l| k.rows > headroom * l) {
+                return Some("rows");
+            }
+        }
+        None
+    }
+
+    /// For class `c` with a `bucket`-day time bucket (within the TTL and
+    /// the horizon) and its writes over `spread` × the keys: the p95 over
+    /// trials of the busiest key's normal quantile (the maximum over the
+    /// class's keys), its initial items at that quantile, and the effective
+    /// days of the horizon's last bucket.
+    fn p95_busiest(&self, c: &GrowthClass, bucket: f64, spread: f64) -> (f64, f64, f64) {
+        let h = self.horizon_days;
+        let g = bucket
+            .min(h)
+            .min(self.ttl_days.unwrap_or(f64::INFINITY))
+            .max(0.0);
+        // Keys over the horizon: this bucket's instead of the table's own.
+        let own_buckets = self.bucket_days.map_or(1.0, |b| (h / b).ceil().max(1.0));
+        let buckets = if g > 0.0 {
+            (h / g).ceil().max(1.0)
         } else {
-            self.initial_items.mean().max(self.min_items) * es
+            1.0
         };
-        Some(((headroom * limit - start) / daily).max(0.0))
+        let keys = (c.keys / own_buckets * buckets * spread).max(1.0);
+        let z = max_of_normals(keys, 0.95);
+        let init = self
+            .initial_items
+            .upper_quantile(upper_tail_of_max(keys, 0.95))
+            .max(0.0);
+        let r = self.growth_per_day;
+        let tau = if r.abs() < 1e-12 {
+            g
+        } else {
+            ((r * h).exp() - (r * (h - g)).exp()) / r
+        };
+        (z, init, tau)
     }
 
     /// Days of day-0 traffic that the collection alive at day `t` received:
@@ -437,17 +524,58 @@ impl GrowthPlan {
             .collect()
     }
 
-    /// Draws one trial's growth.
-    pub fn simulate<R: Rng + ?Sized>(&self, rng: &mut R) -> GrowthTrial {
-        // Stored bytes per item include the store's per-item overhead.
+    /// The size moments every key's growth is computed from: stored bytes
+    /// per item include the store's per-item overhead.
+    fn sizes(&self) -> Sizes {
         let (m, o) = (self.item_size.mean(), self.overhead_bytes);
         let es = m + o;
         let var_s = (self.item_size.second_moment() - m * m).max(0.0);
-        let es2 = var_s + es * es;
         let (ee, ee2) = self
             .element_size
             .as_ref()
             .map_or((0.0, 0.0), |e| (e.mean(), e.second_moment()));
+        Sizes {
+            es,
+            var_s,
+            es2: var_s + es * es,
+            ee,
+            ee2,
+        }
+    }
+
+    /// The busiest key of class `c` after `tau` effective days of writes, at
+    /// the standard normal quantile `z` of its compound-Poisson growth, with
+    /// `init` initial items, its writes spread over `spread` times as many
+    /// keys (more write shards): its item collection's bytes, its rows, and
+    /// its appended item's bytes. The one formula the simulation
+    /// ([`GrowthPlan::simulate`]) and the advice ([`GrowthPlan::advice`]) use.
+    fn busiest_key(
+        &self,
+        s: &Sizes,
+        c: &GrowthClass,
+        tau: f64,
+        z: f64,
+        init: f64,
+        spread: f64,
+    ) -> KeySize {
+        let (a, b) = (c.items_per_day / spread, c.appends_per_day / spread);
+        // A key that is written holds at least the item it writes.
+        let mut items = (init + a * tau).max(self.min_items);
+        if let Some(m) = self.max_items {
+            items = items.min(m.max(init));
+        }
+        let mean = items * s.es + b * tau * s.ee;
+        let var = items * s.var_s + a * tau * (s.es2 - s.var_s) + b * tau * s.ee2;
+        KeySize {
+            collection_bytes: (mean + z * var.max(0.0).sqrt()).max(0.0),
+            rows: (items + z * (a * tau).sqrt()).max(0.0),
+            item_bytes: (s.es + b * tau * s.ee + z * (b * tau * s.ee2).max(0.0).sqrt()).max(0.0),
+        }
+    }
+
+    /// Draws one trial's growth.
+    pub fn simulate<R: Rng + ?Sized>(&self, rng: &mut R) -> GrowthTrial {
+        let sizes = self.sizes();
         // Per class: (z of the largest key, its initial items).
         let draws: Vec<(f64, f64)> = self
             .classes
@@ -458,37 +586,16 @@ impl GrowthPlan {
                 (z, self.initial_items.upper_quantile(q).max(0.0))
             })
             .collect();
-        let collection = |t: f64| -> f64 {
+        let busiest = |t: f64, pick: fn(&KeySize) -> f64| -> f64 {
             let tau = self.effective_days(t);
             self.classes
                 .iter()
                 .zip(&draws)
-                .map(|(c, &(z, init))| {
-                    // A key that is written holds at least the item it writes.
-                    let mut items = (init + c.items_per_day * tau).max(self.min_items);
-                    if let Some(m) = self.max_items {
-                        items = items.min(m.max(init));
-                    }
-                    let mean = items * es + c.appends_per_day * tau * ee;
-                    let var = items * var_s
-                        + c.items_per_day * tau * (es2 - var_s)
-                        + c.appends_per_day * tau * ee2;
-                    (mean + z * var.max(0.0).sqrt()).max(0.0)
-                })
+                .map(|(c, &(z, init))| pick(&self.busiest_key(&sizes, c, tau, z, init, 1.0)))
                 .fold(0.0, f64::max)
         };
-        let item = |t: f64| -> f64 {
-            let tau = self.effective_days(t);
-            self.classes
-                .iter()
-                .zip(&draws)
-                .map(|(c, &(z, _))| {
-                    let mean = es + c.appends_per_day * tau * ee;
-                    let var = c.appends_per_day * tau * ee2;
-                    (mean + z * var.max(0.0).sqrt()).max(0.0)
-                })
-                .fold(0.0, f64::max)
-        };
+        let collection = |t: f64| busiest(t, |k| k.collection_bytes);
+        let item = |t: f64| busiest(t, |k| k.item_bytes);
         // Largest freshly written item: the maximum of all items written within the horizon.
         let written = (self.items_written_per_day * self.effective_days_total()).max(1.0);
         let u_base: f64 = rng.random();
@@ -521,20 +628,7 @@ impl GrowthPlan {
             (day <= self.horizon_days).then_some(day)
         });
         // Rows of the busiest collection: Poisson item arrivals (sd √(aτ)).
-        let rows = |t: f64| -> f64 {
-            let tau = self.effective_days(t);
-            self.classes
-                .iter()
-                .zip(&draws)
-                .map(|(c, &(z, init))| {
-                    let mut n = (init + c.items_per_day * tau).max(self.min_items);
-                    if let Some(m) = self.max_items {
-                        n = n.min(m.max(init));
-                    }
-                    (n + z * (c.items_per_day * tau).sqrt()).max(0.0)
-                })
-                .fold(0.0, f64::max)
-        };
+        let rows = |t: f64| busiest(t, |k| k.rows);
         let grid = self.grid();
         let rows_by_day: Vec<f64> = grid.iter().map(|&t| rows(t)).collect();
         let rows_breach_day = self
@@ -578,6 +672,68 @@ impl GrowthPlan {
             item_breach_day,
         }
     }
+}
+
+/// Most write shards the advice considers.
+const MAX_ADVISED_SHARDS: u32 = 4096;
+
+/// What would make a table's size checks pass (see [`GrowthPlan::advice`]).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Advice {
+    /// The widest time bucket, days, that keeps the busiest item collection
+    /// within every size and row check (0: no bucket helps; `None`: no
+    /// collection ceiling applies, nothing grows, or no bucket is needed:
+    /// the checks pass over the whole horizon).
+    pub bucket_days: Option<f64>,
+    /// The check a wider bucket would fail first: `"size"` or `"rows"`.
+    pub bucket_binds: Option<&'static str>,
+    /// The fewest write shards (total) that keep the busiest item collection
+    /// within every size and row check at the table's own bucket, when its
+    /// checks fail without more (`None`: they pass, or no count up to 4,096 helps).
+    pub shards: Option<u32>,
+    /// The widest time bucket, days, that keeps the busiest appended item
+    /// under the item ceiling (`None`: no appends, no item ceiling, or none
+    /// needed).
+    pub item_bucket_days: Option<f64>,
+}
+
+/// The largest value in (0, `max`] for which `ok` holds, `ok` holding for
+/// everything below it (bisection to 0.01%); `max` when it holds there, 0
+/// when it holds nowhere.
+fn widest(max: f64, ok: impl Fn(f64) -> bool) -> f64 {
+    if ok(max) {
+        return max;
+    }
+    let (mut lo, mut hi) = (0.0, max);
+    for _ in 0..60 {
+        let mid = 0.5 * (lo + hi);
+        if ok(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+        if hi - lo <= 1e-4 * hi {
+            break;
+        }
+    }
+    lo
+}
+
+/// Stored bytes per item (mean, variance, second moment) and per appended
+/// element (mean, second moment).
+struct Sizes {
+    es: f64,
+    var_s: f64,
+    es2: f64,
+    ee: f64,
+    ee2: f64,
+}
+
+/// One key's size after a stretch of growth (see [`GrowthPlan::busiest_key`]).
+struct KeySize {
+    collection_bytes: f64,
+    rows: f64,
+    item_bytes: f64,
 }
 
 /// Items and appends written per day over a whole table.

@@ -335,6 +335,7 @@ fn table_results(
             }
         })
         .collect();
+    let advice = tp.growth.advice(headroom);
     let first = per.first();
     TableResults {
         name: tp.name.clone(),
@@ -364,8 +365,10 @@ fn table_results(
         partition_rows_limit: tp.growth.rows_limit,
         max_partition_rows: stat(per, |t| t.growth.max_rows),
         rows_breach: breach(per, |t| t.growth.rows_breach_day),
-        widest_safe_bucket_days: tp.growth.widest_safe_bucket_days(false, headroom),
-        widest_safe_item_bucket_days: tp.growth.widest_safe_bucket_days(true, headroom),
+        widest_safe_bucket_days: advice.bucket_days,
+        widest_safe_bucket_limited_by: advice.bucket_binds.map(str::to_string),
+        fewest_safe_shards: advice.shards,
+        widest_safe_item_bucket_days: advice.item_bucket_days,
         size_breach_curve: curve(&grid, per, |t| t.growth.size_breach_day),
         item_size_breach_curve: curve(&grid, per, |t| t.growth.item_breach_day),
         rows_breach_curve: curve(&grid, per, |t| t.growth.rows_breach_day),

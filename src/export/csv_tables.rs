@@ -177,6 +177,9 @@ pub struct VariantRow<'a> {
     /// throttled fraction describe: the checkpoint the verdict judges.
     #[serde(serialize_with = "shortest")]
     pub day: f64,
+    /// The checks on the table that do not pass, as `check status`, joined
+    /// with `;` (empty when every check passes).
+    pub failing: String,
 }
 
 /// Writes a number in Rust's shortest round-trip `Display` form (`1`,
@@ -379,12 +382,16 @@ fn variant_row<'a>(
     t: &'a TableResults,
     verdicts: &[Verdict],
 ) -> VariantRow<'a> {
-    let status = verdicts
-        .iter()
-        .filter(|v| v.table == t.name)
+    let mine = || verdicts.iter().filter(|v| v.table == t.name);
+    let status = mine()
         .map(|v| v.status)
         .max()
         .map_or("pass", |s| s.as_str());
+    let failing = mine()
+        .filter(|v| v.status != crate::results::Status::Pass)
+        .map(|v| format!("{} {}", v.check, v.status.as_str()))
+        .collect::<Vec<_>>()
+        .join(";");
     VariantRow {
         variant,
         set,
@@ -398,5 +405,6 @@ fn variant_row<'a>(
         monthly_cost: t.monthly_cost,
         status,
         day: t.day,
+        failing,
     }
 }

@@ -120,11 +120,16 @@ pub struct TableSummary<'a> {
     pub size_breach: BreachSummary,
     /// The item breach with its probability and CIs.
     pub item_size_breach: BreachSummary,
-    /// Widest time bucket, days, keeping the busiest item collection under
-    /// headroom × its ceiling; `null`: nothing grows or no ceiling.
+    /// Widest time bucket, days, keeping the busiest item collection within
+    /// every size and row check at the p95 (stored bytes with the per-item
+    /// overhead under headroom × its ceiling, rows under headroom × the row
+    /// warning); `null`: nothing grows or no ceiling.
     pub widest_safe_bucket_days: Option<f64>,
     /// The same for the busiest item.
     pub widest_safe_item_bucket_days: Option<f64>,
+    /// The fewest write shards (in all) that keep the busiest item
+    /// collection within every size and row check, when more are needed.
+    pub fewest_safe_shards: Option<u32>,
     /// Rows one item collection may hold before the store warns; `null`
     /// when the store has no such limit.
     pub partition_rows_limit: Option<f64>,
@@ -381,6 +386,7 @@ impl<'a> From<&'a TableResults> for TableSummary<'a> {
             item_size_breach: (&t.item_size_breach).into(),
             widest_safe_bucket_days: t.widest_safe_bucket_days,
             widest_safe_item_bucket_days: t.widest_safe_item_bucket_days,
+            fewest_safe_shards: t.fewest_safe_shards,
             partition_rows_limit: t.partition_rows_limit,
             max_partition_rows: t.max_partition_rows.into(),
             days_to_rows_breach: t.rows_breach.mean_day,

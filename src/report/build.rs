@@ -775,23 +775,22 @@ fn check_list(verdicts: &[&Verdict]) -> Vec<Inline> {
     out
 }
 
-/// Worst status of a design with the count of non-passing checks.
+/// Worst status of a design, naming its non-passing checks (failures first).
 fn variant_verdict(verdicts: &[Verdict]) -> Vec<Inline> {
     let Some(w) = worst(verdicts) else {
         return vec![text("—")];
     };
-    let fails = with_status(verdicts, Status::Fail).len();
-    let warns = with_status(verdicts, Status::Warn).len();
-    let mut parts = Vec::new();
-    if fails > 0 {
-        parts.push(format!("{fails} fail"));
-    }
-    if warns > 0 {
-        parts.push(format!("{warns} warn"));
-    }
     let mut out = vec![Inline::Status(w)];
-    if !parts.is_empty() {
-        out.push(text(format!(" ({})", parts.join(", "))));
+    let named: Vec<&Verdict> = with_status(verdicts, Status::Fail)
+        .into_iter()
+        .chain(with_status(verdicts, Status::Warn))
+        .collect();
+    for (i, v) in named.iter().enumerate() {
+        out.push(text(if i == 0 { " (" } else { ", " }));
+        out.extend([code(&v.check), text(format!(" {}", v.status.as_str()))]);
+    }
+    if !named.is_empty() {
+        out.push(text(")"));
     }
     out
 }

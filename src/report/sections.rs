@@ -129,14 +129,26 @@ pub(super) fn partition_growth(t: &TableResults) -> Option<String> {
 pub(super) fn safe_buckets(t: &TableResults, headroom: f64) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(days) = t.widest_safe_bucket_days.filter(|d| d.is_finite()) {
-        let ceiling = t
-            .partition_size_limit_bytes
-            .map(|b| format!(" ({})", bytes(b)))
-            .unwrap_or_default();
+        let mut limits: Vec<String> = Vec::new();
+        if let Some(b) = t.partition_size_limit_bytes {
+            limits.push(format!("its size ceiling ({})", bytes(b)));
+        }
+        if let Some(r) = t.partition_rows_limit {
+            limits.push(format!(
+                "the row warning ({} rows)",
+                crate::format::whole(r)
+            ));
+        }
         out.push(format!(
-            "A time bucket of at most {} days keeps the busiest item collection under {} × its ceiling{ceiling} on average.",
+            "A time bucket of at most {} days keeps the busiest item collection within {} × {} at the p95 over trials.",
             sig3(days),
-            axis(headroom)
+            axis(headroom),
+            limits.join(" and ")
+        ));
+    }
+    if let Some(n) = t.fewest_safe_shards {
+        out.push(format!(
+            "Without a narrower bucket, {n} write shards (shards = {n}) keep it within them."
         ));
     }
     if let Some(days) = t.widest_safe_item_bucket_days.filter(|d| d.is_finite()) {
@@ -145,7 +157,7 @@ pub(super) fn safe_buckets(t: &TableResults, headroom: f64) -> Vec<String> {
             .map(|b| format!(" ({})", bytes(b)))
             .unwrap_or_default();
         out.push(format!(
-            "A time bucket of at most {} days keeps the busiest item under {} × the item size limit{ceiling} on average.",
+            "A time bucket of at most {} days keeps the busiest item under {} × the item size limit{ceiling} at the p95 over trials.",
             sig3(days),
             axis(headroom)
         ));

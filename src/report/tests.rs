@@ -110,7 +110,7 @@ fn when_it_breaks_lists_checkpoints_and_the_widest_safe_bucket() {
     assert!(!md.contains("Stored data grows"));
     has(&md, "| 1.20% [1.08%, 1.32%] |");
     has(&md, "The p95 peak utilization passes the headroom 0.8 by day 180 and the limit (throttling) by day 365.");
-    has(&md, "A time bucket of at most 12.5 days keeps the busiest item collection under 0.8 × its ceiling (10.0 GB) on average.");
+    has(&md, "A time bucket of at most 12.5 days keeps the busiest item collection within 0.8 × its size ceiling (10.0 GB) at the p95 over trials.");
     // "orders.by_status" has neither checkpoints nor a safe bucket: no subsection.
     assert!(!md.contains("### orders.by_status\n\n| day |"));
     let mut r = fixture::results();
@@ -118,7 +118,7 @@ fn when_it_breaks_lists_checkpoints_and_the_widest_safe_bucket() {
     r.tables[0].widest_safe_bucket_days = None;
     assert!(!markdown(&r, &[]).contains("## When it breaks"));
     r.tables[0].widest_safe_item_bucket_days = Some(30.0);
-    has(&markdown(&r, &[]), "A time bucket of at most 30.0 days keeps the busiest item under 0.8 × the item size limit (400 KB) on average.");
+    has(&markdown(&r, &[]), "A time bucket of at most 30.0 days keeps the busiest item under 0.8 × the item size limit (400 KB) at the p95 over trials.");
     // Data that splits the table: the sentence names the first split and the horizon's count.
     let t = &mut r.tables[0];
     for g in t.growth.iter_mut().filter(|g| g.day >= 100.0) {
@@ -221,7 +221,7 @@ fn capacity_nodes_and_placement() {
         "<a href=\"#breaks\">When it breaks</a>",
         "<section id=\"capacity\">",
         "<td class=\"num\">2.25×</td>",
-        "A time bucket of at most 12.5 days keeps the busiest item collection under 0.8 × its ceiling (10.0 GB) on average.",
+        "A time bucket of at most 12.5 days keeps the busiest item collection within 0.8 × its size ceiling (10.0 GB) at the p95 over trials.",
         "<td>read 3,000 / write 1,000</td>",
         "<td class=\"num\">995,904</td>",
         "<h3>Node memory</h3>",
@@ -353,7 +353,7 @@ fn variants_table_and_recommendation() {
     let md = markdown(&r, &chart_names(&r));
     has(&md, "## Variants");
     has(&md, "| variant | set | p95 peak utilization: orders | p95 peak utilization: orders.by_status | throttled (worst table) | first breach (mean day) | fan-out (max) | verdict |\n|---|---|---:|---:|---:|---|---:|---|\n");
-    has(&md, "| `base` | — | 1.50 | 0.420 | 2.31% | day 123 (item collection, orders) | 1 | **FAIL** (1 fail, 1 warn) |");
+    has(&md, "| `base` | — | 1.50 | 0.420 | 2.31% | day 123 (item collection, orders) | 1 | **FAIL** (`hot_partition` fail, `partition_size` warn) |");
     // serde_json::Map keeps its keys sorted (or in insertion order): accept either.
     let set_sorted = "`table.orders.bucket` = \"1d\", `table.orders.shards` = 2";
     let set_inserted = "`table.orders.shards` = 2, `table.orders.bucket` = \"1d\"";

@@ -118,9 +118,18 @@ pub struct TableResults {
     pub max_partition_rows: Stat,
     /// When an item collection first holds more rows than the limit.
     pub rows_breach: Breach,
-    /// Widest time bucket (days) keeping the busiest item collection under
-    /// headroom × its ceiling on average (`None`: nothing grows or no ceiling).
+    /// Widest time bucket (days) that keeps the busiest item collection
+    /// within every size and row check at the p95 over trials: its stored
+    /// bytes (per-item overhead included) under headroom × its ceiling and
+    /// its rows under headroom × the row warning (0: no bucket helps; `None`:
+    /// nothing grows or no ceiling).
     pub widest_safe_bucket_days: Option<f64>,
+    /// The check a wider bucket would fail first (`"size"`, `"rows"`).
+    pub widest_safe_bucket_limited_by: Option<String>,
+    /// The fewest write shards (in all) that keep the busiest item collection
+    /// within every size and row check at the table's own bucket, when more
+    /// are needed.
+    pub fewest_safe_shards: Option<u32>,
     /// The same for the busiest item (appended arrays).
     pub widest_safe_item_bucket_days: Option<f64>,
     /// P(first breach of the item-collection ceiling by day d) over trials,

@@ -290,10 +290,13 @@ fn rows_verdict(t: &TableResults, limit: f64, headroom: f64) -> Verdict {
     } else {
         status_for(t.max_partition_rows.p95, limit, headroom)
     };
-    let when = match t.rows_breach.mean_day {
+    let mut when = match t.rows_breach.mean_day {
         Some(d) => format!("first breach {} on average", when_day(d)),
         None => "no breach within the horizon".into(),
     };
+    if status != Status::Pass {
+        when.push_str(&advice(t, false, headroom));
+    }
     Verdict {
         check: "partition_rows".into(),
         table: t.name.clone(),
@@ -365,6 +368,60 @@ fn table_limit_verdict(
     }
 }
 
+/// What would make a failing size or row check pass: the widest time bucket
+/// and, for item collections, the fewest write shards that keep the busiest
+/// key within every size and row check (`item`: the appended item's bucket).
+fn advice(t: &TableResults, item: bool, headroom: f64) -> String {
+    let widest = if item {
+        t.widest_safe_item_bucket_days
+    } else {
+        t.widest_safe_bucket_days
+    };
+    let what = if item {
+        format!("item under {headroom} × the ceiling")
+    } else {
+        let size = t.partition_size_limit_bytes.is_some();
+        let rows = t.partition_rows_limit.is_some();
+        let checks = match (size, rows) {
+            (true, true) => "its size ceiling and row warning",
+            (false, true) => "the row warning",
+            _ => "the ceiling",
+        };
+        format!("item collection within {headroom} × {checks}")
+    };
+    let mut out = String::new();
+    match widest {
+        Some(b) if b <= 0.0 => {
+            out.push_str("; no time bucket helps: the busiest key starts over the ceiling")
+        }
+        Some(b) => {
+            let width = if b >= 1.0 {
+                format!("{} days", sig3(b))
+            } else if b * 24.0 >= 1.0 {
+                format!("{} hours", sig3(b * 24.0))
+            } else {
+                format!("{} minutes", sig3(b * 1440.0))
+            };
+            let binds = match (item, t.widest_safe_bucket_limited_by.as_deref()) {
+                (false, Some("rows")) if t.partition_size_limit_bytes.is_some() => {
+                    " (the row warning binds)"
+                }
+                _ => "",
+            };
+            out.push_str(&format!(
+                "; a time bucket of at most {width} keeps the busiest {what}{binds}"
+            ));
+        }
+        None => {}
+    }
+    if let (Some(n), false) = (t.fewest_safe_shards, item) {
+        out.push_str(&format!(
+            "; so do {n} write shards (shards = {n}) without a narrower bucket"
+        ));
+    }
+    out
+}
+
 fn size_verdict(
     check: &str,
     t: &TableResults,
@@ -398,29 +455,8 @@ fn size_verdict(
         ),
         None => "no breach within the horizon".to_string(),
     };
-    let widest = if check == "item_size" {
-        t.widest_safe_item_bucket_days
-    } else {
-        t.widest_safe_bucket_days
-    };
-    if let (Some(b), true) = (widest, status != Status::Pass) {
-        if b <= 0.0 {
-            when.push_str("; no time bucket helps: the busiest key starts over the ceiling");
-        }
-        let width = if b <= 0.0 {
-            String::new()
-        } else if b >= 1.0 {
-            format!("{} days", sig3(b))
-        } else if b * 24.0 >= 1.0 {
-            format!("{} hours", sig3(b * 24.0))
-        } else {
-            format!("{} minutes", sig3(b * 1440.0))
-        };
-        if b > 0.0 {
-            when.push_str(&format!(
-                "; a time bucket of at most {width} keeps the busiest {what} under {headroom} × the ceiling"
-            ));
-        }
+    if status != Status::Pass {
+        when.push_str(&advice(t, check == "item_size", headroom));
     }
     Verdict {
         check: check.into(),
