@@ -355,3 +355,24 @@ fn the_advised_bucket_respects_the_row_warning() {
     let shards = t.fewest_safe_shards.expect("advised shards");
     assert!((395..=400).contains(&shards), "{shards}");
 }
+
+#[test]
+fn the_first_split_day_is_the_root_of_the_growth_curve() {
+    // orders-by-date: 9 partitions on day 0 (8,000 WCU + 3,000 RCU), the
+    // table grows by ≈ 53.6 GB a day, so it passes 9 × 10 GiB (the data 9
+    // partitions hold) on day 9 × 10 GiB ÷ 53.6 GB = 1.80 — not on the
+    // growth grid's next day (3.04).
+    let text = std::fs::read_to_string(crate::util::root().join("scenarios/orders-by-date.toml"))
+        .unwrap()
+        .replace("trials = 200", "trials = 10");
+    let r = run(&text);
+    let t = &r.tables[0];
+    let day0 = t.checkpoints[0].stored_bytes;
+    let last = t.growth.last().unwrap();
+    let per_day = (last.table_bytes - day0) / last.day;
+    assert!((per_day / 53.57e9 - 1.0).abs() < 0.01, "{per_day}");
+    let by_hand = (9.0 * 10.0 * 1024f64.powi(3) - day0) / per_day;
+    let split = t.first_split_day.expect("a split within the horizon");
+    assert!((split / by_hand - 1.0).abs() < 1e-6, "{split} vs {by_hand}");
+    assert!((split - 1.80).abs() < 0.01, "{split}");
+}

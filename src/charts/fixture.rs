@@ -18,6 +18,7 @@ impl TableBuilder {
                 name: "orders".to_string(),
                 day: 0.0,
                 traffic_factor: 1.0,
+                first_split_day: None,
                 stored_bytes: 1.0e9,
                 dilutes_by_horizon: false,
                 partitions,

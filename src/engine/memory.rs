@@ -14,7 +14,7 @@
 //!
 //! A partition's bytes count on every node holding it (replicas keep copies).
 //! The busiest node is judged on the growth grid; the day it fills is the
-//! first crossing of the limit, linearly interpolated between grid days.
+//! first crossing of the limit: the root of its bytes between grid days.
 
 use super::growth::GRID_POINTS;
 use super::plan::{Plan, TablePlan};
@@ -189,9 +189,17 @@ pub(super) fn cluster_memory(
         if i == 0 {
             return Some(0.0);
         }
-        let (d0, d1) = (days[i - 1], days[i]);
-        let (b0, b1) = (peak_by_day[i - 1], peak_by_day[i]);
-        Some(d0 + (d1 - d0) * ((l - b0) / (b1 - b0)).clamp(0.0, 1.0))
+        // The root of the fullest node's bytes between the grid days.
+        let (mut lo, mut hi) = (days[i - 1], days[i]);
+        for _ in 0..50 {
+            let mid = 0.5 * (lo + hi);
+            if peak(mid) >= l {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        Some(hi)
     });
     let mut ranked_at_horizon = at(plan.horizon_days);
     let total_at_horizon = ranked_at_horizon.iter().sum();

@@ -80,6 +80,10 @@ pub struct TablePlan {
     /// Partitions the store lays the table out on for the data it holds on
     /// each day of [`GrowthPlan::grid`](super::growth::GrowthPlan::grid).
     pub partitions_by_day: Vec<usize>,
+    /// The day the stored data first lays the table out on more partitions
+    /// than day 0's (a root of the growth curve, not a grid day), if it does
+    /// within the horizon.
+    pub first_split_day: Option<f64>,
     /// For a global secondary index: the position in [`Plan::tables`] of its
     /// base table, whose writes it throttles when its own writes throttle
     /// (back-pressure). `None` for a table.
@@ -431,6 +435,26 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
             })
             .collect()
     };
+    // The day the data first splits the table onto more partitions than
+    // day 0's: the root of the stored-data curve (between grid days).
+    let split_day = partitions_by_day
+        .iter()
+        .position(|&p| p > layout.partitions)
+        .map(|i| {
+            let more = |d: f64| {
+                store.layout(&demand(peak_bytes(&growth, d))).partitions > layout.partitions
+            };
+            let (mut lo, mut hi) = (grid[i.saturating_sub(1)], grid[i]);
+            for _ in 0..60 {
+                let mid = 0.5 * (lo + hi);
+                if more(mid) {
+                    hi = mid;
+                } else {
+                    lo = mid;
+                }
+            }
+            hi
+        });
     let layout = if day > 0.0 {
         store.layout(&demand(peak_bytes(&growth, day)))
     } else {
@@ -454,6 +478,7 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
         growth,
         stored_bytes,
         partitions_by_day,
+        first_split_day: split_day,
         key_limits: store.key_limits(&demand(initial_bytes)),
         partitions_cap: store.max_partitions(),
         dilutes_by_horizon,

@@ -341,6 +341,7 @@ fn table_results(
         name: tp.name.clone(),
         day: 0.0,
         traffic_factor: 1.0,
+        first_split_day: tp.first_split_day,
         stored_bytes: tp.stored_bytes,
         dilutes_by_horizon: tp.dilutes_by_horizon,
         partitions: tp.layout.partitions,

@@ -99,6 +99,10 @@ pub struct TableSummary<'a> {
     pub day: f64,
     /// Traffic multiplier of that day.
     pub traffic_factor: f64,
+    /// The day stored data first splits the table onto more partitions
+    /// than on day 0 (a root of the growth curve); `null` when it does not
+    /// within the horizon.
+    pub first_split_day: Option<f64>,
     /// Partitions the store lays the table out on, on `day`.
     pub partitions: usize,
     /// Peak over windows and partitions of consumed units ÷ limit, per trial.
@@ -374,6 +378,7 @@ impl<'a> From<&'a TableResults> for TableSummary<'a> {
             name: &t.name,
             day: t.day,
             traffic_factor: t.traffic_factor,
+            first_split_day: t.first_split_day,
             partitions: t.partitions,
             peak_utilization: t.peak_utilization,
             throttled_fraction: t.throttled_fraction.into(),

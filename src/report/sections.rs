@@ -101,27 +101,35 @@ pub(super) fn checkpoint_sentence(t: &TableResults, headroom: f64) -> Option<Str
 /// stores splits it onto more partitions within the horizon.
 pub(super) fn partition_growth(t: &TableResults) -> Option<String> {
     let last = t.growth.last()?;
-    if last.partitions == t.partitions {
+    // Day 0's figures: the table's own may be a later checkpoint's.
+    let (day0_partitions, day0_bytes) = t
+        .checkpoints
+        .first()
+        .map_or((t.partitions, t.stored_bytes), |c| {
+            (c.partitions, c.stored_bytes)
+        });
+    if last.partitions == day0_partitions {
         return None;
     }
-    let first = t.growth.iter().find(|g| g.partitions != t.partitions)?;
+    let first = t.growth.iter().find(|g| g.partitions != day0_partitions)?;
+    // The split's own day (a root of the growth curve), else the grid's.
+    let split_day = t.first_split_day.unwrap_or(first.day);
     let at_horizon = if last.partitions_capped {
         format!(
-            "at least {} by the horizon (keyheat simulates at most {} partitions; the data alone would split it further)",
+            "at least {} partitions by the horizon (keyheat simulates at most {}; the data alone would split it further)",
             count(last.partitions),
             count(last.partitions)
         )
     } else {
-        format!("{} by the horizon", count(last.partitions))
+        format!("{} partitions by the horizon", count(last.partitions))
     };
     Some(format!(
-        "Stored data grows from {} to {} by day {}: the store lays the table out on {} partitions from about day {} and {at_horizon} ({} on day 0; partitions split as data grows and never merge).",
-        bytes(t.stored_bytes),
+        "Stored data grows from {} to {} by day {}: the store first splits the table on day {} and lays it out on {at_horizon} ({} on day 0; partitions split as data grows and never merge).",
+        bytes(day0_bytes),
         bytes(last.table_bytes),
         sig3(last.day),
-        count(first.partitions),
-        sig3(first.day),
-        count(t.partitions)
+        sig3(split_day),
+        count(day0_partitions)
     ))
 }
 

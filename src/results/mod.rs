@@ -79,6 +79,10 @@ pub struct TableResults {
     pub day: f64,
     /// Traffic multiplier of that day (e^{growth·day}).
     pub traffic_factor: f64,
+    /// The day the stored data first lays the table out on more partitions
+    /// than on day 0 (the root of the growth curve), if it does within the
+    /// horizon.
+    pub first_split_day: Option<f64>,
     /// Expected bytes the table stores on that day (each checkpoint's own
     /// day in [`Checkpoint::stored_bytes`]).
     pub stored_bytes: f64,
