@@ -383,20 +383,35 @@ fn with_threads<T: Send>(
 fn simulate(s: &Scenario, options: &Options, quiet: bool) -> Result<RunResults> {
     let total = engine::total_trials(s, options);
     let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
-    if let Ok(style) =
-        ProgressStyle::with_template("{prefix} [{bar:40}] {pos}/{len} trials ({eta} left)")
-    {
+    if let Ok(style) = ProgressStyle::with_template(
+        "{prefix} [{bar:40}] {pos}/{len} trial runs · {msg} ({eta} left)",
+    ) {
         bar.set_style(style.progress_chars("=> "));
     }
     bar.set_prefix(s.name.clone());
     let start = Instant::now();
     let shown = AtomicBool::new(false);
-    let progress = |n: u64| {
-        // Checkpoints added on a breach day are not known up front.
-        if bar.length().is_some_and(|len| bar.position() + n > len) {
-            bar.inc_length(n);
+    let progress = |p: engine::Progress<'_>| {
+        match p {
+            engine::Progress::BusyPeriod {
+                design,
+                day,
+                trials,
+            } => {
+                bar.set_message(format!(
+                    "{design}, day {}: {trials} trials",
+                    crate::format::sig3(day)
+                ));
+                // Checkpoints the engine adds (a breach day, the horizon's
+                // layout) are not known up front: the bar grows by a whole
+                // busy period when one starts.
+                let need = bar.position() + u64::from(trials);
+                if bar.length().is_some_and(|len| need > len) {
+                    bar.set_length(need);
+                }
+            }
+            engine::Progress::Trial => bar.inc(1),
         }
-        bar.inc(n);
         if !quiet && !shown.load(Ordering::Relaxed) && start.elapsed() > Duration::from_secs(1) {
             shown.store(true, Ordering::Relaxed);
             bar.set_draw_target(ProgressDrawTarget::stderr());

@@ -376,3 +376,55 @@ fn the_first_split_day_is_the_root_of_the_growth_curve() {
     assert!((split / by_hand - 1.0).abs() < 1e-6, "{split} vs {by_hand}");
     assert!((split - 1.80).abs() < 0.01, "{split}");
 }
+
+#[test]
+fn progress_counts_the_trials_asked_for() {
+    // --trials 7 on C17 (a base and two variants, each with the horizon
+    // added as a checkpoint by its data): each busy period reports 7 trials
+    // (not the file's 200), and 7 trial events come per busy period.
+    use keyheat::engine::{Options, Progress};
+    use std::sync::Mutex;
+    let s = crate::util::scenario(
+        &std::fs::read_to_string(
+            crate::util::root().join("scenarios/cases/c17-synthetic-date-n.toml"),
+        )
+        .unwrap(),
+    );
+    let periods: Mutex<Vec<(String, f64, u32)>> = Mutex::new(Vec::new());
+    let trials = std::sync::atomic::AtomicU64::new(0);
+    let options = Options {
+        trials: Some(7),
+        ..Default::default()
+    };
+    keyheat::engine::run(&s, &options, &|p| match p {
+        Progress::BusyPeriod {
+            design,
+            day,
+            trials,
+        } => periods
+            .lock()
+            .unwrap()
+            .push((design.to_string(), day, trials)),
+        Progress::Trial => {
+            trials.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+    })
+    .unwrap();
+    let periods = periods.into_inner().unwrap();
+    let designs: Vec<&str> = periods.iter().map(|p| p.0.as_str()).collect();
+    assert_eq!(
+        designs,
+        [
+            "base",
+            "base",
+            "date-only",
+            "date-only",
+            "date-only-1M-RU",
+            "date-only-1M-RU"
+        ]
+    );
+    assert!(periods.iter().all(|p| p.2 == 7), "{periods:?}");
+    assert_eq!(trials.into_inner(), 7 * 6);
+    // Up front: 7 trials × one listed checkpoint × 3 designs.
+    assert_eq!(keyheat::engine::total_trials(&s, &options), 21);
+}

@@ -41,7 +41,26 @@ pub struct Options {
     pub method: plan::Method,
 }
 
-/// Total trials a run of `scenario` simulates (base and every variant), for progress bars.
+/// What the engine reports while it runs (see [`run`]'s `progress`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Progress<'a> {
+    /// A busy period starts: of design `design` (`"base"` or a variant's
+    /// name), on checkpoint day `day`, over `trials` trials.
+    BusyPeriod {
+        /// The design.
+        design: &'a str,
+        /// The checkpoint day.
+        day: f64,
+        /// Trials it simulates.
+        trials: u32,
+    },
+    /// One trial of the current busy period finished (from any thread).
+    Trial,
+}
+
+/// Total trial runs of `scenario` (trials × checkpoints, base and every
+/// variant), for progress bars; checkpoints the engine adds (a breach day,
+/// the horizon's layout) come on top.
 pub fn total_trials(scenario: &Scenario, options: &Options) -> u64 {
     let per = |s: &Scenario| {
         // Checkpoints the engine adds (a breach day, the horizon's layout)
@@ -57,8 +76,9 @@ pub fn total_trials(scenario: &Scenario, options: &Options) -> u64 {
             .sum::<u64>()
 }
 
-/// Simulates `scenario` and its variants; `progress` is called with the
-/// number of trials just finished (from any thread).
+/// Simulates `scenario` and its variants; `progress` hears each busy period
+/// start ([`Progress::BusyPeriod`]) and each trial finish ([`Progress::Trial`],
+/// from any thread).
 ///
 /// # Errors
 /// A scenario error when the store settings are invalid or the store kind is
@@ -97,14 +117,14 @@ pub fn total_trials(scenario: &Scenario, options: &Options) -> u64 {
 pub fn run(
     scenario: &Scenario,
     options: &Options,
-    progress: &(dyn Fn(u64) + Sync),
+    progress: &(dyn Fn(Progress<'_>) + Sync),
 ) -> Result<RunResults> {
     // Every design's store settings, before any is simulated.
     Model::for_scenario(scenario)?;
-    let base = simulate(scenario, options, progress)?;
+    let base = simulate(scenario, "base", options, progress)?;
     let mut variants = Vec::with_capacity(scenario.variants.len());
     for v in &scenario.variants {
-        let r = simulate(&v.scenario, options, progress)?;
+        let r = simulate(&v.scenario, &v.name, options, progress)?;
         variants.push(reduce::variant(v, r));
     }
     Ok(reduce::finish(scenario, base, variants))
@@ -165,8 +185,9 @@ fn prepare(scenario: &Scenario, options: &Options, start_s: f64) -> Result<(plan
 /// One design's trials reduced to tables.
 fn simulate(
     scenario: &Scenario,
+    design: &str,
     options: &Options,
-    progress: &(dyn Fn(u64) + Sync),
+    progress: &(dyn Fn(Progress<'_>) + Sync),
 ) -> Result<reduce::Design> {
     let mut days = scenario.simulation.checkpoints_days.clone();
     let r = scenario.simulation.growth_per_day;
@@ -181,6 +202,11 @@ fn simulate(
         for p in &mut at.access_patterns {
             p.rate_per_s *= factor;
         }
+        progress(Progress::BusyPeriod {
+            design,
+            day,
+            trials: options.trials.unwrap_or(scenario.simulation.trials).max(1),
+        });
         let d = simulate_once(&at, options, progress, day * stream::DAY_S)?;
         if i == 0 {
             // With growing traffic, the busy period is also simulated on the
@@ -223,7 +249,14 @@ fn simulate(
     }
     let mut main = match main {
         Some(m) => m,
-        None => simulate_once(scenario, options, progress, 0.0)?,
+        None => {
+            progress(Progress::BusyPeriod {
+                design,
+                day: 0.0,
+                trials: options.trials.unwrap_or(scenario.simulation.trials).max(1),
+            });
+            simulate_once(scenario, options, progress, 0.0)?
+        }
     };
     for (ti, t) in main.tables.iter_mut().enumerate() {
         t.checkpoints = points
@@ -315,7 +348,7 @@ fn take_busy_period(t: &mut TableResults, at: &TableResults) {
 fn simulate_once(
     scenario: &Scenario,
     options: &Options,
-    progress: &(dyn Fn(u64) + Sync),
+    progress: &(dyn Fn(Progress<'_>) + Sync),
     start_s: f64,
 ) -> Result<reduce::Design> {
     let (plan, model) = prepare(scenario, options, start_s)?;
@@ -324,7 +357,7 @@ fn simulate_once(
         .into_par_iter()
         .map(|t| {
             let out = trial::run_trial(&plan, store, t);
-            progress(1);
+            progress(Progress::Trial);
             out
         })
         .collect();
