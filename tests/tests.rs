@@ -10,6 +10,7 @@ mod determinism;
 mod firestore_ramp;
 mod golden;
 mod gsi;
+mod hostile;
 mod oracles;
 mod pricing;
 mod redis;
