@@ -11,6 +11,7 @@ mod firestore_ramp;
 mod golden;
 mod gsi;
 mod hostile;
+mod mutation;
 mod oracles;
 mod pricing;
 mod redis;
