@@ -11,6 +11,7 @@ mod firestore_ramp;
 mod golden;
 mod gsi;
 mod hostile;
+mod interrupt;
 mod mutation;
 mod oracles;
 mod pricing;
