@@ -25,7 +25,8 @@ Examples:
 
 Exit codes: 0 run completed; 2 bad input; 3 predicted breach with --fail-on-breach (a failing check,
 or p95 peak utilization over --max-utilization, or a breach before --min-days; for check, a failing
-static store limit such as Bigtable's 4 KiB row key); 1 anything else.";
+static store limit such as Bigtable's 4 KiB row key); 130/143 interrupted (SIGINT/SIGTERM: the output
+folder is left as it was); 1 anything else.";
 
 /// keyheat: predict hot partitions, throttling and size-ceiling breaches of a
 /// NoSQL key design before the table exists.

@@ -29,7 +29,12 @@
 //! - `[store]` settings are kept as written (a number, a string or a
 //!   boolean) with their positions; the store model checks them;
 //! - item sizes, `element_size`, rates, `peak_factor`, `window`, `duration`,
-//!   `horizon`, `bucket`, `ttl` and `range` must be > 0; `initial_items` ≥ 0.
+//!   `horizon`, `bucket`, `ttl` and `range` must be > 0; `initial_items` ≥ 0;
+//! - every number, and every product the engine forms from them (busy rate,
+//!   windows, a query's fan-out, initial bytes, traffic growth), is within
+//!   the caps of [`super::limits`];
+//! - DynamoDB provisioned capacity of 0 (the table's or a global index's) is
+//!   an error when an access pattern needs it.
 
 use super::limits::*;
 use super::model::*;
