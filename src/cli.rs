@@ -26,7 +26,8 @@ Examples:
 
 Exit codes: 0 run completed; 2 bad input; 3 predicted breach with --fail-on-breach (a failing check,
 or p95 peak utilization over --max-utilization, or a breach before --min-days; for check, a failing
-static store limit such as Bigtable's 4 KiB row key); 1 anything else.";
+static store limit such as Bigtable's 4 KiB row key); 130/143 interrupted (SIGINT/SIGTERM: the output
+folder is left as it was); 1 anything else.";
 
 /// keyheat: predict hot partitions, throttling and size-ceiling breaches of a
 /// NoSQL key design before the table exists.
@@ -177,6 +178,7 @@ impl From<MethodArg> for engine::plan::Method {
 /// (0 ok, 1 other error, 2 bad input, 3 breach with `--fail-on-breach`).
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    on_interrupt_remove_partial_output();
     match dispatch(cli) {
         Ok(code) => code,
         Err(e) => {
@@ -184,6 +186,26 @@ pub fn main() -> ExitCode {
             ExitCode::from(if e.is_bad_input() { 2 } else { 1 })
         }
     }
+}
+
+/// On SIGINT or SIGTERM, undoes an output folder being written (its
+/// temporary folder is removed; an earlier output moved aside is put back)
+/// and exits with 128 + the signal: 130 or 143. Without a handler (it could
+/// not be installed) the signal ends the process as usual, and the next run
+/// cleans up instead.
+fn on_interrupt_remove_partial_output() {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
+        return;
+    };
+    let spawned = std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                crate::export::remove_in_progress_and_exit(128 + signal);
+            }
+        });
+    drop(spawned);
 }
 
 fn dispatch(cli: Cli) -> Result<ExitCode> {
@@ -430,7 +452,7 @@ fn simulate(s: &Scenario, options: &Options, quiet: bool) -> Result<RunResults> 
 /// # Errors
 /// A write or chart error naming the file; `out` is then left as it was.
 pub fn write_outputs(results: &RunResults, out: &Path) -> Result<Vec<PathBuf>> {
-    let final_paths = crate::export::write_folder(out, |dir| {
+    let final_paths = crate::export::write_folder(out, &is_output_file, |dir| {
         let mut files = crate::export::write_data_files(results, dir)?;
         let charts = crate::charts::write_all(results, dir)?;
         let report = crate::report::markdown(results, &charts);
@@ -448,6 +470,26 @@ pub fn write_outputs(results: &RunResults, out: &Path) -> Result<Vec<PathBuf>> {
             .collect::<Vec<_>>())
     })?;
     Ok(final_paths.into_iter().map(|n| out.join(n)).collect())
+}
+
+/// Whether keyheat writes a file named `name` into an output folder: a data
+/// file, `report.md` / `report.html`, or a chart (`<kind>-<table>` or
+/// `variants`, `.png` or `.svg`).
+fn is_output_file(name: &str) -> bool {
+    if crate::export::DATA_FILES.contains(&name) || name == "report.md" || name == "report.html" {
+        return true;
+    }
+    let Some(stem) = name
+        .strip_suffix(".png")
+        .or_else(|| name.strip_suffix(".svg"))
+    else {
+        return false;
+    };
+    stem == crate::charts::VARIANTS_STEM
+        || crate::charts::TABLE_CHART_KINDS.iter().any(|kind| {
+            stem.strip_prefix(kind)
+                .is_some_and(|t| t.starts_with('-') && t.len() > 1)
+        })
 }
 
 /// `(file stem, SVG text)` of every `.svg` among the chart files, in order.

@@ -128,7 +128,11 @@ impl std::fmt::Display for Error {
                 write!(f, "could not read '{}': {source}", path.display())
             }
             ErrorKind::Write { path, message } => {
-                write!(f, "could not write '{}': {message}", path.display())
+                write!(f, "could not write '{}': {message}", path.display())?;
+                write!(
+                    f,
+                    "\n  fix: write to a folder you may create files in and whose disk has space, e.g. --out output/my-run"
+                )
             }
             ErrorKind::Chart { path, message } => {
                 write!(f, "could not draw chart '{}': {message}", path.display())

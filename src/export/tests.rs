@@ -50,3 +50,166 @@ fn summary_json_writes_numbers_that_are_not_finite_as_null() {
     assert!(table["requests_per_s"].is_null(), "{table}");
     assert!(table["peak_utilization"]["p95"].is_number(), "{table}");
 }
+
+/// Every data file an exporter writes is one `write_folder` recognises.
+#[test]
+fn data_files_name_every_exporter() {
+    let mut r = fixture::results();
+    assert!(exporters(&r).len() >= 5);
+    for e in exporters(&r) {
+        assert!(DATA_FILES.contains(&e.file_name), "{}", e.file_name);
+    }
+    r.variants.clear();
+    assert!(exporters(&r).iter().all(|e| e.file_name != "variants.csv"));
+}
+
+/// The files of a keyheat output, for `owns`.
+fn owns(name: &str) -> bool {
+    DATA_FILES.contains(&name) || name == "report.md"
+}
+
+/// A folder holding an earlier output: a summary by keyheat and a CSV.
+fn earlier_output(dir: &Path) {
+    std::fs::create_dir_all(dir).unwrap_or_default();
+    std::fs::write(
+        dir.join("summary.json"),
+        "{\"scenario\": \"x\", \"keyheat_version\": \"0.1.0\"}",
+    )
+    .unwrap_or_default();
+    std::fs::write(dir.join("keys.csv"), "old").unwrap_or_default();
+}
+
+/// A `fill` that writes a new output: a summary by keyheat and a report.
+fn write_report(dir: &Path) -> Result<()> {
+    std::fs::write(dir.join("summary.json"), "{\"keyheat_version\": \"0.1.0\"}")
+        .and_then(|()| std::fs::write(dir.join("report.md"), "new"))
+        .map_err(|e| Error::write(dir, e))
+}
+
+#[test]
+fn an_earlier_output_is_replaced_whole() {
+    let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let out = tmp.path().join("run");
+    earlier_output(&out);
+    write_folder(&out, &owns, write_report).unwrap_or_else(|e| panic!("{e}"));
+    assert!(out.join("report.md").is_file());
+    assert!(
+        !out.join("keys.csv").exists(),
+        "the old output is gone whole"
+    );
+    let left: Vec<_> = std::fs::read_dir(tmp.path())
+        .map(|d| d.filter_map(|e| e.ok()).map(|e| e.file_name()).collect())
+        .unwrap_or_default();
+    assert_eq!(left.len(), 1, "no sibling is left: {left:?}");
+}
+
+#[test]
+fn a_folder_with_other_files_or_another_summary_is_refused_untouched() {
+    let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    // An output with the user's notes beside it.
+    let out = tmp.path().join("run");
+    earlier_output(&out);
+    std::fs::write(out.join("notes.txt"), "mine").unwrap_or_default();
+    let e = write_folder(&out, &owns, write_report)
+        .err()
+        .map(|e| e.to_string());
+    let e = e.unwrap_or_default();
+    assert!(
+        e.contains("it holds `notes.txt`, which keyheat did not write"),
+        "{e}"
+    );
+    assert!(e.contains("\n  fix: "), "{e}");
+    assert!(out.join("notes.txt").is_file() && out.join("keys.csv").is_file());
+    // A summary.json that keyheat did not write.
+    let other = tmp.path().join("other");
+    std::fs::create_dir_all(&other).unwrap_or_default();
+    std::fs::write(other.join("summary.json"), "{\"total\": 3}").unwrap_or_default();
+    let e = write_folder(&other, &owns, write_report)
+        .err()
+        .map(|e| e.to_string());
+    assert!(e.unwrap_or_default().contains("was not written by keyheat"));
+    assert!(other.join("summary.json").is_file());
+    // A sub-folder.
+    let nested = tmp.path().join("nested");
+    earlier_output(&nested);
+    std::fs::create_dir_all(nested.join("summary")).unwrap_or_default();
+    assert!(write_folder(&nested, &owns, write_report).is_err());
+    assert!(nested.join("summary").is_dir());
+}
+
+/// A process id no process has (above Linux's pid_max of 2²²).
+const DEAD_PID: u32 = 4_194_399;
+
+#[test]
+fn stale_siblings_of_dead_runs_are_removed() {
+    let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let out = tmp.path().join("run");
+    let stale = [
+        sibling_name("run", "tmp", DEAD_PID),
+        ".run.tmp-4194399".to_string(),
+        ".run.old-4194398".to_string(),
+    ];
+    for s in &stale {
+        std::fs::create_dir_all(tmp.path().join(s).join("x")).unwrap_or_default();
+    }
+    earlier_output(&out);
+    // A concurrent run's temporary folder stays.
+    let live = sibling_name("run", "tmp", std::process::id());
+    write_folder(&out, &owns, |dir| {
+        assert_eq!(
+            dir.file_name().map(|n| n.to_string_lossy().into_owned()),
+            Some(live.clone())
+        );
+        write_report(dir)
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    for s in &stale {
+        assert!(!tmp.path().join(s).exists(), "{s} is left");
+    }
+    // Another folder's siblings are not touched.
+    let theirs = tmp.path().join(sibling_name("other", "tmp", DEAD_PID));
+    std::fs::create_dir_all(&theirs).unwrap_or_default();
+    write_folder(&out, &owns, write_report).unwrap_or_else(|e| panic!("{e}"));
+    assert!(theirs.is_dir());
+}
+
+#[test]
+fn an_output_moved_aside_by_a_dead_run_is_put_back() {
+    // A run died between its two renames: `run` is missing, its earlier
+    // output sits in the `old` sibling.
+    let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let out = tmp.path().join("run");
+    let old = tmp.path().join(sibling_name("run", "old", DEAD_PID));
+    earlier_output(&old);
+    // This run fails: the earlier output is back in place, not lost.
+    let failed = write_folder(&out, &owns, |_| -> Result<()> { Err(Error::usage("no")) });
+    assert!(failed.is_err());
+    assert!(
+        out.join("keys.csv").is_file(),
+        "the earlier output is restored"
+    );
+    assert!(!old.exists());
+}
+
+#[test]
+fn a_250_character_folder_name_is_written() {
+    let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let name = "n".repeat(250);
+    let out = tmp.path().join(&name);
+    write_folder(&out, &owns, write_report).unwrap_or_else(|e| panic!("{e}"));
+    assert!(out.join("report.md").is_file());
+    assert!(sibling_name(&name, "old", u32::MAX).len() <= 40);
+}
+
+#[test]
+fn an_unwritable_folder_is_a_write_error_with_a_fix() {
+    let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let file = tmp.path().join("a-file");
+    std::fs::write(&file, "x").unwrap_or_default();
+    let e = write_folder(&file.join("run"), &owns, write_report).err();
+    let e = e.map(|e| (e.is_bad_input(), e.to_string()));
+    let (bad_input, text) = e.unwrap_or_default();
+    assert!(!bad_input, "an environment error: exit code 1");
+    assert!(text.starts_with("could not write"), "{text}");
+    assert!(text.contains("\n  fix: "), "{text}");
+}

@@ -45,7 +45,9 @@ pub struct StoreConfig {
     /// order (`chunk_size = "64MiB"` stays the text `"64MiB"`).
     pub settings: BTreeMap<String, SettingValue>,
     /// Where each setting is written, for errors: absent for settings that
-    /// come from elsewhere (the command line, a test).
+    /// come from elsewhere (the command line, a test). A file's `[store]`
+    /// also records its `kind` here: an error about a setting left at its
+    /// default (caused by another one) points there.
     pub positions: BTreeMap<String, SettingPosition>,
 }
 

@@ -373,10 +373,11 @@ impl<'a, 'i> Field<'a, 'i> {
             _ => return Err(self.type_error("an integer", example)),
         };
         if value < i128::from(min) || value > i128::from(max) {
+            let shown = |n: u64| crate::format::thousands(i64::try_from(n).unwrap_or(i64::MAX));
             let range = match (max == u64::MAX, value < i128::from(min)) {
                 (true, true) => format!("≥ {min}"),
                 (true, false) => format!("≤ {max}"),
-                (false, _) => format!("between {min} and {max}"),
+                (false, _) => format!("between {} and {}", shown(min), shown(max)),
             };
             return Err(self.error(
                 format!("must be {range}, found {value}"),

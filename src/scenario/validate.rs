@@ -29,8 +29,14 @@
 //! - `[store]` settings are kept as written (a number, a string or a
 //!   boolean) with their positions; the store model checks them;
 //! - item sizes, `element_size`, rates, `peak_factor`, `window`, `duration`,
-//!   `horizon`, `bucket`, `ttl` and `range` must be > 0; `initial_items` ≥ 0.
+//!   `horizon`, `bucket`, `ttl` and `range` must be > 0; `initial_items` ≥ 0;
+//! - every number, and every product the engine forms from them (busy rate,
+//!   windows, a query's fan-out, initial bytes, traffic growth), is within
+//!   the caps of [`super::limits`];
+//! - DynamoDB provisioned capacity of 0 (the table's or a global index's) is
+//!   an error when an access pattern needs it.
 
+use super::limits::*;
 use super::model::*;
 use super::raw::{Field, Section, Source};
 use super::suggest::{did_you_mean, list, one_of};
@@ -155,7 +161,8 @@ pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
     let simulation = simulation(&root)?;
     let entities = entities(&root)?;
     let tables = tables(&root, &entities, &store)?;
-    let access_patterns = access_patterns(&root, &tables, &entities)?;
+    let access_patterns = access_patterns(&root, &tables, &entities, &simulation)?;
+    zero_capacity(&root, &store, &tables, &access_patterns)?;
     let checks = checks(&root)?;
     let pricing = pricing(&root, &store)?;
     if tables.is_empty() {
@@ -264,11 +271,18 @@ fn store(root: &Section) -> Result<StoreConfig> {
     };
     section.header = "[store]".into();
     let kinds: Vec<(&str, StoreKind)> = StoreKind::ALL.iter().map(|&(k, s)| (s, k)).collect();
-    let kind = section
-        .require("kind", "kind = \"dynamodb\"")?
-        .word(&kinds)?;
+    let kind_field = section.require("kind", "kind = \"dynamodb\"")?;
+    let kind = kind_field.word(&kinds)?;
     let mut settings = BTreeMap::new();
     let mut positions = BTreeMap::new();
+    // Where an error about a setting left at its default points.
+    positions.insert(
+        "kind".to_string(),
+        SettingPosition {
+            key: section.src.position(kind_field.key_span.start),
+            value: section.src.position(kind_field.span().start),
+        },
+    );
     for (k, _) in super::raw::in_file_order(section.table) {
         let name = k.get_ref().as_ref();
         if name == "kind" {
@@ -328,6 +342,37 @@ fn at_least_zero(f: &Field, v: f64, example: &str) -> Result<f64> {
     }
 }
 
+/// `v` if ≤ `max`, else an error at `f` naming the cap as `shown` (with
+/// its reason, see [`super::limits`]).
+fn at_most(f: &Field, v: f64, max: f64, shown: &str, example: &str) -> Result<f64> {
+    if v <= max {
+        Ok(v)
+    } else {
+        Err(f.error(
+            format!(
+                "must be at most {shown}, found `{}`",
+                f.src.snippet(&f.span())
+            ),
+            format!("write {example}"),
+        ))
+    }
+}
+
+/// `v` if ≥ `min`, else an error at `f` naming the floor as `shown`.
+fn at_least(f: &Field, v: f64, min: f64, shown: &str, example: &str) -> Result<f64> {
+    if v >= min {
+        Ok(v)
+    } else {
+        Err(f.error(
+            format!(
+                "must be at least {shown}, found `{}`",
+                f.src.snippet(&f.span())
+            ),
+            format!("write {example}"),
+        ))
+    }
+}
+
 fn simulation(root: &Section) -> Result<Simulation> {
     let mut sim = Simulation {
         seed: 42,
@@ -350,98 +395,45 @@ fn simulation(root: &Section) -> Result<Simulation> {
         sim.seed = f.whole(0, u64::MAX, "seed = 42")?;
     }
     if let Some(f) = section.get("trials") {
-        // In [1, u32::MAX] by `whole`.
-        sim.trials = f.whole(1, u64::from(u32::MAX), "trials = 200")? as u32;
+        // In [1, MAX_TRIALS] ⊂ u32 by `whole`.
+        sim.trials = f.whole(1, MAX_TRIALS, "trials = 200")? as u32;
     }
     let window = section.get("window");
     if let Some(f) = &window {
-        sim.window_s = positive(f, f.duration("window = \"1s\"")?, "window = \"1s\"")?;
+        let example = "window = \"1s\"";
+        let w = positive(f, f.duration(example)?, example)?;
+        let w = at_least(f, w, MIN_WINDOW_S, "1 ms (the shortest window)", example)?;
+        sim.window_s = at_most(f, w, MAX_WINDOW_S, "1 d (the longest window)", example)?;
     }
     let duration = section.get("duration");
     if let Some(f) = &duration {
-        sim.duration_s = positive(f, f.duration("duration = \"1h\"")?, "duration = \"1h\"")?;
+        let example = "duration = \"1h\"";
+        let d = positive(f, f.duration(example)?, example)?;
+        sim.duration_s = at_most(
+            f,
+            d,
+            MAX_DURATION_S,
+            "1 y (the longest busy period; the horizon projects sizes further)",
+            example,
+        )?;
     }
     if let Some(f) = section.get("horizon") {
+        let example = "horizon = \"365d\"";
+        let h = positive(&f, f.duration(example)?, example)?;
         sim.horizon_days =
-            positive(&f, f.duration("horizon = \"365d\"")?, "horizon = \"365d\"")? / 86_400.0;
+            at_most(&f, h, MAX_HORIZON_S, "100 y (the longest horizon)", example)? / 86_400.0;
     }
     if let Some(f) = section.get("growth") {
-        let example = "growth = \"5%/month\"";
-        sim.growth_per_day = match f.str(example) {
-            Ok(text) => super::units::parse_growth(text)
-                .map_err(|e| f.error(e.to_string(), format!("write it like {example}")))?,
-            Err(_) => {
-                // A bare number: the fraction per month.
-                let g = f.number(example)?;
-                if g <= -1.0 {
-                    return Err(f.error(
-                        format!("growth {g} per month would make traffic negative"),
-                        format!("write it like {example}"),
-                    ));
-                }
-                (1.0 + g).ln() / 30.0
-            }
-        };
+        sim.growth_per_day = growth(&f)?;
     }
     if let Some(f) = section.get("checkpoints") {
-        let example = "checkpoints = [\"0d\", \"180d\", \"365d\"]";
-        let items = f.array(example)?;
-        sim.checkpoints_days.clear();
-        for (i, node) in items.iter().enumerate() {
-            let item = f.item(i, node);
-            let secs = item.duration(example)?;
-            if secs < 0.0 {
-                return Err(item.error(
-                    "a checkpoint must be day 0 or later",
-                    format!("write it like {example}"),
-                ));
-            }
-            sim.checkpoints_days.push(secs / 86_400.0);
-        }
+        sim.checkpoints_days = checkpoints(&f)?;
     }
     if let Some(f) = section.get("profile") {
-        let example = "profile = [0.4, 0.3, 0.6, 1.0]";
-        for (i, node) in f.array(example)?.iter().enumerate() {
-            let item = f.item(i, node);
-            let m = item.number(example)?;
-            if !(m >= 0.0 && m.is_finite()) {
-                return Err(item.error(
-                    format!("a profile multiplier must be ≥ 0, found {m}"),
-                    format!("write it like {example}"),
-                ));
-            }
-            sim.profile.push(m);
-        }
+        sim.profile = profile(&f)?;
     }
     if let Some(f) = section.get("bursts") {
-        let example = "bursts = [{ at = \"30m\", length = \"2m\", factor = 3 }]";
-        for (i, node) in f.array(example)?.iter().enumerate() {
-            let item = f.item(i, node);
-            let t = item.table(example)?;
-            t.deny_unknown(&["at", "length", "factor"])?;
-            let at_s = t.require("at", example)?.duration(example)?;
-            let length_f = t.require("length", example)?;
-            let length_s = length_f.duration(example)?;
-            let factor_f = t.require("factor", example)?;
-            let factor = factor_f.number(example)?;
-            if length_s.is_nan() || length_s <= 0.0 {
-                return Err(length_f.error(
-                    "a burst must last longer than 0",
-                    format!("write it like {example}"),
-                ));
-            }
-            if !(factor >= 0.0 && factor.is_finite()) {
-                return Err(factor_f.error(
-                    format!("a burst factor must be ≥ 0, found {factor}"),
-                    format!("write it like {example}"),
-                ));
-            }
-            sim.bursts.push(Burst {
-                at_s,
-                length_s,
-                factor,
-            });
-        }
+        sim.bursts = bursts(&f)?;
     }
     if section.get("checkpoints").is_none() && sim.growth_per_day != 0.0 {
         sim.checkpoints_days.push(sim.horizon_days);
@@ -449,6 +441,179 @@ fn simulation(root: &Section) -> Result<Simulation> {
     if sim.checkpoints_days.is_empty() {
         sim.checkpoints_days.push(0.0);
     }
+    check_span(&section, &sim, window, duration)?;
+    Ok(sim)
+}
+
+/// `growth`: a string (`"5%/month"`) or a bare fraction per month, as a
+/// continuous rate per day.
+fn growth(f: &Field) -> Result<f64> {
+    let example = "growth = \"5%/month\"";
+    Ok(match f.str(example) {
+        Ok(text) => super::units::parse_growth(text)
+            .map_err(|e| f.error(e.to_string(), format!("write it like {example}")))?,
+        Err(_) => {
+            // A bare number: the fraction per month.
+            let g = f.number(example)?;
+            if g <= -1.0 {
+                return Err(f.error(
+                    format!("growth {g} per month would make traffic negative"),
+                    format!("write it like {example}"),
+                ));
+            }
+            (1.0 + g).ln() / 30.0
+        }
+    })
+}
+
+/// `checkpoints`: at most [`MAX_CHECKPOINTS`] days from 0 to 100 years.
+fn checkpoints(f: &Field) -> Result<Vec<f64>> {
+    let example = "checkpoints = [\"0d\", \"180d\", \"365d\"]";
+    let items = f.array(example)?;
+    if items.len() > MAX_CHECKPOINTS {
+        return Err(f.error(
+            format!(
+                "{} checkpoints: at most {MAX_CHECKPOINTS} (each simulates the busy period again)",
+                items.len()
+            ),
+            format!("keep the days that matter, e.g. {example}"),
+        ));
+    }
+    let mut days = Vec::with_capacity(items.len());
+    for (i, node) in items.iter().enumerate() {
+        let item = f.item(i, node);
+        let secs = item.duration(example)?;
+        if secs < 0.0 {
+            return Err(item.error(
+                "a checkpoint must be day 0 or later",
+                format!("write it like {example}"),
+            ));
+        }
+        let secs = at_most(
+            &item,
+            secs,
+            MAX_HORIZON_S,
+            "100 y (the longest horizon)",
+            example,
+        )?;
+        days.push(secs / 86_400.0);
+    }
+    Ok(days)
+}
+
+/// `profile`: at most [`MAX_PROFILE_SLICES`] multipliers from 0 to [`MAX_RATE_MULTIPLIER`].
+fn profile(f: &Field) -> Result<Vec<f64>> {
+    let example = "profile = [0.4, 0.3, 0.6, 1.0]";
+    let items = f.array(example)?;
+    if items.len() > MAX_PROFILE_SLICES {
+        return Err(f.error(
+            format!(
+                "{} profile multipliers: at most {}",
+                items.len(),
+                crate::format::count(MAX_PROFILE_SLICES)
+            ),
+            "use fewer, longer slices (24 hourly values describe a day)",
+        ));
+    }
+    let mut profile = Vec::with_capacity(items.len());
+    for (i, node) in items.iter().enumerate() {
+        let item = f.item(i, node);
+        let m = item.number(example)?;
+        if !(m >= 0.0 && m.is_finite()) {
+            return Err(item.error(
+                format!("a profile multiplier must be ≥ 0, found {m}"),
+                format!("write it like {example}"),
+            ));
+        }
+        profile.push(at_most(
+            &item,
+            m,
+            MAX_RATE_MULTIPLIER,
+            "1,000,000 (the largest rate multiplier)",
+            example,
+        )?);
+    }
+    Ok(profile)
+}
+
+/// `bursts`: at most [`MAX_BURSTS`], each starting within a year, lasting
+/// up to a year, with a factor from 0 to [`MAX_RATE_MULTIPLIER`].
+fn bursts(f: &Field) -> Result<Vec<Burst>> {
+    let example = "bursts = [{ at = \"30m\", length = \"2m\", factor = 3 }]";
+    let items = f.array(example)?;
+    if items.len() > MAX_BURSTS {
+        return Err(f.error(
+            format!(
+                "{} bursts: at most {}",
+                items.len(),
+                crate::format::count(MAX_BURSTS)
+            ),
+            "merge neighbouring bursts, or describe the shape with profile",
+        ));
+    }
+    let mut bursts = Vec::with_capacity(items.len());
+    for (i, node) in items.iter().enumerate() {
+        let item = f.item(i, node);
+        let t = item.table(example)?;
+        t.deny_unknown(&["at", "length", "factor"])?;
+        let at_f = t.require("at", example)?;
+        let at_s = at_least_zero(&at_f, at_f.duration(example)?, example)?;
+        let at_s = at_most(
+            &at_f,
+            at_s,
+            MAX_DURATION_S,
+            "1 y (the longest busy period)",
+            example,
+        )?;
+        let length_f = t.require("length", example)?;
+        let length_s = length_f.duration(example)?;
+        let factor_f = t.require("factor", example)?;
+        let factor = factor_f.number(example)?;
+        if length_s.is_nan() || length_s <= 0.0 {
+            return Err(length_f.error(
+                "a burst must last longer than 0",
+                format!("write it like {example}"),
+            ));
+        }
+        if !(factor >= 0.0 && factor.is_finite()) {
+            return Err(factor_f.error(
+                format!("a burst factor must be ≥ 0, found {factor}"),
+                format!("write it like {example}"),
+            ));
+        }
+        let length_s = at_most(
+            &length_f,
+            length_s,
+            MAX_DURATION_S,
+            "1 y (the longest busy period)",
+            example,
+        )?;
+        let factor = at_most(
+            &factor_f,
+            factor,
+            MAX_RATE_MULTIPLIER,
+            "1,000,000 (the largest rate multiplier)",
+            example,
+        )?;
+        bursts.push(Burst {
+            at_s,
+            length_s,
+            factor,
+        });
+    }
+    Ok(bursts)
+}
+
+/// The busy period and the horizon taken together: window ≤ duration, at
+/// most [`MAX_WINDOWS`] windows, and traffic growth to the latest simulated
+/// day within [`MAX_TRAFFIC_GROWTH`]. `window` / `duration` are the fields
+/// as written (an error points at the first written).
+fn check_span(
+    section: &Section,
+    sim: &Simulation,
+    window: Option<Field>,
+    duration: Option<Field>,
+) -> Result<()> {
     if sim.window_s > sim.duration_s {
         let message = format!(
             "window ({} s) is longer than duration ({} s)",
@@ -462,7 +627,47 @@ fn simulation(root: &Section) -> Result<Simulation> {
                 .error(&section.span, "simulation.window", message, fix),
         });
     }
-    Ok(sim)
+    let windows = sim.duration_s / sim.window_s;
+    if windows > MAX_WINDOWS {
+        let message = format!(
+            "duration ÷ window = {} windows, more than {} (the most windows in one busy period)",
+            crate::format::whole(windows),
+            crate::format::whole(MAX_WINDOWS)
+        );
+        let fix = format!(
+            "widen window to at least {} or shorten duration",
+            crate::format::duration(sim.duration_s / MAX_WINDOWS)
+        );
+        return Err(match (window, duration) {
+            (Some(f), _) | (None, Some(f)) => f.error(message, fix),
+            (None, None) => section
+                .src
+                .error(&section.span, "simulation.window", message, fix),
+        });
+    }
+    let last_day = sim
+        .checkpoints_days
+        .iter()
+        .copied()
+        .fold(sim.horizon_days, f64::max);
+    let growth = (sim.growth_per_day * last_day).abs();
+    if growth > MAX_TRAFFIC_GROWTH.ln() {
+        let message = format!(
+            "traffic grows (or shrinks) e^{} = {} × by day {}, more than {} ×",
+            crate::format::sig3(sim.growth_per_day * last_day),
+            crate::format::sig3((sim.growth_per_day * last_day).exp()),
+            crate::format::sig3(last_day),
+            crate::format::whole(MAX_TRAFFIC_GROWTH)
+        );
+        let fix = "lower growth, or shorten the horizon and the checkpoints";
+        return Err(match section.get("growth") {
+            Some(f) => f.error(message, fix),
+            None => section
+                .src
+                .error(&section.span, "simulation.growth", message, fix),
+        });
+    }
+    Ok(())
 }
 
 /// Records `name` at `span`, or errors when it was already declared.
@@ -519,7 +724,7 @@ fn entities(root: &Section) -> Result<Vec<Entity>> {
         let count = match (&popularity, count_field) {
             (Popularity::Weights { weights }, None) => weights.len() as u64,
             (Popularity::Weights { weights }, Some(c)) => {
-                let count = c.whole(1, u64::MAX, &format!("count = {}", weights.len()))?;
+                let count = c.whole(1, MAX_ENTITY_COUNT, &format!("count = {}", weights.len()))?;
                 if count != weights.len() as u64 {
                     return Err(c.error(
                         format!("count {count} does not match the {} weights given", weights.len()),
@@ -529,7 +734,7 @@ fn entities(root: &Section) -> Result<Vec<Entity>> {
                 count
             }
             (Popularity::New, None) => 1,
-            (_, Some(c)) => c.whole(1, u64::MAX, "count = 1_000_000")?,
+            (_, Some(c)) => c.whole(1, MAX_ENTITY_COUNT, "count = 1_000_000")?,
             (_, None) => {
                 return Err(section.missing("count", "count = 1_000_000 (the number of instances)"))
             }
@@ -600,6 +805,13 @@ fn popularity(f: &Field) -> Result<Popularity> {
         "zipf" | "latest" => {
             let e = section.require("exponent", "exponent = 1.0")?;
             let exponent = at_least_zero(&e, e.number(&ex)?, "exponent = 1.0")?;
+            let exponent = at_most(
+                &e,
+                exponent,
+                MAX_EXPONENT,
+                "10 (the hottest instance then takes 99.9% of the requests)",
+                "exponent = 1.0",
+            )?;
             if dist == "zipf" {
                 Popularity::Zipf { exponent }
             } else {
@@ -637,13 +849,30 @@ fn popularity(f: &Field) -> Result<Popularity> {
                     "list one weight per instance, e.g. weights = [70, 20, 10]",
                 ));
             }
+            if items.len() > MAX_WEIGHTS {
+                return Err(w.error(
+                    format!(
+                        "{} weights: at most {} (one per instance of a low-cardinality entity)",
+                        crate::format::count(items.len()),
+                        crate::format::count(MAX_WEIGHTS)
+                    ),
+                    "use distribution = \"zipf\" or \"hotspot\" with a count for a large population",
+                ));
+            }
             let mut weights = Vec::with_capacity(items.len());
             for (i, node) in items.iter().enumerate() {
                 let item = w.item(i, node);
-                weights.push(at_least_zero(
+                let weight = at_least_zero(
                     &item,
                     item.number("weights = [70, 20, 10]")?,
                     "a weight ≥ 0",
+                )?;
+                weights.push(at_most(
+                    &item,
+                    weight,
+                    MAX_WEIGHT,
+                    "10¹⁵ (weights are relative: scale them down)",
+                    "a weight such as 70",
                 )?);
             }
             if weights.iter().sum::<f64>() <= 0.0 {
@@ -666,25 +895,52 @@ enum Dist {
     LogNormal { median: f64, p99: f64 },
 }
 
+/// The largest value a [`dist`] may take, and how to show it in messages.
+struct Cap {
+    max: f64,
+    shown: &'static str,
+}
+
+/// z of the 99th percentile of the standard normal.
+const Z99: f64 = 2.326_347_874_040_841;
+
+impl Dist {
+    /// The mean (a log-normal's from its median and p99).
+    fn mean(&self) -> f64 {
+        match *self {
+            Dist::Fixed(v) => v,
+            Dist::Uniform { min, max } => (min + max) / 2.0,
+            Dist::LogNormal { median, p99 } => {
+                let sigma = (p99 / median).ln() / Z99;
+                median * (sigma * sigma / 2.0).exp()
+            }
+        }
+    }
+}
+
 /// Reads a quantity that may be a fixed value or `{distribution = …}`.
 /// `read` converts one value (size or count); `zero_ok` allows a fixed value
 /// of 0 (counts) rather than rejecting it (sizes); `unit` follows values in
-/// messages (`" B"`).
+/// messages (`" B"`); every value is at most `cap`, and a log-normal's p99 at
+/// most [`MAX_LOGNORMAL_SPREAD`] × its median.
 fn dist(
     f: &Field,
     read: &dyn Fn(&Field, &str) -> Result<f64>,
     examples: [&str; 3],
     zero_ok: bool,
     unit: &str,
+    cap: &Cap,
 ) -> Result<Dist> {
     let [fixed_ex, uniform_ex, lognormal_ex] = examples;
+    let capped = |f: &Field, v: f64, example: &str| at_most(f, v, cap.max, cap.shown, example);
     if !matches!(f.node.get_ref(), DeValue::Table(_)) {
         let v = read(f, fixed_ex)?;
-        return if zero_ok {
-            at_least_zero(f, v, fixed_ex).map(Dist::Fixed)
+        let v = if zero_ok {
+            at_least_zero(f, v, fixed_ex)?
         } else {
-            positive(f, v, fixed_ex).map(Dist::Fixed)
+            positive(f, v, fixed_ex)?
         };
+        return capped(f, v, fixed_ex).map(Dist::Fixed);
     }
     let section = f.table(fixed_ex)?;
     let kinds = [("uniform", "uniform"), ("lognormal", "lognormal")];
@@ -695,6 +951,7 @@ fn dist(
         section.deny_unknown(&["distribution", "min", "max"])?;
         let min_f = section.require("min", uniform_ex)?;
         let min = at_least_zero(&min_f, read(&min_f, uniform_ex)?, uniform_ex)?;
+        let min = capped(&min_f, min, uniform_ex)?;
         let max_f = section.require("max", uniform_ex)?;
         let max = read(&max_f, uniform_ex)?;
         if max < min || max <= 0.0 {
@@ -707,13 +964,16 @@ fn dist(
                 format!("write {uniform_ex}"),
             ));
         }
+        let max = capped(&max_f, max, uniform_ex)?;
         Ok(Dist::Uniform { min, max })
     } else {
         section.deny_unknown(&["distribution", "median", "p99"])?;
         let median_f = section.require("median", lognormal_ex)?;
         let median = positive(&median_f, read(&median_f, lognormal_ex)?, lognormal_ex)?;
+        let median = capped(&median_f, median, lognormal_ex)?;
         let p99_f = section.require("p99", lognormal_ex)?;
         let p99 = positive(&p99_f, read(&p99_f, lognormal_ex)?, lognormal_ex)?;
+        let p99 = capped(&p99_f, p99, lognormal_ex)?;
         if p99 < median {
             return Err(p99_f.error(
                 format!(
@@ -724,11 +984,35 @@ fn dist(
                 "a log-normal's p99 must be ≥ its median: raise p99 or lower median (were they swapped?)",
             ));
         }
+        if p99 > median * MAX_LOGNORMAL_SPREAD {
+            return Err(p99_f.error(
+                format!(
+                    "p99 `{}` is more than 10⁶ × the median `{}`: a log-normal that wide has no realistic largest value",
+                    f.src.snippet(&p99_f.span()),
+                    f.src.snippet(&median_f.span())
+                ),
+                format!("raise median or lower p99, or bound the values with {uniform_ex}"),
+            ));
+        }
         Ok(Dist::LogNormal { median, p99 })
     }
 }
 
+/// The cap of every item, element and projection size.
+const ITEM_CAP: Cap = Cap {
+    max: MAX_ITEM_BYTES,
+    shown: "1 GiB (the largest item keyheat models, twice Redis's 512 MB string)",
+};
+
 fn size_dist(f: &Field) -> Result<SizeDist> {
+    Ok(match size_dist_raw(f)? {
+        Dist::Fixed(v) => SizeDist::Fixed(v),
+        Dist::Uniform { min, max } => SizeDist::Uniform { min, max },
+        Dist::LogNormal { median, p99 } => SizeDist::LogNormal { median, p99 },
+    })
+}
+
+fn size_dist_raw(f: &Field) -> Result<Dist> {
     let name = f.last_key().to_string();
     let examples = [
         format!("{name} = \"2KB\""),
@@ -736,44 +1020,62 @@ fn size_dist(f: &Field) -> Result<SizeDist> {
         format!("{name} = {{ distribution = \"lognormal\", median = \"1.2KB\", p99 = \"6KB\" }}"),
     ];
     let read = |f: &Field, ex: &str| f.size(ex);
-    Ok(
-        match dist(
-            f,
-            &read,
-            [&examples[0], &examples[1], &examples[2]],
-            false,
-            " B",
-        )? {
-            Dist::Fixed(v) => SizeDist::Fixed(v),
-            Dist::Uniform { min, max } => SizeDist::Uniform { min, max },
-            Dist::LogNormal { median, p99 } => SizeDist::LogNormal { median, p99 },
-        },
+    dist(
+        f,
+        &read,
+        [&examples[0], &examples[1], &examples[2]],
+        false,
+        " B",
+        &ITEM_CAP,
     )
 }
 
-fn count_dist(f: &Field) -> Result<CountDist> {
+fn count_dist(f: &Field) -> Result<Dist> {
     let examples = [
         "initial_items = 100",
         "initial_items = { distribution = \"uniform\", min = 0, max = 500 }",
         "initial_items = { distribution = \"lognormal\", median = 20, p99 = 2000 }",
     ];
     let read = |f: &Field, ex: &str| f.number(ex);
-    Ok(match dist(f, &read, examples, true, "")? {
-        Dist::Fixed(v) => CountDist::Fixed(v),
-        Dist::Uniform { min, max } => CountDist::Uniform { min, max },
-        Dist::LogNormal { median, p99 } => CountDist::LogNormal { median, p99 },
-    })
+    let cap = Cap {
+        max: MAX_INITIAL_ITEMS,
+        shown: "2,000,000,000 (Cassandra's limit of cells in one partition, the largest item collection keyheat models)",
+    };
+    dist(f, &read, examples, true, "", &cap)
 }
 
-/// `bucket` / `ttl`: `"none"` or a positive duration.
+/// `bucket` / `ttl`: `"none"` or a positive duration, from 1 ms (the
+/// shortest window) to 100 years (the longest horizon).
 fn optional_duration(f: &Field, example: &str) -> Result<Option<f64>> {
     if let DeValue::String(s) = f.node.get_ref() {
         if s.as_ref() == "none" {
             return Ok(None);
         }
     }
-    let v = f.duration(example)?;
-    positive(f, v, example).map(Some)
+    let v = positive(f, f.duration(example)?, example)?;
+    let v = at_least(f, v, MIN_WINDOW_S, "1 ms (the shortest window)", example)?;
+    at_most(f, v, MAX_HORIZON_S, "100 y (the longest horizon)", example).map(Some)
+}
+
+/// Distinct partition keys a template makes (the product of its entities'
+/// instance counts; 0 when every write makes a fresh key: `{time}`, `{id}`
+/// or a `new` entity), before write shards.
+fn key_count(template: &KeyTemplate, entities: &[Entity]) -> f64 {
+    if template.has(&TemplatePart::Id) || template.has(&TemplatePart::Time) {
+        return 0.0;
+    }
+    let mut keys = 1.0;
+    for name in template.entities() {
+        match entities.iter().find(|e| e.name == name) {
+            Some(Entity {
+                popularity: Popularity::New,
+                ..
+            }) => return 0.0,
+            Some(e) => keys *= e.count as f64,
+            None => {}
+        }
+    }
+    keys
 }
 
 /// Parses a key template against the declared entities.
@@ -824,8 +1126,8 @@ fn tables(root: &Section, entities: &[Entity], store: &StoreConfig) -> Result<Ve
         }
         unique(&mut seen, &f, name, "table")?;
         let shards = match section.get("shards") {
-            // In [1, u32::MAX] by `whole`.
-            Some(f) => f.whole(1, u64::from(u32::MAX), "shards = 16")? as u32,
+            // In [1, MAX_SHARDS] ⊂ u32 by `whole`.
+            Some(f) => f.whole(1, MAX_SHARDS, "shards = 16")? as u32,
             None => 1,
         };
         let shard_strategy = match section.get("shard_strategy") {
@@ -870,13 +1172,41 @@ fn tables(root: &Section, entities: &[Entity], store: &StoreConfig) -> Result<Ve
             }
             None => None,
         };
-        let item_size = size_dist(&section.require(
+        let item_size = size_dist_raw(&section.require(
             "item_size",
             "item_size = \"2KB\" (or { distribution = \"lognormal\", median = \"1.2KB\", p99 = \"6KB\" })",
         )?)?;
         let initial_items = match section.get("initial_items") {
-            Some(f) => count_dist(&f)?,
-            None => CountDist::Fixed(0.0),
+            Some(f) => {
+                let items = count_dist(&f)?;
+                let keys = key_count(&partition_key, entities) * f64::from(shards);
+                let bytes = keys * items.mean() * item_size.mean();
+                if bytes > MAX_INITIAL_TABLE_BYTES {
+                    return Err(f.error(
+                        format!(
+                            "{} partition keys × {} items × {} per item = {} stored at t = 0, more than {} (1 PB)",
+                            crate::format::whole(keys),
+                            crate::format::sig3(items.mean()),
+                            crate::format::bytes(item_size.mean()),
+                            crate::format::bytes(bytes),
+                            crate::format::bytes(MAX_INITIAL_TABLE_BYTES)
+                        ),
+                        "lower initial_items (it counts items per partition key), or model a slice of the table",
+                    ));
+                }
+                items
+            }
+            None => Dist::Fixed(0.0),
+        };
+        let item_size = match item_size {
+            Dist::Fixed(v) => SizeDist::Fixed(v),
+            Dist::Uniform { min, max } => SizeDist::Uniform { min, max },
+            Dist::LogNormal { median, p99 } => SizeDist::LogNormal { median, p99 },
+        };
+        let initial_items = match initial_items {
+            Dist::Fixed(v) => CountDist::Fixed(v),
+            Dist::Uniform { min, max } => CountDist::Uniform { min, max },
+            Dist::LogNormal { median, p99 } => CountDist::LogNormal { median, p99 },
         };
         let indexes = indexes(&section, &entity_names, &partition_key, bucket_s, store)?;
         out.push(Table {
@@ -1014,7 +1344,14 @@ fn index_capacity(
             format!("write {example}"),
         ));
     }
-    Ok(Some(v))
+    at_most(
+        &f,
+        v,
+        MAX_CAPACITY_UNITS,
+        "1,000,000,000 (the largest capacity keyheat models)",
+        &example,
+    )
+    .map(Some)
 }
 
 /// `index_key_changes` / `index_untouched` of a pattern: an array of index
@@ -1098,6 +1435,13 @@ fn projection(f: &Field) -> Result<Projection> {
             "include = \"200B\" (bytes of the included attributes)",
         )?;
         let bytes = at_least_zero(&inc, inc.size("include = \"200B\"")?, "include = \"200B\"")?;
+        let bytes = at_most(
+            &inc,
+            bytes,
+            ITEM_CAP.max,
+            ITEM_CAP.shown,
+            "include = \"200B\"",
+        )?;
         return Ok(Projection::Include { bytes });
     }
     let words = [
@@ -1169,10 +1513,100 @@ fn pattern_table(f: &Field, tables: &[Table]) -> Result<(usize, Option<usize>)> 
     }
 }
 
+/// A pattern's `rate` and `peak_factor`, each in range, and their busy
+/// rate (× the largest profile and burst multiplier × traffic growth) at
+/// most [`MAX_BUSY_RATE_PER_S`].
+fn pattern_rate(section: &Section, simulation: &Simulation) -> Result<(f64, f64)> {
+    let rate_field = section.require(
+        "rate",
+        "rate = 50 (operations per second) or rate = \"3M/day\"",
+    )?;
+    let rate_per_s = rate_field.rate("rate = 50 or rate = \"3M/day\"")?;
+    if rate_per_s <= 0.0 {
+        return Err(rate_field.error(
+            format!("rate must be > 0, found `{}`", rate_field.src.snippet(&rate_field.span())),
+            "write a positive rate such as rate = 50 or rate = \"3M/day\" (remove the pattern if it has no traffic)",
+        ));
+    }
+    let rate_example = "rate = 50 or rate = \"3M/day\"";
+    let rate_per_s = at_least(
+        &rate_field,
+        rate_per_s,
+        MIN_RATE_PER_S,
+        "10⁻⁹ per second (one operation in 32 years; remove the pattern if it has no traffic)",
+        rate_example,
+    )?;
+    let rate_per_s = at_most(
+        &rate_field,
+        rate_per_s,
+        MAX_RATE_PER_S,
+        "10⁹ per second (8 × the largest published DynamoDB peak)",
+        rate_example,
+    )?;
+    let peak_field = section.get("peak_factor");
+    let peak_factor = match &peak_field {
+        Some(f) => {
+            let p = positive(f, f.number("peak_factor = 3.0")?, "peak_factor = 3.0")?;
+            at_most(f, p, MAX_PEAK_FACTOR, "1,000", "peak_factor = 3.0")?
+        }
+        None => 1.0,
+    };
+    let busy = rate_per_s * peak_factor * max_rate_multiplier(simulation);
+    if busy > MAX_BUSY_RATE_PER_S {
+        let f = peak_field.as_ref().unwrap_or(&rate_field);
+        return Err(f.error(
+            format!(
+                "rate × peak_factor × the largest profile and burst multiplier × traffic growth = {} operations per second, more than 10¹⁰",
+                crate::format::sig3(busy)
+            ),
+            "lower rate or peak_factor (or the [simulation] profile, bursts or growth)",
+        ));
+    }
+    Ok((rate_per_s, peak_factor))
+}
+
+/// A pattern's `range`: a query's only, up to 100 years, spanning at most
+/// [`MAX_FAN_OUT`] buckets × shards.
+fn pattern_range(section: &Section, operation: Operation, t: &Table) -> Result<Option<f64>> {
+    let range_s = match (section.get("range"), operation) {
+        (Some(f), Operation::Query) => {
+            let example = "range = \"7d\"";
+            let r = positive(&f, f.duration(example)?, example)?;
+            let r = at_most(&f, r, MAX_HORIZON_S, "100 y (the longest horizon)", example)?;
+            let buckets = t.bucket_s.map_or(1.0, |b| (r / b).ceil().max(1.0));
+            let fan_out = buckets * f64::from(t.shards);
+            if fan_out > MAX_FAN_OUT {
+                return Err(f.error(
+                    format!(
+                        "range ÷ bucket × shards = {} × {} = {} queries per operation, more than 100,000",
+                        crate::format::whole(buckets),
+                        t.shards,
+                        crate::format::whole(fan_out)
+                    ),
+                    "shorten range, or widen the table's bucket, or use fewer shards",
+                ));
+            }
+            Some(r)
+        }
+        (Some(f), op) => {
+            return Err(f.key_error(
+                format!(
+                    "range applies only to operation = \"query\", not \"{}\"",
+                    op.as_str()
+                ),
+                "remove range, or set operation = \"query\"",
+            ))
+        }
+        (None, _) => None,
+    };
+    Ok(range_s)
+}
+
 fn access_patterns(
     root: &Section,
     tables: &[Table],
     entities: &[Entity],
+    simulation: &Simulation,
 ) -> Result<Vec<AccessPattern>> {
     let mut out = Vec::new();
     let mut seen = HashMap::new();
@@ -1194,21 +1628,7 @@ fn access_patterns(
             ),
         )?;
         let operation = op_field.word(OPERATIONS)?;
-        let rate_field = section.require(
-            "rate",
-            "rate = 50 (operations per second) or rate = \"3M/day\"",
-        )?;
-        let rate_per_s = rate_field.rate("rate = 50 or rate = \"3M/day\"")?;
-        if rate_per_s <= 0.0 {
-            return Err(rate_field.error(
-                format!("rate must be > 0, found `{}`", rate_field.src.snippet(&rate_field.span())),
-                "write a positive rate such as rate = 50 or rate = \"3M/day\" (remove the pattern if it has no traffic)",
-            ));
-        }
-        let peak_factor = match section.get("peak_factor") {
-            Some(f) => positive(&f, f.number("peak_factor = 3.0")?, "peak_factor = 3.0")?,
-            None => 1.0,
-        };
+        let (rate_per_s, peak_factor) = pattern_rate(&section, simulation)?;
         let by = match section.get("by") {
             Some(f) => {
                 let by = f.str("by = \"customer\"")?;
@@ -1230,8 +1650,8 @@ fn access_patterns(
             None => None,
         };
         let items = match section.get("items") {
-            // In [1, u32::MAX] by `whole`.
-            Some(f) => f.whole(1, u64::from(u32::MAX), "items = 20")? as u32,
+            // In [1, MAX_ITEMS] ⊂ u32 by `whole`.
+            Some(f) => f.whole(1, MAX_ITEMS, "items = 20")? as u32,
             None => 1,
         };
         let consistency = match section.get("consistency") {
@@ -1257,23 +1677,7 @@ fn access_patterns(
             }
             (None, _) => None,
         };
-        let range_s = match (section.get("range"), operation) {
-            (Some(f), Operation::Query) => Some(positive(
-                &f,
-                f.duration("range = \"7d\"")?,
-                "range = \"7d\"",
-            )?),
-            (Some(f), op) => {
-                return Err(f.key_error(
-                    format!(
-                        "range applies only to operation = \"query\", not \"{}\"",
-                        op.as_str()
-                    ),
-                    "remove range, or set operation = \"query\"",
-                ))
-            }
-            (None, _) => None,
-        };
+        let range_s = pattern_range(&section, operation, &tables[table])?;
         let t = &tables[table];
         let index_key_changes =
             pattern_indexes(&section, "index_key_changes", t, index.is_some(), operation)?;
@@ -1308,6 +1712,109 @@ fn access_patterns(
         });
     }
     Ok(out)
+}
+
+/// The largest factor any window multiplies a pattern's busy rate by: the
+/// largest `profile` value (1 without one) × every burst factor above 1
+/// (bursts may overlap) × the traffic growth at the latest simulated day.
+fn max_rate_multiplier(sim: &Simulation) -> f64 {
+    let profile = sim.profile.iter().copied().fold(f64::NAN, f64::max);
+    let profile = if profile.is_nan() { 1.0 } else { profile };
+    let bursts: f64 = sim.bursts.iter().map(|b| b.factor.max(1.0)).product();
+    let last_day = sim
+        .checkpoints_days
+        .iter()
+        .copied()
+        .fold(sim.horizon_days, f64::max);
+    let growth = (sim.growth_per_day * last_day).max(0.0).exp();
+    profile * bursts * growth
+}
+
+/// DynamoDB provisioned capacity of 0 — the table's `read_capacity` /
+/// `write_capacity`, or a global index's own — serves nothing: an error when
+/// a pattern needs it (a utilization over 0 units is not a number). Without
+/// such traffic 0 is allowed (a write-only table with `read_capacity = 0`).
+fn zero_capacity(
+    root: &Section,
+    store: &StoreConfig,
+    tables: &[Table],
+    patterns: &[AccessPattern],
+) -> Result<()> {
+    let on_demand =
+        matches!(store.settings.get("mode"), Some(SettingValue::Text(m)) if m == "on_demand");
+    if store.kind != StoreKind::DynamoDb || on_demand {
+        return Ok(());
+    }
+    let zero = |v: Option<&SettingValue>| matches!(v, Some(SettingValue::Number(x)) if *x == 0.0);
+    for (setting, write) in [("read_capacity", false), ("write_capacity", true)] {
+        if !zero(store.settings.get(setting)) {
+            continue;
+        }
+        // Reads of a global index with its own read capacity do not use the table's.
+        let user = patterns.iter().find(|p| {
+            p.operation.is_write() == write
+                && (write
+                    || p.index
+                        .is_none_or(|x| tables[p.table].indexes[x].read_capacity.is_none()))
+        });
+        if let Some(p) = user {
+            let at = store.positions.get(setting).map_or((1, 1), |p| p.value);
+            let side = if write { "writes" } else { "reads" };
+            return Err(crate::Error::scenario(
+                root.src.path,
+                at,
+                format!("store.{setting}"),
+                format!(
+                    "{setting} = 0 serves no {side}, but access pattern `{}` {side} table `{}`",
+                    p.name, tables[p.table].name
+                ),
+                format!("set {setting} to the provisioned units (e.g. {setting} = 1000), or set mode = \"on_demand\""),
+            ));
+        }
+    }
+    for (ti, t) in tables.iter().enumerate() {
+        for (xi, index) in t.indexes.iter().enumerate() {
+            for (key, capacity, write) in [
+                ("read_capacity", index.read_capacity, false),
+                ("write_capacity", index.write_capacity, true),
+            ] {
+                if capacity != Some(0.0) {
+                    continue;
+                }
+                let user = patterns.iter().find(|p| {
+                    p.table == ti
+                        && if write {
+                            p.index.is_none() && p.index_writes(xi) > 0.0
+                        } else {
+                            !p.operation.is_write() && p.index == Some(xi)
+                        }
+                });
+                let Some(p) = user else { continue };
+                let field = root
+                    .elements("table", "[[table]]")?
+                    .into_iter()
+                    .nth(ti)
+                    .map(|s| s.elements("index", "[[table.index]]"))
+                    .transpose()?
+                    .and_then(|ixs| ixs.into_iter().nth(xi))
+                    .and_then(|s| s.get(key));
+                let message = format!(
+                    "{key} = 0 serves no {}, but access pattern `{}` {} index `{}.{}`",
+                    if write { "index writes" } else { "reads" },
+                    p.name,
+                    if write { "writes through" } else { "reads" },
+                    t.name,
+                    index.name
+                );
+                let fix = format!("set {key} to the index's provisioned units (e.g. {key} = 500), or remove it to use the table's");
+                return Err(match field {
+                    Some(f) => f.error(message, fix),
+                    None => root.src.error(&root.span, key.to_string(), message, fix),
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 fn checks(root: &Section) -> Result<Checks> {
@@ -1346,6 +1853,11 @@ fn pricing(root: &Section, store: &StoreConfig) -> Result<Option<Pricing>> {
         };
         let example = format!("{name} = 0.25");
         let x = f.number(&example)?;
+        let max = if name.starts_with("provisioned") {
+            MAX_CAPACITY_UNITS
+        } else {
+            MAX_PRICE
+        };
         let ok = x.is_finite() && if positive { x > 0.0 } else { x >= 0.0 };
         if !ok {
             let bound = if positive { "> 0" } else { "≥ 0" };
@@ -1357,7 +1869,12 @@ fn pricing(root: &Section, store: &StoreConfig) -> Result<Option<Pricing>> {
                 format!("write {example}"),
             ));
         }
-        Ok(Some(x))
+        let shown = if max == MAX_PRICE {
+            "1,000,000 (the highest unit price)"
+        } else {
+            "1,000,000,000 (the largest capacity keyheat models)"
+        };
+        at_most(&f, x, max, shown, &example).map(Some)
     };
     let currency = match section.get("currency") {
         Some(f) => {

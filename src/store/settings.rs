@@ -4,6 +4,10 @@
 //! parsed. A bad value's error names its file, line and column.
 
 use crate::error::{Error, Result};
+use crate::scenario::limits::{
+    MAX_CAPACITY_UNITS, MAX_HORIZON_S, MAX_LIMIT_PER_S, MAX_SETTING_BYTES, MIN_LIMIT_PER_S,
+    MIN_WINDOW_S,
+};
 use crate::scenario::suggest::{did_you_mean, list};
 use crate::scenario::units::{corrected, parse_duration, parse_rate, parse_size, UnitError};
 use crate::scenario::{SettingPosition, SettingValue, StoreConfig, StoreKind};
@@ -29,12 +33,15 @@ pub enum SettingUnit {
 }
 
 /// The values a numeric setting may take, after conversion to its unit.
+/// Every range is finite: the caps keep what the engine computes from a
+/// setting representable (see `scenario::limits`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Bounds {
-    /// Greater than 0 (the default of sizes, durations and rates).
-    Positive,
-    /// 0 or more (the default of numbers and ages).
-    NonNegative,
+    /// Greater than 0, and from the first value to the second, inclusive
+    /// (the default of sizes, durations and rates: see [`spec`]).
+    Positive(f64, f64),
+    /// 0 or more, up to the value (the default of numbers and ages).
+    NonNegative(f64),
     /// A whole number from the first to the second, inclusive.
     Whole(u64, u64),
     /// From the first to the second, inclusive, in the setting's unit
@@ -55,11 +62,29 @@ pub struct SettingSpec {
     pub bounds: Bounds,
 }
 
-/// A setting whose range is what its unit allows.
+/// Sizes: from 1 byte to 1 EB ([`MAX_SETTING_BYTES`]).
+const SIZE: Bounds = Bounds::Positive(1.0, MAX_SETTING_BYTES);
+/// Durations: from 1 ms (the shortest window) to 100 years (the longest horizon).
+const DURATION: Bounds = Bounds::Positive(MIN_WINDOW_S, MAX_HORIZON_S);
+/// Ages: from 0 to 100 years.
+const AGE: Bounds = Bounds::NonNegative(MAX_HORIZON_S);
+/// Per-partition and per-node limits: from 10⁻³ to 10⁹ units per second; a
+/// limit of 0 would serve nothing.
+const LIMIT: Bounds = Bounds::Positive(MIN_LIMIT_PER_S, MAX_LIMIT_PER_S);
+/// Capacities and other plain numbers: from 0 to 10⁹.
+const NUMBER: Bounds = Bounds::NonNegative(MAX_CAPACITY_UNITS);
+/// A positive capacity (RU/s, a previous peak, a split step): 10⁻³ to 10⁹ units per second.
+const CAPACITY: Bounds = Bounds::Positive(MIN_LIMIT_PER_S, MAX_CAPACITY_UNITS);
+
+/// A setting whose range is what its unit allows: [`SIZE`], [`DURATION`],
+/// [`AGE`], [`LIMIT`] (rates) or [`NUMBER`].
 const fn spec(name: &'static str, unit: SettingUnit, doc: &'static str) -> SettingSpec {
     let bounds = match unit {
-        SettingUnit::Size | SettingUnit::Duration | SettingUnit::Rate => Bounds::Positive,
-        _ => Bounds::NonNegative,
+        SettingUnit::Size => SIZE,
+        SettingUnit::Duration => DURATION,
+        SettingUnit::Rate => LIMIT,
+        SettingUnit::Age => AGE,
+        _ => NUMBER,
     };
     SettingSpec {
         name,
@@ -68,6 +93,13 @@ const fn spec(name: &'static str, unit: SettingUnit, doc: &'static str) -> Setti
         bounds,
     }
 }
+
+/// Counts of values or rows: from 1 to 10¹⁵.
+const COUNT: Bounds = Bounds::Positive(1.0, 1e15);
+/// Columns per row: from 10⁻³ (a value in one row of a thousand) to 10⁶.
+const COLUMNS: Bounds = Bounds::Positive(0.001, 1e6);
+/// Request units of one 1 KB operation: up to 10⁶ RU.
+const RU_COST: Bounds = Bounds::Positive(0.0, 1e6);
 
 /// A numeric setting with its own range.
 const fn ranged(
@@ -133,7 +165,77 @@ impl Settings {
             let value = out.convert(spec, written)?;
             out.values.insert(name.clone(), value);
         }
+        out.check_joint(config.kind)?;
         Ok(out)
+    }
+
+    /// Ranges of settings taken together. DynamoDB: the partitions the
+    /// planning rule derives from throughput, RCU ÷ `partition_read_limit` +
+    /// WCU ÷ `partition_write_limit` (at the highest provisioned capacity, or
+    /// twice the previous peak on demand), at most [`MAX_THROUGHPUT_PARTITIONS`]
+    /// — the most `partitions` may be set to — unless `partitions` is set.
+    fn check_joint(&self, kind: StoreKind) -> Result<()> {
+        use super::dynamodb::{
+            DEFAULT_READ_CAPACITY, DEFAULT_WRITE_CAPACITY, PARTITION_RCU, PARTITION_WCU,
+        };
+        if kind != StoreKind::DynamoDb || self.number("partitions").is_some() {
+            return Ok(());
+        }
+        let get = |name: &str, default: f64| self.number(name).unwrap_or(default);
+        let (read, write) = if self.word("mode") == Some("on_demand") {
+            // The on-demand defaults of `DynamoDb::new`.
+            (
+                2.0 * get("previous_peak_read", 6000.0),
+                2.0 * get("previous_peak_write", 2000.0),
+            )
+        } else {
+            let r = get("read_capacity", DEFAULT_READ_CAPACITY);
+            let w = get("write_capacity", DEFAULT_WRITE_CAPACITY);
+            (
+                get("highest_read_capacity", r).max(r),
+                get("highest_write_capacity", w).max(w),
+            )
+        };
+        let partitions = read / get("partition_read_limit", PARTITION_RCU)
+            + write / get("partition_write_limit", PARTITION_WCU);
+        if partitions <= MAX_THROUGHPUT_PARTITIONS {
+            return Ok(());
+        }
+        // The error names the side with more partitions: its capacity when
+        // written, else its per-partition limit.
+        let reads = read / get("partition_read_limit", PARTITION_RCU);
+        let side = if reads >= partitions - reads {
+            [
+                "highest_read_capacity",
+                "read_capacity",
+                "previous_peak_read",
+                "partition_read_limit",
+            ]
+        } else {
+            [
+                "highest_write_capacity",
+                "write_capacity",
+                "previous_peak_write",
+                "partition_write_limit",
+            ]
+        };
+        let name = side
+            .into_iter()
+            .find(|n| self.values.contains_key(*n))
+            .unwrap_or(side[1]);
+        Err(self.error(
+            name,
+            format!(
+                "{} RCU ÷ {} RCU/s + {} WCU ÷ {} WCU/s per partition = {} partitions, more than {} (the most `partitions` may be)",
+                crate::format::sig3(read),
+                crate::format::sig3(get("partition_read_limit", PARTITION_RCU)),
+                crate::format::sig3(write),
+                crate::format::sig3(get("partition_write_limit", PARTITION_WCU)),
+                crate::format::sig3(partitions.ceil()),
+                crate::format::whole(MAX_THROUGHPUT_PARTITIONS)
+            ),
+            "lower the provisioned capacity, or raise the per-partition limits, or set partitions".into(),
+        ))
     }
 
     /// `pairs` of `kind` checked as [`Settings::parse`] does, without positions
@@ -181,17 +283,27 @@ impl Settings {
         self.values.keys().cloned().collect()
     }
 
-    /// A scenario error naming `store.<name>`, at the setting's value (at the
-    /// `[store]` settings' file with no line when the setting is not written
-    /// in a file).
+    /// A scenario error naming `store.<name>`, at the setting's value; at
+    /// the `[store]` section's `kind` when the setting takes its default (an
+    /// error another setting causes); with no line when the settings come
+    /// from no file (the command line).
     pub fn error(&self, name: &str, message: String, fix: String) -> Error {
-        let at = self.positions.get(name).map_or((0, 0), |p| p.value);
+        let at = self
+            .positions
+            .get(name)
+            .map(|p| p.value)
+            .or_else(|| self.positions.get("kind").map(|p| p.key))
+            .unwrap_or((0, 0));
         Error::scenario(&self.path, at, format!("store.{name}"), message, fix)
     }
 
     /// The error for a setting `kind` does not accept, at its key.
     fn unknown(&self, kind: StoreKind, name: &str, specs: &[SettingSpec]) -> Error {
-        let at = self.positions.get(name).map_or((0, 0), |p| p.key);
+        let at = self
+            .positions
+            .get(name)
+            .or_else(|| self.positions.get("kind"))
+            .map_or((0, 0), |p| p.key);
         let accepted = || std::iter::once("kind").chain(specs.iter().map(|s| s.name));
         let (message, fix) = if specs.is_empty() {
             (
@@ -325,16 +437,36 @@ impl Settings {
     /// `x` (in the setting's unit) against `spec`'s bounds.
     fn check_bounds(&self, spec: &SettingSpec, x: f64, shown: &str) -> Result<()> {
         let name = spec.name;
+        let in_unit = |v: f64| match spec.unit {
+            SettingUnit::Size => crate::format::bytes(v),
+            SettingUnit::Duration | SettingUnit::Age => crate::format::duration(v),
+            _ => crate::format::sig3(v),
+        };
         let (ok, message, fix) = match spec.bounds {
-            Bounds::Positive => (
-                x > 0.0 && x.is_finite(),
+            Bounds::Positive(..) if !(x > 0.0 && x.is_finite()) => (
+                false,
                 format!("must be > 0, found `{shown}`"),
                 format!("set {name} to a value greater than 0, or remove it to take the default"),
             ),
-            Bounds::NonNegative => (
-                x >= 0.0 && x.is_finite(),
+            Bounds::NonNegative(_) if !(x >= 0.0 && x.is_finite()) => (
+                false,
                 format!("must be ≥ 0, found `{shown}`"),
                 format!("set {name} to 0 or more, or remove it to take the default"),
+            ),
+            Bounds::Positive(min, max) => (
+                x >= min && x <= max,
+                format!(
+                    "must be from {} to {}, found {}",
+                    in_unit(min),
+                    in_unit(max),
+                    in_unit(x)
+                ),
+                format!("set {name} within that range, or remove it to take the default"),
+            ),
+            Bounds::NonNegative(max) => (
+                x <= max,
+                format!("must be at most {}, found {}", in_unit(max), in_unit(x)),
+                format!("set {name} within that range, or remove it to take the default"),
             ),
             Bounds::Whole(min, max) => (
                 x.fract() == 0.0 && x >= min as f64 && x <= max as f64,
@@ -372,6 +504,10 @@ impl Settings {
         }
     }
 }
+
+/// Most partitions DynamoDB's planning rule may derive from throughput: the
+/// most `partitions` may be set to.
+pub const MAX_THROUGHPUT_PARTITIONS: f64 = 100_000.0;
 
 /// Settings whose value is a store's node count, in the order `--nodes`
 /// looks for them.
@@ -561,13 +697,13 @@ const DYNAMODB: &[SettingSpec] = &[
     ranged(
         "previous_peak_read",
         SettingUnit::Number,
-        Bounds::Positive,
+        CAPACITY,
         "on-demand: the table's previous peak read units/s (default 6,000: a new table serves 12,000 RRU/s)",
     ),
     ranged(
         "previous_peak_write",
         SettingUnit::Number,
-        Bounds::Positive,
+        CAPACITY,
         "on-demand: the table's previous peak write units/s (default 2,000: a new table serves 4,000 WRU/s)",
     ),
     spec(
@@ -583,7 +719,7 @@ const DYNAMODB: &[SettingSpec] = &[
     ranged(
         "split_step",
         SettingUnit::Number,
-        Bounds::Positive,
+        CAPACITY,
         "split-for-heat: WCU gained per step, and 3 × as many RCU (default 1000, an empirical observation)",
     ),
     spec(
@@ -624,7 +760,7 @@ const REDIS_CLUSTER: &[SettingSpec] = &[
     ranged(
         "key_overhead",
         SettingUnit::Size,
-        Bounds::NonNegative,
+        Bounds::NonNegative(MAX_SETTING_BYTES),
         "bytes Redis adds to every key it holds, counted into node memory (default 56B: MEMORY USAGE of an empty key and value, Redis 7.2 64-bit jemalloc, redis.io; an assumption for other versions, key names, TTLs and allocator rounding)",
     ),
     spec(
@@ -702,19 +838,19 @@ const CASSANDRA: &[SettingSpec] = &[
     ranged(
         "values_warning",
         SettingUnit::Number,
-        Bounds::Positive,
+        COUNT,
         "values (cells) per partition to stay under (default 100000, data-modeling guidance)",
     ),
     ranged(
         "rows_warning",
         SettingUnit::Number,
-        Bounds::Positive,
+        COUNT,
         "rows per partition to stay under (default values_warning ÷ columns_per_row)",
     ),
     ranged(
         "columns_per_row",
         SettingUnit::Number,
-        Bounds::Positive,
+        COLUMNS,
         "values (non-key, non-static columns) per row, each with 8 B of cell metadata (default 1)",
     ),
     spec(
@@ -774,7 +910,7 @@ const SCYLLADB: &[SettingSpec] = &[
     ranged(
         "cores_per_node",
         SettingUnit::Number,
-        Bounds::Positive,
+        Bounds::Positive(0.001, 10_000.0),
         "physical cores per node, for the default node_ops_per_s (default 8, an ASSUMPTION)",
     ),
     spec(
@@ -790,13 +926,13 @@ const SCYLLADB: &[SettingSpec] = &[
     ranged(
         "rows_warning",
         SettingUnit::Number,
-        Bounds::Positive,
+        COUNT,
         "rows per partition recorded as large (default 100000, compaction_rows_count_warning_threshold)",
     ),
     ranged(
         "columns_per_row",
         SettingUnit::Number,
-        Bounds::Positive,
+        COLUMNS,
         "values (non-key, non-static columns) per row, each with 8 B of cell metadata (default 1)",
     ),
     spec(
@@ -810,13 +946,13 @@ const COSMOSDB: &[SettingSpec] = &[
     ranged(
         "throughput",
         SettingUnit::Number,
-        Bounds::Positive,
+        CAPACITY,
         "provisioned RU/s of the container (default 400, the minimum manual throughput)",
     ),
     ranged(
         "highest_throughput",
         SettingUnit::Number,
-        Bounds::Positive,
+        CAPACITY,
         "highest RU/s the container ever had: physical partitions never merge (default throughput)",
     ),
     ranged(
@@ -828,7 +964,7 @@ const COSMOSDB: &[SettingSpec] = &[
     ranged(
         "partition_throughput",
         SettingUnit::Rate,
-        Bounds::Positive,
+        LIMIT,
         "RU/s one physical partition serves, reads + writes (default 10000)",
     ),
     spec(
@@ -859,13 +995,13 @@ const COSMOSDB: &[SettingSpec] = &[
     ranged(
         "read_ru_1kb",
         SettingUnit::Number,
-        Bounds::Positive,
+        RU_COST,
         "RU of a 1 KB point read at session consistency (default 1)",
     ),
     ranged(
         "write_ru_1kb",
         SettingUnit::Number,
-        Bounds::Positive,
+        RU_COST,
         "RU of a 1 KB create without indexed terms (default 4.95)",
     ),
     spec(
@@ -982,13 +1118,13 @@ const BIGTABLE: &[SettingSpec] = &[
     ranged(
         "load_split_threshold",
         SettingUnit::Number,
-        Bounds::Positive,
+        Bounds::Positive(0.01, 100.0),
         "load above which a tablet is split, as a share of one node's capacity (default 0.1, an ASSUMPTION)",
     ),
     ranged(
         "load_split_delay",
         SettingUnit::Duration,
-        Bounds::NonNegative,
+        AGE,
         "time into the busy period before hot tablets are split (default 0s, an ASSUMPTION: a steady workload is already balanced)",
     ),
     spec(

@@ -1,0 +1,422 @@
+//! Hostile input: one regression test per crash class of issue 11. Each
+//! input once panicked, aborted, ran for minutes or passed with NaN; each must
+//! now exit 2 with an error naming `file:line:column` of the value to change
+//! (`scenario::limits` holds the caps).
+
+use assert_cmd::Command;
+
+/// A small DynamoDB scenario: a table with a global index, a put and a query.
+const DYNAMODB: &str = r#"schema_version = 1
+name = "hostile"
+[store]
+kind = "dynamodb"
+read_capacity = 3000
+write_capacity = 1000
+[simulation]
+trials = 4
+duration = "10m"
+[[entity]]
+name = "user"
+count = 1000
+[[table]]
+name = "t"
+partition_key = "U#{user}"
+sort_key = "{time}"
+item_size = "1KB"
+bucket = "1d"
+[[table.index]]
+name = "g"
+partition_key = "G#{user}"
+[[access_pattern]]
+name = "write"
+table = "t"
+operation = "put"
+rate = 100
+by = "user"
+[[access_pattern]]
+name = "read"
+table = "t"
+operation = "query"
+rate = 100
+by = "user"
+range = "7d"
+"#;
+
+/// `DYNAMODB` with the first `from` replaced by `to`.
+fn with(base: &str, from: &str, to: &str) -> String {
+    assert!(base.contains(from), "`{from}` is not in the base scenario");
+    base.replacen(from, to, 1)
+}
+
+/// `DYNAMODB` on another store kind, with `settings` under `[store]`.
+fn on_store(kind: &str, settings: &str) -> String {
+    with(
+        DYNAMODB,
+        "kind = \"dynamodb\"\nread_capacity = 3000\nwrite_capacity = 1000",
+        &format!("kind = \"{kind}\"\n{settings}"),
+    )
+    .replace(
+        "[[table.index]]\nname = \"g\"\npartition_key = \"G#{user}\"\n",
+        "",
+    )
+}
+
+/// 1-based line of the first line of `text` containing `needle`.
+fn line_of(text: &str, needle: &str) -> usize {
+    text.lines()
+        .position(|l| l.contains(needle))
+        .map(|i| i + 1)
+        .unwrap_or_else(|| panic!("`{needle}` is not in the scenario"))
+}
+
+/// Runs `keyheat run` on `text` and asserts exit 2 with an error at the line
+/// holding `at` (column ≥ 1) naming `key`; returns the message.
+fn refused(text: &str, at: &str, key: &str) -> String {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("h.toml");
+    std::fs::write(&path, text).expect("scenario file");
+    let out = dir.path().join("out");
+    let run = Command::cargo_bin("keyheat")
+        .expect("keyheat binary")
+        .arg("run")
+        .arg(&path)
+        .arg("--out")
+        .arg(&out)
+        .arg("--quiet")
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .expect("keyheat runs");
+    let stderr = String::from_utf8_lossy(&run.stderr).to_string();
+    assert_eq!(run.status.code(), Some(2), "exit code; stderr: {stderr}");
+    let prefix = format!("error: {}:{}:", path.display(), line_of(text, at));
+    let rest = stderr
+        .strip_prefix(&prefix)
+        .unwrap_or_else(|| panic!("expected `{prefix}…`, got: {stderr}"));
+    let (column, rest) = rest.split_once(": ").expect("column");
+    assert!(column.parse::<usize>().is_ok_and(|c| c >= 1), "{stderr}");
+    assert!(
+        rest.starts_with(&format!("{key}: ")),
+        "key `{key}`: {stderr}"
+    );
+    assert!(rest.contains("\n  fix: "), "no fix line: {stderr}");
+    assert!(!out.exists(), "no output folder after a refused run");
+    stderr
+}
+
+#[test]
+fn base_scenario_runs() {
+    // The regression tests below change one value of a scenario that runs.
+    let s = keyheat::Scenario::from_str_at(DYNAMODB, "h.toml").expect("valid");
+    keyheat::store::Model::for_scenario(&s).expect("valid store");
+}
+
+#[test]
+fn write_capacity_1e308_capacity_overflow() {
+    let text = with(DYNAMODB, "write_capacity = 1000", "write_capacity = 1e308");
+    let e = refused(&text, "write_capacity", "store.write_capacity");
+    assert!(e.contains("must be at most 1,000,000,000"), "{e}");
+}
+
+#[test]
+fn read_capacity_1e12_allocation_abort() {
+    let text = with(DYNAMODB, "read_capacity = 3000", "read_capacity = 1e12");
+    refused(&text, "read_capacity", "store.read_capacity");
+}
+
+#[test]
+fn capacity_over_partition_limit_past_100000_partitions() {
+    // Each value in range, together 10⁹ ÷ 10 = 10⁸ partitions.
+    let text = with(
+        DYNAMODB,
+        "write_capacity = 1000",
+        "write_capacity = 1000000000\npartition_write_limit = 10",
+    );
+    let e = refused(&text, "write_capacity", "store.write_capacity");
+    assert!(e.contains("more than 100,000"), "{e}");
+}
+
+#[test]
+fn partition_write_limit_1e_300_capacity_overflow() {
+    let text = on_store("generic", "partitions = 4\npartition_write_limit = 1e-300");
+    let e = refused(
+        &text,
+        "partition_write_limit",
+        "store.partition_write_limit",
+    );
+    assert!(e.contains("must be from 0.00100 to"), "{e}");
+}
+
+#[test]
+fn generic_partitions_1e9_allocation_abort() {
+    let text = on_store("generic", "partitions = 1_000_000_000");
+    refused(&text, "partitions", "store.partitions");
+}
+
+#[test]
+fn mongodb_shards_1e9_allocation_abort() {
+    let text = on_store("mongodb", "shards = 1_000_000_000");
+    refused(&text, "shards", "store.shards");
+}
+
+#[test]
+fn table_shards_1e9_allocation_abort() {
+    let text = with(
+        DYNAMODB,
+        "bucket = \"1d\"",
+        "bucket = \"1d\"\nshards = 1_000_000_000",
+    );
+    refused(&text, "shards =", "table.t.shards");
+}
+
+#[test]
+fn initial_items_1e308_capacity_overflow() {
+    let text = with(
+        DYNAMODB,
+        "bucket = \"1d\"",
+        "bucket = \"1d\"\ninitial_items = 1e308",
+    );
+    refused(&text, "initial_items", "table.t.initial_items");
+}
+
+#[test]
+fn initial_items_1e12_runs_for_minutes() {
+    let text = with(
+        DYNAMODB,
+        "bucket = \"1d\"",
+        "bucket = \"1d\"\ninitial_items = 1e12",
+    );
+    refused(&text, "initial_items", "table.t.initial_items");
+}
+
+#[test]
+fn initial_table_bytes_past_a_petabyte() {
+    // 10⁹ users × 10⁶ items × 1 KB = 10¹⁸ B, each value in range.
+    let text = with(DYNAMODB, "count = 1000", "count = 1_000_000_000");
+    let text = with(
+        &text,
+        "bucket = \"1d\"",
+        "bucket = \"1d\"\ninitial_items = 1_000_000",
+    );
+    let e = refused(&text, "initial_items", "table.t.initial_items");
+    assert!(e.contains("more than 1.00 PB"), "{e}");
+}
+
+#[test]
+fn a_billion_keys_are_accepted() {
+    // Large but legal: the parser accepts 10⁹ instances and 10⁵ shards.
+    let text = with(DYNAMODB, "count = 1000", "count = 1_000_000_000");
+    let text = with(&text, "bucket = \"1d\"", "bucket = \"1d\"\nshards = 10000");
+    let text = with(&text, "range = \"7d\"", "range = \"1d\"");
+    let s = keyheat::Scenario::from_str_at(&text, "h.toml").expect("accepted");
+    keyheat::store::Model::for_scenario(&s).expect("accepted");
+}
+
+#[test]
+fn item_size_18446744073709551616b_allocation_abort() {
+    let text = with(
+        DYNAMODB,
+        "item_size = \"1KB\"",
+        "item_size = \"18446744073709551616B\"",
+    );
+    let e = refused(&text, "item_size", "table.t.item_size");
+    assert!(e.contains("must be at most 1 GiB"), "{e}");
+}
+
+#[test]
+fn lognormal_p99_a_million_times_the_median() {
+    let text = with(
+        DYNAMODB,
+        "item_size = \"1KB\"",
+        "item_size = { distribution = \"lognormal\", median = \"1B\", p99 = \"1GB\" }",
+    );
+    refused(&text, "item_size", "table.t.item_size.p99");
+}
+
+#[test]
+fn projection_include_18446744073709551616gb_index_out_of_bounds() {
+    let text = with(
+        DYNAMODB,
+        "partition_key = \"G#{user}\"",
+        "partition_key = \"G#{user}\"\nprojection = { include = \"18446744073709551616GB\" }",
+    );
+    refused(&text, "projection", "table.t.index.g.projection.include");
+}
+
+#[test]
+fn range_1000y_allocation_abort() {
+    let text = with(DYNAMODB, "range = \"7d\"", "range = \"1000y\"");
+    refused(&text, "range = ", "access_pattern.read.range");
+}
+
+#[test]
+fn range_over_buckets_times_shards_past_100000_queries() {
+    // 365 daily buckets × 1,000 shards = 365,000 queries per operation.
+    let text = with(
+        DYNAMODB,
+        "bucket = \"1d\"",
+        "bucket = \"1d\"\nshards = 1000",
+    );
+    let text = with(&text, "range = \"7d\"", "range = \"365d\"");
+    let e = refused(&text, "range = ", "access_pattern.read.range");
+    assert!(e.contains("365,000 queries per operation"), "{e}");
+}
+
+#[test]
+fn duration_100y_runs_for_minutes() {
+    let text = with(DYNAMODB, "duration = \"10m\"", "duration = \"100y\"");
+    refused(&text, "duration", "simulation.duration");
+}
+
+#[test]
+fn window_1ms_runs_for_minutes() {
+    let text = with(
+        DYNAMODB,
+        "duration = \"10m\"",
+        "duration = \"1h\"\nwindow = \"1ms\"",
+    );
+    let e = refused(&text, "window", "simulation.window");
+    assert!(e.contains("3,600,000 windows"), "{e}");
+}
+
+#[test]
+fn bucket_below_1ms_is_refused() {
+    let text = with(DYNAMODB, "bucket = \"1d\"", "bucket = \"0.5ms\"");
+    refused(&text, "bucket", "table.t.bucket");
+}
+
+#[test]
+fn two_thousand_checkpoints_run_for_minutes() {
+    let days: Vec<String> = (0..2000).map(|d| format!("\"{d}d\"")).collect();
+    let text = with(
+        DYNAMODB,
+        "duration = \"10m\"",
+        &format!("duration = \"10m\"\ncheckpoints = [{}]", days.join(", ")),
+    );
+    let e = refused(&text, "checkpoints", "simulation.checkpoints");
+    assert!(e.contains("2000 checkpoints: at most 100"), "{e}");
+}
+
+#[test]
+fn horizon_1000y_is_refused() {
+    let text = with(
+        DYNAMODB,
+        "duration = \"10m\"",
+        "duration = \"10m\"\nhorizon = \"1000y\"",
+    );
+    refused(&text, "horizon", "simulation.horizon");
+}
+
+#[test]
+fn growth_past_a_million_fold_is_refused() {
+    // 1000% a month over a year: e^{ln(11)·365/30} ≈ 4·10¹² ×.
+    let text = with(
+        DYNAMODB,
+        "duration = \"10m\"",
+        "duration = \"10m\"\ngrowth = \"1000%/month\"",
+    );
+    refused(&text, "growth", "simulation.growth");
+}
+
+#[test]
+fn rate_1e308_passes_with_a_lower_utilization() {
+    let text = with(DYNAMODB, "rate = 100", "rate = 1e308");
+    let e = refused(&text, "rate = 1e308", "access_pattern.write.rate");
+    assert!(e.contains("must be at most 10⁹ per second"), "{e}");
+}
+
+#[test]
+fn busy_rate_past_1e10_per_second() {
+    // Each in range: 10⁹/s × 1,000 × a burst of 100.
+    let text = with(DYNAMODB, "rate = 100", "rate = 1e9\npeak_factor = 1000");
+    let text = with(
+        &text,
+        "duration = \"10m\"",
+        "duration = \"10m\"\nbursts = [{ at = \"1m\", length = \"1m\", factor = 100 }]",
+    );
+    let e = refused(&text, "peak_factor", "access_pattern.write.peak_factor");
+    assert!(e.contains("more than 10¹⁰"), "{e}");
+}
+
+#[test]
+fn items_4294967295_runs_for_minutes() {
+    let text = with(
+        DYNAMODB,
+        "range = \"7d\"",
+        "range = \"7d\"\nitems = 4294967295",
+    );
+    refused(&text, "items", "access_pattern.read.items");
+}
+
+#[test]
+fn entity_count_past_a_trillion_is_refused() {
+    let text = with(DYNAMODB, "count = 1000", "count = 18446744073709551615");
+    refused(&text, "count", "entity.user.count");
+}
+
+#[test]
+fn read_capacity_0_without_adaptive_capacity_passes_with_nan() {
+    // Item 4 of issue 11: a limit of 0 that reads need is an error…
+    let text = with(
+        DYNAMODB,
+        "read_capacity = 3000",
+        "read_capacity = 0\nadaptive_capacity = false",
+    );
+    let e = refused(&text, "read_capacity", "store.read_capacity");
+    assert!(
+        e.contains("read_capacity = 0 serves no reads, but access pattern `read`"),
+        "{e}"
+    );
+}
+
+#[test]
+fn read_capacity_0_is_allowed_without_reads() {
+    // …but not when nothing reads (case C04's write-only table).
+    let text = with(
+        DYNAMODB,
+        "read_capacity = 3000",
+        "read_capacity = 0\nadaptive_capacity = false",
+    );
+    let text = text
+        .replace("operation = \"query\"", "operation = \"put\"")
+        .replace("range = \"7d\"\n", "");
+    let s = keyheat::Scenario::from_str_at(&text, "h.toml").expect("accepted");
+    keyheat::store::Model::for_scenario(&s).expect("accepted");
+}
+
+#[test]
+fn index_write_capacity_0_with_index_writes() {
+    let text = with(
+        DYNAMODB,
+        "partition_key = \"G#{user}\"",
+        "partition_key = \"G#{user}\"\nwrite_capacity = 0",
+    );
+    let e = refused(
+        &text,
+        "write_capacity = 0",
+        "table.t.index.g.write_capacity",
+    );
+    assert!(
+        e.contains("access pattern `write` writes through index `t.g`"),
+        "{e}"
+    );
+}
+
+#[test]
+fn generic_partition_write_limit_0() {
+    let text = on_store("generic", "partition_write_limit = 0");
+    let e = refused(
+        &text,
+        "partition_write_limit",
+        "store.partition_write_limit",
+    );
+    assert!(e.contains("must be > 0"), "{e}");
+}
+
+#[test]
+fn setting_errors_caused_by_a_default_name_the_store_kind_line() {
+    // num_tokens takes its default (16); 100,000 nodes × 16 tokens exceed the
+    // token ranges keyheat models. Was `file:0:0`.
+    let text = on_store("cassandra", "nodes = 100000");
+    let e = refused(&text, "kind = \"cassandra\"", "store.num_tokens");
+    assert!(e.contains("token ranges"), "{e}");
+}
