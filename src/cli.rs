@@ -73,6 +73,21 @@ pub struct RunFlags {
     /// No progress bar or timing line on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+    /// What goes to stdout: `text` (the verdicts, a table per design and
+    /// table, the recommendation, and the paths written) or `json` (the
+    /// run's summary.json, byte for byte, and nothing else: the paths go to
+    /// stderr).
+    #[arg(long, value_enum, default_value_t = FormatArg::Text)]
+    pub format: FormatArg,
+}
+
+/// `--format` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormatArg {
+    /// Verdicts, the comparison table and the recommendation.
+    Text,
+    /// `summary.json` only.
+    Json,
 }
 
 impl RunFlags {
@@ -304,6 +319,7 @@ fn run_and_write(s: &Scenario, flags: &RunFlags, out: &Path) -> Result<ExitCode>
     let options = flags.options();
     let results = with_threads(flags.threads, || simulate(s, &options, flags.quiet))?;
     let files = write_outputs(&results, out)?;
+    let out = absolute(out);
     if !flags.quiet {
         eprintln!(
             "keyheat: {} trials in {:.2} s; wrote {} files to {}",
@@ -313,7 +329,10 @@ fn run_and_write(s: &Scenario, flags: &RunFlags, out: &Path) -> Result<ExitCode>
             out.display()
         );
     }
-    print_verdicts(&results, out);
+    match flags.format {
+        FormatArg::Text => print_verdicts(&results, &out, files.len()),
+        FormatArg::Json => print_summary(&results)?,
+    }
     Ok(if gate.enabled && gate.breached(&results) {
         ExitCode::from(3)
     } else {
@@ -510,8 +529,16 @@ fn chart_svgs(charts: &[PathBuf]) -> Result<Vec<(String, String)>> {
         .collect()
 }
 
-/// Prints the verdicts on stdout; a closed stdout (`| head`) is not an error.
-fn print_verdicts(r: &RunResults, out: &Path) {
+/// `path` made absolute against the current folder (unchanged when that
+/// cannot be read).
+pub fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// Prints the verdicts, the table of designs ([`crate::report::terminal_table`]),
+/// the recommendation and the absolute paths written on stdout; a closed
+/// stdout (`| head`) is not an error.
+fn print_verdicts(r: &RunResults, out: &Path, files: usize) {
     use std::io::Write;
     let mut o = std::io::stdout().lock();
     for v in &r.verdicts {
@@ -524,10 +551,26 @@ fn print_verdicts(r: &RunResults, out: &Path) {
             v.detail
         );
     }
+    let _ = writeln!(o);
+    for line in crate::report::terminal_table(r) {
+        let _ = writeln!(o, "{line}");
+    }
+    let _ = writeln!(o);
     if let Some(rec) = &r.recommendation {
         let _ = writeln!(o, "recommendation: {} — {}", rec.variant, rec.reason);
     }
+    let _ = writeln!(o, "wrote: {} ({files} files)", out.display());
     let _ = writeln!(o, "report: {}", out.join("report.md").display());
+}
+
+/// Prints `summary.json` on stdout, the same bytes as the file.
+fn print_summary(r: &RunResults) -> Result<()> {
+    use std::io::Write;
+    let bytes = crate::export::summary_json(r)?;
+    let mut o = std::io::stdout().lock();
+    // A closed stdout (`| head`) is not an error.
+    let _ = o.write_all(&bytes).and_then(|()| o.flush());
+    Ok(())
 }
 
 const PLACE_EXAMPLES: &str = "\

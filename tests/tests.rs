@@ -22,4 +22,5 @@ mod scenario_errors;
 mod scenarios;
 mod stores_cosmos_firestore;
 mod stores_mongo_bigtable;
+mod terminal;
 mod traces;

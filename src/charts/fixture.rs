@@ -94,6 +94,7 @@ impl TableBuilder {
                 mean_read_units_per_s: 1234.5,
                 mean_write_units_per_s: 456.7,
                 monthly_cost: None,
+                patterns: orders_patterns(),
                 partition_ranks: orders_ranks(partitions),
                 nodes: None,
                 checkpoints: vec![
@@ -395,4 +396,29 @@ pub(crate) fn with_variants(n: usize) -> RunResults {
         r.variants.push(variant);
     }
     r
+}
+
+/// Two access patterns on "orders": reads of 10,000 requests/s at 0.5 RCU
+/// (5,000 RCU/s) and writes of 2,345.6/s summing to 2,000 WCU/s.
+fn orders_patterns() -> Vec<crate::results::PatternLoad> {
+    let pattern = |name: &str, op: &str, side: &str, rps: f64, units: f64, mean_units: f64| {
+        crate::results::PatternLoad {
+            pattern: name.to_string(),
+            operation: op.to_string(),
+            side: side.to_string(),
+            requests_per_s: rps,
+            fan_out: 1.0,
+            units_per_request: units / rps,
+            units_per_s: units,
+            units_share: 1.0,
+            mean_requests_per_s: rps * mean_units / units,
+            mean_units_per_s: mean_units,
+            monthly_cost: None,
+            cost_share: None,
+        }
+    };
+    vec![
+        pattern("Get order", "get", "read", 10_000.0, 5000.0, 1234.5),
+        pattern("Create order", "put", "write", 2345.6, 2000.0, 456.7),
+    ]
 }

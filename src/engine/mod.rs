@@ -329,6 +329,14 @@ fn take_busy_period(t: &mut TableResults, at: &TableResults) {
     t.requests_per_s = at.requests_per_s;
     t.read_units_per_s = at.read_units_per_s;
     t.write_units_per_s = at.write_units_per_s;
+    // Each pattern's busy-period figures; its daily-mean ones (cost) stay.
+    for (p, a) in t.patterns.iter_mut().zip(&at.patterns) {
+        p.requests_per_s = a.requests_per_s;
+        p.fan_out = a.fan_out;
+        p.units_per_request = a.units_per_request;
+        p.units_per_s = a.units_per_s;
+        p.units_share = a.units_share;
+    }
     t.partition_ranks = at.partition_ranks.clone();
     if let (Some(n), Some(a)) = (t.nodes.as_mut(), at.nodes.as_ref()) {
         // Node memory is over the horizon: day 0's stays.

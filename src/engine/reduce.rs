@@ -6,7 +6,7 @@ use super::trial::TableTrial;
 use crate::results::stats::{ci95_mean, mean, percentile};
 use crate::results::{
     Breach, GrowthPoint, IndexPressure, KeyChecks, MonotonicWrites, NodeMemory, NodeResults,
-    PartitionRank, Placement, Proportion, RunResults, Stat, StoreSummary, TableCap,
+    PartitionRank, PatternLoad, Placement, Proportion, RunResults, Stat, StoreSummary, TableCap,
     TableLimitResults, TableResults, VariantResults,
 };
 use crate::scenario::{Scenario, Variant};
@@ -47,6 +47,7 @@ pub fn design(
         .map(|(ti, tp)| {
             let per: Vec<&TableTrial> = trials.iter().map(|t| &t[ti]).collect();
             let mut r = table_results(plan, tp, &per, scenario.checks.headroom);
+            r.patterns = pattern_loads(scenario, tp);
             if let Some(n) = r.nodes.as_mut() {
                 n.tables = node_tables.clone();
                 n.memory = overhead.and_then(|o| {
@@ -238,6 +239,55 @@ fn node_memory(
     })
 }
 
+/// Each stream's requests and units on its table: busy-period and
+/// daily-mean rates × fan-out × mean units per sub-request, and its share of
+/// the table's units of its side. Costs are set by [`set_monthly_costs`].
+pub fn pattern_loads(scenario: &Scenario, tp: &super::plan::TablePlan) -> Vec<PatternLoad> {
+    let side_units = |is_write: bool| -> f64 {
+        tp.streams
+            .iter()
+            .filter(|s| s.is_write == is_write)
+            .map(|s| s.busy_rate_per_s * s.fan_out() * s.severity.mean)
+            .sum()
+    };
+    let totals = [side_units(false), side_units(true)];
+    tp.streams
+        .iter()
+        .map(|s| {
+            let units_per_request = s.fan_out() * s.severity.mean;
+            let units_per_s = s.busy_rate_per_s * units_per_request;
+            let total = totals[usize::from(s.is_write)];
+            // A global index's streams carry the base pattern's name, or it
+            // with " (index write)"; only the former names a pattern.
+            let operation = scenario
+                .access_patterns
+                .iter()
+                .find(|p| p.name == s.name)
+                .map_or(if s.is_write { "index write" } else { "get" }, |p| {
+                    p.operation.as_str()
+                });
+            PatternLoad {
+                pattern: s.name.clone(),
+                operation: operation.to_string(),
+                side: if s.is_write { "write" } else { "read" }.to_string(),
+                requests_per_s: s.busy_rate_per_s,
+                fan_out: s.fan_out(),
+                units_per_request,
+                units_per_s,
+                units_share: if total > 0.0 {
+                    units_per_s / total
+                } else {
+                    0.0
+                },
+                mean_requests_per_s: s.mean_rate_per_s,
+                mean_units_per_s: s.mean_rate_per_s * units_per_request,
+                monthly_cost: None,
+                cost_share: None,
+            }
+        })
+        .collect()
+}
+
 fn placement(tp: &super::plan::TablePlan) -> Placement {
     let mut out = Placement::default();
     let total: f64 = tp.streams.iter().map(|s| s.busy_rate_per_s).sum();
@@ -398,6 +448,7 @@ fn table_results(
             .map(|s| s.mean_rate_per_s * s.fan_out() * s.severity.mean)
             .sum(),
         monthly_cost: None,
+        patterns: Vec::new(),
         partition_ranks,
         nodes,
         checkpoints: Vec::new(),
@@ -554,11 +605,34 @@ pub fn set_monthly_costs(scenario: &Scenario, store: &dyn StoreModel, tables: &m
             store.index_store(i.read_capacity, i.write_capacity)
         });
         let provisioned = own.as_deref().unwrap_or(store).provisioned_units();
+        let sides = pricing.monthly_cost_sides(
+            provisioned,
+            t.mean_read_units_per_s,
+            t.mean_write_units_per_s,
+        );
         t.monthly_cost = pricing.monthly_cost(
             provisioned,
             t.mean_read_units_per_s,
             t.mean_write_units_per_s,
         );
+        // Each pattern carries its side's cost by its share of that side's
+        // daily-mean units.
+        let side_units = [t.mean_read_units_per_s, t.mean_write_units_per_s];
+        let table_cost = t.monthly_cost;
+        for p in &mut t.patterns {
+            let side = usize::from(p.side == "write");
+            p.monthly_cost = sides[side].map(|cost| {
+                if side_units[side] > 0.0 {
+                    cost * p.mean_units_per_s / side_units[side]
+                } else {
+                    0.0
+                }
+            });
+            p.cost_share = match (p.monthly_cost, table_cost) {
+                (Some(c), Some(total)) if total > 0.0 => Some(c / total),
+                _ => None,
+            };
+        }
     }
 }
 

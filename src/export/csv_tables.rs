@@ -1,5 +1,5 @@
 //! The CSV tables: `partitions.csv`, `nodes.csv`, `keys.csv`,
-//! `timeseries.csv`, `growth.csv` and `variants.csv`. Numbers are written
+//! `timeseries.csv`, `growth.csv`, `patterns.csv` and `variants.csv`. Numbers are written
 //! with Rust's shortest round-trip formatting, so files are deterministic.
 //!
 //! One row struct per file is the file's contract: its field names are the
@@ -138,6 +138,52 @@ pub struct GrowthRow<'a> {
     pub table_bytes: f64,
     /// Partitions the store lays the table out on for those bytes.
     pub partitions: usize,
+}
+
+/// A row of `patterns.csv`: one access pattern on one table (or index) of
+/// the base design.
+#[derive(Debug, Default, Serialize)]
+pub struct PatternRow<'a> {
+    /// Table (or `table.index`).
+    pub table: &'a str,
+    /// The access pattern (on an index, a base write's `"<name> (index write)"`).
+    pub pattern: &'a str,
+    /// `get`, `query`, `put`, `update`, `delete`, `append` or `index write`.
+    pub operation: &'a str,
+    /// `read` or `write`: which capacity it consumes.
+    pub side: &'a str,
+    /// The capacity unit (`RCU`, `WCU`, `RU`, `ops`, …).
+    pub unit: &'a str,
+    /// Busy-period requests per second (rate × peak factor × traffic factor of `day`).
+    #[serde(serialize_with = "shortest")]
+    pub requests_per_s: f64,
+    /// Sub-requests per request (shards × buckets a read fans out to).
+    #[serde(serialize_with = "shortest")]
+    pub fan_out: f64,
+    /// Mean capacity units per request.
+    #[serde(serialize_with = "shortest")]
+    pub units_per_request: f64,
+    /// Busy-period capacity units per second.
+    #[serde(serialize_with = "shortest")]
+    pub units_per_s: f64,
+    /// Share of the table's busy-period units of the same side.
+    #[serde(serialize_with = "shortest")]
+    pub units_share: f64,
+    /// Daily-mean requests per second (the pattern's `rate`).
+    #[serde(serialize_with = "shortest")]
+    pub mean_requests_per_s: f64,
+    /// Daily-mean capacity units per second (what on-demand pricing bills).
+    #[serde(serialize_with = "shortest")]
+    pub mean_units_per_s: f64,
+    /// The pattern's part of the table's monthly cost; empty without `[pricing]`.
+    #[serde(serialize_with = "shortest_or_empty")]
+    pub monthly_cost: Option<f64>,
+    /// Its share of the table's monthly cost; empty without `[pricing]`.
+    #[serde(serialize_with = "shortest_or_empty")]
+    pub cost_share: Option<f64>,
+    /// Day of the horizon whose busy period the busy-period figures describe.
+    #[serde(serialize_with = "shortest")]
+    pub day: f64,
 }
 
 /// A row of `variants.csv`: one table of one design (the base first).
@@ -346,6 +392,41 @@ pub fn growth_csv(r: &RunResults) -> Result<Vec<u8>> {
         })
     });
     render("growth.csv", rows)
+}
+
+/// `patterns.csv`: per table (base design) and access pattern, the
+/// busy-period requests, units per request and units per second, the share
+/// of the table's units of its side, the daily-mean requests and units, and
+/// the pattern's part and share of the table's monthly cost (empty without
+/// `[pricing]`; currency in `summary.json`).
+///
+/// # Errors
+/// Only on a CSV writer failure.
+pub fn patterns_csv(r: &RunResults) -> Result<Vec<u8>> {
+    let rows = r.tables.iter().flat_map(|t| {
+        t.patterns.iter().map(|p| PatternRow {
+            table: &t.name,
+            pattern: &p.pattern,
+            operation: &p.operation,
+            side: &p.side,
+            unit: if p.side == "write" {
+                &r.store.write_unit
+            } else {
+                &r.store.read_unit
+            },
+            requests_per_s: p.requests_per_s,
+            fan_out: p.fan_out,
+            units_per_request: p.units_per_request,
+            units_per_s: p.units_per_s,
+            units_share: p.units_share,
+            mean_requests_per_s: p.mean_requests_per_s,
+            mean_units_per_s: p.mean_units_per_s,
+            monthly_cost: p.monthly_cost,
+            cost_share: p.cost_share,
+            day: t.day,
+        })
+    });
+    render("patterns.csv", rows)
 }
 
 /// `variants.csv`: one row per variant and table: p95 peak utilization,

@@ -6,7 +6,7 @@ pub mod csv_tables;
 pub mod summary;
 
 pub use csv_tables::{
-    growth_csv, keys_csv, nodes_csv, partitions_csv, timeseries_csv, variants_csv,
+    growth_csv, keys_csv, nodes_csv, partitions_csv, patterns_csv, timeseries_csv, variants_csv,
 };
 pub use summary::{summary_json, Summary};
 
@@ -45,6 +45,10 @@ pub fn exporters(results: &RunResults) -> Vec<Exporter> {
             file_name: "growth.csv",
             render: growth_csv,
         },
+        Exporter {
+            file_name: "patterns.csv",
+            render: patterns_csv,
+        },
     ];
     if results.tables.iter().any(|t| t.nodes.is_some()) {
         v.push(Exporter {
@@ -78,12 +82,13 @@ pub fn write_data_files(results: &RunResults, dir: &Path) -> Result<Vec<PathBuf>
 }
 
 /// Data files [`exporters`] may write, by name.
-pub const DATA_FILES: [&str; 7] = [
+pub const DATA_FILES: [&str; 8] = [
     "summary.json",
     "partitions.csv",
     "keys.csv",
     "timeseries.csv",
     "growth.csv",
+    "patterns.csv",
     "nodes.csv",
     "variants.csv",
 ];

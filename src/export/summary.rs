@@ -10,7 +10,7 @@
 use crate::error::{Error, Result};
 use crate::results::{
     Breach, ChecklistItem, Checkpoint, IndexPressure, NodeMemory, NodeResults, PartitionRank,
-    Placement, Proportion, Recommendation, RunResults, Stat, StoreSummary, TableCap,
+    PatternLoad, Placement, Proportion, Recommendation, RunResults, Stat, StoreSummary, TableCap,
     TableLimitResults, TableResults, VariantResults, Verdict,
 };
 use serde::Serialize;
@@ -153,6 +153,12 @@ pub struct TableSummary<'a> {
     /// Monthly cost (730 h) of the table's capacity units in `currency`;
     /// `null` without `[pricing]`.
     pub monthly_cost: Option<f64>,
+    /// Per access pattern on the table (`patterns.csv`): `{pattern,
+    /// operation, side, requests_per_s, fan_out, units_per_request,
+    /// units_per_s, units_share, mean_requests_per_s, mean_units_per_s,
+    /// monthly_cost, cost_share}`; busy-period figures on `day`, daily-mean
+    /// figures and cost at day 0.
+    pub patterns: &'a [PatternLoad],
     /// Per-partition read limit, read units per second; `null`: none.
     pub partition_read_limit_per_s: Option<f64>,
     /// Per-partition write limit, write units per second; `null`: none.
@@ -406,6 +412,7 @@ impl<'a> From<&'a TableResults> for TableSummary<'a> {
                 write: t.mean_write_units_per_s,
             },
             monthly_cost: t.monthly_cost,
+            patterns: &t.patterns,
             partition_read_limit_per_s: t.partition_read_limit_per_s,
             partition_write_limit_per_s: t.partition_write_limit_per_s,
             partition_combined_limit_per_s: t.partition_combined_limit_per_s,

@@ -21,6 +21,7 @@ pub(super) fn document(r: &RunResults, charts: &[Chart]) -> Document {
     let mut body = vec![verdicts(r), checklist(r), key_figures(r)];
     body.extend(when_it_breaks(r));
     body.extend(capacity(r));
+    body.extend(patterns(r));
     body.push(hot_keys(r));
     body.push(charts_section(r, charts));
     body.extend(variants(r, charts));
@@ -340,6 +341,17 @@ fn capacity(r: &RunResults) -> Option<Block> {
         Some("Capacity"),
         "Capacity, nodes and placement",
         blocks,
+    ))
+}
+
+/// Per access pattern: requests, units and cost (what `patterns.csv` holds).
+fn patterns(r: &RunResults) -> Option<Block> {
+    let table = sections::patterns(r)?;
+    Some(section(
+        "patterns",
+        Some("Patterns"),
+        "Capacity and cost by access pattern",
+        vec![note(sections::PATTERNS_NOTE), text_table("patterns", table)],
     ))
 }
 

@@ -23,6 +23,9 @@ mod document;
 mod html;
 mod markdown;
 mod sections;
+mod terminal;
+
+pub use terminal::{first_breach_day, table_status, terminal_table};
 
 use std::path::PathBuf;
 

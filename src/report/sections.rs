@@ -211,6 +211,64 @@ pub(super) fn capacity(r: &RunResults) -> TextTable {
     }
 }
 
+/// The note above the per-pattern table.
+pub(super) const PATTERNS_NOTE: &str = "Each access pattern's share of its table (or index): busy-period requests per second (rate × peak factor, on the day the table's figures describe), the mean capacity units one request costs (fan-out × units per sub-request), units per second, and its share of the table's units of the same side (reads or writes). The monthly cost, when the scenario has [pricing], is the side's cost split by each pattern's share of that side's daily-mean units (provisioned capacity is attributed the same way). The same rows are in patterns.csv.";
+
+/// One row per access pattern of each table: requests, units per request,
+/// units per second, share of the side's units, cost and share of cost.
+/// `None` when no table has a pattern.
+pub(super) fn patterns(r: &RunResults) -> Option<TextTable> {
+    if r.tables.iter().all(|t| t.patterns.is_empty()) {
+        return None;
+    }
+    let mut head: Vec<String> = [
+        "table",
+        "pattern",
+        "operation",
+        "requests/s",
+        "units/request",
+        "units/s",
+        "share of the table's units",
+    ]
+    .map(String::from)
+    .to_vec();
+    if let Some(c) = &r.currency {
+        head.push(format!("monthly cost ({c})"));
+        head.push("share of the table's cost".to_string());
+    }
+    let rows = r
+        .tables
+        .iter()
+        .flat_map(|t| t.patterns.iter().map(move |p| (t, p)))
+        .map(|(t, p)| {
+            let unit = if p.side == "write" {
+                &r.store.write_unit
+            } else {
+                &r.store.read_unit
+            };
+            let mut row = vec![
+                t.name.clone(),
+                p.pattern.clone(),
+                p.operation.clone(),
+                sig3(p.requests_per_s),
+                format!("{} {unit}", sig3(p.units_per_request)),
+                format!("{} {unit}", sig3(p.units_per_s)),
+                format!("{} of {}s", percent(p.units_share), p.side),
+            ];
+            if r.currency.is_some() {
+                row.push(p.monthly_cost.map_or("—".to_string(), money));
+                row.push(p.cost_share.map_or("—".to_string(), percent));
+            }
+            row
+        })
+        .collect();
+    Some(TextTable {
+        right: (0..head.len()).map(|i| i > 2).collect(),
+        head,
+        rows,
+    })
+}
+
 /// The monthly cost of a design: the sum over its tables, `None` when no
 /// table has one.
 pub(super) fn design_cost(tables: &[TableResults]) -> Option<f64> {

@@ -159,6 +159,10 @@ pub struct TableResults {
     /// [`RunResults::currency`], from the scenario's `[pricing]` (see
     /// [`crate::scenario::Pricing::monthly_cost`]); `None` without pricing.
     pub monthly_cost: Option<f64>,
+    /// Per access pattern on this table (for an index: the patterns that
+    /// read it and the index writes of the table's writes), in scenario
+    /// order: its requests, units and share of the table's units and cost.
+    pub patterns: Vec<PatternLoad>,
     /// Per-partition load by rank (1 = the trial's hottest), averaged over trials.
     pub partition_ranks: Vec<PartitionRank>,
     /// Node-level load, when the store's throughput limit is per node.
@@ -188,6 +192,50 @@ pub struct TableResults {
     /// checkpoint with the highest traffic factor), for the `hot_key`,
     /// `table_throughput` and `monotonic_index` checks.
     pub key_checks: KeyChecks,
+}
+
+/// One access pattern's requests, capacity units and cost on its table (or
+/// index): the capacity-review spreadsheet's row. Busy-period figures are of
+/// the checkpoint the table's figures describe ([`TableResults::day`]); the
+/// daily-mean figures and the cost are day 0's mean rates, as the table's
+/// `monthly_cost`.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct PatternLoad {
+    /// The access pattern's name; on a global index, a base-table write
+    /// appears as `"<name> (index write)"` (and `"<name> (index delete of the
+    /// old entry)"` when it changes the index key).
+    pub pattern: String,
+    /// `get`, `query`, `put`, `update`, `delete`, `append`, or `index write`.
+    pub operation: String,
+    /// Which capacity it consumes: `read` or `write`.
+    pub side: String,
+    /// Requests per second in the busy period (rate × peak factor × the
+    /// day's traffic factor).
+    pub requests_per_s: f64,
+    /// Sub-requests per request: the shards × buckets a read fans out to
+    /// (a write goes to one: 1).
+    pub fan_out: f64,
+    /// Mean capacity units per request: fan-out × mean units per
+    /// sub-request (the store's unit cost of the item sizes and items read).
+    pub units_per_request: f64,
+    /// Capacity units per second in the busy period: `requests_per_s` ×
+    /// `units_per_request`.
+    pub units_per_s: f64,
+    /// `units_per_s` ÷ the table's busy-period units of the same side
+    /// (reads or writes) summed over its patterns (0 when that side has none).
+    pub units_share: f64,
+    /// Mean requests per second over a day (the pattern's `rate`).
+    pub mean_requests_per_s: f64,
+    /// Mean capacity units per second over a day (`rate` × units per
+    /// request): what on-demand pricing bills.
+    pub mean_units_per_s: f64,
+    /// The pattern's part of the table's monthly cost: its side's cost ×
+    /// its share of that side's daily-mean units (provisioned capacity is
+    /// attributed by the same share); `None` without `[pricing]`.
+    pub monthly_cost: Option<f64>,
+    /// `monthly_cost` ÷ the table's monthly cost (`None` without pricing or
+    /// when the table costs nothing).
+    pub cost_share: Option<f64>,
 }
 
 /// Figures of a table's per-key and table-level limits in the busy period of

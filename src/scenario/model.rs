@@ -580,6 +580,29 @@ impl Pricing {
         mean_read_units_per_s: f64,
         mean_write_units_per_s: f64,
     ) -> Option<f64> {
+        match self.monthly_cost_sides(provisioned, mean_read_units_per_s, mean_write_units_per_s) {
+            [None, None] => None,
+            [r, w] => Some(r.unwrap_or(0.0) + w.unwrap_or(0.0)),
+        }
+    }
+
+    /// [`Pricing::monthly_cost`] per side: `[reads, writes]`, each `None`
+    /// when no price applies to it.
+    ///
+    /// ```
+    /// use keyheat::scenario::Pricing;
+    /// let p = Pricing { currency: "USD".into(), read_unit_per_million: Some(0.25),
+    ///     write_unit_per_million: None, read_unit_hour: None, write_unit_hour: None,
+    ///     provisioned_read_units: None, provisioned_write_units: None };
+    /// let [r, w] = p.monthly_cost_sides([None, None], 100.0, 10.0);
+    /// assert!((r.unwrap() - 65.7).abs() < 1e-9 && w.is_none());
+    /// ```
+    pub fn monthly_cost_sides(
+        &self,
+        provisioned: [Option<f64>; 2],
+        mean_read_units_per_s: f64,
+        mean_write_units_per_s: f64,
+    ) -> [Option<f64>; 2] {
         let side = |hour: Option<f64>,
                     units: Option<f64>,
                     capacity: Option<f64>,
@@ -607,9 +630,6 @@ impl Pricing {
             self.write_unit_per_million,
             mean_write_units_per_s,
         );
-        match (read, write) {
-            (None, None) => None,
-            (r, w) => Some(r.unwrap_or(0.0) + w.unwrap_or(0.0)),
-        }
+        [read, write]
     }
 }
