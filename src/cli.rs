@@ -142,6 +142,24 @@ pub enum Command {
         /// The scenario file.
         scenario: PathBuf,
     },
+    /// Draft a scenario from a model you already have: a NoSQL Workbench
+    /// data model, CQL CREATE TABLE / CREATE KEYSPACE statements, a
+    /// CloudFormation template or Terraform configuration with DynamoDB
+    /// tables, or MongoDB shardCollection calls. What the file cannot say
+    /// (entity counts, popularity, rates) is a placeholder marked
+    /// `# TODO placeholder:`; `keyheat check` lists them.
+    #[command(after_help = IMPORT_EXAMPLES)]
+    Import {
+        /// What FILE is.
+        #[arg(value_enum)]
+        kind: ImportKind,
+        /// The model file.
+        file: PathBuf,
+        /// Write the scenario to this file (and print its absolute path)
+        /// instead of stdout.
+        #[arg(long, short, value_name = "SCENARIO")]
+        out: Option<PathBuf>,
+    },
     /// Print the JSON Schema (draft 2020-12) of scenario files, for editors:
     /// `keyheat schema > keyheat.schema.json`.
     Schema,
@@ -164,6 +182,45 @@ pub enum Command {
         keys: Vec<String>,
     },
 }
+
+/// `keyheat import` kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ImportKind {
+    /// NoSQL Workbench for DynamoDB data model (JSON export).
+    Workbench,
+    /// CQL schema: CREATE KEYSPACE and CREATE TABLE (Cassandra, ScyllaDB).
+    Cql,
+    /// CloudFormation template (JSON or YAML) with DynamoDB tables.
+    Cloudformation,
+    /// Terraform configuration with aws_dynamodb_table resources.
+    Terraform,
+    /// MongoDB sh.shardCollection(…) calls or shardCollection commands.
+    Mongodb,
+}
+
+impl From<ImportKind> for crate::import::Kind {
+    fn from(k: ImportKind) -> Self {
+        use crate::import::Kind;
+        match k {
+            ImportKind::Workbench => Kind::Workbench,
+            ImportKind::Cql => Kind::Cql,
+            ImportKind::Cloudformation => Kind::CloudFormation,
+            ImportKind::Terraform => Kind::Terraform,
+            ImportKind::Mongodb => Kind::MongoDb,
+        }
+    }
+}
+
+const IMPORT_EXAMPLES: &str = "\
+Examples:
+  keyheat import workbench ChatSystemSchema.json > chat.toml
+  keyheat import cql schema.cql --out traces.toml
+  keyheat import cloudformation template.yaml > orders.toml
+  keyheat import terraform main.tf > sessions.toml
+  keyheat import mongodb init-sharding.js > events.toml
+  keyheat check chat.toml            # lists the placeholders to replace
+
+Exit codes: 0 ok; 2 the file is not what KIND reads (file:line:column, the fix).";
 
 /// `--method` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -236,41 +293,30 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Import { kind, file, out } => {
+            let toml = crate::import::import(kind.into(), &file)?;
+            match out {
+                Some(path) => {
+                    std::fs::write(&path, &toml).map_err(|e| Error::write(&path, e))?;
+                    let n = crate::import::placeholders(&toml).len();
+                    println!(
+                        "wrote: {} ({n} placeholders marked TODO; `keyheat check` lists them)",
+                        absolute(&path).display()
+                    );
+                }
+                None => {
+                    use std::io::Write;
+                    let mut o = std::io::stdout().lock();
+                    let _ = o.write_all(toml.as_bytes()).and_then(|()| o.flush());
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Schema => {
             print!("{}", crate::schema::to_json_text());
             Ok(ExitCode::SUCCESS)
         }
-        Command::Check { scenario } => {
-            let s = Scenario::from_path(&scenario)?;
-            let model = crate::store::Model::for_scenario(&s)?;
-            // Static store limits a template can break whatever the traffic
-            // (Bigtable's 4 KiB row key): a failing verdict, exit code 3.
-            let failing: Vec<crate::results::Verdict> =
-                crate::verdicts::static_verdicts(&s, model.store())
-                    .into_iter()
-                    .filter(|v| v.status == Status::Fail)
-                    .collect();
-            for v in &failing {
-                println!(
-                    "{}: fail {} (table `{}`): {}",
-                    scenario.display(),
-                    v.check,
-                    v.table,
-                    v.detail
-                );
-            }
-            if !failing.is_empty() {
-                return Ok(ExitCode::from(3));
-            }
-            println!(
-                "{}: ok ({} tables, {} access patterns, {} variants)",
-                scenario.display(),
-                s.tables.len(),
-                s.access_patterns.len(),
-                s.variants.len()
-            );
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Check { scenario } => check(&scenario),
         Command::Compare {
             scenarios,
             out,
@@ -308,6 +354,65 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             run_and_write(&s, &flags, &out)
         }
     }
+}
+
+/// `keyheat check`: validates, prints failing static checks (exit 3) or
+/// `ok`, then the placeholders an import left (a warning; exit 0). A closed
+/// stdout (`| head`) is not an error.
+fn check(scenario: &Path) -> Result<ExitCode> {
+    use std::io::Write;
+    let s = Scenario::from_path(scenario)?;
+    let model = crate::store::Model::for_scenario(&s)?;
+    let mut o = std::io::stdout().lock();
+    // Static store limits a template can break whatever the traffic
+    // (Bigtable's 4 KiB row key): a failing verdict, exit code 3.
+    let failing: Vec<crate::results::Verdict> = crate::verdicts::static_verdicts(&s, model.store())
+        .into_iter()
+        .filter(|v| v.status == Status::Fail)
+        .collect();
+    for v in &failing {
+        let _ = writeln!(
+            o,
+            "{}: fail {} (table `{}`): {}",
+            scenario.display(),
+            v.check,
+            v.table,
+            v.detail
+        );
+    }
+    if !failing.is_empty() {
+        return Ok(ExitCode::from(3));
+    }
+    let _ = writeln!(
+        o,
+        "{}: ok ({} tables, {} access patterns, {} variants)",
+        scenario.display(),
+        s.tables.len(),
+        s.access_patterns.len(),
+        s.variants.len()
+    );
+    // Placeholders an import left (`# TODO …`): a warning, exit 0.
+    let todo = crate::import::placeholders(&s.source_text);
+    if !todo.is_empty() {
+        let _ = writeln!(
+            o,
+            "warning: {} placeholder{} to replace (marked TODO):",
+            todo.len(),
+            if todo.len() == 1 { "" } else { "s" }
+        );
+        for p in &todo {
+            let _ = writeln!(
+                o,
+                "  {}:{}: {} = {} — {}",
+                scenario.display(),
+                p.line,
+                p.key,
+                p.value,
+                p.note
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Simulates, writes every output into `out`, prints the verdicts, and maps

@@ -13,6 +13,7 @@ pub mod engine;
 pub mod error;
 pub mod export;
 pub mod format;
+pub mod import;
 pub mod report;
 pub mod results;
 pub mod scenario;

@@ -12,6 +12,7 @@ mod golden;
 mod gsi;
 mod hand_arithmetic;
 mod hostile;
+mod imports;
 mod interrupt;
 mod mutation;
 mod oracles;
