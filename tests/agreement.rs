@@ -85,6 +85,7 @@ fn outcomes(
             trials: None,
             seed: Some(seed),
             method,
+            ..Default::default()
         },
     )
     .expect("runs")

@@ -30,6 +30,7 @@ fn golden(name: &str, file: &str, method: Method) {
         trials: Some(TRIALS),
         seed: None,
         method,
+        ..Default::default()
     };
     let results = crate::util::simulate(&scenario, &options).unwrap_or_else(|e| panic!("{e}"));
     let dir = tempfile::tempdir().expect("temp dir");

@@ -369,8 +369,7 @@ fn check(path: &str, text: &str) -> Result<Fate, String> {
     }
     let options = Options {
         trials: Some(2),
-        seed: None,
-        method: Default::default(),
+        ..Default::default()
     };
     let mut results = match engine::run(&scenario, &options, &|_| {}) {
         Ok(r) => r,
