@@ -13,7 +13,7 @@ fn keyheat() -> Command {
 }
 
 /// Every fixture with its kind.
-const FIXTURES: [(&str, &str); 13] = [
+const FIXTURES: [(&str, &str); 16] = [
     ("workbench", "workbench/ChatSystemSchema.json"),
     ("workbench", "workbench/SessionManagementSchema.json"),
     ("workbench", "workbench/RecurringPaymentsSchema.json"),
@@ -29,6 +29,11 @@ const FIXTURES: [(&str, &str); 13] = [
         "cloudformation",
         "cloudformation/GlobalTable_Provisioned.yml",
     ),
+    ("cloudformation", "cloudformation/fn-foreach-ddb.yaml"),
+    (
+        "cloudformation",
+        "cloudformation/serverless-aws-node-rest-api-with-dynamodb.yml",
+    ),
     (
         "terraform",
         "terraform/learn-terraform-dynamodb-scale-main.tf",
@@ -36,6 +41,10 @@ const FIXTURES: [(&str, &str); 13] = [
     (
         "terraform",
         "terraform/terraform-aws-dynamodb-table-main.tf",
+    ),
+    (
+        "terraform",
+        "terraform/terraform-aws-dynamodb-table-examples-basic-main.tf",
     ),
     (
         "mongodb",
@@ -226,6 +235,40 @@ fn cloudformation_parameters_and_indexes() {
 }
 
 #[test]
+fn cloudformation_for_each_and_serverless_yml() {
+    // Fn::ForEach::Tables over [Points, Score, Name, Leaderboard] with the template
+    // DynamoDB${TableName} (TableName: !Ref TableName, HASH id S, 5 RCU / 5 WCU as strings).
+    let t = imported("cloudformation", "cloudformation/fn-foreach-ddb.yaml");
+    assert_eq!(t.matches("\n[[table]]\n").count(), 4);
+    for name in ["Points", "Score", "Name", "Leaderboard"] {
+        assert!(
+            t.contains(&format!("\n[[table]]\nname = \"{name}\"\n")),
+            "{name}: {t}"
+        );
+    }
+    assert!(
+        t.contains("read_capacity = 5   # DynamoDBPoints.ProvisionedThroughput.ReadCapacityUnits"),
+        "{t}"
+    );
+    // The four tables bill alike: no "differ" note.
+    assert!(!t.contains("differ"), "{t}");
+    // serverless.yml: resources.Resources.TodosDynamoDbTable, TableName a Serverless
+    // variable (${self:provider.environment.DYNAMODB_TABLE}) → the logical id; 1 RCU, 1 WCU.
+    let t = imported(
+        "cloudformation",
+        "cloudformation/serverless-aws-node-rest-api-with-dynamodb.yml",
+    );
+    assert!(
+        t.contains("\n[[table]]\nname = \"TodosDynamoDbTable\"\npartition_key = \"{id_value}\""),
+        "{t}"
+    );
+    assert!(
+        t.contains("read_capacity = 1 ") && t.contains("write_capacity = 1 "),
+        "{t}"
+    );
+}
+
+#[test]
 fn terraform_billing_and_keys() {
     let t = imported(
         "terraform",
@@ -258,6 +301,33 @@ fn terraform_billing_and_keys() {
         "{t}"
     );
     assert_eq!(t.matches("\n[[table]]\n").count(), 3);
+}
+
+#[test]
+fn terraform_module_call_reads_as_the_resource() {
+    // module "dynamodb_table" { source = "../../", hash_key = "id", range_key = "title",
+    // attributes = [id N, title S, age N], global_secondary_indexes = [{ TitleIndex: title,
+    // age, INCLUDE ["id"] }] } and no billing_mode: the module's default PAY_PER_REQUEST.
+    let t = imported(
+        "terraform",
+        "terraform/terraform-aws-dynamodb-table-examples-basic-main.tf",
+    );
+    assert!(t.contains("mode = \"on_demand\""), "{t}");
+    assert!(
+        t.contains("partition_key = \"{id_value}\"  # id (N)"),
+        "{t}"
+    );
+    assert!(
+        t.contains("sort_key = \"{id}\"             # title (S)"),
+        "{t}"
+    );
+    assert!(
+        t.contains("name = \"TitleIndex\"\npartition_key = \"{title}\""),
+        "{t}"
+    );
+    assert!(t.contains("projection = { include = \"100B\" }  # TODO placeholder: bytes of the projected attributes id"), "{t}");
+    // module "disabled_dynamodb_table" (create_table = false, no keys) is no table.
+    assert_eq!(t.matches("\n[[table]]\n").count(), 1);
 }
 
 #[test]

@@ -7,6 +7,9 @@
 //! capacity auto-scaling settings and the first replica's read settings)
 //! and `AWS::Serverless::SimpleTable`. A `Ref` to a template parameter
 //! takes the parameter's `Default`; any other expression is a placeholder.
+//! `Fn::ForEach` (the `AWS::LanguageExtensions` transform) is expanded, and
+//! a Serverless Framework `serverless.yml` is read by its `resources:
+//! Resources:`.
 
 use super::dynamodb::{self, Billing, Capacity, Index, KeyAttr, Source, Table};
 use super::{error, position, position_of};
@@ -25,7 +28,13 @@ pub fn draft(text: &str, file: &str) -> Result<super::draft::Draft> {
         .and_then(Value::as_object)
         .cloned()
         .unwrap_or_default();
-    let Some(resources) = doc.get("Resources").and_then(Value::as_object) else {
+    // A Serverless Framework serverless.yml keeps its CloudFormation
+    // resources under `resources: Resources:`.
+    let Some(resources) = doc
+        .get("Resources")
+        .or_else(|| doc.get("resources").and_then(|r| r.get("Resources")))
+        .and_then(Value::as_object)
+    else {
         return Err(error(
             file,
             (1, 1),
@@ -34,9 +43,10 @@ pub fn draft(text: &str, file: &str) -> Result<super::draft::Draft> {
             "import a template (JSON or YAML) whose Resources hold an AWS::DynamoDB::Table",
         ));
     };
+    let resources = expand_for_each(resources, &params);
     let mut tables = Vec::new();
     let mut skipped = Vec::new();
-    for (id, r) in resources {
+    for (id, r) in &resources {
         let kind = r.get("Type").and_then(Value::as_str).unwrap_or("");
         let props = r.get("Properties").and_then(Value::as_object);
         let empty = Map::new();
@@ -79,6 +89,86 @@ pub fn draft(text: &str, file: &str) -> Result<super::draft::Draft> {
         skipped,
     };
     Ok(dynamodb::draft(&src, &tables))
+}
+
+/// `Fn::ForEach::Name: [Identifier, [values…], { "Key${Identifier}": … }]`
+/// (the `AWS::LanguageExtensions` transform) expanded: one copy of the
+/// template per value, with `${Identifier}` / `&{Identifier}` replaced in keys
+/// and strings and `{"Ref": Identifier}` replaced by the value. The values
+/// may be a `Ref` to a `CommaDelimitedList` parameter with a `Default`.
+/// Other resources are kept as they are.
+fn expand_for_each(
+    resources: &Map<String, Value>,
+    params: &Map<String, Value>,
+) -> Map<String, Value> {
+    let mut out = Map::new();
+    for (id, r) in resources {
+        let Some(args) = id
+            .starts_with("Fn::ForEach::")
+            .then(|| r.as_array())
+            .flatten()
+            .filter(|a| a.len() == 3)
+        else {
+            out.insert(id.clone(), r.clone());
+            continue;
+        };
+        let (Some(name), Some(template)) = (args[0].as_str(), args[2].as_object()) else {
+            continue;
+        };
+        let values: Vec<String> = match &args[1] {
+            Value::Array(xs) => xs.iter().filter_map(scalar_text).collect(),
+            Value::Object(o) => o
+                .get("Ref")
+                .and_then(Value::as_str)
+                .and_then(|p| params.get(p))
+                .and_then(|p| p.get("Default"))
+                .and_then(|d| match d {
+                    Value::String(s) => Some(s.split(',').map(|x| x.trim().to_string()).collect()),
+                    Value::Array(xs) => Some(xs.iter().filter_map(scalar_text).collect()),
+                    _ => None,
+                })
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        for v in values.iter().take(MAX_FOR_EACH) {
+            let copy = substitute(&Value::Object(template.clone()), name, v);
+            if let Value::Object(m) = copy {
+                out.extend(expand_for_each(&m, params));
+            }
+        }
+    }
+    out
+}
+
+/// Most copies one `Fn::ForEach` makes here.
+const MAX_FOR_EACH: usize = 100;
+
+fn scalar_text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+fn substitute(v: &Value, name: &str, value: &str) -> Value {
+    let dollar = format!("${{{name}}}");
+    let amp = format!("&{{{name}}}");
+    let alnum: String = value.chars().filter(char::is_ascii_alphanumeric).collect();
+    let text = |s: &str| s.replace(&dollar, value).replace(&amp, &alnum);
+    match v {
+        Value::String(s) => Value::String(text(s)),
+        Value::Array(xs) => Value::Array(xs.iter().map(|x| substitute(x, name, value)).collect()),
+        Value::Object(o) if o.len() == 1 && o.get("Ref").and_then(Value::as_str) == Some(name) => {
+            Value::String(value.to_string())
+        }
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, x)| (text(k), substitute(x, name, value)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
 }
 
 /// The template as JSON values (YAML converted; `!Tag x` → `{"Fn::Tag": x}`,
@@ -192,6 +282,19 @@ fn resolve(
     }
 }
 
+/// How a `${…}` variable starts (named, so that brace-counting tools do not
+/// read it as a code block).
+const VARIABLE_START: &str = "${";
+
+/// `TableName`, or the logical id when the name is not written out (an
+/// expression, or a `${…}` variable such as Serverless's
+/// `${self:custom.tableName}`).
+fn table_name(p: &Map<String, Value>, id: &str, params: &Map<String, Value>) -> String {
+    text_of(p.get("TableName"), params)
+        .filter(|n| !n.contains(VARIABLE_START))
+        .unwrap_or_else(|| id.to_string())
+}
+
 fn text_of(v: Option<&Value>, params: &Map<String, Value>) -> Option<String> {
     match resolve(v, params) {
         Ok((Value::String(s), _)) => Some(s),
@@ -281,7 +384,7 @@ fn table(
     at: (usize, usize),
     file: &str,
 ) -> Result<Table> {
-    let name = text_of(p.get("TableName"), params).unwrap_or_else(|| id.to_string());
+    let name = table_name(p, id, params);
     let defs = p.get("AttributeDefinitions");
     let (hash, range) = key_schema(p.get("KeySchema"), params);
     let hash = hash.ok_or_else(|| {
@@ -426,7 +529,7 @@ fn index(
 /// `AWS::Serverless::SimpleTable`: `PrimaryKey` (default `id`, String),
 /// `ProvisionedThroughput` (on demand without it).
 fn simple_table(id: &str, p: &Map<String, Value>, params: &Map<String, Value>) -> Table {
-    let name = text_of(p.get("TableName"), params).unwrap_or_else(|| id.to_string());
+    let name = table_name(p, id, params);
     let key = p.get("PrimaryKey");
     let pk = KeyAttr::named(
         &text_of(key.and_then(|k| k.get("Name")), params).unwrap_or_else(|| "id".to_string()),

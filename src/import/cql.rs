@@ -588,12 +588,12 @@ fn row_fields(t: &CqlTable, s: &mut Section, bucket: Option<Field>) {
 /// A table's two access patterns: a write, and a read of one row (no
 /// clustering columns) or of a partition's rows.
 fn patterns(t: &CqlTable, label: &str, by: Option<&str>) -> [Section; 2] {
-    let write = super::pattern_section(&format!("Write {}", t.name), label, "put", 10.0, by, None);
+    let write = super::pattern_section(&format!("Write {label}"), label, "put", 10.0, by, None);
     let read = if t.clustering.is_empty() {
-        super::pattern_section(&format!("Read {}", t.name), label, "get", 50.0, by, None)
+        super::pattern_section(&format!("Read {label}"), label, "get", 50.0, by, None)
     } else {
         super::pattern_section(
-            &format!("Read {} partition", t.name),
+            &format!("Read {label} partition"),
             label,
             "query",
             50.0,
@@ -874,6 +874,16 @@ mod tests {
         let toml = draft(cql, "t.cql").unwrap().to_toml();
         assert!(toml.contains("item_size = \"28B\""), "{toml}");
         assert!(toml.contains("columns_per_row = 2 "), "{toml}");
+    }
+
+    #[test]
+    fn same_table_name_in_two_keyspaces() {
+        let cql = "CREATE TABLE a.users (id uuid PRIMARY KEY, name text);
+            CREATE TABLE b.users (id uuid PRIMARY KEY, email text);";
+        let toml = draft(cql, "u.cql").unwrap().to_toml();
+        crate::Scenario::from_str_at(&toml, "u.toml").unwrap();
+        assert!(toml.contains("name = \"Write users\""), "{toml}");
+        assert!(toml.contains("name = \"Write users_2\""), "{toml}");
     }
 
     #[test]

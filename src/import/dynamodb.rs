@@ -57,6 +57,28 @@ pub enum Billing {
     },
 }
 
+impl Billing {
+    /// The same mode and the same known units, wherever they were read
+    /// (two tables of 5 RCU / 5 WCU bill alike).
+    pub fn same_units(&self, other: &Billing) -> bool {
+        let units = |c: &Capacity| match c {
+            Capacity::Known(x, _) => Some(*x),
+            Capacity::Unknown(_) => None,
+        };
+        match (self, other) {
+            (Billing::OnDemand, Billing::OnDemand) => true,
+            (
+                Billing::Provisioned { read, write },
+                Billing::Provisioned {
+                    read: r2,
+                    write: w2,
+                },
+            ) => units(read) == units(r2) && units(write) == units(w2),
+            _ => false,
+        }
+    }
+}
+
 /// What an index projects.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Projection {
@@ -391,7 +413,7 @@ fn store(tables: &[Table]) -> Section {
     let others: Vec<String> = tables
         .iter()
         .skip(1)
-        .filter(|t| t.billing != first.billing)
+        .filter(|t| !t.billing.same_units(&first.billing))
         .map(|t| t.name.clone())
         .collect();
     if !others.is_empty() {

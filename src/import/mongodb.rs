@@ -407,7 +407,7 @@ fn build(file: &str, found: &[Collection], skipped: &[String]) -> Draft {
         ));
         tables.push(t);
         patterns.push(super::pattern_section(
-            &format!("Insert into {coll}"),
+            &format!("Insert into {label}"),
             &label,
             "put",
             10.0,
@@ -415,7 +415,7 @@ fn build(file: &str, found: &[Collection], skipped: &[String]) -> Draft {
             None,
         ));
         patterns.push(super::pattern_section(
-            &format!("Find in {coll} by shard key"),
+            &format!("Find in {label} by shard key"),
             &label,
             "get",
             50.0,
@@ -450,5 +450,24 @@ mod tests {
         );
         let e = draft("nothing here", "s.js").unwrap_err().to_string();
         assert!(e.starts_with("s.js:1:1: shardCollection:"), "{e}");
+    }
+
+    #[test]
+    fn same_collection_name_in_two_databases() {
+        // analytics_db.events and analytics.events: two tables, events and
+        // events_2, each with its own uniquely named patterns.
+        let text = r#"sh.shardCollection("analytics_db.events", { "_id": "hashed" });
+sh.shardCollection("analytics.events", {
+  "timestamp": 1,
+  "userId": 1
+});"#;
+        let toml = crate::import::import_text(crate::import::Kind::MongoDb, text, "e.js").unwrap();
+        crate::Scenario::from_str_at(&toml, "e.toml").unwrap();
+        assert!(toml.contains("name = \"Insert into events\""), "{toml}");
+        assert!(toml.contains("name = \"Insert into events_2\""), "{toml}");
+        assert!(
+            toml.contains("partition_key = \"{time}#{user_id}\""),
+            "{toml}"
+        );
     }
 }

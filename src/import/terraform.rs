@@ -2,9 +2,12 @@
 //! of a Terraform configuration (HCL, parsed with `hcl-rs`): `name`,
 //! `hash_key`, `range_key`, `attribute`, `billing_mode`, `read_capacity`,
 //! `write_capacity`, `global_secondary_index`, `local_secondary_index`,
-//! `ttl`. A `var.x` takes `variable "x"`'s `default` when the file declares
-//! one; any other expression (a resource attribute, a function call, a
-//! `dynamic` block) is a placeholder.
+//! `ttl`; and calls of the terraform-aws-modules/dynamodb-table module
+//! (`module "x" { source = "terraform-aws-modules/dynamodb-table/aws" … }`),
+//! whose inputs (`attributes`, `global_secondary_indexes`, …) read as the
+//! resource's. A `var.x` takes `variable "x"`'s `default` when the file
+//! declares one; any other expression (a resource attribute, a function
+//! call, a `dynamic` block) is a placeholder.
 
 use super::dynamodb::{self, Billing, Capacity, Index, KeyAttr, Projection, Source, Table};
 use super::{error, position_of};
@@ -45,22 +48,31 @@ pub fn draft(text: &str, file: &str) -> Result<super::draft::Draft> {
         .collect();
     let mut tables = Vec::new();
     let mut skipped = Vec::new();
-    for b in body.blocks().filter(|b| b.identifier() == "resource") {
+    for b in body.blocks() {
         let labels: Vec<&str> = b.labels().iter().map(|l| l.as_str()).collect();
-        if labels.first() != Some(&"aws_dynamodb_table") {
-            continue;
-        }
-        let id = labels.get(1).copied().unwrap_or("table");
+        let id = labels.get(1).or(labels.first()).copied().unwrap_or("table");
         let at = position_of(text, &format!("\"{id}\""));
-        tables.push(table(b, id, &vars, at, file, &mut skipped)?);
+        if b.identifier() == "resource" && labels.first() == Some(&"aws_dynamodb_table") {
+            let here = format!("aws_dynamodb_table.{id}");
+            tables.push(table(b, &here, &vars, at, file, &mut skipped)?);
+        } else if b.identifier() == "module" {
+            let here = format!("module.{id}");
+            if let Some(resource) = module_table(b.body(), &here, &vars, &mut skipped) {
+                let mut t = table(&resource, &here, &vars, at, file, &mut skipped)?;
+                t.notes.push(format!(
+                    "{here} calls the terraform-aws-modules/dynamodb-table module: its inputs read as the resource's (billing_mode defaults to PAY_PER_REQUEST there)"
+                ));
+                tables.push(t);
+            }
+        }
     }
     if tables.is_empty() {
         return Err(error(
             file,
             (1, 1),
             "resource",
-            "the configuration has no resource \"aws_dynamodb_table\"",
-            "import the .tf file that declares the table (a module call is not expanded: import the module's own file)",
+            "the configuration has no resource \"aws_dynamodb_table\" and no call of the terraform-aws-modules/dynamodb-table module",
+            "import the .tf file that declares the table (another module's call is not expanded: import that module's own file)",
         ));
     }
     let src = Source {
@@ -75,6 +87,81 @@ pub fn draft(text: &str, file: &str) -> Result<super::draft::Draft> {
         skipped,
     };
     Ok(dynamodb::draft(&src, &tables))
+}
+
+/// The inputs of a call of the terraform-aws-modules/dynamodb-table module
+/// (registry `terraform-aws-modules/dynamodb-table/aws`) as an
+/// `aws_dynamodb_table` resource block: its attributes as they are, the
+/// `global_secondary_indexes` / `local_secondary_indexes` lists as index
+/// blocks, `ttl_enabled` / `ttl_attribute_name` as a `ttl` block, and the
+/// module's default `billing_mode = "PAY_PER_REQUEST"` when the call does
+/// not set one. `None` for another module, or a call with `create_table =
+/// false`.
+fn module_table(
+    body: &Body,
+    here: &str,
+    vars: &BTreeMap<String, Expression>,
+    skipped: &mut Vec<String>,
+) -> Option<Block> {
+    let source = text(attr(body, "source"), vars).unwrap_or_default();
+    let dynamodb_module = source.contains("dynamodb-table")
+        || (source.starts_with('.') && attr(body, "hash_key").is_some());
+    if !dynamodb_module {
+        return None;
+    }
+    if matches!(
+        value(attr(body, "create_table"), vars),
+        Ok(Expression::Bool(false))
+    ) {
+        skipped.push(format!("{here}: create_table = false"));
+        return None;
+    }
+    let ident = |k: &str| hcl::Identifier::sanitized(k);
+    let mut b = Block::builder("resource")
+        .add_label("aws_dynamodb_table")
+        .add_label(here.rsplit('.').next().unwrap_or("table"));
+    const LISTS: [&str; 2] = ["global_secondary_indexes", "local_secondary_indexes"];
+    for a in body.attributes() {
+        if !LISTS.contains(&a.key()) && !a.key().starts_with("ttl_") {
+            b = b.add_attribute(hcl::Attribute::new(ident(a.key()), a.expr().clone()));
+        }
+    }
+    if attr(body, "billing_mode").is_none() {
+        b = b.add_attribute(hcl::Attribute::new(
+            ident("billing_mode"),
+            "PAY_PER_REQUEST",
+        ));
+    }
+    for (list, block) in LISTS
+        .iter()
+        .zip(["global_secondary_index", "local_secondary_index"])
+    {
+        match attr(body, list) {
+            Some(Expression::Array(xs)) => {
+                for x in xs {
+                    if let Expression::Object(o) = x {
+                        let attrs = o.iter().map(|(k, v)| {
+                            hcl::Attribute::new(ident(k.to_string().trim_matches('"')), v.clone())
+                        });
+                        b = b.add_block(Block::builder(block).add_attributes(attrs).build());
+                    }
+                }
+            }
+            Some(other) => {
+                skipped.push(format!("{here}: {list} = {other} (not a list written out)"))
+            }
+            None => {}
+        }
+    }
+    if let Some(enabled) = attr(body, "ttl_enabled") {
+        let mut ttl = Block::builder("ttl")
+            .add_attribute(hcl::Attribute::new(ident("enabled"), enabled.clone()));
+        if let Some(name) = attr(body, "ttl_attribute_name") {
+            ttl = ttl.add_attribute(hcl::Attribute::new(ident("attribute_name"), name.clone()));
+        }
+        b = b.add_block(ttl.build());
+    }
+    Some(b.build())
 }
 
 fn attr<'a>(body: &'a Body, key: &str) -> Option<&'a Expression> {
@@ -171,7 +258,7 @@ fn attribute_types(b: &Body, vars: &BTreeMap<String, Expression>) -> BTreeMap<St
             out.insert(n, t);
         }
     }
-    if let Some(Expression::Array(xs)) = attr(b, "attribute") {
+    if let Some(Expression::Array(xs)) = attr(b, "attribute").or_else(|| attr(b, "attributes")) {
         for x in xs {
             if let Expression::Object(o) = x {
                 let get = |k: &str| {
@@ -201,7 +288,7 @@ fn stand_in_name(e: &Expression) -> Option<String> {
 
 fn table(
     b: &Block,
-    id: &str,
+    here: &str,
     vars: &BTreeMap<String, Expression>,
     at: (usize, usize),
     file: &str,
@@ -214,8 +301,8 @@ fn table(
         error(
             file,
             at,
-            &format!("aws_dynamodb_table.{id}.hash_key"),
-            format!("table {id} has no hash_key"),
+            &format!("{here}.hash_key"),
+            format!("{here} has no hash_key"),
             "write hash_key = \"…\" in the resource",
         )
     })?;
@@ -231,6 +318,7 @@ fn table(
             }
         }
     };
+    let id = here.rsplit('.').next().unwrap_or(here);
     let name = text(attr(body, "name"), vars).unwrap_or_else(|| id.to_string());
     let mut t = Table::new(&name, pk);
     for meta in ["count", "for_each"] {
@@ -243,13 +331,12 @@ fn table(
     let on_demand = mode
         .as_deref()
         .is_some_and(|m| m.eq_ignore_ascii_case("PAY_PER_REQUEST"));
-    let here = format!("aws_dynamodb_table.{id}");
     t.billing = if on_demand {
         Billing::OnDemand
     } else {
         Billing::Provisioned {
-            read: capacity(attr(body, "read_capacity"), "read_capacity", &here, vars),
-            write: capacity(attr(body, "write_capacity"), "write_capacity", &here, vars),
+            read: capacity(attr(body, "read_capacity"), "read_capacity", here, vars),
+            write: capacity(attr(body, "write_capacity"), "write_capacity", here, vars),
         }
     };
     if attr(body, "billing_mode").is_some() && mode.is_none() {
@@ -262,7 +349,7 @@ fn table(
     ] {
         for x in body.blocks().filter(|x| x.identifier() == kind) {
             t.indexes
-                .extend(index(x.body(), local, &t, &key, vars, on_demand, &here));
+                .extend(index(x.body(), local, &t, &key, vars, on_demand, here));
         }
     }
     for d in body.blocks().filter(|x| x.identifier() == "dynamic") {
