@@ -13,7 +13,7 @@ fn keyheat() -> Command {
 }
 
 /// Every fixture with its kind.
-const FIXTURES: [(&str, &str); 16] = [
+const FIXTURES: [(&str, &str); 17] = [
     ("workbench", "workbench/ChatSystemSchema.json"),
     ("workbench", "workbench/SessionManagementSchema.json"),
     ("workbench", "workbench/RecurringPaymentsSchema.json"),
@@ -54,6 +54,7 @@ const FIXTURES: [(&str, &str); 16] = [
         "mongodb",
         "mongodb/mongodb-cluster-docker-compose-PSA-readme.md",
     ),
+    ("mongodb", "mongodb/mongodb-docs-sh.shardCollection.txt"),
 ];
 
 fn fixture(path: &str) -> std::path::PathBuf {
@@ -349,6 +350,28 @@ fn mongodb_shard_keys_from_documentation() {
         "mongodb/mongodb-cluster-docker-compose-PSA-readme.md",
     );
     assert!(t.contains("partition_key = \"{supplier_id}\""), "{t}");
+    // The MongoDB manual's sh.shardCollection() page: its two examples,
+    // sh.shardCollection("records.people", { zipcode: 1 } ) (line 335) and
+    // sh.shardCollection("phonebook.contacts", { last_name: "hashed" }, false, { … }) (line 352);
+    // the method signature sh.shardCollection(namespace, key, unique, options) is not a call
+    // with literal arguments and is listed as not imported.
+    let t = imported("mongodb", "mongodb/mongodb-docs-sh.shardCollection.txt");
+    assert_eq!(t.matches("\n[[table]]\n").count(), 2);
+    assert!(
+        t.contains("records.people { zipcode: 1 } (line 335, sh.shardCollection)"),
+        "{t}"
+    );
+    assert!(
+        t.contains("phonebook.contacts { last_name: \"hashed\" } (line 352, sh.shardCollection)"),
+        "{t}"
+    );
+    assert!(t.contains("partition_key = \"{zipcode}\""), "{t}");
+    assert!(t.contains("partition_key = \"{last_name}\""), "{t}");
+    assert!(t.contains("shard_key = \"ranged\""), "{t}");
+    assert!(
+        t.contains("Not imported: line 16: sh.shardCollection(namespace, key, unique, options)"),
+        "{t}"
+    );
 }
 
 #[test]
