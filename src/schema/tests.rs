@@ -221,6 +221,7 @@ const KEYWORDS: &[&str] = &[
     "enum",
     "items",
     "minItems",
+    "maxItems",
     "anyOf",
     "oneOf",
     "allOf",
@@ -344,6 +345,12 @@ fn validate(root: &Value, schema: &Value, v: &Value, path: &str, errors: &mut Ve
             .is_some_and(|m| (items.len() as u64) < m)
         {
             errors.push(format!("{path}: fewer than minItems ({})", items.len()));
+        }
+        if s.get("maxItems")
+            .and_then(Value::as_u64)
+            .is_some_and(|m| (items.len() as u64) > m)
+        {
+            errors.push(format!("{path}: more than maxItems ({})", items.len()));
         }
         if let Some(item_schema) = s.get("items") {
             for (i, item) in items.iter().enumerate() {
@@ -600,7 +607,7 @@ fn pricing_validates_like_the_parser() {
 #[test]
 fn wrong_values_fail_validation() {
     for (from, to) in [
-        ("operation = \"get\"", "operation = \"scan\""),
+        ("operation = \"get\"", "operation = \"scann\""),
         ("rate = \"500/s\"", "rate = \"500/fortnight\""),
         ("item_size = \"1KB\"", "item_size = \"1kb\""),
         ("schema_version = 1", "schema_version = 2"),
