@@ -612,6 +612,13 @@ fn wrong_values_fail_validation() {
         ("item_size = \"1KB\"", "item_size = \"1kb\""),
         ("schema_version = 1", "schema_version = 2"),
         ("count = 1000", "count = 0"),
+        // The caps of scenario::limits, one past each.
+        ("count = 1000", "count = 1_000_000_000_001"),
+        ("by = \"user\"", "by = \"user\"\nitems = 100_001"),
+        (
+            "name = \"demo\"",
+            "name = \"demo\"\n[simulation]\ntrials = 100_001",
+        ),
     ] {
         let text = MINIMAL.replace(from, to);
         assert!(crate::Scenario::from_str_at(&text, "m.toml").is_err());
