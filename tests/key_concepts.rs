@@ -446,6 +446,25 @@ fn warnings_for_a_low_peak_factor_and_a_query_without_sort_key() {
     // summary.json keeps them.
     let r = run(&text);
     assert_eq!(r.warnings.len(), 2);
+    // A scan reads every partition and item: `by` and `items` do nothing.
+    let text = text.replace(
+        "operation = \"query\"\nrate = 1\n",
+        "operation = \"scan\"\nrate = 1\nby = \"series\"\nitems = 5\n",
+    );
+    let s = Scenario::from_str_at(&text, "w.toml").expect("valid, with warnings");
+    let shown: Vec<String> = s
+        .warnings
+        .iter()
+        .map(|w| format!("{}:{} {}", w.line, w.column, w.key))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "27:15 access_pattern.Write point.peak_factor",
+            "33:6 access_pattern.Read.by",
+            "34:9 access_pattern.Read.items"
+        ]
+    );
 }
 
 #[test]
@@ -516,4 +535,31 @@ fn node_storage_breaches_on_the_day_the_arithmetic_says() {
         m.peak_bytes
     );
     assert_eq!(m.fill.mean_day, None);
+}
+
+#[test]
+fn key_concepts_give_identical_bytes_on_any_thread_count() {
+    // Index shards picked by an entity, named values, count buckets and a
+    // node_storage check: the same scenario and seed, the same bytes.
+    for file in [
+        "outbox-topic-gsi.toml",
+        "akka-journal-count-buckets.toml",
+        "cassandra-node-disk.toml",
+    ] {
+        let text = std::fs::read_to_string(root().join("scenarios").join(file)).expect("read");
+        let text = text.replace("trials = 200", "trials = 16");
+        let a = crate::util::run_threads(&text, 1);
+        let b = crate::util::run_threads(&text, 3);
+        let ja = keyheat::export::summary_json(&a).expect("json");
+        let jb = keyheat::export::summary_json(&b).expect("json");
+        assert!(
+            ja == jb,
+            "{file}: summary.json differs between 1 and 3 threads"
+        );
+        assert_eq!(
+            keyheat::export::keys_csv(&a).expect("keys"),
+            keyheat::export::keys_csv(&b).expect("keys"),
+            "{file}"
+        );
+    }
 }

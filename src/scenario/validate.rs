@@ -1902,6 +1902,25 @@ fn pattern_range(
     Ok(range_s)
 }
 
+/// Warnings for the fields a `scan` does not use: it reads every partition
+/// and every item, whatever `by` or `items` say.
+fn scan_warnings(section: &Section, warnings: &mut Vec<Warning>) {
+    if let Some(f) = section.get("by") {
+        warnings.push(warning(
+            &f,
+            "by has no effect on a scan: it reads every partition of the table, whichever instance it is about",
+            "remove by; to read one instance's items, make it operation = \"query\" on a key or index with that entity",
+        ));
+    }
+    if let Some(f) = section.get("items") {
+        warnings.push(warning(
+            &f,
+            "items has no effect on a scan: it reads every item the table stores (a filter still reads them all)",
+            "remove items; to read a page of items, make it operation = \"query\"",
+        ));
+    }
+}
+
 /// A warning at the value of `f`.
 fn warning(f: &Field, message: impl Into<String>, fix: impl Into<String>) -> Warning {
     let (line, column) = f.src.position(f.span().start);
@@ -2020,6 +2039,9 @@ fn access_patterns(
                     "add a sort_key (e.g. sort_key = \"ORDER#{time}\") to what it reads, or make it operation = \"get\"",
                 ));
             }
+        }
+        if operation == Operation::Scan {
+            scan_warnings(&section, warnings);
         }
         let index_key_changes =
             pattern_indexes(&section, "index_key_changes", t, index.is_some(), operation)?;
