@@ -155,8 +155,14 @@ pub(super) fn safe_buckets(t: &TableResults, headroom: f64) -> Vec<String> {
         ));
     }
     if let Some(n) = t.fewest_safe_shards {
+        // A global index (`table.index`) is sharded on its own [[table.index]].
+        let on = if t.name.contains('.') {
+            " on its [[table.index]]"
+        } else {
+            ""
+        };
         out.push(format!(
-            "Without a narrower bucket, {n} write shards (shards = {n}) keep it within them."
+            "Without a narrower bucket, {n} write shards (shards = {n}{on}) keep it within them."
         ));
     }
     if let Some(days) = t.widest_safe_item_bucket_days.filter(|d| d.is_finite()) {
