@@ -563,3 +563,34 @@ fn key_concepts_give_identical_bytes_on_any_thread_count() {
         );
     }
 }
+
+#[test]
+fn sweeps_set_an_index_shards_by_its_path() {
+    // "table.<t>.index.<i>.shards" in a [sweep]: one variant per value, each
+    // with the index key sharded that many ways (and #{shard} appended).
+    let text =
+        std::fs::read_to_string(root().join("scenarios/outbox-topic-gsi.toml")).expect("read");
+    let cut = text.find("[[variant]]").expect("variants");
+    let text = format!(
+        "{}[sweep]\n\"table.outbox.index.by_topic.shards\" = [2, 8]\n\"table.outbox.index.by_topic.bucket\" = [{{ items = 1000 }}]\n",
+        &text[..cut]
+    );
+    let s = Scenario::from_str_at(&text, "sweep.toml").expect("parses");
+    let got: Vec<(u32, Option<f64>, bool)> = s
+        .variants
+        .iter()
+        .map(|v| {
+            let ix = &v.scenario.tables[0].indexes[0];
+            let sharded = ix
+                .partition_key
+                .has(&keyheat::scenario::TemplatePart::Shard);
+            (ix.shards, ix.bucket_items, sharded)
+        })
+        .collect();
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert_eq!(got[0].0, 2);
+    assert_eq!(got[1].0, 8);
+    assert!(got.iter().all(|g| g.1 == Some(1000.0) && g.2), "{got:?}");
+    // The base index stays unsharded.
+    assert_eq!(s.tables[0].indexes[0].shards, 1);
+}
