@@ -392,6 +392,7 @@ fn check(scenario: &Path) -> Result<ExitCode> {
     use std::io::Write;
     let s = Scenario::from_path(scenario)?;
     let model = crate::store::Model::for_scenario(&s)?;
+    print_warnings(&crate::engine::scenario_warnings(&s));
     let mut o = std::io::stdout().lock();
     // Static store limits a template can break whatever the traffic
     // (Bigtable's 4 KiB row key): a failing verdict, exit code 3.
@@ -457,6 +458,7 @@ fn run_and_write(s: &Scenario, flags: &RunFlags, out: &Path) -> Result<ExitCode>
     let started = Instant::now();
     let options = flags.options()?;
     let results = with_threads(flags.threads, || simulate(s, &options, flags.quiet))?;
+    print_warnings(&results.warnings);
     let files = write_outputs(&results, out)?;
     let out = absolute(out);
     if !flags.quiet {
@@ -666,6 +668,14 @@ fn chart_svgs(charts: &[PathBuf]) -> Result<Vec<(String, String)>> {
             Ok((stem, text))
         })
         .collect()
+}
+
+/// Prints the scenario's warnings on stderr, one `file:line:column: warning:`
+/// line and its fix each (also under `--quiet`: they are about the input).
+fn print_warnings(warnings: &[crate::scenario::Warning]) {
+    for w in warnings {
+        eprintln!("{w}");
+    }
 }
 
 /// `path` made absolute against the current folder (unchanged when that

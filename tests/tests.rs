@@ -14,6 +14,7 @@ mod hand_arithmetic;
 mod hostile;
 mod imports;
 mod interrupt;
+mod key_concepts;
 mod mutation;
 mod oracles;
 mod pricing;

@@ -67,6 +67,7 @@ pub const MAX_LOAD_RANKS: usize = 200;
 ///                           write_unit: "ops".into(), figures: vec![] },
 ///     tables: vec![], verdicts: vec![], variants: vec![], recommendation: None,
 ///     checklist: vec![],
+///     warnings: vec![],
 ///     source_text: String::new(),
 /// };
 /// let dir = std::env::temp_dir().join("keyheat-charts-doctest");

@@ -49,6 +49,7 @@ use crate::results::RunResults;
 ///                           write_unit: "ops".into(), figures: vec![] },
 ///     tables: vec![], verdicts: vec![], variants: vec![], recommendation: None,
 ///     checklist: vec![],
+///     warnings: vec![],
 ///     source_text: "name = \"demo\"\n".into(),
 /// };
 /// let md = keyheat::report::markdown(&results, &[]);
@@ -86,6 +87,7 @@ pub fn markdown(results: &RunResults, chart_files: &[PathBuf]) -> String {
 ///     tables: vec![], verdicts: vec![], variants: vec![], recommendation: None,
 ///     checklist: vec![ChecklistItem { check: "ephemeral_ttl".into(), subject: "sessions".into(),
 ///                                     status: Status::Fail, reason: "no TTL".into() }],
+///     warnings: vec![],
 ///     source_text: "name = \"demo\"\n".into(),
 /// };
 /// let html = keyheat::report::html(&results, &[]);
