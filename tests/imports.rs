@@ -96,6 +96,9 @@ fn every_real_file_imports_checks_and_runs() {
         assert!(todo > 0, "{path}: no placeholders");
         let c = keyheat().arg("check").arg(&scenario).assert().success();
         let out = String::from_utf8_lossy(&c.get_output().stdout).into_owned();
+        // A draft draws no validation warning (stderr).
+        let err = String::from_utf8_lossy(&c.get_output().stderr).into_owned();
+        assert!(!err.contains("warning"), "{path}: {err}");
         assert!(out.contains(": ok ("), "{path}: {out}");
         assert!(
             out.contains(&format!(

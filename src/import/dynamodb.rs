@@ -703,14 +703,27 @@ fn table_patterns(
         } else {
             entity_of(&x.pk, &format!("partition key of index {}", x.name))
         };
-        out.push(super::pattern_section(
-            &format!("Query {name} index {label}"),
-            &format!("{name}.{label}"),
-            "query",
-            5.0,
-            Some(&by),
-            Some(10),
-        ));
+        // An index without a sort key is read one key at a time (keyheat
+        // warns on a query of it).
+        out.push(if x.sk.is_some() {
+            super::pattern_section(
+                &format!("Query {name} index {label}"),
+                &format!("{name}.{label}"),
+                "query",
+                5.0,
+                Some(&by),
+                Some(10),
+            )
+        } else {
+            super::pattern_section(
+                &format!("Get {name} index {label}"),
+                &format!("{name}.{label}"),
+                "get",
+                5.0,
+                Some(&by),
+                None,
+            )
+        });
     }
     out
 }
