@@ -353,6 +353,7 @@ pub(crate) fn results() -> RunResults {
         recommendation: None,
         checklist: vec![],
         source_text: "schema_version = 1\nname = \"orders-by-customer\"\n".to_string(),
+        replay: None,
     }
 }
 

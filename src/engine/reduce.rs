@@ -584,5 +584,6 @@ pub fn finish(scenario: &Scenario, base: Design, variants: Vec<VariantResults>) 
         recommendation: None,
         checklist: Vec::new(),
         source_text: scenario.source_text.clone(),
+        replay: None,
     }
 }
