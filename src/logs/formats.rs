@@ -915,7 +915,18 @@ pub fn mongo_record(e: &mut Emit<'_>, opts: &LogOptions, fields: &[String], line
         .and_then(|m| m.keys().next())
         .cloned()
         .unwrap_or_default();
-    let statements = mongo_statements(cmd, &name);
+    let mut statements = mongo_statements(cmd, &name);
+    if statements.is_empty() {
+        // A profiler document of an update or remove: the statement itself is `command`.
+        let op = match v.get("op").and_then(Value::as_str) {
+            Some("update") => Some(Op::Update),
+            Some("remove") => Some(Op::Delete),
+            _ => None,
+        };
+        if let (Some(op), Some(q)) = (op, cmd.get("q")) {
+            statements.push((op, q.clone()));
+        }
+    }
     if statements.is_empty() {
         e.out.skipped += 1;
         return;
