@@ -44,7 +44,7 @@ pub struct Cli {
 pub struct RunFlags {
     /// Trials instead of the scenario's `simulation.trials` (at least 2, so
     /// that confidence intervals mean something).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(2..))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=100_000))]
     pub trials: Option<u32>,
     /// Seed instead of the scenario's `simulation.seed`.
     #[arg(long)]
@@ -73,15 +73,44 @@ pub struct RunFlags {
     /// No progress bar or timing line on stderr.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Most estimated work a run may take, in seconds on one core (default
+    /// 20): keyheat estimates a run's work before it starts and refuses one
+    /// over the budget (exit 2) with the figure that drives it.
+    #[arg(long, value_name = "SECONDS")]
+    pub max_work: Option<f64>,
+    /// Most estimated memory a run may take (default 4GiB), as a size such as
+    /// "8GiB".
+    #[arg(long, value_name = "SIZE")]
+    pub max_memory: Option<String>,
 }
 
 impl RunFlags {
-    fn options(&self) -> Options {
-        Options {
+    fn options(&self) -> Result<Options> {
+        let mut budget = crate::engine::cost::Budget::default();
+        if let Some(w) = self.max_work {
+            if !(w.is_finite() && w > 0.0) {
+                return Err(Error::usage(format!(
+                    "--max-work must be a number of seconds above 0, found {w}; fix: e.g. --max-work 120"
+                )));
+            }
+            budget.max_work_s = w;
+        }
+        if let Some(m) = &self.max_memory {
+            budget.max_memory_bytes = crate::scenario::units::parse_size(m)
+                .ok()
+                .filter(|b| *b > 0.0)
+                .ok_or_else(|| {
+                    Error::usage(format!(
+                        "--max-memory must be a size such as 8GiB, found `{m}`; fix: e.g. --max-memory 8GiB"
+                    ))
+                })?;
+        }
+        Ok(Options {
             trials: self.trials,
             seed: self.seed,
             method: self.method.into(),
-        }
+            budget,
+        })
     }
 
     fn gate(&self) -> BreachGate {
@@ -370,12 +399,17 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             if !failing.is_empty() {
                 return Ok(ExitCode::from(3));
             }
+            let cost = crate::engine::cost::estimate(&s, &Options::default())?;
             println!(
-                "{}: ok ({} tables, {} access patterns, {} variants)",
+                "{}: ok ({} tables, {} access patterns, {} variants); a run is estimated at {} s of work on one core and {} of memory (budgets {} s, {}: --max-work, --max-memory)",
                 scenario.display(),
                 s.tables.len(),
                 s.access_patterns.len(),
-                s.variants.len()
+                s.variants.len(),
+                crate::format::sig3(cost.work_s),
+                crate::format::bytes(cost.memory_bytes),
+                crate::format::sig3(crate::engine::cost::DEFAULT_MAX_WORK_S),
+                crate::format::bytes(crate::engine::cost::DEFAULT_MAX_MEMORY_BYTES),
             );
             Ok(ExitCode::SUCCESS)
         }
@@ -424,7 +458,7 @@ fn run_and_write(s: &Scenario, flags: &RunFlags, out: &Path) -> Result<ExitCode>
     let gate = flags.gate();
     gate.validate()?;
     let started = Instant::now();
-    let options = flags.options();
+    let options = flags.options()?;
     let results = with_threads(flags.threads, || simulate(s, &options, flags.quiet))?;
     let files = write_outputs(&results, out)?;
     if !flags.quiet {

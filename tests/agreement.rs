@@ -85,6 +85,7 @@ fn outcomes(
             trials: None,
             seed: Some(seed),
             method,
+            ..Default::default()
         },
     )
     .expect("runs")
@@ -246,4 +247,35 @@ rate = 3000
     // Poisson noise, not an even split: the peak 1-s window of 60 is well
     // over 1,000 / 1,200 = 0.833.
     assert!(mean(&exact) > 0.9, "{}", mean(&exact));
+}
+
+/// Exchangeable partitions drawn as groups (the aggregated method draws a
+/// group of n partitions with identical load as one stretch of n × W
+/// windows) against every window drawn one by one (`--method windows`):
+/// 3,000 uniform keys placed one by one on 1,000 partitions (≈ 3 keys each,
+/// so most partitions share their load with many others) near their limit.
+#[test]
+fn exchangeable_partition_groups_agree_with_every_window_drawn() {
+    let text = text(r#"{ distribution = "uniform" }"#)
+        .replace("count = 200_000", "count = 3_000")
+        .replace("partitions = 20", "partitions = 1000")
+        .replace("partition_write_limit = 280", "partition_write_limit = 30")
+        .replace("rate = 5000", "rate = 6000");
+    let s = scenario(&text);
+    let windows = outcomes(&s, Method::Windows, 303);
+    let grouped = outcomes(&s, Method::Aggregated, 404);
+    let col = |t: &Vec<Vec<keyheat::engine::trial::TableTrial>>,
+               f: &dyn Fn(&keyheat::engine::trial::TableTrial) -> f64|
+     -> Vec<f64> { t.iter().map(|x| f(&x[0])).collect() };
+    let peak = |t: &keyheat::engine::trial::TableTrial| t.peak_utilization;
+    let thr =
+        |t: &keyheat::engine::trial::TableTrial| t.throttled_units / t.requested_units.max(1e-12);
+    let crit = ks_critical(TRIALS as usize, TRIALS as usize);
+    let d_peak = ks_statistic(&col(&windows, &peak), &col(&grouped, &peak));
+    let d_thr = ks_statistic(&col(&windows, &thr), &col(&grouped, &thr));
+    eprintln!("groups: peak D={d_peak:.3}, throttled D={d_thr:.3}, critical {crit:.3}");
+    assert!(d_peak < crit, "peak KS D = {d_peak} ≥ {crit}");
+    assert!(d_thr < crit, "throttled KS D = {d_thr} ≥ {crit}");
+    // The load is real: ≈ 6 writes/s per key against 30/s per partition.
+    assert!(col(&grouped, &thr).iter().sum::<f64>() > 0.0);
 }

@@ -30,6 +30,7 @@ fn golden(name: &str, file: &str, method: Method) {
         trials: Some(TRIALS),
         seed: None,
         method,
+        ..Default::default()
     };
     let results = crate::util::simulate(&scenario, &options).unwrap_or_else(|e| panic!("{e}"));
     let dir = tempfile::tempdir().expect("temp dir");
@@ -119,7 +120,11 @@ macro_rules! golden {
 golden!(dynamodb_orders_by_date, "orders-by-date.toml");
 golden!(dynamodb_status_gsi, "orders-status-gsi.toml");
 golden!(dynamodb_shard_sweep, "orders-by-date-shard-sweep.toml");
-golden!(dynamodb_growth_checkpoints, "posts-by-author.toml");
+golden!(dynamodb_posts_by_author, "posts-by-author.toml");
+golden!(
+    dynamodb_growth_checkpoints,
+    "orders-growth-checkpoints.toml"
+);
 golden!(dynamodb_c04_bulk_load, "cases/c04-bulk-load-11000-wcu.toml");
 golden!(
     dynamodb_orders_by_customer_exact,

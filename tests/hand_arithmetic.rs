@@ -428,3 +428,36 @@ fn progress_counts_the_trials_asked_for() {
     // Up front: 7 trials × one listed checkpoint × 3 designs.
     assert_eq!(keyheat::engine::total_trials(&s, &options), 21);
 }
+
+#[test]
+fn a_growing_design_is_judged_and_shown_at_its_worst_checkpoint() {
+    // orders-growth-checkpoints: 1,000 puts/s, the busiest customer takes
+    // 1 / H(10,000; 1.2) of them; × e^{ln(1.08)·365/30} = 2.551 by day 365.
+    let text = std::fs::read_to_string(
+        crate::util::root().join("scenarios/orders-growth-checkpoints.toml"),
+    )
+    .unwrap()
+    .replace("trials = 200", "trials = 40");
+    let r = run(&text);
+    let t = &r.tables[0];
+    let h: f64 = (1..=10_000).map(|k| (k as f64).powf(-1.2)).sum();
+    let factor = (1.08f64.ln() / 30.0 * 365.0).exp();
+    assert!((t.key_checks.hottest_key_writes_per_s - 1000.0 * factor / h).abs() < 1e-6);
+    // H(10,000; 1.2) = 4.799: 20.8% of the writes; 2 WCU per 2 KB put:
+    // ≈ 1,063 WCU/s on one partition of 1,000 by day 365.
+    assert!((h - 4.799).abs() < 1e-3, "{h}");
+    assert!((2.0 * 1000.0 * factor / h - 1063.0).abs() < 1.0);
+    assert_eq!(t.day, 365.0);
+    assert!(t.peak_utilization.p95 > 1.1, "{}", t.peak_utilization.p95);
+    assert_eq!(
+        t.checkpoints.iter().map(|c| c.day).collect::<Vec<_>>(),
+        [0.0, 180.0, 365.0]
+    );
+    let v = r
+        .verdicts
+        .iter()
+        .find(|v| v.check == "hot_partition")
+        .unwrap();
+    assert_eq!(v.status.as_str(), "fail");
+    assert!(v.detail.contains("at day 365"), "{}", v.detail);
+}

@@ -420,3 +420,84 @@ fn setting_errors_caused_by_a_default_name_the_store_kind_line() {
     let e = refused(&text, "kind = \"cassandra\"", "store.num_tokens");
     assert!(e.contains("token ranges"), "{e}");
 }
+
+/// A run whose estimated work is over the budget is refused in
+/// milliseconds with the estimate, what drives it and the flag that raises
+/// it: 100,000 partitions × 1,000 trials × 2.5 µs per stretch = 250 s, the
+/// representative trial's 100,000 × 240 timeseries steps × 0.3 µs = 7.2 s,
+/// and 1,000 trials × (256 keys × 0.3 µs + 65,536 × 20 ns) = 1.4 s: 259 s of
+/// work against the default 20 s.
+#[test]
+fn a_run_over_the_work_budget_is_refused_up_front() {
+    let text = r#"
+schema_version = 1
+name = "huge"
+[store]
+kind = "generic"
+partitions = 100000
+partition_write_limit = 100
+[simulation]
+trials = 1000
+duration = "10m"
+[[entity]]
+name = "user"
+count = 1000000
+[[table]]
+name = "t"
+partition_key = "U#{user}"
+item_size = "1KB"
+[[access_pattern]]
+name = "write"
+table = "t"
+operation = "put"
+rate = 1000
+by = "user"
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("huge.toml");
+    std::fs::write(&path, text).unwrap();
+    let out = dir.path().join("out");
+    let started = std::time::Instant::now();
+    let run = assert_cmd::Command::cargo_bin("keyheat")
+        .unwrap()
+        .args([
+            "run",
+            path.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let elapsed = started.elapsed();
+    assert_eq!(run.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(err.contains("estimated at 259 s of work"), "{err}");
+    assert!(
+        err.contains("table `t`: ≈ 100,000 partitions × 1 stretch × 1,000 trials × 1 busy period"),
+        "{err}"
+    );
+    assert!(err.contains("--max-work 388"), "{err}");
+    assert!(!out.exists());
+    assert!(elapsed < std::time::Duration::from_secs(5), "{elapsed:?}");
+    // Raising the work budget moves the refusal to memory: 1,000 trials ×
+    // 100,000 partitions × 32 B = 3.2 GB of ranks + 100,000 × 240 × 16 B of
+    // timeseries + 64 MiB, against a 1 GiB budget.
+    let run = assert_cmd::Command::cargo_bin("keyheat")
+        .unwrap()
+        .args([
+            "run",
+            path.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .args(["--max-work", "1000", "--max-memory", "1GiB"])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.contains("GiB of memory (budget 1.00 GiB)") && err.contains("--max-memory"),
+        "{err}"
+    );
+    assert!(!out.exists());
+}

@@ -188,6 +188,12 @@ pub(super) struct Series {
 }
 
 impl Series {
+    /// The first window after `window`'s timeseries step.
+    pub(super) fn step_end(&self, window: usize) -> usize {
+        let step = window * self.steps / self.windows;
+        ((step + 1) * self.windows).div_ceil(self.steps)
+    }
+
     /// Records window `window` of the busy period on `row`.
     pub(super) fn record(&mut self, row: usize, window: usize, util: f64, units: f64) {
         let step = window * self.steps / self.windows;

@@ -6,8 +6,9 @@
 
 use super::accumulator::{SegmentRates, Series, TableAccumulator, TableSetup};
 use super::placement::Placed;
+use super::plan::Method;
 use super::segments::Segment;
-use super::window::{collapsed, draw_windows, Component, Limits, Outcome};
+use super::window::{collapsed, draw_windows, Component, Limits, Outcome, Stretches};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// Draws segment `seg` on the table's servers and against its table-level
@@ -118,6 +119,13 @@ fn draw_partitions(
     let steps = setup.split_for_heat.map_or(0.0, |(delay, _, _)| {
         ((seg.start as f64 * plan.window_s) / delay).floor()
     });
+    let grouped = exchangeable_groups(setup, rates, steps);
+    if let Some(groups) = &grouped {
+        for group in groups {
+            draw_group(setup, acc, rates, seg, group, out, rng);
+        }
+        return;
+    }
     for p in 0..setup.p_count {
         let pieces = rates.rebalanced.as_ref().and_then(|r| r.pieces[p].as_ref());
         if let Some(pieces) = pieces {
@@ -141,6 +149,104 @@ fn draw_partitions(
         acc.burst_left[p] -= spend;
         out.merge(o);
     }
+}
+
+/// The representative trial's windows of one server over `seg`, one
+/// timeseries step at a time in closed form (the server's distribution built
+/// once): each step's peak utilization and units go to the timeseries, and
+/// their sum is the segment's outcome — exact in distribution for the peak
+/// and throttled units, with a step's units drawn from their normal
+/// approximation. `--method windows` still draws every window.
+fn by_steps(
+    series: &mut Series,
+    comps: &[Component<'_>],
+    limits: &Limits,
+    row: usize,
+    seg: &Segment,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Outcome {
+    let stretches = Stretches::new(comps, limits);
+    let mut out = Outcome::default();
+    let mut w = seg.start;
+    while w < seg.end {
+        let end = series.step_end(w).min(seg.end).max(w + 1);
+        let o = stretches.draw(end - w, rng);
+        series.record(row, w, o.peak_utilization, o.requested_units);
+        out.merge(o);
+        w = end;
+    }
+    out
+}
+
+/// Partitions whose windows are draws of the same variable — the same
+/// request rate from every stream, the same limits — in groups, in the order
+/// of their first partition; `None` when each must be drawn on its own: the
+/// representative trial (its timeseries needs every window), burst credit
+/// or split-for-heat (per-partition state), load-split pieces, or no two
+/// partitions alike.
+fn exchangeable_groups(
+    setup: &TableSetup<'_>,
+    rates: &SegmentRates<'_>,
+    steps: f64,
+) -> Option<Vec<Vec<usize>>> {
+    if setup.draws_every_window()
+        || setup.burst_units > 0.0
+        || steps > 0.0
+        || rates.rebalanced.is_some()
+    {
+        return None;
+    }
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut index: std::collections::HashMap<Vec<u64>, usize> = std::collections::HashMap::new();
+    for p in 0..setup.p_count {
+        let key: Vec<u64> = rates
+            .placed
+            .iter()
+            .map(|pl| pl.per_partition[p].to_bits())
+            .collect();
+        match index.get(&key) {
+            Some(&g) => groups[g].push(p),
+            None => {
+                index.insert(key, groups.len());
+                groups.push(vec![p]);
+            }
+        }
+    }
+    (groups.len() < setup.p_count).then_some(groups)
+}
+
+/// A group of exchangeable partitions over segment `seg`: their windows are
+/// independent draws of one variable, so the group's throttled units,
+/// requested units and peak are one closed-form stretch of n × W windows
+/// (exact in distribution), and a second stretch of W windows draws one
+/// member's own peak, which every other member takes (the busiest member
+/// takes the group's peak). Per-partition peaks beyond the group's maximum
+/// feed only the rank table, whose spread within a group this understates.
+fn draw_group(
+    setup: &TableSetup<'_>,
+    acc: &mut TableAccumulator,
+    rates: &SegmentRates<'_>,
+    seg: &Segment,
+    group: &[usize],
+    out: &mut Outcome,
+    rng: &mut Xoshiro256PlusPlus,
+) {
+    let first = group[0];
+    let comps = setup.components(|si| rates.placed[si].per_partition[first]);
+    let limits = &setup.partition_limits;
+    if group.len() == 1 {
+        let o = collapsed(&comps, limits, seg.windows(), rng);
+        acc.peak[first] = acc.peak[first].max(o.peak_utilization);
+        out.merge(o);
+        return;
+    }
+    let all = collapsed(&comps, limits, seg.windows() * group.len(), rng);
+    let one = collapsed(&comps, limits, seg.windows(), rng);
+    acc.peak[first] = acc.peak[first].max(all.peak_utilization);
+    for &p in &group[1..] {
+        acc.peak[p] = acc.peak[p].max(one.peak_utilization.min(all.peak_utilization));
+    }
+    out.merge(all);
 }
 
 /// Partition `p`'s limits after `steps` split-for-heat steps: a hot
@@ -187,6 +293,11 @@ fn draw_server(
     seg: &Segment,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Outcome {
+    if setup.draws_every_window() && setup.plan.method != Method::Windows {
+        if let Some(s) = series.as_mut() {
+            return by_steps(s, comps, limits, row, seg, rng);
+        }
+    }
     if setup.draws_every_window() {
         let mut rec = |i: usize, util: f64, units: f64| {
             if let Some(s) = series.as_mut() {

@@ -8,6 +8,7 @@ pub mod accumulator;
 mod aggregated;
 mod cluster;
 pub mod combos;
+pub mod cost;
 pub mod exact;
 pub mod growth;
 pub mod memory;
@@ -39,6 +40,8 @@ pub struct Options {
     pub seed: Option<u64>,
     /// How request counts are drawn (default: aggregated).
     pub method: plan::Method,
+    /// The work and memory a run may take (estimated up front; see [`cost`]).
+    pub budget: cost::Budget,
 }
 
 /// What the engine reports while it runs (see [`run`]'s `progress`).
@@ -119,8 +122,10 @@ pub fn run(
     options: &Options,
     progress: &(dyn Fn(Progress<'_>) + Sync),
 ) -> Result<RunResults> {
-    // Every design's store settings, before any is simulated.
+    // Every design's store settings, then the run's estimated cost, before
+    // anything is simulated.
     Model::for_scenario(scenario)?;
+    cost::check(&cost::estimate(scenario, options)?, &options.budget)?;
     let base = simulate(scenario, "base", options, progress)?;
     let mut variants = Vec::with_capacity(scenario.variants.len());
     for v in &scenario.variants {

@@ -177,6 +177,11 @@ pub struct WindowUnits {
     kappa: [f64; 4],
     /// Exact pmf on a lattice of step `step`, when computed.
     pmf: Option<(f64, Vec<f64>)>,
+    /// With the pmf: its running sums P(X ≤ i·step) and running survivals
+    /// 1 − Σ p (each summed in the pmf's order, so a lookup gives the same
+    /// value a scan would).
+    cum: Vec<f64>,
+    sur: Vec<f64>,
 }
 
 impl WindowUnits {
@@ -194,7 +199,24 @@ impl WindowUnits {
         } else {
             None
         };
-        WindowUnits { kappa, pmf }
+        let (mut cum, mut sur) = (Vec::new(), Vec::new());
+        if let Some((_, pmf)) = &pmf {
+            let (mut c, mut s) = (0.0f64, 1.0f64);
+            cum.reserve(pmf.len());
+            sur.reserve(pmf.len());
+            for p in pmf {
+                c += p;
+                s -= p;
+                cum.push(c);
+                sur.push(s);
+            }
+        }
+        WindowUnits {
+            kappa,
+            pmf,
+            cum,
+            sur,
+        }
     }
 
     /// Mean units per window.
@@ -214,7 +236,8 @@ impl WindowUnits {
                 return 0.0;
             }
             let k = ((x / step) + 1e-9).floor() as usize;
-            return pmf.iter().take(k + 1).sum::<f64>().min(1.0);
+            let _ = pmf;
+            return self.cum[k.min(self.cum.len() - 1)].min(1.0);
         }
         // Invert the Cornish–Fisher quantile by bisection on p.
         let (mut lo, mut hi) = (0.0f64, 1.0f64);
@@ -233,14 +256,9 @@ impl WindowUnits {
     pub fn quantile(&self, p: f64) -> f64 {
         let p = p.clamp(0.0, 1.0);
         if let Some((step, pmf)) = &self.pmf {
-            let mut acc = 0.0;
-            for (i, q) in pmf.iter().enumerate() {
-                acc += q;
-                if acc >= p - 1e-15 {
-                    return i as f64 * step;
-                }
-            }
-            return (pmf.len() - 1) as f64 * step;
+            // The first running sum at or above p (running sums never decrease).
+            let i = self.cum.partition_point(|&acc| acc < p - 1e-15);
+            return i.min(pmf.len() - 1) as f64 * step;
         }
         self.upper_quantile(1.0 - p)
     }
@@ -251,14 +269,9 @@ impl WindowUnits {
             return 0.0;
         }
         if let Some((step, pmf)) = &self.pmf {
-            let mut survival = 1.0;
-            for (i, p) in pmf.iter().enumerate() {
-                survival -= p;
-                if survival <= tail {
-                    return i as f64 * step;
-                }
-            }
-            return (pmf.len() - 1) as f64 * step;
+            // The first running survival at or below the tail (they never increase).
+            let i = self.sur.partition_point(|&s| s > tail);
+            return i.min(pmf.len() - 1) as f64 * step;
         }
         let sd = self.kappa[1].sqrt();
         if sd == 0.0 {
@@ -311,7 +324,14 @@ fn panjer(comps: &[(f64, &Severity)], total: f64, kappa: &[f64; 4]) -> Option<(f
     let mut sev: Vec<f64> = Vec::new();
     for (lam, s) in comps {
         for (v, p) in s.pmf() {
-            let j = (v / step).round() as usize;
+            let j = (v / step).round();
+            // A severity beyond the pmf's budget: the normal form is used
+            // instead (checked before the vector grows, so a huge cost
+            // never allocates).
+            if j.is_nan() || j >= PANJER_MAX_POINTS as f64 {
+                return None;
+            }
+            let j = j as usize;
             if sev.len() <= j {
                 sev.resize(j + 1, 0.0);
             }
@@ -399,63 +419,88 @@ pub fn collapsed<R: Rng + ?Sized>(
     windows: usize,
     rng: &mut R,
 ) -> Outcome {
-    let w = windows as f64;
-    let pick = |f: &dyn Fn(&Component<'_>) -> bool| -> Vec<(f64, &Severity)> {
-        comps
+    Stretches::new(comps, limits).draw(windows, rng)
+}
+
+/// A server's window distribution, built once (one exact or approximated
+/// distribution per limit), from which stretches of any number of windows
+/// are drawn in closed form: what [`collapsed`] does, split so that many
+/// stretches of one server (the representative trial's timeseries steps)
+/// share the build.
+pub struct Stretches<'a> {
+    /// (distribution, limit, whether it is the combined limit, whether it
+    /// is the write dimension)
+    dims: Vec<(WindowUnits, f64, bool, bool)>,
+    comps: &'a [Component<'a>],
+}
+
+impl<'a> Stretches<'a> {
+    /// The distributions of `comps` against each limit of `limits`.
+    pub fn new(comps: &'a [Component<'a>], limits: &Limits) -> Stretches<'a> {
+        let pick = |f: &dyn Fn(&Component<'_>) -> bool| -> Vec<(f64, &Severity)> {
+            comps
+                .iter()
+                .filter(|c| f(c) && c.lambda > 0.0)
+                .map(|c| (c.lambda, c.severity))
+                .collect()
+        };
+        type Wanted<'s> = (Vec<(f64, &'s Severity)>, Option<f64>, bool, bool);
+        let mut wanted: Vec<Wanted<'_>> = vec![
+            (pick(&|c| !c.is_write), limits.read, false, false),
+            (pick(&|c| c.is_write), limits.write, false, true),
+        ];
+        if limits.combined.is_some() {
+            wanted.push((pick(&|_| true), limits.combined, true, false));
+        }
+        let dims = wanted
+            .into_iter()
+            .filter_map(|(dim, limit, combined, write)| {
+                let limit = limit?;
+                (!dim.is_empty()).then(|| (WindowUnits::new(&dim), limit, combined, write))
+            })
+            .collect();
+        Stretches { dims, comps }
+    }
+
+    /// One stretch of `windows` windows.
+    pub fn draw<R: Rng + ?Sized>(&self, windows: usize, rng: &mut R) -> Outcome {
+        let w = windows as f64;
+        let mut out = Outcome::default();
+        let (mut sep_throttled, mut comb_throttled) = (0.0, 0.0);
+        for (x, limit, is_combined, is_write) in &self.dims {
+            let (peak, throttled) = stretch(x, *limit, windows, rng);
+            out.peak_utilization = out.peak_utilization.max(peak / limit);
+            if *is_combined {
+                comb_throttled = throttled;
+            } else {
+                sep_throttled += throttled;
+            }
+            if *is_write {
+                out.write_peak_utilization = peak / limit;
+                out.throttled_write_units = throttled;
+            }
+        }
+        let comps = self.comps;
+        // Write units requested: their expectation (no extra draw).
+        out.requested_write_units = w * comps
             .iter()
-            .filter(|c| f(c) && c.lambda > 0.0)
-            .map(|c| (c.lambda, c.severity))
-            .collect()
-    };
-    let mut out = Outcome::default();
-    let mut sep_throttled = 0.0;
-    // (components, limit, whether it is the combined limit)
-    type Dim<'s> = (Vec<(f64, &'s Severity)>, Option<f64>, bool);
-    let mut dims: Vec<Dim<'_>> = vec![
-        (pick(&|c| !c.is_write), limits.read, false),
-        (pick(&|c| c.is_write), limits.write, false),
-    ];
-    if limits.combined.is_some() {
-        dims.push((pick(&|_| true), limits.combined, true));
+            .filter(|c| c.is_write)
+            .map(|c| c.lambda * c.severity.raw_moments()[0])
+            .sum::<f64>();
+        out.throttled_units = f64::max(sep_throttled, comb_throttled);
+        // Requested units: compound Poisson mean Σλ·E[S] and variance Σλ·E[S²]
+        // (no distribution needed, so no second Panjer pass).
+        let (mean, var) = comps.iter().fold((0.0, 0.0), |(m, v), c| {
+            let [m1, m2, _, _] = c.severity.raw_moments();
+            (m + c.lambda * m1, v + c.lambda * m2)
+        });
+        let z: f64 = StandardNormal.sample(rng);
+        out.requested_units = (w * mean + z * (w * var).sqrt()).max(0.0);
+        let lam: f64 = comps.iter().map(|c| c.lambda).sum();
+        let z: f64 = StandardNormal.sample(rng);
+        out.requests = (w * lam + z * (w * lam).sqrt()).max(0.0);
+        out
     }
-    let mut comb_throttled = 0.0;
-    for (di, (dim, limit, is_combined)) in dims.iter().enumerate() {
-        let Some(limit) = limit else { continue };
-        if dim.is_empty() {
-            continue;
-        }
-        let x = WindowUnits::new(dim);
-        let (peak, throttled) = stretch(&x, *limit, windows, rng);
-        out.peak_utilization = out.peak_utilization.max(peak / limit);
-        if *is_combined {
-            comb_throttled = throttled;
-        } else {
-            sep_throttled += throttled;
-        }
-        if di == 1 {
-            out.write_peak_utilization = peak / limit;
-            out.throttled_write_units = throttled;
-        }
-    }
-    // Write units requested: their expectation (no extra draw).
-    out.requested_write_units = w * comps
-        .iter()
-        .filter(|c| c.is_write)
-        .map(|c| c.lambda * c.severity.raw_moments()[0])
-        .sum::<f64>();
-    out.throttled_units = f64::max(sep_throttled, comb_throttled);
-    // Requested units: compound Poisson mean Σλ·E[S] and variance Σλ·E[S²]
-    // (no distribution needed, so no second Panjer pass).
-    let (mean, var) = comps.iter().fold((0.0, 0.0), |(m, v), c| {
-        let [m1, m2, _, _] = c.severity.raw_moments();
-        (m + c.lambda * m1, v + c.lambda * m2)
-    });
-    let z: f64 = StandardNormal.sample(rng);
-    out.requested_units = (w * mean + z * (w * var).sqrt()).max(0.0);
-    let lam: f64 = comps.iter().map(|c| c.lambda).sum();
-    let z: f64 = StandardNormal.sample(rng);
-    out.requests = (w * lam + z * (w * lam).sqrt()).max(0.0);
-    out
 }
 
 #[cfg(test)]
@@ -499,5 +544,16 @@ mod tests {
             .map(|(i, p)| (i as f64 * step - 12.0).max(0.0) * p)
             .sum();
         assert!((m1 - direct).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_huge_cost_takes_the_normal_form_without_allocating_its_lattice() {
+        // One cost of 10¹² units on the unit lattice would need a 10¹²-point
+        // pmf: panjer declines before allocating and the window falls back to
+        // the normal form with the exact mean λ·c = 2·10¹².
+        let s = Severity::from_samples(vec![1e12; 4]);
+        let x = WindowUnits::new(&[(2.0, &s)]);
+        assert!(x.pmf.is_none());
+        assert_eq!(x.kappa[0], 2e12);
     }
 }

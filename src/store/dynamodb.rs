@@ -36,6 +36,10 @@ use crate::scenario::{Consistency, Operation, Scenario, StoreKind};
 pub const DEFAULT_READ_CAPACITY: f64 = 3000.0;
 /// Provisioned write capacity of a table when the scenario sets none, WCU.
 pub const DEFAULT_WRITE_CAPACITY: f64 = 1000.0;
+/// Most partitions simulated (a simulation cap, as Cosmos DB's and
+/// Bigtable's): a table whose data would split it further is reported as
+/// having at least this many.
+pub const MAX_PARTITIONS: usize = 100_000;
 /// 3,000 RCU/s per partition (Developer Guide).
 pub const PARTITION_RCU: f64 = 3000.0;
 /// 1,000 WCU/s per partition (Developer Guide).
@@ -281,16 +285,19 @@ impl StoreModel for DynamoDb {
         } else {
             (self.highest_read_capacity, self.highest_write_capacity)
         };
-        let partitions = self.partitions.unwrap_or_else(|| {
-            Self::planning_partitions(
-                table.initial_bytes,
-                rcu,
-                wcu,
-                self.partition_rcu,
-                self.partition_wcu,
-                self.split_size,
-            )
-        });
+        let partitions = self
+            .partitions
+            .unwrap_or_else(|| {
+                Self::planning_partitions(
+                    table.initial_bytes,
+                    rcu,
+                    wcu,
+                    self.partition_rcu,
+                    self.partition_wcu,
+                    self.split_size,
+                )
+            })
+            .min(MAX_PARTITIONS);
         let p = partitions as f64;
         let (read, write) = if self.adaptive_capacity || self.on_demand {
             (self.partition_rcu, self.partition_wcu)
@@ -315,6 +322,12 @@ impl StoreModel for DynamoDb {
 
     fn place(&self, key: &str, partitions: usize) -> usize {
         hash::place(key, partitions)
+    }
+
+    /// A simulation cap: the data of a very large table would split it
+    /// further (reported as "at least").
+    fn max_partitions(&self) -> Option<usize> {
+        Some(MAX_PARTITIONS)
     }
 
     fn key_limits(&self, _table: &TableDemand) -> super::KeyLimits {

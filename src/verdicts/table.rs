@@ -197,8 +197,8 @@ fn hot_partition(t: &TableResults, headroom: f64, ru: &str, wu: &str, per_node: 
                 format!(
                     "; {} stored on {} partitions, {} on day 0",
                     human_bytes(t.stored_bytes),
-                    partitions,
-                    day0_partitions
+                    crate::format::count(partitions),
+                    crate::format::count(day0_partitions)
                 )
             }
         )
@@ -248,7 +248,7 @@ fn hot_partition(t: &TableResults, headroom: f64, ru: &str, wu: &str, per_node: 
             sig3(u.ci95[0]),
             sig3(u.ci95[1]),
             limits.join(", "),
-            partitions,
+            crate::format::count(partitions),
             sig3(100.0 * thr.mean),
             headroom
         ) + if t.name.contains('.') && status != Status::Pass {

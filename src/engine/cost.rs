@@ -1,0 +1,295 @@
+//! What a run will cost before it starts: an estimate of its work (seconds
+//! on one core of the machine keyheat's benchmarks run on) and of its peak
+//! memory, from the scenario's counts alone — no plan is built, no item size
+//! drawn — so a run that would take minutes or exhaust memory is refused in
+//! milliseconds with the figure that drives it and the setting to change.
+//!
+//! The model (each coefficient measured with `benches/scenarios.sh` and the
+//! criterion benches, and rounded up):
+//! - per busy period (design × checkpoint) and trial, every partition or node
+//!   and stationary stretch costs [`STRETCH_S`] (a closed-form stretch);
+//!   stretches are the busy period's rate-profile slices and bursts, × its
+//!   time buckets when a bucket is shorter than the busy period;
+//! - a pattern's 256 hottest keys are placed by name ([`KEY_S`] each), the
+//!   next 65,536 on random partitions ([`SINGLE_KEY_S`] each);
+//! - the representative trial draws every partition's 240 timeseries steps
+//!   ([`STEP_S`] each), `--method windows` every window of every trial
+//!   ([`WINDOW_S`]), `--method exact` every request ([`REQUEST_S`]);
+//! - each pattern's unit costs are sampled once per design (up to 4,194,304
+//!   item sizes, [`SIZE_DRAW_S`] each).
+//!
+//! Memory: every trial keeps each partition's ranks (32 B) and each node's;
+//! the representative trial's timeseries holds 16 B per partition and step;
+//! the exact method an alias entry (16 B) per key.
+
+use super::plan::Method;
+use super::Options;
+use crate::error::{Error, Result};
+use crate::scenario::{Operation, Scenario, Table};
+use crate::store::{Model, StoreModel, TableDemand};
+
+/// Seconds of one closed-form stretch on one partition or node.
+pub const STRETCH_S: f64 = 2.5e-6;
+/// Seconds to place one of a pattern's 256 hottest keys by name.
+pub const KEY_S: f64 = 3e-7;
+/// Seconds to place one of the next 65,536 keys on a random partition.
+pub const SINGLE_KEY_S: f64 = 2e-8;
+/// Seconds of one timeseries step of the representative trial.
+pub const STEP_S: f64 = 3e-7;
+/// Seconds of one window drawn (`--method windows`).
+pub const WINDOW_S: f64 = 2.5e-8;
+/// Seconds of one request drawn (`--method exact`).
+pub const REQUEST_S: f64 = 1e-8;
+/// Seconds of one item size drawn for a pattern's unit costs.
+pub const SIZE_DRAW_S: f64 = 5e-8;
+/// Default budget of estimated work, seconds on one core (`--max-work`).
+pub const DEFAULT_MAX_WORK_S: f64 = 20.0;
+/// Default budget of estimated memory, bytes (`--max-memory`): 4 GiB.
+pub const DEFAULT_MAX_MEMORY_BYTES: f64 = 4.0 * 1_073_741_824.0;
+
+/// Keys one pattern places by name (its hottest ranks).
+const HEAD_KEYS: f64 = 256.0;
+/// Keys after those placed one by one on random partitions at most.
+const SINGLE_KEYS: f64 = 65_536.0;
+/// Timeseries steps of the representative trial.
+const STEPS: f64 = 240.0;
+/// Item sizes drawn at most per pattern's unit costs.
+const SIZE_DRAWS: f64 = 4_194_304.0;
+
+/// A run's estimated cost.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Estimate {
+    /// Work, seconds on one core.
+    pub work_s: f64,
+    /// Peak memory, bytes.
+    pub memory_bytes: f64,
+    /// What drives the work most: a sentence naming the counts.
+    pub driver: String,
+}
+
+/// Budgets a run must stay within.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Budget {
+    /// Most estimated work, seconds on one core.
+    pub max_work_s: f64,
+    /// Most estimated memory, bytes.
+    pub max_memory_bytes: f64,
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget {
+            max_work_s: DEFAULT_MAX_WORK_S,
+            max_memory_bytes: DEFAULT_MAX_MEMORY_BYTES,
+        }
+    }
+}
+
+/// The estimated cost of running `scenario` (its base design and every
+/// variant) with `options`.
+///
+/// # Errors
+/// A scenario error when a design's store settings are invalid.
+///
+/// ```
+/// let s = keyheat::Scenario::from_path("scenarios/bench-big.toml").unwrap();
+/// let e = keyheat::engine::cost::estimate(&s, &Default::default()).unwrap();
+/// // 200 trials × 1,000 partitions × 1 stretch, 256 + 65,536 keys per trial.
+/// assert!(e.work_s > 0.5 && e.work_s < 20.0, "{}", e.work_s);
+/// ```
+pub fn estimate(scenario: &Scenario, options: &Options) -> Result<Estimate> {
+    let designs = std::iter::once(scenario).chain(scenario.variants.iter().map(|v| &*v.scenario));
+    let mut total = Estimate {
+        work_s: 0.0,
+        memory_bytes: 0.0,
+        driver: String::new(),
+    };
+    let mut biggest = 0.0;
+    for d in designs {
+        let model = Model::new(&d.store, &d.source_path)?;
+        let e = design(d, model.store(), options);
+        total.work_s += e.work_s;
+        // Designs run one after the other: the largest sets the peak.
+        total.memory_bytes = total.memory_bytes.max(e.memory_bytes);
+        if e.work_s > biggest {
+            biggest = e.work_s;
+            total.driver = e.driver;
+        }
+    }
+    Ok(total)
+}
+
+/// Refuses `estimate` when it is over `budget`: a usage error (exit 2) with
+/// the estimate, what drives it, and the settings that change it.
+///
+/// # Errors
+/// As described.
+pub fn check(estimate: &Estimate, budget: &Budget) -> Result<()> {
+    let gib = |b: f64| b / 1_073_741_824.0;
+    if estimate.work_s > budget.max_work_s {
+        return Err(Error::usage(format!(
+            "this run is estimated at {} s of work on one core (budget {} s): {}; fix: lower trials, checkpoints, partitions, the busy period's duration or its time buckets, or raise the budget with --max-work {}",
+            crate::format::sig3(estimate.work_s),
+            crate::format::sig3(budget.max_work_s),
+            estimate.driver,
+            (estimate.work_s * 1.5).ceil()
+        )));
+    }
+    if estimate.memory_bytes > budget.max_memory_bytes {
+        return Err(Error::usage(format!(
+            "this run is estimated at {} GiB of memory (budget {} GiB): {}; fix: lower trials or partitions, or raise the budget with --max-memory {}",
+            crate::format::sig3(gib(estimate.memory_bytes)),
+            crate::format::sig3(gib(budget.max_memory_bytes)),
+            estimate.driver,
+            format_args!("{}GiB", gib(estimate.memory_bytes * 1.5).ceil())
+        )));
+    }
+    Ok(())
+}
+
+/// One design's estimate.
+fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
+    let sim = &s.simulation;
+    let trials = f64::from(options.trials.unwrap_or(sim.trials).max(1));
+    // Listed checkpoints, plus a breach day the engine may add with growth.
+    let periods =
+        (sim.checkpoints_days.len().max(1) + usize::from(sim.growth_per_day != 0.0)) as f64;
+    let windows = (sim.duration_s / sim.window_s).round().max(1.0);
+    let slices = (sim.profile.len().max(1) + 2 * sim.bursts.len()) as f64;
+    let (mut servers_stretches, mut keys, mut servers, mut requests, mut sizes) =
+        (0.0, 0.0, 0.0, 0.0, 0.0);
+    let mut worst = (0.0f64, String::new());
+    for t in &s.tables {
+        let tables = 1 + t.indexes.iter().filter(|i| !i.local).count();
+        // Partitions per busy period, averaged over the periods simulated.
+        let partitions = partitions(s, store, t, periods) * tables as f64;
+        let buckets = t.bucket_s.map_or(1.0, |b| {
+            (sim.duration_s / b.max(sim.window_s)).ceil().max(1.0)
+        });
+        let stretches = slices * buckets;
+        let here = partitions * stretches;
+        servers_stretches += here;
+        servers += partitions;
+        if here > worst.0 {
+            worst = (
+                here,
+                format!(
+                    "table `{}`: ≈ {} partitions × {} × {} × {}",
+                    t.name,
+                    crate::format::whole(partitions),
+                    crate::format::plural(stretches as usize, "stretch", "stretches"),
+                    crate::format::plural(trials as usize, "trial", "trials"),
+                    crate::format::plural(periods as usize, "busy period", "busy periods"),
+                ),
+            );
+        }
+    }
+    for p in &s.access_patterns {
+        let t = &s.tables[p.table];
+        let cardinality: f64 = t
+            .partition_key
+            .entities()
+            .iter()
+            .filter_map(|e| s.entities.iter().find(|x| x.name == *e))
+            .map(|e| e.count as f64)
+            .product();
+        let sub = cardinality * f64::from(t.shards.max(1));
+        keys +=
+            sub.min(HEAD_KEYS) * KEY_S / SINGLE_KEY_S + (sub - HEAD_KEYS).clamp(0.0, SINGLE_KEYS);
+        let fan = f64::from(t.shards.max(1));
+        requests += p.rate_per_s * p.peak_factor * fan * sim.duration_s;
+        let items = f64::from(p.items.max(1));
+        sizes += (65_536.0 * items).min(SIZE_DRAWS);
+    }
+    let per_period = trials * (servers_stretches * STRETCH_S + keys * SINGLE_KEY_S)
+        + servers * STEPS.min(windows) * STEP_S
+        + match options.method {
+            Method::Windows => trials * servers * windows * WINDOW_S,
+            Method::Exact => trials * requests * REQUEST_S,
+            _ => 0.0,
+        };
+    let work_s = periods * per_period + sizes * SIZE_DRAW_S;
+    let memory_bytes = trials * servers * 32.0
+        + servers * STEPS.min(windows) * 16.0
+        + if options.method == Method::Exact {
+            keys * SINGLE_KEY_S / KEY_S * 16.0
+        } else {
+            0.0
+        }
+        + 64.0 * 1_048_576.0;
+    Estimate {
+        work_s,
+        memory_bytes,
+        driver: worst.1,
+    }
+}
+
+/// Partitions of table `t` per simulated busy period, on average over the
+/// listed checkpoints and the horizon the engine adds when its layout lowers
+/// a per-partition limit (a busy period on the horizon's layout counts as
+/// one more of `periods`): its layout for the data it stores that day
+/// (writes at the busy rate, which can only overstate them), capped where the
+/// store caps them, plus its nodes.
+fn partitions(s: &Scenario, store: &dyn StoreModel, t: &Table, periods: f64) -> f64 {
+    let ti = s
+        .tables
+        .iter()
+        .position(|x| std::ptr::eq(x, t))
+        .unwrap_or(0);
+    let keys: f64 = t
+        .partition_key
+        .entities()
+        .iter()
+        .filter_map(|e| s.entities.iter().find(|x| x.name == *e))
+        .map(|e| e.count as f64)
+        .product::<f64>()
+        * f64::from(t.shards.max(1));
+    let size = t.item_size.mean();
+    let initial = keys * t.initial_items.mean().max(0.0) * size;
+    let horizon = s.simulation.horizon_days;
+    let per_day: f64 = s
+        .access_patterns
+        .iter()
+        .filter(|p| p.table == ti && p.index.is_none())
+        .filter(|p| matches!(p.operation, Operation::Put | Operation::Append))
+        .map(|p| p.rate_per_s * f64::from(p.items.max(1)))
+        .sum::<f64>()
+        * size
+        * 86_400.0
+        * (s.simulation.growth_per_day * horizon).exp().max(1.0);
+    let ttl_days = t.ttl_s.map_or(f64::INFINITY, |x| x / 86_400.0);
+    let demand = |day: f64| TableDemand {
+        name: t.name.clone(),
+        initial_bytes: initial + per_day * day.min(ttl_days),
+        has_local_index: t.indexes.iter().any(|i| i.local),
+    };
+    let most = store.max_partitions().map_or(f64::INFINITY, |m| m as f64);
+    // Servers whose windows are drawn: partitions when they have their own
+    // limits, else the nodes (Cassandra, Redis slots).
+    let at = |day: f64| {
+        let l = store.layout(&demand(day));
+        let limited = l.read_limit_per_s.is_some()
+            || l.write_limit_per_s.is_some()
+            || l.combined_limit_per_s.is_some();
+        let nodes = l.nodes.as_ref().map_or(0.0, |n| n.nodes as f64);
+        if limited || nodes == 0.0 {
+            (l.partitions as f64).min(most) + nodes
+        } else {
+            nodes
+        }
+    };
+    let days = &s.simulation.checkpoints_days;
+    let mut sum: f64 = days.iter().map(|&d| at(d)).sum::<f64>().max(at(0.0));
+    let mut n = days.len().max(1) as f64;
+    // The horizon's layout is simulated too when it lowers a limit.
+    let (l0, lh) = (store.layout(&demand(0.0)), store.layout(&demand(horizon)));
+    let lower = |a: Option<f64>, b: Option<f64>| matches!((a, b), (Some(a), Some(b)) if b < a * (1.0 - 1e-9));
+    if lower(l0.read_limit_per_s, lh.read_limit_per_s)
+        || lower(l0.write_limit_per_s, lh.write_limit_per_s)
+        || lower(l0.combined_limit_per_s, lh.combined_limit_per_s)
+    {
+        sum += at(horizon);
+        n += 1.0;
+    }
+    sum / n * (n / periods).max(1.0)
+}
