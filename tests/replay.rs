@@ -610,3 +610,131 @@ fn fit_of_the_trace_is_a_runnable_scenario() {
     .expect("runs");
     assert_eq!(r.tables.len(), 1);
 }
+
+/// Ten requests, one a second, over four keys whose hash slots are
+/// published or computed with CRC16-XMODEM by hand: `CLUSTER KEYSLOT
+/// somekey` = 11058 and `foo{hash_tag}` = `bar{hash_tag}` = 2515 (the
+/// hash tag's slot) are the values in Redis' cluster tutorial; `user:1` =
+/// CRC16("user:1") mod 16,384 = 10778.
+const TEN_REQUESTS: &str = "time,key,op\n\
+    1700000000,somekey,get\n\
+    1700000001,foo{hash_tag},get\n\
+    1700000002,somekey,put\n\
+    1700000003,user:1,get\n\
+    1700000004,somekey,get\n\
+    1700000005,bar{hash_tag},put\n\
+    1700000006,somekey,get\n\
+    1700000007,foo{hash_tag},get\n\
+    1700000008,user:1,put\n\
+    1700000009,somekey,get\n";
+
+#[test]
+fn ten_line_log_replays_to_the_hand_counted_master_loads() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let scenario = write(dir.path(), "cache.toml", REDIS.as_bytes());
+    let log = write(dir.path(), "ten.csv", TEN_REQUESTS.as_bytes());
+    let out = dir.path().join("out");
+    let err = replay_cli(&scenario, &[&log], &out, &[]);
+    assert!(err.contains("replayed 10 requests (10 records; 0 bad, 0 skipped, 0 late, 0 unrouted) over 10 windows"), "{err}");
+    // By hand, over 3 masters (slots 0–5460, 5461–10922, 10923–16383):
+    //   master 3 ← somekey (11058): 4 gets + 1 put;
+    //   master 1 ← foo{hash_tag} ×2 gets, bar{hash_tag} ×1 put (2515);
+    //   master 2 ← user:1 (10778): 1 get + 1 put.
+    // Over the 10 one-second windows: reads/s 0.4, 0.2, 0.1 and writes/s
+    // 0.1 each, busiest first; every window holds one request, so each
+    // master's peak is 1 op ÷ 100,000 ops/s = 1e-5.
+    let nodes = std::fs::read_to_string(out.join("nodes.csv")).expect("nodes.csv");
+    let rows: Vec<Vec<&str>> = nodes
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    let loads: Vec<(&str, &str, &str, &str)> =
+        rows.iter().map(|r| (r[2], r[3], r[4], r[6])).collect();
+    assert_eq!(
+        loads,
+        vec![
+            ("1", "0.4", "0.1", "0.00001"),
+            ("2", "0.2", "0.1", "0.00001"),
+            ("3", "0.1", "0.1", "0.00001")
+        ],
+        "{nodes}"
+    );
+    // keys.csv: each key's slot and share of the 10 requests (5, 2, 2, 1).
+    let keys = std::fs::read_to_string(out.join("keys.csv")).expect("keys.csv");
+    let got: Vec<(&str, &str, &str)> = keys
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (f[2], f[3], f[4])
+        })
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("somekey", "11058", "0.5"),
+            ("foo{hash_tag}", "2515", "0.2"),
+            ("user:1", "10778", "0.2"),
+            ("bar{hash_tag}", "2515", "0.1"),
+        ]
+    );
+    // The busiest master takes 5 of the 10 requests.
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).expect("summary"))
+            .expect("json");
+    assert_eq!(
+        summary["replay"]["placement"],
+        "one placement: the store's published hash, as the store computes it"
+    );
+    assert_eq!(
+        summary["tables"][0]["nodes"]["hottest_node_share"]["mean"],
+        0.5
+    );
+}
+
+#[test]
+fn fit_cli_of_the_ten_line_log_writes_the_hand_computed_scenario() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = write(dir.path(), "ten.csv", TEN_REQUESTS.as_bytes());
+    let o = keyheat()
+        .arg("fit")
+        .arg(&log)
+        .arg("--report")
+        .arg(dir.path().join("report"))
+        .output()
+        .expect("run keyheat fit");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let toml = String::from_utf8(o.stdout).expect("utf-8");
+    // Counts by key 5, 2, 2, 1 (N = 10, n = 4). The Zipf MLE solves
+    // Σ r^-s ln r / Σ r^-s = (5·ln 1 + 2·ln 2 + 2·ln 3 + 1·ln 4) / 10 = 0.496981,
+    // s = 1.04119 (bisection); the KS distance between the empirical and
+    // fitted rank CDFs is 0.0282 ≤ 0.05, so Zipf is kept.
+    assert!(
+        toml.contains("popularity = { distribution = \"zipf\", exponent = 1.04119 }"),
+        "{toml}"
+    );
+    assert!(toml.contains("KS 0.0282"), "{toml}");
+    // 7 gets and 3 puts over the 9 s from the first request to the last.
+    assert!(
+        toml.contains("rate = 0.77777778   # 7 requests ÷ 9 s"),
+        "{toml}"
+    );
+    assert!(
+        toml.contains("rate = 0.33333333   # 3 requests ÷ 9 s"),
+        "{toml}"
+    );
+    assert!(toml.contains("count = 4\n"), "{toml}");
+    for f in [
+        "fit.md",
+        "rank-frequency.svg",
+        "rank-frequency.png",
+        "rate.svg",
+        "rate.png",
+    ] {
+        assert!(dir.path().join("report").join(f).exists(), "{f}");
+    }
+    // What fit prints is a scenario `run` accepts as it is.
+    let scenario = write(dir.path(), "fitted.toml", toml.as_bytes());
+    keyheat().arg("check").arg(&scenario).assert().success();
+}
