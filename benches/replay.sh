@@ -83,7 +83,7 @@ row "DuckDB GROUP BY key" python3 -c "import duckdb; duckdb.sql(\"SELECT key, co
 row "keyheat replay, 1 placement" "$bin" replay users.toml log.csv --out r1 --trials 1 -q
 row "keyheat replay, 20 placements" "$bin" replay users.toml log.csv --out r20 -q
 row "keyheat fit" "$bin" fit log.csv -q
-python3 -c "import duckdb; duckdb.sql(\"COPY (SELECT key, floor(time)::BIGINT AS window_start, op, count(*) AS count, sum(size) AS bytes FROM read_csv('log.csv') GROUP BY ALL ORDER BY window_start) TO 'agg.csv' (HEADER)\")"
+python3 -c "import duckdb; duckdb.sql(\"COPY (SELECT key, floor(time)::BIGINT AS window_start, op, count(*) AS count, sum(size) AS bytes FROM read_csv('log.csv') GROUP BY ALL ORDER BY window_start) TO 'agg.csv' (HEADER)\")" 2>/dev/null
 agg_rows=$(($(wc -l <agg.csv) - 1))
 row "keyheat replay of DuckDB's aggregated table ($agg_rows rows), 20 placements" "$bin" replay users.toml agg.csv --out ragg -q
 for f in partitions.csv keys.csv timeseries.csv growth.csv; do

@@ -80,7 +80,7 @@ pub fn fit(
     paths: &[PathBuf],
     logs: &LogOptions,
     max_keys: usize,
-    progress: &dyn Fn(u64, u64),
+    progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<Fit> {
     let mut logs = logs.clone();
     logs.window_s = 1.0;

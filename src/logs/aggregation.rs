@@ -114,17 +114,20 @@ pub struct OpenWindows {
 }
 
 impl OpenWindows {
-    /// Adds one chunk's groups (lines already absolute) from input `input`.
-    pub fn merge(&mut self, input: usize, groups: WindowGroups) {
-        for (key, agg) in groups {
-            let w = window_of(&key);
+    /// Adds one chunk's groups (lines already absolute, by window) from
+    /// input `input`. A window not open yet takes the chunk's groups as they
+    /// are.
+    pub fn merge(&mut self, input: usize, chunk: BTreeMap<i64, WindowGroups>) {
+        for (w, groups) in chunk {
             if self.next.is_some_and(|n| w < n) {
-                self.late_records += agg.count;
-                if self
-                    .first_late
-                    .is_none_or(|(i, l)| (input, agg.line) < (i, l))
-                {
-                    self.first_late = Some((input, agg.line));
+                for agg in groups.values() {
+                    self.late_records += agg.count;
+                    if self
+                        .first_late
+                        .is_none_or(|(i, l)| (input, agg.line) < (i, l))
+                    {
+                        self.first_late = Some((input, agg.line));
+                    }
                 }
                 continue;
             }
@@ -132,10 +135,22 @@ impl OpenWindows {
                 None => (w, w),
                 Some((a, b)) => (a.min(w), b.max(w)),
             });
-            match self.open.entry(w).or_default().entry(key) {
-                std::collections::hash_map::Entry::Occupied(mut e) => e.get_mut().add(&agg),
-                std::collections::hash_map::Entry::Vacant(e) => {
-                    e.insert(agg);
+            match self.open.entry(w) {
+                std::collections::btree_map::Entry::Vacant(e) => {
+                    e.insert(groups);
+                }
+                std::collections::btree_map::Entry::Occupied(mut e) => {
+                    let open = e.get_mut();
+                    for (key, agg) in groups {
+                        match open.entry(key) {
+                            std::collections::hash_map::Entry::Occupied(mut e) => {
+                                e.get_mut().add(&agg)
+                            }
+                            std::collections::hash_map::Entry::Vacant(e) => {
+                                e.insert(agg);
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -182,11 +197,11 @@ mod tests {
     #[test]
     fn late_records_are_counted_not_merged() {
         let mut w = OpenWindows::default();
-        let mut g = WindowGroups::default();
+        let mut g: BTreeMap<i64, WindowGroups> = BTreeMap::new();
         let mut buf = Vec::new();
         for (win, line) in [(5i64, 1u64), (9, 2)] {
             encode(&mut buf, win, Op::Get, &[b"k"]);
-            g.insert(
+            g.entry(win).or_default().insert(
                 buf.clone().into(),
                 Agg {
                     count: 2,

@@ -21,8 +21,9 @@ pub const SIZE_BINS_PER_DOUBLING: f64 = 16.0;
 /// What one chunk of a file produced.
 #[derive(Debug, Default)]
 pub struct ChunkOut {
-    /// Its groups.
-    pub groups: WindowGroups,
+    /// Its groups, by window (records mostly come in time order, so a
+    /// window's groups are usually one chunk's, handed on without rehashing).
+    pub groups: std::collections::BTreeMap<i64, WindowGroups>,
     /// Requests read (an aggregated row counts its `count`).
     pub requests: u64,
     /// Records (lines, events) read.
@@ -144,10 +145,14 @@ impl<'a> Emit<'a> {
             sized: if bytes.is_some() { count } else { 0 },
             line,
         };
-        match out.groups.get_mut(self.buf.as_slice()) {
+        let groups = out
+            .groups
+            .entry(crate::logs::aggregation::window_of(&self.buf))
+            .or_default();
+        match groups.get_mut(self.buf.as_slice()) {
             Some(a) => a.add(&agg),
             None => {
-                out.groups.insert(self.buf.as_slice().into(), agg);
+                groups.insert(self.buf.as_slice().into(), agg);
             }
         }
     }
@@ -1106,7 +1111,8 @@ mod tests {
     fn counts(out: &ChunkOut) -> Vec<(String, String, u64)> {
         let mut v: Vec<(String, String, u64)> = out
             .groups
-            .iter()
+            .values()
+            .flat_map(|g| g.iter())
             .map(|(k, a)| {
                 (
                     crate::logs::aggregation::op_of(k).as_str().to_string(),

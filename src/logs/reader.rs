@@ -11,7 +11,7 @@
 //! `{"Records": […]}`, or a JSON array) is read whole; its records are
 //! numbered from 1 in place of lines.
 
-use super::aggregation::{window_of, OpenWindows, WindowGroups};
+use super::aggregation::{OpenWindows, WindowGroups};
 use super::formats::{self, ChunkOut, CsvPlan, Emit, MAX_BAD_KEPT};
 use super::{BadRecord, Format, LogOptions};
 use crate::error::{Error, Result};
@@ -379,8 +379,19 @@ fn document(
     Ok(out)
 }
 
+/// One batch parsed from source `i`, with the flush limit it allows.
+struct Parsed {
+    i: usize,
+    outs: Vec<ChunkOut>,
+    /// Windows up to this one may be handed on once the batch is merged.
+    limit: Option<i64>,
+}
+
 /// Reads `paths` and hands each window's groups to `sink` in window order
 /// (see the module docs); `progress(requests, bytes_read)` hears each batch.
+/// The next batch is parsed while the previous one is merged and handed on
+/// (a two-stage pipeline); which file is read next and which windows are
+/// handed on depend only on the records, never on timing.
 ///
 /// # Errors
 /// A file that cannot be read; a header without the columns asked for; with
@@ -389,14 +400,15 @@ pub fn read(
     paths: &[PathBuf],
     opts: &LogOptions,
     fields: &[String],
-    progress: &dyn Fn(u64, u64),
-    sink: &mut dyn FnMut(i64, WindowGroups),
+    progress: &(dyn Fn(u64, u64) + Sync),
+    sink: &mut (dyn FnMut(i64, WindowGroups) + Send),
 ) -> Result<ReadSummary> {
     let counter = Arc::new(AtomicU64::new(0));
     let mut sources: Vec<Source> = paths
         .iter()
         .map(|p| Source::new(&display(p), opts, fields, counter.clone()))
         .collect::<Result<_>>()?;
+    let mut inputs: Vec<Input> = sources.iter().map(|s| s.input.clone()).collect();
     let mut done = vec![false; sources.len()];
     let mut open = OpenWindows::default();
     let mut summary = ReadSummary::default();
@@ -408,48 +420,70 @@ pub fn read(
         last_window = Some(w);
         sink(w, g);
     };
-    while let Some(i) = (0..sources.len())
-        .filter(|&i| !done[i])
-        .min_by_key(|&i| (sources[i].max_window, i))
-    {
-        let outs = next_batch(&mut sources[i], opts, fields)?;
-        if outs.is_empty() {
-            done[i] = true;
-        }
-        for mut out in outs {
-            absolute_lines(&mut sources[i], &mut out);
-            if opts.strict {
-                if let Some(b) = out.bad.first() {
-                    return Err(b.clone().into_error());
+    let mut pending = parse_next(&mut sources, &mut done, opts, fields, lateness)?;
+    while let Some(batch) = pending {
+        let (next, ()) = rayon::join(
+            || parse_next(&mut sources, &mut done, opts, fields, lateness),
+            || {
+                let i = batch.i;
+                for mut out in batch.outs {
+                    add_chunk(&mut summary, &mut inputs[i], &mut out);
+                    open.merge(i, std::mem::take(&mut out.groups));
                 }
-            }
-            let s = &mut sources[i];
-            s.max_window = out
-                .groups
-                .keys()
-                .map(|k| window_of(k))
-                .max()
-                .max(s.max_window);
-            add_chunk(&mut summary, &mut s.input, &mut out);
-            open.merge(i, std::mem::take(&mut out.groups));
-        }
-        progress(summary.requests, counter.load(Ordering::Relaxed));
-        let active = (0..sources.len()).filter(|&j| !done[j]);
-        if let Some(Some(limit)) = active
-            .map(|j| sources[j].max_window.map(|w| w - lateness))
-            .min()
-        {
-            open.flush(limit, &mut flush_sink);
-        }
+                progress(summary.requests, counter.load(Ordering::Relaxed));
+                if let Some(limit) = batch.limit {
+                    open.flush(limit, &mut flush_sink);
+                }
+            },
+        );
+        pending = next?;
     }
     open.flush_all(&mut flush_sink);
-    summary.inputs = sources.into_iter().map(|s| s.input).collect();
+    summary.inputs = inputs;
     summary.late_requests = open.late_records;
     summary.first_late = open
         .first_late
         .map(|(i, line)| format!("{}:{line}", summary.inputs[i].path));
     summary.window_range = first_window.zip(last_window);
     Ok(summary)
+}
+
+/// Parses the next batch of the file that has reached the earliest time
+/// (`None` once every file is done), makes its lines absolute and works out
+/// which windows every file has now passed.
+fn parse_next(
+    sources: &mut [Source],
+    done: &mut [bool],
+    opts: &LogOptions,
+    fields: &[String],
+    lateness: i64,
+) -> Result<Option<Parsed>> {
+    let Some(i) = (0..sources.len())
+        .filter(|&i| !done[i])
+        .min_by_key(|&i| (sources[i].max_window, i))
+    else {
+        return Ok(None);
+    };
+    let mut outs = next_batch(&mut sources[i], opts, fields)?;
+    if outs.is_empty() {
+        done[i] = true;
+    }
+    for out in &mut outs {
+        let s = &mut sources[i];
+        absolute_lines(s, out);
+        if opts.strict {
+            if let Some(b) = out.bad.first() {
+                return Err(b.clone().into_error());
+            }
+        }
+        s.max_window = out.groups.keys().next_back().copied().max(s.max_window);
+    }
+    let limit = (0..sources.len())
+        .filter(|&j| !done[j])
+        .map(|j| sources[j].max_window.map(|w| w - lateness))
+        .min()
+        .flatten();
+    Ok(Some(Parsed { i, outs, limit }))
 }
 
 fn display(p: &Path) -> String {
@@ -480,7 +514,7 @@ fn next_batch(s: &mut Source, opts: &LogOptions, fields: &[String]) -> Result<Ve
 fn absolute_lines(s: &mut Source, out: &mut ChunkOut) {
     let off = s.line_offset;
     if off > 0 {
-        for a in out.groups.values_mut() {
+        for a in out.groups.values_mut().flat_map(|g| g.values_mut()) {
             a.line += off;
         }
         for b in &mut out.bad {

@@ -79,7 +79,7 @@ pub fn replay(
     scenario: &Scenario,
     paths: &[PathBuf],
     opts: &ReplayOptions,
-    progress: &dyn Fn(u64, u64),
+    progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<RunResults> {
     let mut s = scenario.clone();
     s.variants.clear();

@@ -20,7 +20,8 @@ use crate::store::{StoreModel, TableDemand};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
-use std::collections::{BTreeSet, HashMap};
+use rustc_hash::FxHashMap;
+use std::collections::BTreeSet;
 
 /// Fixed-point scale of units and requests.
 pub const FX: f64 = 1_048_576.0;
@@ -53,7 +54,7 @@ struct Contribution {
 /// One table's keys for `keys.csv`: Space-Saving over requests past the cap.
 #[derive(Debug, Default)]
 struct HotKeys {
-    index: HashMap<String, u32>,
+    index: FxHashMap<String, u32>,
     rows: Vec<HotRow>,
     order: Option<BTreeSet<(u64, u32)>>,
 }

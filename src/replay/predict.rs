@@ -67,7 +67,13 @@ pub fn predict(
         used.push(format!("{name}: {}", zipf::describe(&fit.popularity)));
     }
     s.simulation.trials = scenario.simulation.trials.max(2);
-    let trials = trial_outcomes(&s, &Options::default())?;
+    // The prediction is a run: it keeps to run's default work and memory budgets.
+    let options = Options::default();
+    crate::engine::cost::check(
+        &crate::engine::cost::estimate(&s, &options)?,
+        &options.budget,
+    )?;
+    let trials = trial_outcomes(&s, &options)?;
     Ok(observed
         .tables
         .iter()
