@@ -418,6 +418,25 @@ fn fit_recovers_a_known_zipf_exponent_and_rate() {
     assert_eq!(f.requests, 1_000_000);
     let s = f.popularity.zipf.exponent;
     assert!((s - 1.0).abs() <= 0.02, "exponent {s}");
+    // Its standard error from the Fisher information of Zipf(1) over 10,000
+    // ranks: 1 / √(N · Var(ln R)), Var(ln R) = E[ln² R] − E[ln R]² =
+    // 26.608 − 4.3262² = 7.893, so 1 / √(10⁶ · 7.893) = 0.000356. The
+    // estimate lies within three of them.
+    let h: f64 = (1..=10_000).map(|r| 1.0 / f64::from(r)).sum();
+    let m1: f64 = (1..=10_000)
+        .map(|r| f64::from(r).ln() / f64::from(r))
+        .sum::<f64>()
+        / h;
+    let m2: f64 = (1..=10_000)
+        .map(|r| f64::from(r).ln().powi(2) / f64::from(r))
+        .sum::<f64>()
+        / h;
+    let se = 1.0 / (1e6 * (m2 - m1 * m1)).sqrt();
+    assert!((se - 0.000356).abs() < 5e-6, "standard error {se}");
+    assert!(
+        (s - 1.0).abs() <= 3.0 * se,
+        "exponent {s}, standard error {se}"
+    );
     assert!(
         f.popularity.zipf.ks <= keyheat::fit::zipf::KS_GOOD,
         "KS {}",
@@ -737,4 +756,71 @@ fn fit_cli_of_the_ten_line_log_writes_the_hand_computed_scenario() {
     // What fit prints is a scenario `run` accepts as it is.
     let scenario = write(dir.path(), "fitted.toml", toml.as_bytes());
     keyheat().arg("check").arg(&scenario).assert().success();
+}
+
+#[test]
+fn trace_replays_from_the_cli_to_the_crc16_counts_of_its_blocks() {
+    // The real CloudPhysics trace through `LBN#{block}` on a 3-master Redis
+    // Cluster, `block` read from the column `lbn` (--map), reads `28` and
+    // writes `2a` (--op-map). By hand: each record's slot is CRC16 of
+    // `LBN#<lbn>` mod 16,384; each master's reads and writes are counted.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = std::fs::read_to_string(trace()).expect("the trace");
+    let ranges = keyheat::store::redis_cluster::slot_ranges(3);
+    let mut per = [[0u64; 2]; 3];
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let slot = keyheat::store::redis_cluster::key_hash_slot(format!("LBN#{}", f[4]).as_bytes());
+        let m = ranges
+            .iter()
+            .position(|&(a, b)| (a..=b).contains(&slot))
+            .expect("a master");
+        per[m][usize::from(f[2] == "2a")] += 1;
+    }
+    let mut want: Vec<[u64; 2]> = per.to_vec();
+    want.sort_by_key(|c| std::cmp::Reverse(c[0] + c[1]));
+    assert_eq!(want.iter().map(|c| c[0] + c[1]).sum::<u64>(), 113_872);
+    let scenario = write(
+        dir.path(),
+        "blocks.toml",
+        b"schema_version = 1\nname = \"blocks\"\n[store]\nkind = \"redis-cluster\"\nmasters = 3\n[[entity]]\nname = \"block\"\ncount = 48974\n[[table]]\nname = \"blocks\"\npartition_key = \"LBN#{block}\"\nitem_size = \"4KiB\"\n[[access_pattern]]\nname = \"read\"\ntable = \"blocks\"\noperation = \"get\"\nrate = 6.5\n[[access_pattern]]\nname = \"write\"\ntable = \"blocks\"\noperation = \"put\"\nrate = 9.3\n",
+    );
+    let out = dir.path().join("out");
+    let err = replay_cli(
+        &scenario,
+        &[&trace()],
+        &out,
+        &[
+            "--map",
+            "block=lbn",
+            "--op-map",
+            "28=get",
+            "--op-map",
+            "2a=put",
+        ],
+    );
+    assert!(
+        err.contains("replayed 113872 requests (113872 records; 0 bad"),
+        "{err}"
+    );
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).expect("summary"))
+            .expect("json");
+    assert_eq!(summary["replay"]["mapping"][0], "block ← the field `lbn`");
+    // 7,200 s from the first request to the last: 7,201 one-second windows.
+    let duration = summary["simulation"]["duration_s"]
+        .as_f64()
+        .expect("duration");
+    assert_eq!(duration, 7201.0);
+    let ranks = summary["tables"][0]["nodes"]["ranks"]
+        .as_array()
+        .expect("ranks");
+    let got: Vec<[u64; 2]> = ranks
+        .iter()
+        .map(|r| {
+            let side = |k: &str| (r[k].as_f64().expect("rate") * duration).round() as u64;
+            [side("read_units_per_s"), side("write_units_per_s")]
+        })
+        .collect();
+    assert_eq!(got, want, "per-master reads and writes");
 }
