@@ -355,6 +355,7 @@ pub(crate) fn results() -> RunResults {
         checklist: vec![],
         warnings: Vec::new(),
         source_text: "schema_version = 1\nname = \"orders-by-customer\"\n".to_string(),
+        replay: None,
     }
 }
 

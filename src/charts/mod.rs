@@ -11,6 +11,7 @@
 //! timestamps, no hash-map iteration.
 
 mod breach;
+mod fit;
 mod growth;
 mod heatmap;
 mod load;
@@ -31,6 +32,8 @@ use plotters::style::FontStyle;
 
 use crate::results::{RunResults, Status};
 use crate::{Error, ErrorKind, Result};
+
+pub use fit::write_fit;
 
 /// Chart kinds drawn per table, in the order [`write_all`] writes them;
 /// each is the prefix of the file stem (`load-orders.png`). `breach` is
@@ -68,7 +71,7 @@ pub const MAX_LOAD_RANKS: usize = 200;
 ///     tables: vec![], verdicts: vec![], variants: vec![], recommendation: None,
 ///     checklist: vec![],
 ///     warnings: vec![],
-///     source_text: String::new(),
+///     source_text: String::new(), replay: None,
 /// };
 /// let dir = std::env::temp_dir().join("keyheat-charts-doctest");
 /// assert!(keyheat::charts::write_all(&results, &dir)?.is_empty());

@@ -661,6 +661,7 @@ pub fn finish(scenario: &Scenario, base: Design, variants: Vec<VariantResults>) 
         checklist: Vec::new(),
         warnings: warnings(scenario),
         source_text: scenario.source_text.clone(),
+        replay: None,
     }
 }
 

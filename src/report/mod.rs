@@ -22,6 +22,7 @@ mod build;
 mod document;
 mod html;
 mod markdown;
+mod replay;
 mod sections;
 mod terminal;
 
@@ -50,7 +51,7 @@ use crate::results::RunResults;
 ///     tables: vec![], verdicts: vec![], variants: vec![], recommendation: None,
 ///     checklist: vec![],
 ///     warnings: vec![],
-///     source_text: "name = \"demo\"\n".into(),
+///     source_text: "name = \"demo\"\n".into(), replay: None,
 /// };
 /// let md = keyheat::report::markdown(&results, &[]);
 /// assert!(md.starts_with("# keyheat report: demo\n"));
@@ -88,7 +89,7 @@ pub fn markdown(results: &RunResults, chart_files: &[PathBuf]) -> String {
 ///     checklist: vec![ChecklistItem { check: "ephemeral_ttl".into(), subject: "sessions".into(),
 ///                                     status: Status::Fail, reason: "no TTL".into() }],
 ///     warnings: vec![],
-///     source_text: "name = \"demo\"\n".into(),
+///     source_text: "name = \"demo\"\n".into(), replay: None,
 /// };
 /// let html = keyheat::report::html(&results, &[]);
 /// assert!(html.starts_with("<!DOCTYPE html>"));

@@ -37,7 +37,7 @@ const HEAD: [&str; 8] = [
 ///     store: StoreSummary { kind: "generic".into(), read_unit: "ops".into(),
 ///                           write_unit: "ops".into(), figures: vec![] },
 ///     tables: vec![], verdicts: vec![], variants: vec![], recommendation: None,
-///     checklist: vec![], warnings: vec![], source_text: String::new(),
+///     checklist: vec![], warnings: vec![], source_text: String::new(), replay: None,
 /// };
 /// let lines = keyheat::report::terminal_table(&results);
 /// assert!(lines[0].starts_with("design  table  peak p95"));
