@@ -168,6 +168,7 @@ pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
     let entities = entities(&root)?;
     let tables = tables(&root, &entities, &store)?;
     let mut warnings = Vec::new();
+    unitless_duration_warnings(&root, &mut warnings)?;
     let access_patterns = access_patterns(&root, &tables, &entities, &simulation, &mut warnings)?;
     zero_capacity(&root, &store, &tables, &access_patterns)?;
     let checks = checks(&root)?;
@@ -1919,6 +1920,54 @@ fn scan_warnings(section: &Section, warnings: &mut Vec<Warning>) {
             "remove items; to read a page of items, make it operation = \"query\"",
         ));
     }
+}
+
+/// Warnings for the durations that run over days written as bare numbers
+/// (`horizon = 120`, `ttl = 90`, `checkpoints = [0, 180]`, a time
+/// `bucket`): a bare number is seconds, which turns a 120-day horizon into
+/// two minutes and a failing design into a pass without a word. Writing the
+/// unit (`"120d"`, or `"120s"` when seconds are meant) silences it.
+fn unitless_duration_warnings(root: &Section, warnings: &mut Vec<Warning>) -> Result<()> {
+    // A bare number's value (None for anything else, which the parser checks).
+    let bare = |node: &DeValue<'_>| match node {
+        DeValue::Integer(i) => i128::from_str_radix(i.as_str(), i.radix())
+            .ok()
+            .map(|v| v as f64),
+        DeValue::Float(x) => x.as_str().parse::<f64>().ok().filter(|v| v.is_finite()),
+        _ => None,
+    };
+    let mut check = |f: &Field, node: &DeValue<'_>, written: String| {
+        let Some(seconds) = bare(node) else { return };
+        let n = crate::format::exact(seconds);
+        warnings.push(warning(
+            f,
+            format!(
+                "{written} = {n} has no unit, so it is read as {n} seconds ({})",
+                crate::format::duration(seconds)
+            ),
+            format!("write the unit: \"{n}d\" for days, or \"{n}s\" if seconds are meant"),
+        ));
+    };
+    if let Some(sim) = root.subsection("simulation", "[simulation]")? {
+        if let Some(f) = sim.get("horizon") {
+            check(&f, f.node.get_ref(), "horizon".into());
+        }
+        if let Some(f) = sim.get("checkpoints") {
+            if let toml::de::DeValue::Array(items) = f.node.get_ref() {
+                for (i, item) in items.iter().enumerate() {
+                    check(&f, item.get_ref(), format!("checkpoints[{i}]"));
+                }
+            }
+        }
+    }
+    for table in root.elements("table", "[[table]]")? {
+        for key in ["ttl", "bucket"] {
+            if let Some(f) = table.get(key) {
+                check(&f, f.node.get_ref(), key.into());
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A warning at the value of `f`.
