@@ -674,7 +674,7 @@ fn stream(
     let subkeys = subkeys(table, p);
     let fan: f64 = subkeys.iter().map(|s| s.weight).sum();
     let severity = severity(scenario, store, table, pi, p, fan);
-    Stream {
+    let mut s = Stream {
         pattern: pi,
         name: p.name.clone(),
         is_write: p.operation.is_write(),
@@ -688,7 +688,9 @@ fn stream(
         recency_ordered,
         broadcast: store.broadcast(scenario, pi),
         is_query: p.operation == Operation::Query,
-    }
+    };
+    super::cached::apply_cache(scenario, p, &mut s);
+    s
 }
 
 /// Sub-keys per request. Writes go to one shard (uniform: random suffix, or

@@ -537,6 +537,7 @@ pub fn variant(v: &Variant, d: Design) -> VariantResults {
         set: v.set.iter().cloned().collect(),
         tables: d.tables,
         verdicts: Vec::new(),
+        fanout: Default::default(),
     }
 }
 
@@ -583,6 +584,7 @@ pub fn finish(scenario: &Scenario, base: Design, variants: Vec<VariantResults>) 
         variants,
         recommendation: None,
         checklist: Vec::new(),
+        fanout: Default::default(),
         source_text: scenario.source_text.clone(),
     }
 }

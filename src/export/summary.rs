@@ -9,9 +9,9 @@
 
 use crate::error::{Error, Result};
 use crate::results::{
-    Breach, ChecklistItem, Checkpoint, IndexPressure, NodeMemory, NodeResults, PartitionRank,
-    Placement, Proportion, Recommendation, RunResults, Stat, StoreSummary, TableCap,
-    TableLimitResults, TableResults, VariantResults, Verdict,
+    Breach, CacheFigures, ChecklistItem, Checkpoint, CopyFigures, IndexPressure, NodeMemory,
+    NodeResults, PartitionRank, Placement, Proportion, Recommendation, RunResults, Stat,
+    StoreSummary, TableCap, TableLimitResults, TableResults, VariantResults, Verdict,
 };
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -45,6 +45,16 @@ pub struct Summary<'a> {
     /// The base design's design-review checklist (`{check, subject, status,
     /// reason}`).
     pub checklist: &'a [ChecklistItem],
+    /// Per access pattern with `copies`: the copy table, copies per
+    /// operation, write amplification and propagation time (absent when no
+    /// pattern writes copies).
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub copies: &'a [CopyFigures],
+    /// Per read pattern behind a `cache` / `coalesce`: hit ratio with its
+    /// interval, the load that still reaches the partitions and the smallest
+    /// cache that passes (absent when none).
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub caches: &'a [CacheFigures],
     /// `variants` and `recommendation`, only when the scenario has variants.
     #[serde(flatten)]
     pub sweep: Option<Sweep<'a>>,
@@ -85,6 +95,12 @@ pub struct VariantSummary<'a> {
     pub tables: Vec<TableSummary<'a>>,
     /// The variant's verdicts.
     pub verdicts: &'a [Verdict],
+    /// As the base design's `copies` (absent when none).
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub copies: &'a [CopyFigures],
+    /// As the base design's `caches` (absent when none).
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub caches: &'a [CacheFigures],
 }
 
 /// One table (or `table.index`) of a design.
@@ -352,6 +368,8 @@ impl<'a> From<&'a RunResults> for Summary<'a> {
             tables: r.tables.iter().map(TableSummary::from).collect(),
             verdicts: &r.verdicts,
             checklist: &r.checklist,
+            copies: &r.fanout.copies,
+            caches: &r.fanout.caches,
             sweep: (!r.variants.is_empty()).then(|| Sweep {
                 variants: r.variants.iter().map(VariantSummary::from).collect(),
                 recommendation: r.recommendation.as_ref(),
@@ -367,6 +385,8 @@ impl<'a> From<&'a VariantResults> for VariantSummary<'a> {
             set: &v.set,
             tables: v.tables.iter().map(TableSummary::from).collect(),
             verdicts: &v.verdicts,
+            copies: &v.fanout.copies,
+            caches: &v.fanout.caches,
         }
     }
 }

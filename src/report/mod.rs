@@ -20,6 +20,7 @@
 
 mod build;
 mod document;
+mod fanout;
 mod html;
 mod markdown;
 mod sections;
@@ -45,7 +46,7 @@ use crate::results::RunResults;
 ///     store: StoreSummary { kind: "generic".into(), read_unit: "ops".into(),
 ///                           write_unit: "ops".into(), figures: vec![] },
 ///     tables: vec![], verdicts: vec![], variants: vec![], recommendation: None,
-///     checklist: vec![],
+///     checklist: vec![], fanout: Default::default(),
 ///     source_text: "name = \"demo\"\n".into(),
 /// };
 /// let md = keyheat::report::markdown(&results, &[]);
@@ -83,6 +84,7 @@ pub fn markdown(results: &RunResults, chart_files: &[PathBuf]) -> String {
 ///     tables: vec![], verdicts: vec![], variants: vec![], recommendation: None,
 ///     checklist: vec![ChecklistItem { check: "ephemeral_ttl".into(), subject: "sessions".into(),
 ///                                     status: Status::Fail, reason: "no TTL".into() }],
+///     fanout: Default::default(),
 ///     source_text: "name = \"demo\"\n".into(),
 /// };
 /// let html = keyheat::report::html(&results, &[]);

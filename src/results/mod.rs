@@ -1,11 +1,13 @@
 //! What a run produced, reduced over trials: the only thing exporters, charts
 //! and the report read. Statistics are plain functions in [`stats`].
 
+pub mod fanout;
 pub mod stats;
 
 use serde::Serialize;
 
 pub use crate::store::Figure;
+pub use fanout::{CacheFigures, CopyFigures, Fanout, PropagationTime};
 pub use stats::{Proportion, Stat};
 
 /// Everything one scenario run produced (base design and its variants).
@@ -48,6 +50,8 @@ pub struct RunResults {
     /// The design-review checklist of the base design: static checks of the
     /// access-pattern table and key templates (the verdicts stage's checklist).
     pub checklist: Vec<ChecklistItem>,
+    /// The base design's copies and caches (`engine::fanout`).
+    pub fanout: Fanout,
     /// The scenario file as written (echoed in the report).
     #[serde(skip)]
     pub source_text: String,
@@ -558,6 +562,8 @@ pub struct VariantResults {
     pub tables: Vec<TableResults>,
     /// Verdicts.
     pub verdicts: Vec<Verdict>,
+    /// The variant's copies and caches (`engine::fanout`).
+    pub fanout: Fanout,
 }
 
 /// The recommended alternative.
