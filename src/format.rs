@@ -297,6 +297,104 @@ fn scale_bytes(b: f64) -> (f64, usize) {
     (value, unit)
 }
 
+/// Whether Ryū's digits of `x` are certainly `Display`'s. They differ only
+/// on a tie — `x` exactly halfway between two shortest candidates (Ryū
+/// rounds it to even, `Display` up: 598329402048065.25 → …065.2 / …065.3),
+/// which needs `x`'s exact decimal expansion to end one digit after the
+/// shortest digits, so to have at most 18 significant digits. Writing
+/// `x = m·2^e` with `m` odd: an integer below 2^53 is written exactly (no
+/// tie); for `e < 0` the expansion has the digits of `m·5^−e`, at least
+/// ⌊log₁₀ m⌋ + ⌊−e·log₁₀ 5⌋ + 1; everything else goes to `Display`.
+fn ryu_agrees(x: f64) -> bool {
+    let bits = x.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i64;
+    let fraction = bits & ((1u64 << 52) - 1);
+    let (mut m, mut e) = if biased == 0 {
+        (fraction, -1074)
+    } else {
+        (fraction | (1u64 << 52), biased - 1075)
+    };
+    if m == 0 {
+        return true;
+    }
+    let zeros = m.trailing_zeros();
+    m >>= zeros;
+    e += i64::from(zeros);
+    if e >= 0 {
+        return x.abs() < 9_007_199_254_740_992.0;
+    }
+    // ⌊log₁₀ m⌋ ≥ ⌊(bits − 1)·log₁₀ 2⌋; one digit of margin over the 18 a
+    // tie needs, for rounding.
+    let width = f64::from(63 - m.leading_zeros());
+    let log10_5 = 1.0 - std::f64::consts::LOG10_2;
+    let digits =
+        (width * std::f64::consts::LOG10_2).floor() + ((-e) as f64 * log10_5).floor() + 1.0;
+    digits >= 20.0
+}
+
+/// Writes `x` (finite) into `out` exactly as Rust's `Display` does — the
+/// shortest digits that round-trip, in plain decimal notation, never an
+/// exponent (`1`, `0.25`, `-0`, `10000000000000000`, `0.0000001`) — from
+/// Ryū's shortest digits, several times faster on the CSV hot path
+/// (`timeseries.csv` writes millions). Both algorithms give the shortest
+/// round-trip digits closest to `x`; only the layout differs, which this
+/// rewrites.
+pub fn shortest_into(x: f64, out: &mut String) {
+    if !ryu_agrees(x) {
+        use std::fmt::Write;
+        // Writing to a String cannot fail.
+        let _ = write!(out, "{x}");
+        return;
+    }
+    let mut buf = ryu::Buffer::new();
+    let text = buf.format_finite(x);
+    if !text.contains('e') {
+        // Ryū's plain form (1e-5 ≤ |x| < 1e16) is Display's but for the
+        // ".0" it gives integers.
+        out.push_str(text.strip_suffix(".0").unwrap_or(text));
+        return;
+    }
+    let (negative, text) = match text.strip_prefix('-') {
+        Some(t) => (true, t),
+        None => (false, text),
+    };
+    let (mantissa, exp) = match text.split_once('e') {
+        Some((m, e)) => (m, e.parse::<i32>().unwrap_or(0)),
+        None => (text, 0),
+    };
+    // digits × 10^(point − len): the decimal point sits `point` digits in.
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = || int.bytes().chain(frac.bytes());
+    let lead = digits().take_while(|&d| d == b'0').count();
+    let total = int.len() + frac.len();
+    if negative {
+        out.push('-');
+    }
+    if lead == total {
+        out.push('0');
+        return;
+    }
+    let trail = digits().rev().take_while(|&d| d == b'0').count();
+    let point = int.len() as i32 + exp - lead as i32;
+    let sig: Vec<u8> = digits().skip(lead).take(total - lead - trail).collect();
+    let n = sig.len() as i32;
+    let push_zeros =
+        |out: &mut String, k: i32| out.extend(std::iter::repeat_n('0', k.max(0) as usize));
+    if point <= 0 {
+        out.push_str("0.");
+        push_zeros(out, -point);
+        out.extend(sig.iter().map(|&b| b as char));
+    } else if point >= n {
+        out.extend(sig.iter().map(|&b| b as char));
+        push_zeros(out, point - n);
+    } else {
+        let (a, b) = sig.split_at(point as usize);
+        out.extend(a.iter().map(|&b| b as char));
+        out.push('.');
+        out.extend(b.iter().map(|&b| b as char));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -340,5 +438,62 @@ mod tests {
         assert_eq!(bytes(1e10), "10.0 GB");
         assert_eq!(bytes(6e9), "6.00 GB");
         assert_eq!(bytes(20e9), "20.0 GB");
+    }
+
+    #[test]
+    fn shortest_into_writes_what_display_writes() {
+        // Edge values, then 10⁶ random bit patterns (every exponent) and 10⁶
+        // random values of the magnitudes the CSVs hold: byte-identical to
+        // `format!("{x}")`, so the CSVs keep their bytes.
+        let mut values = vec![
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.1,
+            0.25,
+            1e15,
+            1e16,
+            1e17,
+            1.5e300,
+            1e-5,
+            1e-6,
+            1e-7,
+            123456.789,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            5e-324,
+            -5e-324,
+            9007199254740993.0,
+        ];
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        // Short binary fractions of large numbers: where ties live.
+        for k in 0..12 {
+            for _ in 0..20_000 {
+                let n = (next() >> 12) as f64;
+                values.push(n + (next() % (1 << k)) as f64 / (1u64 << k) as f64);
+                values.push((next() % 1_000_000) as f64 / (1u64 << (k + 10)) as f64);
+            }
+        }
+        for _ in 0..1_000_000 {
+            let x = f64::from_bits(next());
+            if x.is_finite() {
+                values.push(x);
+            }
+            let y = (next() >> 11) as f64 / (1u64 << 53) as f64;
+            values.push(y * 10f64.powi((next() % 24) as i32 - 8));
+        }
+        let mut out = String::new();
+        for x in values {
+            out.clear();
+            shortest_into(x, &mut out);
+            assert_eq!(out, format!("{x}"), "bits {:#x}", x.to_bits());
+        }
     }
 }

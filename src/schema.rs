@@ -18,7 +18,7 @@
 //! `exclusiveMinimum`/`exclusiveMaximum`.
 
 use crate::scenario::units::{DURATION_UNITS, RATE_MULTIPLIERS, RATE_UNITS, SIZE_UNITS};
-use crate::scenario::StoreKind;
+use crate::scenario::{limits, StoreKind};
 use crate::store::settings::{settings_for, SettingUnit};
 use serde_json::{json, Map, Value};
 
@@ -361,7 +361,8 @@ fn entity() -> Value {
             "count": {
                 "description": "Number of instances (required except for `weights`, where it defaults to the number of weights, and `new`).",
                 "type": "integer",
-                "minimum": 1
+                "minimum": 1,
+                "maximum": limits::MAX_ENTITY_COUNT
             },
             "popularity": { "$ref": "#/$defs/popularity" }
         }
@@ -411,7 +412,7 @@ fn table() -> Value {
             "partition_key": { "description": "Partition key template. With bucket set and no {bucket}, #{bucket} is appended; with shards > 1 and no {shard}, #{shard} is appended.", "$ref": "#/$defs/key_template" },
             "sort_key": { "description": "Sort key template (none: one item per partition key; puts overwrite). {shard} is not allowed here.", "$ref": "#/$defs/key_template" },
             "item_size": { "description": "Size of one item, bytes.", "$ref": "#/$defs/size_distribution" },
-            "shards": { "description": "Write-sharding factor (1 = unsharded, the default).", "type": "integer", "minimum": 1, "maximum": 4_294_967_295u64 },
+            "shards": { "description": "Write-sharding factor (1 = unsharded, the default).", "type": "integer", "minimum": 1, "maximum": limits::MAX_SHARDS },
             "shard_strategy": { "description": "random (default: a whole-key read queries every shard) or calculated (suffix from a hash of the item id: point reads stay 1 query).", "enum": ["random", "calculated"] },
             "bucket": { "description": "Time bucket width (e.g. \"1d\"), or \"none\" (default).", "$ref": "#/$defs/duration_or_none" },
             "ttl": { "description": "Items expire after this age (e.g. \"90d\"), or \"none\" (default).", "$ref": "#/$defs/duration_or_none" },
@@ -438,9 +439,9 @@ fn access_pattern() -> Value {
             "table": { "description": "The table, or \"table.index\" for a declared index.", "type": "string", "pattern": "^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)?$" },
             "operation": { "description": "get (point read), query (range read of `items` items), put, update, delete, append (grows an item by element_size).", "enum": ["get", "query", "put", "update", "delete", "append"] },
             "rate": { "description": "Mean operations per second.", "$ref": "#/$defs/rate" },
-            "peak_factor": { "description": "Busy-hour rate ÷ mean rate (default 1).", "type": "number", "exclusiveMinimum": 0 },
+            "peak_factor": { "description": "Busy-hour rate ÷ mean rate (default 1).", "type": "number", "exclusiveMinimum": 0, "maximum": limits::MAX_PEAK_FACTOR },
             "by": { "description": "The entity whose popularity picks the key (a declared [[entity]] name).", "type": "string" },
-            "items": { "description": "Items touched per operation (a query returning 20 items: 20). Default 1.", "type": "integer", "minimum": 1, "maximum": 4_294_967_295u64 },
+            "items": { "description": "Items touched per operation (a query returning 20 items: 20). Default 1.", "type": "integer", "minimum": 1, "maximum": limits::MAX_ITEMS },
             "consistency": { "description": "eventual (default), strong or transactional: DynamoDB reads cost ½, 1 or 2 RCU per 4 KB.", "enum": ["eventual", "strong", "transactional"] },
             "element_size": { "description": "Bytes each append adds to the item (operation = \"append\" only, and required there).", "$ref": "#/$defs/size_distribution" },
             "range": { "description": "Time span a query reads (operation = \"query\" only); over a bucketed table it spans ceil(range / bucket) buckets. Default: one bucket.", "$ref": "#/$defs/duration" },
@@ -487,7 +488,7 @@ fn popularity() -> Value {
             "properties": properties
         })
     };
-    let exponent = json!({ "exponent": { "description": "θ in rank^-θ (≥ 0; 1.0 is classic Zipf).", "type": "number", "minimum": 0 } });
+    let exponent = json!({ "exponent": { "description": "θ in rank^-θ (≥ 0; 1.0 is classic Zipf).", "type": "number", "minimum": 0, "maximum": limits::MAX_EXPONENT } });
     json!({
         "description": "How requests pick an instance: uniform (default), zipf{exponent}, hotspot{hot_fraction, hot_share}, weights{weights}, latest{exponent} (newest hottest) or new (every operation a fresh instance). \"uniform\" and \"new\" may be written as a plain string.",
         "anyOf": [
@@ -499,7 +500,7 @@ fn popularity() -> Value {
                 "hot_share": { "description": "Share of the requests the hot set takes, in [0, 1].", "type": "number", "minimum": 0, "maximum": 1 }
             }), &["hot_fraction", "hot_share"]),
             params("weights", json!({
-                "weights": { "description": "One non-negative weight per instance (low-cardinality values such as a status).", "type": "array", "minItems": 1, "items": { "type": "number", "minimum": 0 } }
+                "weights": { "description": "One non-negative weight per instance (low-cardinality values such as a status).", "type": "array", "minItems": 1, "maxItems": limits::MAX_WEIGHTS, "items": { "type": "number", "minimum": 0, "maximum": limits::MAX_WEIGHT } }
             }), &["weights"]),
             params("latest", exponent, &["exponent"]),
             params("new", json!({}), &[])
@@ -514,7 +515,7 @@ fn simulation() -> Value {
         "additionalProperties": false,
         "properties": {
             "seed": { "description": "Base seed (default 42): same scenario and seed, same results.", "type": "integer", "minimum": 0, "maximum": u64::MAX },
-            "trials": { "description": "Independent random worlds (default 200).", "type": "integer", "minimum": 1, "maximum": 4_294_967_295u64 },
+            "trials": { "description": "Independent random worlds (default 200).", "type": "integer", "minimum": 1, "maximum": limits::MAX_TRIALS },
             "window": { "description": "Time step at which per-partition limits are checked (default \"1s\"); at most duration.", "$ref": "#/$defs/duration" },
             "duration": { "description": "Simulated busy period (default \"1h\").", "$ref": "#/$defs/duration" },
             "horizon": { "description": "How far ahead size growth is projected (default \"365d\").", "$ref": "#/$defs/duration" },
@@ -528,7 +529,8 @@ fn simulation() -> Value {
             "profile": {
                 "description": "Rate multipliers over successive equal slices of the busy period (e.g. 24 hourly values over duration = \"24h\"). Default flat.",
                 "type": "array",
-                "items": { "type": "number", "minimum": 0 }
+                "maxItems": limits::MAX_PROFILE_SLICES,
+                "items": { "type": "number", "minimum": 0, "maximum": limits::MAX_RATE_MULTIPLIER }
             },
             "bursts": {
                 "description": "Stretches of the busy period whose rates are multiplied.",
@@ -540,13 +542,14 @@ fn simulation() -> Value {
                     "properties": {
                         "at": { "description": "Start, into the busy period.", "$ref": "#/$defs/duration" },
                         "length": { "description": "How long the burst lasts.", "$ref": "#/$defs/duration" },
-                        "factor": { "description": "Rate multiplier during the burst.", "type": "number", "minimum": 0 }
+                        "factor": { "description": "Rate multiplier during the burst.", "type": "number", "minimum": 0, "maximum": limits::MAX_RATE_MULTIPLIER }
                     }
                 }
             },
             "checkpoints": {
                 "description": "Days at which the busy period is simulated with traffic grown to that day (default [\"0d\"], plus the horizon's end when growth is set).",
                 "type": "array",
+                "maxItems": limits::MAX_CHECKPOINTS,
                 "items": { "$ref": "#/$defs/duration" }
             }
         }

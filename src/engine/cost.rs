@@ -11,7 +11,8 @@
 //!   stretches are the busy period's rate-profile slices and bursts, × its
 //!   time buckets when a bucket is shorter than the busy period;
 //! - a pattern's 256 hottest keys are placed by name ([`KEY_S`] each), the
-//!   next 65,536 on random partitions ([`SINGLE_KEY_S`] each);
+//!   next 65,536 on random partitions ([`SINGLE_KEY_S`] each), afresh in
+//!   every time bucket the busy period spans;
 //! - the representative trial draws every partition's 240 timeseries steps
 //!   ([`STEP_S`] each), `--method windows` every window of every trial
 //!   ([`WINDOW_S`]), `--method exact` every request ([`REQUEST_S`]);
@@ -163,9 +164,7 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
         let tables = 1 + t.indexes.iter().filter(|i| !i.local).count();
         // Partitions per busy period, averaged over the periods simulated.
         let partitions = partitions(s, store, t, periods) * tables as f64;
-        let buckets = t.bucket_s.map_or(1.0, |b| {
-            (sim.duration_s / b.max(sim.window_s)).ceil().max(1.0)
-        });
+        let buckets = buckets(s, t);
         let stretches = slices * buckets;
         let here = partitions * stretches;
         servers_stretches += here;
@@ -194,8 +193,25 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
             .map(|e| e.count as f64)
             .product();
         let sub = cardinality * f64::from(t.shards.max(1));
-        keys +=
-            sub.min(HEAD_KEYS) * KEY_S / SINGLE_KEY_S + (sub - HEAD_KEYS).clamp(0.0, SINGLE_KEYS);
+        // Keys are placed afresh in every time bucket of the busy period.
+        let placed = (sub.min(HEAD_KEYS) * KEY_S / SINGLE_KEY_S
+            + (sub - HEAD_KEYS).clamp(0.0, SINGLE_KEYS))
+            * buckets(s, t);
+        keys += placed;
+        let work = placed * SINGLE_KEY_S * trials * periods;
+        if work > worst.0 * STRETCH_S * trials * periods {
+            worst = (
+                work / (STRETCH_S * trials * periods),
+                format!(
+                    "pattern `{}`: ≈ {} keys placed × {} × {} × {}",
+                    p.name,
+                    crate::format::whole(sub.min(HEAD_KEYS + SINGLE_KEYS)),
+                    crate::format::plural(buckets(s, t) as usize, "time bucket", "time buckets"),
+                    crate::format::plural(trials as usize, "trial", "trials"),
+                    crate::format::plural(periods as usize, "busy period", "busy periods"),
+                ),
+            );
+        }
         let fan = f64::from(t.shards.max(1));
         requests += p.rate_per_s * p.peak_factor * fan * sim.duration_s;
         let items = f64::from(p.items.max(1));
@@ -222,6 +238,15 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
         memory_bytes,
         driver: worst.1,
     }
+}
+
+/// Time buckets of table `t` a busy period spans (1 without a bucket; the
+/// keys are placed afresh in each, and each is a stretch of its own).
+fn buckets(s: &Scenario, t: &Table) -> f64 {
+    let sim = &s.simulation;
+    t.bucket_s.map_or(1.0, |b| {
+        (sim.duration_s / b.max(sim.window_s)).ceil().max(1.0)
+    })
 }
 
 /// Partitions of table `t` per simulated busy period, on average over the

@@ -88,6 +88,11 @@ struct Sink<'e> {
     per: Vec<f64>,
     keys: Vec<(String, usize, f64)>,
     entries: Option<&'e mut Vec<(f64, u32)>>,
+    /// Mass spread as independent keys, and the variance its keys give,
+    /// summed over every spread of the stream and drawn once
+    /// ([`Sink::draw_spread`]): a sum of independent normal spreads is one
+    /// normal spread with the summed variance.
+    spread: (f64, f64),
 }
 
 impl Sink<'_> {
@@ -97,6 +102,20 @@ impl Sink<'_> {
         if let Some(e) = self.entries.as_deref_mut() {
             e.push((r, part as u32));
         }
+    }
+
+    /// Adds `mass` to be spread as independent keys whose variance is `var_keys`.
+    fn spread(&mut self, mass: f64, var_keys: f64) {
+        if mass > 0.0 {
+            self.spread.0 += mass;
+            self.spread.1 += var_keys.max(0.0);
+        }
+    }
+
+    /// Draws the stream's spread mass over the partitions, once.
+    fn draw_spread(&mut self, rng: &mut Xoshiro256PlusPlus) {
+        let (mass, var) = std::mem::take(&mut self.spread);
+        spread(&mut self.per, mass, var, rng);
     }
 
     /// Whether every key becomes an alias entry.
@@ -154,6 +173,7 @@ impl Placer<'_> {
             per: vec![0.0f64; self.partitions()],
             keys: Vec::new(),
             entries,
+            spread: (0.0, 0.0),
         };
         if s.broadcast {
             self.broadcast(s, &mut sink);
@@ -190,6 +210,7 @@ impl Placer<'_> {
             if s.shares.count() > head {
                 self.tail(s, head, rng, &mut sink);
             }
+            sink.draw_spread(rng);
         }
         sink.into_placed(Vec::new())
     }
@@ -367,11 +388,9 @@ impl Placer<'_> {
             } else {
                 // Many combinations of the other entities: spread this instance's mass.
                 let m = s.combos.count;
-                spread(
-                    &mut sink.per,
+                sink.spread(
                     rate * share * s.fan_out(),
                     (rate * share).powi(2) * w_sq / m,
-                    rng,
                 );
             }
         }
@@ -443,11 +462,9 @@ impl Placer<'_> {
             return;
         }
         let w_sq: f64 = s.subkeys.iter().map(|k| k.weight * k.weight).sum();
-        spread(
-            &mut sink.per,
+        sink.spread(
             rate * share * rest * s.fan_out(),
             (rate * share).powi(2) * w_sq * (s.combos.sum_sq - top_sq).max(0.0),
-            rng,
         );
     }
 
@@ -496,7 +513,7 @@ impl Placer<'_> {
             } else {
                 rate * rate * m2 * w_sq * s.combos.sum_sq
             };
-            spread(&mut sink.per, rate * m1 * s.fan_out(), var, rng);
+            sink.spread(rate * m1 * s.fan_out(), var);
         }
     }
 }

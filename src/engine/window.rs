@@ -324,7 +324,14 @@ fn panjer(comps: &[(f64, &Severity)], total: f64, kappa: &[f64; 4]) -> Option<(f
     let mut sev: Vec<f64> = Vec::new();
     for (lam, s) in comps {
         for (v, p) in s.pmf() {
-            let j = (v / step).round() as usize;
+            let j = (v / step).round();
+            // A severity beyond the pmf's budget: the normal form is used
+            // instead (checked before the vector grows, so a huge cost
+            // never allocates).
+            if j.is_nan() || j >= PANJER_MAX_POINTS as f64 {
+                return None;
+            }
+            let j = j as usize;
             if sev.len() <= j {
                 sev.resize(j + 1, 0.0);
             }
@@ -537,5 +544,16 @@ mod tests {
             .map(|(i, p)| (i as f64 * step - 12.0).max(0.0) * p)
             .sum();
         assert!((m1 - direct).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_huge_cost_takes_the_normal_form_without_allocating_its_lattice() {
+        // One cost of 10¹² units on the unit lattice would need a 10¹²-point
+        // pmf: panjer declines before allocating and the window falls back to
+        // the normal form with the exact mean λ·c = 2·10¹².
+        let s = Severity::from_samples(vec![1e12; 4]);
+        let x = WindowUnits::new(&[(2.0, &s)]);
+        assert!(x.pmf.is_none());
+        assert_eq!(x.kappa[0], 2e12);
     }
 }

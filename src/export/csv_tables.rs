@@ -187,7 +187,9 @@ pub struct VariantRow<'a> {
 /// `1e16`), and a number that is not finite as an empty cell.
 fn shortest<S: Serializer>(x: &f64, s: S) -> std::result::Result<S::Ok, S::Error> {
     if x.is_finite() {
-        s.collect_str(x)
+        let mut text = String::with_capacity(24);
+        crate::format::shortest_into(*x, &mut text);
+        s.serialize_str(&text)
     } else {
         s.serialize_str("")
     }
@@ -305,24 +307,48 @@ pub fn keys_csv(r: &RunResults) -> Result<Vec<u8>> {
 /// # Errors
 /// Only on a CSV writer failure.
 pub fn timeseries_csv(r: &RunResults) -> Result<Vec<u8>> {
-    let rows = r.tables.iter().flat_map(|t| {
+    use rayon::prelude::*;
+    // The file's bulk (partitions × steps rows, millions on a large table)
+    // is rendered in parallel runs of partitions, then joined in order: the
+    // same bytes as one writer. The header is TimeseriesRow's.
+    let mut bytes = render("timeseries.csv", std::iter::empty::<TimeseriesRow>())?;
+    for t in &r.tables {
         let ts = &t.timeseries;
-        let partitions = ts.utilization.iter().zip(&ts.units_per_s).enumerate();
-        partitions.flat_map(move |(p, (utils, units))| {
-            utils
-                .iter()
-                .zip(units)
-                .enumerate()
-                .map(move |(i, (u, x))| TimeseriesRow {
-                    table: &t.name,
-                    partition: p,
-                    time_s: i as f64 * ts.step_s,
-                    units_per_s: *x,
-                    peak_utilization: *u,
-                })
-        })
-    });
-    render("timeseries.csv", rows)
+        let rows: Vec<_> = ts.utilization.iter().zip(&ts.units_per_s).collect();
+        let chunks: Vec<Result<Vec<u8>>> = rows
+            .par_chunks(64)
+            .enumerate()
+            .map(|(c, chunk)| {
+                let mut w = csv::WriterBuilder::new()
+                    .has_headers(false)
+                    .from_writer(Vec::new());
+                let (mut time, mut units, mut util) = (String::new(), String::new(), String::new());
+                for (k, &(utils, xs)) in chunk.iter().enumerate() {
+                    let partition = (c * 64 + k).to_string();
+                    for (i, (u, x)) in utils.iter().zip(xs).enumerate() {
+                        for (cell, v) in [
+                            (&mut time, i as f64 * ts.step_s),
+                            (&mut units, *x),
+                            (&mut util, *u),
+                        ] {
+                            cell.clear();
+                            if v.is_finite() {
+                                crate::format::shortest_into(v, cell);
+                            }
+                        }
+                        w.write_record([t.name.as_str(), &partition, &time, &units, &util])
+                            .map_err(|e| Error::write("timeseries.csv", e))?;
+                    }
+                }
+                w.into_inner()
+                    .map_err(|e| Error::write("timeseries.csv", e))
+            })
+            .collect();
+        for chunk in chunks {
+            bytes.extend_from_slice(&chunk?);
+        }
+    }
+    Ok(bytes)
 }
 
 /// `growth.csv`: per table and grid day, the largest item collection and item

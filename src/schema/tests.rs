@@ -221,6 +221,7 @@ const KEYWORDS: &[&str] = &[
     "enum",
     "items",
     "minItems",
+    "maxItems",
     "anyOf",
     "oneOf",
     "allOf",
@@ -344,6 +345,12 @@ fn validate(root: &Value, schema: &Value, v: &Value, path: &str, errors: &mut Ve
             .is_some_and(|m| (items.len() as u64) < m)
         {
             errors.push(format!("{path}: fewer than minItems ({})", items.len()));
+        }
+        if s.get("maxItems")
+            .and_then(Value::as_u64)
+            .is_some_and(|m| (items.len() as u64) > m)
+        {
+            errors.push(format!("{path}: more than maxItems ({})", items.len()));
         }
         if let Some(item_schema) = s.get("items") {
             for (i, item) in items.iter().enumerate() {
@@ -605,6 +612,13 @@ fn wrong_values_fail_validation() {
         ("item_size = \"1KB\"", "item_size = \"1kb\""),
         ("schema_version = 1", "schema_version = 2"),
         ("count = 1000", "count = 0"),
+        // The caps of scenario::limits, one past each.
+        ("count = 1000", "count = 1_000_000_000_001"),
+        ("by = \"user\"", "by = \"user\"\nitems = 100_001"),
+        (
+            "name = \"demo\"",
+            "name = \"demo\"\n[simulation]\ntrials = 100_001",
+        ),
     ] {
         let text = MINIMAL.replace(from, to);
         assert!(crate::Scenario::from_str_at(&text, "m.toml").is_err());
