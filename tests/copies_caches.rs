@@ -465,3 +465,78 @@ fn bad_copies_and_caches_name_their_line_and_a_fix() {
     let lag = SYNC.to_string() + "[checks]\ncopy_lag = \"-5s\"\n";
     assert!(error(&lag).contains("checks.copy_lag"), "{}", error(&lag));
 }
+
+const INVALIDATED: &str = r#"
+schema_version = 1
+name = "invalidated"
+[store]
+kind = "generic"
+partitions = 4
+[simulation]
+trials = 2
+duration = "10s"
+[[entity]]
+name = "item"
+count = 1000
+[[table]]
+name = "items"
+partition_key = "I#{item}"
+item_size = "1KB"
+cache = { keys = 100 }
+[[access_pattern]]
+name = "Read item"
+table = "items"
+operation = "get"
+rate = 900
+by = "item"
+[[access_pattern]]
+name = "Write item"
+table = "items"
+operation = "put"
+rate = 100
+by = "item"
+"#;
+
+#[test]
+fn writes_invalidate_a_table_cache_and_a_cache_of_every_key_serves_every_read() {
+    // Uniform over 1,000 items, 100 held (LFU): 10% of the reads are of held
+    // items, of which W ÷ (R + W) = 100 ÷ 1,000 = 10% follow a write and
+    // miss: hit = 0.1 × 0.9 = 0.09; 900 × 0.91 = 819 reads/s reach the store.
+    let r = run(INVALIDATED);
+    let c = cache_of(&r.fanout.caches, "Read item");
+    assert!((c.hit_ratio - 0.09).abs() < 1e-12, "{}", c.hit_ratio);
+    assert!((c.invalidated_share - 0.1).abs() < 1e-12);
+    assert!(close(c.store_reads_per_s, 819.0, 1e-12));
+    let t = &r.tables[0];
+    assert!(close(t.read_units_per_s, 819.0, 1e-12));
+    assert!(close(t.write_units_per_s, 100.0, 1e-12));
+    // A cache larger than the key space with no writes serves every read.
+    let all = INVALIDATED
+        .replace(
+            "cache = { keys = 100 }",
+            "cache = { keys = 5000, policy = \"lru\" }",
+        )
+        .replace("rate = 100\nby", "rate = 1e-9\nby");
+    let r = run(&all);
+    let c = cache_of(&r.fanout.caches, "Read item");
+    assert!(c.hit_ratio > 1.0 - 1e-9, "{}", c.hit_ratio);
+    assert!(c.store_reads_per_s < 1e-6);
+    assert!(r.tables[0].peak_utilization.mean.is_finite());
+}
+
+#[test]
+fn the_checklist_names_the_copies_refresh_path() {
+    let r = run(SYNC);
+    let row = r
+        .checklist
+        .iter()
+        .find(|c| c.check == "copy_write_path" && c.subject == "mentions")
+        .unwrap();
+    assert_eq!(row.status, Status::Pass);
+    assert!(
+        row.reason
+            .starts_with("holds copies written by \"Rename\" (sync, drained at 1,000/s)"),
+        "{}",
+        row.reason
+    );
+}

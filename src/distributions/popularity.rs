@@ -300,16 +300,14 @@ impl RankShares {
             return (base, 1.0);
         }
         let mass = filter.sum_passed(&base, 1, base.count(), &|p, pass| p * pass);
-        if mass <= 0.0 || !mass.is_finite() {
-            // Every read is served by the cache: nothing reaches the store.
-            return (base, 0.0);
-        }
+        let mass = if mass.is_finite() { mass.max(0.0) } else { 0.0 };
         let count = base.count;
         let shares = RankShares {
             kind: Kind::Filtered {
                 base: Box::new(base),
                 filter,
-                mass,
+                // Every read served by the cache (mass 0): every share is 0.
+                mass: mass.max(f64::MIN_POSITIVE),
             },
             count,
         };
