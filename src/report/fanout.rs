@@ -141,7 +141,7 @@ fn cache_row(c: &CacheFigures) -> Vec<String> {
         (policy, None) => format!("{policy} {}", sig3(c.hit_ratio)),
     };
     let smallest = match c.smallest_passing_keys {
-        Some(0) => "none needed".to_string(),
+        Some(0) => "0 (its reads pass without one)".to_string(),
         Some(k) => format!("{} keys", whole(k as f64)),
         None => "none passes".to_string(),
     };
