@@ -320,36 +320,41 @@ fn panjer(comps: &[(f64, &Severity)], total: f64, kappa: &[f64; 4]) -> Option<(f
     let step = [1.0, 0.5, 0.25, 0.1, 0.05, 0.01]
         .into_iter()
         .find(|&q| comps.iter().all(|(_, s)| s.on_lattice(q)))?;
-    // Merged severity pmf on the lattice.
-    let mut sev: Vec<f64> = Vec::new();
+    // Merged severity pmf on the lattice, sparse: (lattice index, mass)
+    // sorted by index, each index's masses summed in the components' order
+    // (the stable sort keeps it).
+    let mut sev: Vec<(usize, f64)> =
+        Vec::with_capacity(comps.iter().map(|(_, s)| s.pmf().len()).sum());
     for (lam, s) in comps {
         for (v, p) in s.pmf() {
             let j = (v / step).round();
             // A severity beyond the pmf's budget: the normal form is used
-            // instead (checked before the vector grows, so a huge cost
-            // never allocates).
+            // instead (checked before anything grows, so a huge cost never
+            // allocates).
             if j.is_nan() || j >= PANJER_MAX_POINTS as f64 {
                 return None;
             }
-            let j = j as usize;
-            if sev.len() <= j {
-                sev.resize(j + 1, 0.0);
-            }
-            sev[j] += lam / total * p;
+            sev.push((j as usize, lam / total * p));
         }
     }
-    let n_max = ((kappa[0] + 14.0 * kappa[1].sqrt()) / step).ceil() as usize + sev.len() + 8;
+    sev.sort_by_key(|e| e.0);
+    sev.dedup_by(|later, first| {
+        let same = later.0 == first.0;
+        if same {
+            first.1 += later.1;
+        }
+        same
+    });
+    let sev_len = sev.last().map_or(0, |e| e.0 + 1);
+    let sev0 = sev.first().filter(|e| e.0 == 0).map_or(0.0, |e| e.1);
+    let n_max = ((kappa[0] + 14.0 * kappa[1].sqrt()) / step).ceil() as usize + sev_len + 8;
     if n_max > PANJER_MAX_POINTS {
         return None;
     }
     let mut f = vec![0.0f64; n_max];
-    f[0] = (-total * (1.0 - sev.first().copied().unwrap_or(0.0))).exp();
-    let nonzero: Vec<(usize, f64)> = sev
-        .iter()
-        .enumerate()
-        .filter(|(j, p)| *j > 0 && **p > 0.0)
-        .map(|(j, p)| (j, *p))
-        .collect();
+    f[0] = (-total * (1.0 - sev0)).exp();
+    sev.retain(|&(j, p)| j > 0 && p > 0.0);
+    let nonzero = sev;
     for n in 1..n_max {
         let mut acc = 0.0;
         for &(j, p) in &nonzero {
@@ -444,21 +449,21 @@ impl<'a> Stretches<'a> {
                 .map(|c| (c.lambda, c.severity))
                 .collect()
         };
-        type Wanted<'s> = (Vec<(f64, &'s Severity)>, Option<f64>, bool, bool);
-        let mut wanted: Vec<Wanted<'_>> = vec![
-            (pick(&|c| !c.is_write), limits.read, false, false),
-            (pick(&|c| c.is_write), limits.write, false, true),
+        let mut dims = Vec::with_capacity(3);
+        // (which components, limit, whether combined, whether write)
+        type Which<'f> = &'f dyn Fn(&Component<'_>) -> bool;
+        let wanted: [(Which<'_>, Option<f64>, bool, bool); 3] = [
+            (&|c| !c.is_write, limits.read, false, false),
+            (&|c| c.is_write, limits.write, false, true),
+            (&|_| true, limits.combined, true, false),
         ];
-        if limits.combined.is_some() {
-            wanted.push((pick(&|_| true), limits.combined, true, false));
+        for (which, limit, combined, write) in wanted {
+            let Some(limit) = limit else { continue };
+            let dim = pick(which);
+            if !dim.is_empty() {
+                dims.push((WindowUnits::new(&dim), limit, combined, write));
+            }
         }
-        let dims = wanted
-            .into_iter()
-            .filter_map(|(dim, limit, combined, write)| {
-                let limit = limit?;
-                (!dim.is_empty()).then(|| (WindowUnits::new(&dim), limit, combined, write))
-            })
-            .collect();
         Stretches { dims, comps }
     }
 
