@@ -257,6 +257,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Check { scenario } => {
             let s = Scenario::from_path(&scenario)?;
             let model = crate::store::Model::for_scenario(&s)?;
+            print_warnings(&crate::engine::scenario_warnings(&s));
             // Static store limits a template can break whatever the traffic
             // (Bigtable's 4 KiB row key): a failing verdict, exit code 3.
             let failing: Vec<crate::results::Verdict> =
@@ -338,6 +339,7 @@ fn run_and_write(s: &Scenario, flags: &RunFlags, out: &Path) -> Result<ExitCode>
     let started = Instant::now();
     let options = flags.options()?;
     let results = with_threads(flags.threads, || simulate(s, &options, flags.quiet))?;
+    print_warnings(&results.warnings);
     let files = write_outputs(&results, out)?;
     if !flags.quiet {
         eprintln!(
@@ -543,6 +545,14 @@ fn chart_svgs(charts: &[PathBuf]) -> Result<Vec<(String, String)>> {
             Ok((stem, text))
         })
         .collect()
+}
+
+/// Prints the scenario's warnings on stderr, one `file:line:column: warning:`
+/// line and its fix each (also under `--quiet`: they are about the input).
+fn print_warnings(warnings: &[crate::scenario::Warning]) {
+    for w in warnings {
+        eprintln!("{w}");
+    }
 }
 
 /// Prints the verdicts on stdout; a closed stdout (`| head`) is not an error.

@@ -7,8 +7,9 @@
 //! ([`crate::scenario::validate`]): every key of the README's scenario reference, their units
 //! (as descriptions, and as patterns for unit strings built from
 //! [`crate::scenario::units`]' tables), the `[store]` settings of each kind
-//! from [`settings_for`], and `additionalProperties: false` wherever the
-//! parser rejects unknown keys. The parser stays the authority: rules that
+//! from [`settings_for`], `additionalProperties: false` wherever the
+//! parser rejects unknown keys, and the numeric maxima of
+//! [`crate::scenario::limits`] (and of the settings catalog). The parser stays the authority: rules that
 //! span several keys (a `{placeholder}` naming a declared entity, `count`
 //! matching `weights`, `window ≤ duration`) are checked only by it.
 //!
@@ -17,9 +18,15 @@
 //! carry no sibling keywords but `description`, and bounds are numeric
 //! `exclusiveMinimum`/`exclusiveMaximum`.
 
+use crate::scenario::limits::{
+    MAX_BUCKET_ITEMS, MAX_BURSTS, MAX_CAPACITY_UNITS, MAX_CHECKPOINTS, MAX_ENTITY_COUNT,
+    MAX_EXPONENT, MAX_INITIAL_ITEMS, MAX_ITEMS, MAX_PEAK_FACTOR, MAX_PRICE, MAX_PROFILE_SLICES,
+    MAX_RATE_MULTIPLIER, MAX_SHARDS, MAX_TRIALS, MAX_VALUES, MAX_VALUE_BYTES, MAX_WEIGHT,
+    MAX_WEIGHTS,
+};
 use crate::scenario::units::{DURATION_UNITS, RATE_MULTIPLIERS, RATE_UNITS, SIZE_UNITS};
-use crate::scenario::{limits, StoreKind};
-use crate::store::settings::{settings_for, SettingUnit};
+use crate::scenario::StoreKind;
+use crate::store::settings::{settings_for, Bounds, SettingUnit};
 use serde_json::{json, Map, Value};
 
 /// The `$schema` dialect the document declares.
@@ -37,7 +44,7 @@ pub fn scenario_schema() -> Value {
     json!({
         "$schema": DIALECT,
         "title": "keyheat scenario (schema version 1)",
-        "description": "A key design, the store it targets and its access-pattern table, simulated by `keyheat run`. Unknown keys are errors. Sizes accept SI and IEC suffixes (1KB = 1000 B, 1KiB = 1024 B); durations ms s m h d w mo y; rates are operations per second or a string such as \"3M/day\".",
+        "description": "A key design, the store it targets and its access-pattern table, simulated by `keyheat run`. Unknown keys are errors. Sizes accept SI and IEC suffixes up to PB / PiB (1KB = 1000 B, 1KiB = 1024 B); durations ms s m h d w mo y; rates are operations per second or a string such as \"3M/day\" or \"13M/month\".",
         "type": "object",
         "additionalProperties": false,
         "required": ["schema_version", "name", "store", "table", "access_pattern"],
@@ -116,9 +123,8 @@ pub fn scenario_schema() -> Value {
 
 /// `[pricing]`: unit prices for the monthly cost estimate.
 fn pricing() -> Value {
-    let price = |what: &str| json!({ "description": what, "type": "number", "minimum": 0 });
-    let units =
-        |what: &str| json!({ "description": what, "type": "number", "exclusiveMinimum": 0 });
+    let price = |what: &str| json!({ "description": what, "type": "number", "minimum": 0, "maximum": MAX_PRICE });
+    let units = |what: &str| json!({ "description": what, "type": "number", "exclusiveMinimum": 0, "maximum": MAX_CAPACITY_UNITS });
     json!({
         "description": "[pricing]: unit prices for a monthly cost estimate (730 h) per table and variant. A side (reads, writes) is priced provisioned when its hourly price is set, else on demand when its per-million price is set. At least one price.",
         "type": "object",
@@ -181,7 +187,7 @@ fn rate_pattern() -> String {
 fn defs() -> Value {
     json!({
         "size": {
-            "description": "A size: bytes as a number, or a string with a unit: B, KB/kB (10³), MB, GB, TB, KiB (2¹⁰), MiB, GiB, TiB (case-sensitive), e.g. \"1.2KB\".",
+            "description": "A size: bytes as a number, or a string with a unit: B, KB/kB (10³), MB, GB, TB, PB, KiB (2¹⁰), MiB, GiB, TiB, PiB (case-sensitive), e.g. \"1.2KB\".",
             "anyOf": [
                 { "type": "number", "exclusiveMinimum": 0 },
                 { "type": "string", "pattern": size_pattern() }
@@ -201,6 +207,20 @@ fn defs() -> Value {
                 { "type": "string", "pattern": duration_pattern() }
             ]
         },
+        "bucket": {
+            "description": "A time bucket (a duration such as \"1d\": a new partition key each bucket), a count bucket { items = N } (a new partition key every N items written under a key), or \"none\".",
+            "anyOf": [
+                { "$ref": "#/$defs/duration_or_none" },
+                {
+                    "type": "object",
+                    "additionalProperties": false,
+                    "required": ["items"],
+                    "properties": {
+                        "items": { "description": "Items per bucket: the busiest item collection holds at most this many.", "type": "integer", "minimum": 1, "maximum": MAX_BUCKET_ITEMS }
+                    }
+                }
+            ]
+        },
         "duration_or_none": {
             "description": "A duration (seconds, or a string such as \"1d\"), or \"none\".",
             "anyOf": [
@@ -209,7 +229,7 @@ fn defs() -> Value {
             ]
         },
         "rate": {
-            "description": "A rate: operations per second as a number, or a string <number>[k|M|G][/<unit>] with unit s, min, h, day, week (and their spellings), e.g. \"500/s\", \"3M/day\".",
+            "description": "A rate: operations per second as a number, or a string <number>[k|M|G][/<unit>] with unit s, min, h, day, week, month (mo, 30 d), year (y, 365 d) and their spellings, e.g. \"500/s\", \"3M/day\", \"13M/month\".",
             "anyOf": [
                 { "type": "number", "exclusiveMinimum": 0 },
                 { "type": "string", "pattern": rate_pattern() }
@@ -220,7 +240,7 @@ fn defs() -> Value {
         "popularity": popularity(),
         "entity": entity(),
         "key_template": {
-            "description": "A key template: literal text with placeholders {<entity>}, {bucket} (time bucket), {shard} (write shard), {time} (the item's write time), {id} (a fresh item id), e.g. \"CUSTOMER#{customer}\".",
+            "description": "A key template: literal text with placeholders {<entity>}, {bucket} (time or count bucket; the table or index needs a bucket), {shard} (write shard; the table or index needs shards), {time} (the item's write time), {id} (a fresh item id), e.g. \"CUSTOMER#{customer}\".",
             "type": "string",
             "minLength": 1
         },
@@ -322,15 +342,15 @@ fn count_distribution() -> Value {
     json!({
         "description": "A count: fixed (100), uniform {distribution = \"uniform\", min, max} or log-normal {distribution = \"lognormal\", median, p99}.",
         "anyOf": [
-            { "type": "number", "minimum": 0 },
+            { "type": "number", "minimum": 0, "maximum": MAX_INITIAL_ITEMS },
             {
                 "type": "object",
                 "additionalProperties": false,
                 "required": ["distribution", "min", "max"],
                 "properties": {
                     "distribution": { "enum": ["uniform"] },
-                    "min": { "type": "number", "minimum": 0 },
-                    "max": { "type": "number", "exclusiveMinimum": 0 }
+                    "min": { "type": "number", "minimum": 0, "maximum": MAX_INITIAL_ITEMS },
+                    "max": { "type": "number", "exclusiveMinimum": 0, "maximum": MAX_INITIAL_ITEMS }
                 }
             },
             {
@@ -339,8 +359,8 @@ fn count_distribution() -> Value {
                 "required": ["distribution", "median", "p99"],
                 "properties": {
                     "distribution": { "enum": ["lognormal"] },
-                    "median": { "type": "number", "exclusiveMinimum": 0 },
-                    "p99": { "type": "number", "exclusiveMinimum": 0 }
+                    "median": { "type": "number", "exclusiveMinimum": 0, "maximum": MAX_INITIAL_ITEMS },
+                    "p99": { "type": "number", "exclusiveMinimum": 0, "maximum": MAX_INITIAL_ITEMS }
                 }
             }
         ]
@@ -359,12 +379,19 @@ fn entity() -> Value {
                 "allOf": [ word(), { "not": { "enum": ["bucket", "shard", "time", "id"] } } ]
             },
             "count": {
-                "description": "Number of instances (required except for `weights`, where it defaults to the number of weights, and `new`).",
+                "description": "Number of instances (required except for `weights` and `values`, where it defaults to the number of weights or values, and `new`).",
                 "type": "integer",
                 "minimum": 1,
-                "maximum": limits::MAX_ENTITY_COUNT
+                "maximum": MAX_ENTITY_COUNT
             },
-            "popularity": { "$ref": "#/$defs/popularity" }
+            "popularity": { "$ref": "#/$defs/popularity" },
+            "values": {
+                "description": "The instances' names (a small entity: statuses, regions, topics), e.g. [\"PENDING\", \"PAID\"]: count is their number, a weights popularity gives values[i] the weight weights[i], any other ranks them in list order. Keys and keys.csv show these strings; stores with a published hash place them.",
+                "type": "array",
+                "minItems": 1,
+                "maxItems": MAX_VALUES,
+                "items": { "type": "string", "minLength": 1, "maxLength": MAX_VALUE_BYTES }
+            }
         }
     })
 }
@@ -381,8 +408,12 @@ fn index() -> Value {
             "partition_key": { "description": "The index's partition key template (required unless local = true; a local index shares the table's).", "$ref": "#/$defs/key_template" },
             "sort_key": { "description": "The index's sort key template.", "$ref": "#/$defs/key_template" },
             "local": { "description": "true for a local secondary index (same partition key as the table). Default false.", "type": "boolean" },
-            "read_capacity": { "description": "DynamoDB, provisioned mode, global index only: the index's own read capacity, RCU (it sets the index's partitions and per-partition limits by the table's rule). Default: the table's [store] read_capacity.", "type": "number", "minimum": 0 },
-            "write_capacity": { "description": "DynamoDB, provisioned mode, global index only: the index's own write capacity, WCU. Default: the table's [store] write_capacity.", "type": "number", "minimum": 0 },
+            "read_capacity": { "description": "DynamoDB, provisioned mode, global index only: the index's own read capacity, RCU (it sets the index's partitions and per-partition limits by the table's rule). Default: the table's [store] read_capacity.", "type": "number", "minimum": 0, "maximum": MAX_CAPACITY_UNITS },
+            "write_capacity": { "description": "DynamoDB, provisioned mode, global index only: the index's own write capacity, WCU. Default: the table's [store] write_capacity.", "type": "number", "minimum": 0, "maximum": MAX_CAPACITY_UNITS },
+            "shards": { "description": "Global index only: write shards of the index key, exactly as a table's (with shards > 1 and no {shard}, #{shard} is appended). Default 1.", "type": "integer", "minimum": 1, "maximum": MAX_SHARDS },
+            "shard_strategy": { "description": "Global index only: random (default) or calculated, as a table's.", "enum": ["random", "calculated"] },
+            "shard_by": { "description": "Global index only: the entity whose instance picks the index's shard (hash mod shards), as a table's.", "allOf": [ word() ] },
+            "bucket": { "description": "Global index only: the index's own time or count bucket, as a table's (default: the table's time bucket).", "$ref": "#/$defs/bucket" },
             "projection": {
                 "description": "What the index copies: \"keys_only\", \"all\" (default) or { include = \"<bytes of the included attributes>\" }.",
                 "anyOf": [
@@ -412,9 +443,10 @@ fn table() -> Value {
             "partition_key": { "description": "Partition key template. With bucket set and no {bucket}, #{bucket} is appended; with shards > 1 and no {shard}, #{shard} is appended.", "$ref": "#/$defs/key_template" },
             "sort_key": { "description": "Sort key template (none: one item per partition key; puts overwrite). {shard} is not allowed here.", "$ref": "#/$defs/key_template" },
             "item_size": { "description": "Size of one item, bytes.", "$ref": "#/$defs/size_distribution" },
-            "shards": { "description": "Write-sharding factor (1 = unsharded, the default).", "type": "integer", "minimum": 1, "maximum": limits::MAX_SHARDS },
+            "shards": { "description": "Write-sharding factor (1 = unsharded, the default). A {shard} in a key needs it set.", "type": "integer", "minimum": 1, "maximum": MAX_SHARDS },
             "shard_strategy": { "description": "random (default: a whole-key read queries every shard) or calculated (suffix from a hash of the item id: point reads stay 1 query).", "enum": ["random", "calculated"] },
-            "bucket": { "description": "Time bucket width (e.g. \"1d\"), or \"none\" (default).", "$ref": "#/$defs/duration_or_none" },
+            "shard_by": { "description": "The entity whose instance picks the shard: suffix = hash(instance) mod shards, so one instance always lands on the same shard (a calculated shard; salting by series, an outbox keyed by message key). Reads by that entity read its one shard, a whole-key read fans out to all.", "allOf": [ word() ] },
+            "bucket": { "description": "Time bucket width (e.g. \"1d\"), a count bucket { items = N }, or \"none\" (default).", "$ref": "#/$defs/bucket" },
             "ttl": { "description": "Items expire after this age (e.g. \"90d\"), or \"none\" (default).", "$ref": "#/$defs/duration_or_none" },
             "initial_items": { "description": "Items already stored per partition key at t = 0 (default 0).", "$ref": "#/$defs/count_distribution" },
             "index": {
@@ -437,11 +469,11 @@ fn access_pattern() -> Value {
         "properties": {
             "name": { "description": "Row name, e.g. \"Create order\" (unique).", "type": "string", "minLength": 1 },
             "table": { "description": "The table, or \"table.index\" for a declared index.", "type": "string", "pattern": "^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)?$" },
-            "operation": { "description": "get (point read), query (range read of `items` items), put, update, delete, append (grows an item by element_size).", "enum": ["get", "query", "put", "update", "delete", "append"] },
+            "operation": { "description": "get (point read), query (range read of `items` items), scan (reads every partition: fan-out = partitions, units = the table's bytes), put, update, delete, append (grows an item by element_size).", "enum": ["get", "query", "scan", "put", "update", "delete", "append"] },
             "rate": { "description": "Mean operations per second.", "$ref": "#/$defs/rate" },
-            "peak_factor": { "description": "Busy-hour rate ÷ mean rate (default 1).", "type": "number", "exclusiveMinimum": 0, "maximum": limits::MAX_PEAK_FACTOR },
+            "peak_factor": { "description": "Busy-hour rate ÷ mean rate (default 1; below 1 is a warning).", "type": "number", "exclusiveMinimum": 0, "maximum": MAX_PEAK_FACTOR },
             "by": { "description": "The entity whose popularity picks the key (a declared [[entity]] name).", "type": "string" },
-            "items": { "description": "Items touched per operation (a query returning 20 items: 20). Default 1.", "type": "integer", "minimum": 1, "maximum": limits::MAX_ITEMS },
+            "items": { "description": "Items touched per operation (a query returning 20 items: 20). Default 1.", "type": "integer", "minimum": 1, "maximum": MAX_ITEMS },
             "consistency": { "description": "eventual (default), strong or transactional: DynamoDB reads cost ½, 1 or 2 RCU per 4 KB.", "enum": ["eventual", "strong", "transactional"] },
             "element_size": { "description": "Bytes each append adds to the item (operation = \"append\" only, and required there).", "$ref": "#/$defs/size_distribution" },
             "range": { "description": "Time span a query reads (operation = \"query\" only); over a bucketed table it spans ceil(range / bucket) buckets. Default: one bucket.", "$ref": "#/$defs/duration" },
@@ -488,7 +520,7 @@ fn popularity() -> Value {
             "properties": properties
         })
     };
-    let exponent = json!({ "exponent": { "description": "θ in rank^-θ (≥ 0; 1.0 is classic Zipf).", "type": "number", "minimum": 0, "maximum": limits::MAX_EXPONENT } });
+    let exponent = json!({ "exponent": { "description": "θ in rank^-θ (≥ 0; 1.0 is classic Zipf).", "type": "number", "minimum": 0, "maximum": MAX_EXPONENT } });
     json!({
         "description": "How requests pick an instance: uniform (default), zipf{exponent}, hotspot{hot_fraction, hot_share}, weights{weights}, latest{exponent} (newest hottest) or new (every operation a fresh instance). \"uniform\" and \"new\" may be written as a plain string.",
         "anyOf": [
@@ -500,7 +532,7 @@ fn popularity() -> Value {
                 "hot_share": { "description": "Share of the requests the hot set takes, in [0, 1].", "type": "number", "minimum": 0, "maximum": 1 }
             }), &["hot_fraction", "hot_share"]),
             params("weights", json!({
-                "weights": { "description": "One non-negative weight per instance (low-cardinality values such as a status).", "type": "array", "minItems": 1, "maxItems": limits::MAX_WEIGHTS, "items": { "type": "number", "minimum": 0, "maximum": limits::MAX_WEIGHT } }
+                "weights": { "description": "One non-negative weight per instance (low-cardinality values such as a status).", "type": "array", "minItems": 1, "maxItems": MAX_WEIGHTS, "items": { "type": "number", "minimum": 0, "maximum": MAX_WEIGHT } }
             }), &["weights"]),
             params("latest", exponent, &["exponent"]),
             params("new", json!({}), &[])
@@ -515,7 +547,7 @@ fn simulation() -> Value {
         "additionalProperties": false,
         "properties": {
             "seed": { "description": "Base seed (default 42): same scenario and seed, same results.", "type": "integer", "minimum": 0, "maximum": u64::MAX },
-            "trials": { "description": "Independent random worlds (default 200).", "type": "integer", "minimum": 1, "maximum": limits::MAX_TRIALS },
+            "trials": { "description": "Independent random worlds (default 200).", "type": "integer", "minimum": 1, "maximum": MAX_TRIALS },
             "window": { "description": "Time step at which per-partition limits are checked (default \"1s\"); at most duration.", "$ref": "#/$defs/duration" },
             "duration": { "description": "Simulated busy period (default \"1h\").", "$ref": "#/$defs/duration" },
             "horizon": { "description": "How far ahead size growth is projected (default \"365d\").", "$ref": "#/$defs/duration" },
@@ -529,12 +561,13 @@ fn simulation() -> Value {
             "profile": {
                 "description": "Rate multipliers over successive equal slices of the busy period (e.g. 24 hourly values over duration = \"24h\"). Default flat.",
                 "type": "array",
-                "maxItems": limits::MAX_PROFILE_SLICES,
-                "items": { "type": "number", "minimum": 0, "maximum": limits::MAX_RATE_MULTIPLIER }
+                "maxItems": MAX_PROFILE_SLICES,
+                "items": { "type": "number", "minimum": 0, "maximum": MAX_RATE_MULTIPLIER }
             },
             "bursts": {
                 "description": "Stretches of the busy period whose rates are multiplied.",
                 "type": "array",
+                "maxItems": MAX_BURSTS,
                 "items": {
                     "type": "object",
                     "additionalProperties": false,
@@ -542,24 +575,39 @@ fn simulation() -> Value {
                     "properties": {
                         "at": { "description": "Start, into the busy period.", "$ref": "#/$defs/duration" },
                         "length": { "description": "How long the burst lasts.", "$ref": "#/$defs/duration" },
-                        "factor": { "description": "Rate multiplier during the burst.", "type": "number", "minimum": 0, "maximum": limits::MAX_RATE_MULTIPLIER }
+                        "factor": { "description": "Rate multiplier during the burst.", "type": "number", "minimum": 0, "maximum": MAX_RATE_MULTIPLIER }
                     }
                 }
             },
             "checkpoints": {
                 "description": "Days at which the busy period is simulated with traffic grown to that day (default [\"0d\"], plus the horizon's end when growth is set).",
                 "type": "array",
-                "maxItems": limits::MAX_CHECKPOINTS,
+                "maxItems": MAX_CHECKPOINTS,
                 "items": { "$ref": "#/$defs/duration" }
             }
         }
     })
 }
 
-/// The schema of one `[store]` setting.
-fn setting(unit: SettingUnit, doc: &str) -> Value {
+/// The schema of one `[store]` setting; a plain number carries its bounds
+/// from the settings catalog.
+fn setting(unit: SettingUnit, bounds: Bounds, doc: &str) -> Value {
     let mut v = match unit {
-        SettingUnit::Number => json!({ "type": "number", "minimum": 0 }),
+        SettingUnit::Number => match bounds {
+            Bounds::Whole(min, max) => {
+                json!({ "type": "integer", "minimum": min, "maximum": max })
+            }
+            Bounds::NonNegative(max) => json!({ "type": "number", "minimum": 0, "maximum": max }),
+            Bounds::Positive(min, max) if min > 0.0 => {
+                json!({ "type": "number", "minimum": min, "maximum": max })
+            }
+            Bounds::Positive(_, max) => {
+                json!({ "type": "number", "exclusiveMinimum": 0, "maximum": max })
+            }
+            Bounds::Between(min, max) => {
+                json!({ "type": "number", "minimum": min, "maximum": max })
+            }
+        },
         SettingUnit::Size => json!({ "$ref": "#/$defs/size" }),
         SettingUnit::Duration => json!({ "$ref": "#/$defs/duration" }),
         SettingUnit::Age => json!({ "$ref": "#/$defs/age" }),
@@ -601,7 +649,7 @@ fn store() -> Value {
             json!({ "description": "The store model.", "enum": [name] }),
         );
         for s in specs {
-            properties.insert(s.name.into(), setting(s.unit, s.doc));
+            properties.insert(s.name.into(), setting(s.unit, s.bounds, s.doc));
         }
         alternatives.push(json!({
             "title": format!("kind = \"{name}\""),

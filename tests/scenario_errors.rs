@@ -133,7 +133,7 @@ fn bucket_placeholder_without_bucket() {
     assert_eq!(
         error(&base_with("CUSTOMER#{customer}", "CUSTOMER#{customer}#{bucket}")),
         "s.toml:13:38: table.orders.partition_key: template `CUSTOMER#{customer}#{bucket}` uses {bucket} but the \
-         table has no time bucket\n  fix: set bucket = \"1d\" (the bucket width) in this [[table]], or remove {bucket}"
+         table has no bucket\n  fix: set bucket = \"1d\" (a time bucket) or bucket = { items = 100000 } (a count bucket) in this [[table]], or remove {bucket}"
     );
 }
 
@@ -221,8 +221,8 @@ fn string_where_a_number_is_expected() {
     );
     assert_eq!(
         error(&base_with("operation = \"put\"", "operation = 5")),
-        "s.toml:19:13: access_pattern.Create order.operation: expected one of `get`, `query`, `put`, `update`, \
-         `delete` or `append`, found integer `5`\n  fix: write operation = \"get\""
+        "s.toml:19:13: access_pattern.Create order.operation: expected one of `get`, `query`, `scan`, `put`, \
+         `update`, `delete` or `append`, found integer `5`\n  fix: write operation = \"get\""
     );
 }
 
@@ -268,8 +268,8 @@ fn unknown_keys_list_the_accepted_ones() {
     assert_eq!(
         error(&base_with("item_size = \"2KB\"", "item_size = \"2KB\"\ncolour = 4")),
         "s.toml:15:1: table.orders.colour: unknown key `colour`\n  fix: [[table]] accepts `name`, `partition_key`, \
-         `sort_key`, `item_size`, `shards`, `shard_strategy`, `bucket`, `ttl`, `initial_items`, `index`, `cache`, \
-         `coalesce`"
+         `sort_key`, `item_size`, `shards`, `shard_strategy`, `shard_by`, `bucket`, `ttl`, `initial_items`, `index`, \
+         `cache`, `coalesce`"
     );
 }
 
@@ -332,8 +332,8 @@ fn unit_errors_name_the_accepted_suffixes() {
     assert_eq!(
         error(&base_with("item_size = \"2KB\"", "item_size = \"10 parsecs\"")),
         "s.toml:14:13: table.orders.item_size: `10 parsecs` is not a size: unknown unit `parsecs`; a size is a \
-         number of bytes, optionally followed by `B`, `KB`, `kB`, `MB`, `GB`, `TB`, `KiB`, `MiB`, `GiB` or `TiB` \
-         (e.g. \"1.2KB\", \"4KiB\")\n  fix: write item_size = \"2KB\""
+         number of bytes, optionally followed by `B`, `KB`, `kB`, `MB`, `GB`, `TB`, `PB`, `KiB`, `MiB`, `GiB`, `TiB` \
+         or `PiB` (e.g. \"1.2KB\", \"4KiB\")\n  fix: write item_size = \"2KB\""
     );
     assert!(
         error(&base_with("item_size = \"2KB\"", "item_size = \"2kb\""))
@@ -528,6 +528,7 @@ fn full_scenario_parses_into_expected_values() {
                 name: "customer".into(),
                 count: 1_000_000,
                 popularity: Popularity::Zipf { exponent: 1.0 },
+                values: vec![],
             },
             Entity {
                 name: "status".into(),
@@ -535,6 +536,7 @@ fn full_scenario_parses_into_expected_values() {
                 popularity: Popularity::Weights {
                     weights: vec![70.0, 20.0, 10.0],
                 },
+                values: vec![],
             },
             Entity {
                 name: "sensor".into(),
@@ -543,11 +545,13 @@ fn full_scenario_parses_into_expected_values() {
                     hot_fraction: 0.2,
                     hot_share: 0.8,
                 },
+                values: vec![],
             },
             Entity {
                 name: "order".into(),
                 count: 1,
                 popularity: Popularity::New,
+                values: vec![],
             },
         ],
         tables: vec![
@@ -561,7 +565,9 @@ fn full_scenario_parses_into_expected_values() {
                 },
                 shards: 4,
                 shard_strategy: ShardStrategy::Calculated,
+                shard_by: None,
                 bucket_s: Some(864_000.0),
+                bucket_items: None,
                 ttl_s: Some(365.0 * 86_400.0),
                 initial_items: CountDist::Uniform {
                     min: 0.0,
@@ -576,6 +582,12 @@ fn full_scenario_parses_into_expected_values() {
                         projection: Projection::Include { bytes: 200.0 },
                         read_capacity: None,
                         write_capacity: None,
+                        shards: 1,
+                        shard_strategy: ShardStrategy::Random,
+                        shard_by: None,
+                        // The table's 10-day time bucket.
+                        bucket_s: Some(864_000.0),
+                        bucket_items: None,
                     },
                     Index {
                         name: "by_customer_lsi".into(),
@@ -585,6 +597,12 @@ fn full_scenario_parses_into_expected_values() {
                         projection: Projection::KeysOnly,
                         read_capacity: None,
                         write_capacity: None,
+                        shards: 1,
+                        shard_strategy: ShardStrategy::Random,
+                        shard_by: None,
+                        // The table's 10-day time bucket.
+                        bucket_s: Some(864_000.0),
+                        bucket_items: None,
                     },
                 ],
             },
@@ -604,7 +622,9 @@ fn full_scenario_parses_into_expected_values() {
                 item_size: SizeDist::Fixed(1024.0),
                 shards: 1,
                 shard_strategy: ShardStrategy::Random,
+                shard_by: None,
                 bucket_s: Some(86_400.0),
+                bucket_items: None,
                 ttl_s: None,
                 initial_items: CountDist::Fixed(0.0),
                 indexes: vec![],
@@ -674,6 +694,7 @@ fn full_scenario_parses_into_expected_values() {
         variants: vec![],
         source_text: FULL.to_string(),
         source_path: "full.toml".into(),
+        warnings: vec![],
     };
     assert_eq!(s, expected);
     // Store settings are kept as written with their positions; the store
@@ -1040,8 +1061,8 @@ fn store_setting_errors_name_their_line() {
     assert_eq!(
         error(&base_with("kind = \"dynamodb\"", "kind = \"mongodb\"\nchunk_size = \"64 mib\"")),
         "s.toml:6:14: store.chunk_size: `64 mib` is not a size: unknown unit `mib` (did you mean `MiB`?); \
-         a size is a number of bytes, optionally followed by `B`, `KB`, `kB`, `MB`, `GB`, `TB`, `KiB`, \
-         `MiB`, `GiB` or `TiB` (e.g. \"1.2KB\", \"4KiB\")\n  fix: write chunk_size = \"64MiB\""
+         a size is a number of bytes, optionally followed by `B`, `KB`, `kB`, `MB`, `GB`, `TB`, `PB`, `KiB`, \
+         `MiB`, `GiB`, `TiB` or `PiB` (e.g. \"1.2KB\", \"4KiB\")\n  fix: write chunk_size = \"64MiB\""
     );
     // A cross-setting check in the store model names the setting's line too.
     assert_eq!(

@@ -14,6 +14,7 @@ mod gsi;
 mod hand_arithmetic;
 mod hostile;
 mod interrupt;
+mod key_concepts;
 mod mutation;
 mod oracles;
 mod pricing;

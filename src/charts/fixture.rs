@@ -352,6 +352,7 @@ pub(crate) fn results() -> RunResults {
         variants: vec![],
         recommendation: None,
         checklist: vec![],
+        warnings: Vec::new(),
         fanout: Default::default(),
         source_text: "schema_version = 1\nname = \"orders-by-customer\"\n".to_string(),
     }

@@ -66,7 +66,9 @@ pub const MAX_LOAD_RANKS: usize = 200;
 ///     store: StoreSummary { kind: "generic".into(), read_unit: "ops".into(),
 ///                           write_unit: "ops".into(), figures: vec![] },
 ///     tables: vec![], verdicts: vec![], variants: vec![], recommendation: None,
-///     checklist: vec![], fanout: Default::default(),
+///     checklist: vec![],
+///     warnings: vec![],
+///     fanout: Default::default(),
 ///     source_text: String::new(),
 /// };
 /// let dir = std::env::temp_dir().join("keyheat-charts-doctest");

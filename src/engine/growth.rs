@@ -94,10 +94,16 @@ pub struct GrowthPlan {
     pub distinct_keys: f64,
     /// Time-bucket width, days.
     pub bucket_days: Option<f64>,
+    /// Count bucket (`bucket = { items = N }`): an item collection holds at
+    /// most N items, a new partition key taking the next N.
+    pub bucket_items: Option<f64>,
     /// Item time-to-live, days.
     pub ttl_days: Option<f64>,
     /// Write shards per logical key.
     pub shards: u32,
+    /// Whether the shard is picked by an entity of the key (`shard_by`):
+    /// more shards then spread no key's writes (no shard advice).
+    pub shard_by_in_key: bool,
     /// Whether writes past `collection_limit` are rejected (stored data
     /// stops at the ceiling) rather than stored.
     pub collection_limit_rejects_writes: bool,
@@ -141,9 +147,27 @@ impl GrowthPlan {
             .min(bucket_days.unwrap_or(f64::INFINITY))
             .min(ttl_days.unwrap_or(f64::INFINITY));
         let (adds_items, max_items) = sort_key_growth(table, scenario);
+        // Keys per logical key, and the inverse of the busiest one's share of
+        // its writes: the shards, or under `shard_by` one key of the entity
+        // (in the key) or 1 ÷ the busiest shard's share (outside it).
+        let shards = match table.shard_by {
+            None => f64::from(table.shards.max(1)),
+            Some(_) => {
+                let busiest = streams
+                    .iter()
+                    .filter(|s| s.is_write)
+                    .flat_map(|s| s.subkeys.iter().map(|k| k.weight))
+                    .fold(0.0, f64::max);
+                if busiest > 0.0 {
+                    (1.0 / busiest).max(1.0)
+                } else {
+                    1.0
+                }
+            }
+        };
         let builder = ClassBuilder {
             scenario,
-            shards: f64::from(table.shards.max(1)),
+            shards,
             buckets_over_horizon: bucket_days.map_or(1.0, |b| (horizon / b).ceil().max(1.0)),
             adds_items,
         };
@@ -170,6 +194,7 @@ impl GrowthPlan {
             appends_per_day: totals.appends_per_day,
             distinct_keys,
             bucket_days,
+            bucket_items: table.bucket_items,
             ttl_days,
             min_items,
             classes,
@@ -186,8 +211,37 @@ impl GrowthPlan {
             collection_limit_rejects_writes: store.collection_limit_rejects_writes(),
             overhead_bytes: store.row_overhead_bytes(),
             item_limit: layout.item_size_limit_bytes,
-            shards: table.shards.max(1),
+            shard_by_in_key: table
+                .shard_by
+                .as_ref()
+                .is_some_and(|e| keys.entities.iter().any(|(n, _)| n == e)),
+            shards: if table.shard_by.is_some() {
+                // In [1, MAX_SHARDS]: 1 ÷ a share of at least 1/shards.
+                shards.round().max(1.0) as u32
+            } else {
+                table.shards.max(1)
+            },
         }
+    }
+
+    /// The busiest key's items by `day` (initial items + items added) and
+    /// the items it adds per day (at day-0 rates): what its count buckets
+    /// hold, for a query reading them.
+    ///
+    /// ```
+    /// # use keyheat::engine::growth::GrowthPlan;
+    /// let g = GrowthPlan::example_for_docs();
+    /// // No classes: the 2 initial items, adding none.
+    /// assert_eq!(g.busiest_items(30.0), (2.0, 0.0));
+    /// ```
+    pub fn busiest_items(&self, day: f64) -> (f64, f64) {
+        let tau = self.stored_days(day);
+        let init = self.initial_items.mean().max(0.0);
+        self.classes
+            .iter()
+            .filter(|c| !c.fresh)
+            .map(|c| (init + c.items_per_day * tau, c.items_per_day))
+            .fold((init, 0.0), |a, b| if b.0 > a.0 { b } else { a })
     }
 
     /// Days of day-0 traffic whose writes are still stored at day `t`: ∫ e^{r·s} ds
@@ -296,7 +350,7 @@ impl GrowthPlan {
             }
             // Write shards split the busiest collection (at the table's own bucket).
             let g = self.growth_days;
-            if over(g, 1.0).is_some() {
+            if over(g, 1.0).is_some() && !self.shard_by_in_key {
                 let shards = self.shards.max(1);
                 out.shards = (2..=MAX_ADVISED_SHARDS / shards)
                     .find(|&k| over(g, f64::from(k)).is_none())
@@ -411,9 +465,28 @@ impl GrowthPlan {
     /// assert_eq!(g.table_bytes(30.0), 1_000_000.0 + 150_000_000.0);
     /// ```
     pub fn table_bytes(&self, day: f64) -> f64 {
-        let d = day.max(0.0);
         let es = self.item_size.mean() + self.overhead_bytes;
         let ee = self.element_size.as_ref().map_or(0.0, SizeDist::mean);
+        let (items, tau) = self.stored_items(day);
+        items * es + self.appends_per_day * tau * ee - self.rejected_bytes(tau, es, ee)
+    }
+
+    /// Expected items the whole table stores on `day` (as
+    /// [`table_bytes`](Self::table_bytes) counts them).
+    ///
+    /// ```
+    /// # use keyheat::engine::growth::GrowthPlan;
+    /// # let g = GrowthPlan::example_for_docs();
+    /// // 1,000 keys × 2 initial items, plus 10,000 puts a day for 30 days.
+    /// assert_eq!(g.table_items(30.0), 2_000.0 + 300_000.0);
+    /// ```
+    pub fn table_items(&self, day: f64) -> f64 {
+        self.stored_items(day).0
+    }
+
+    /// (items stored on `day`, effective days of the writes still stored).
+    fn stored_items(&self, day: f64) -> (f64, f64) {
+        let d = day.max(0.0);
         // Writes still stored on day d: those of the last TTL (all without one).
         let from = self.ttl_days.map_or(0.0, |l| (d - l).max(0.0));
         let r = self.growth_per_day;
@@ -440,7 +513,7 @@ impl GrowthPlan {
                 items = items.min(cap).max(initial.min(cap));
             }
         }
-        items * es + self.appends_per_day * tau * ee - self.rejected_bytes(tau, es, ee)
+        (items, tau)
     }
 
     /// Bytes the key classes would hold past the item-collection ceiling
@@ -454,7 +527,7 @@ impl GrowthPlan {
         else {
             return 0.0;
         };
-        if self.bucket_days.is_some() {
+        if self.bucket_days.is_some() || self.bucket_items.is_some() {
             return 0.0;
         }
         let init = self.initial_items.mean();
@@ -511,8 +584,10 @@ impl GrowthPlan {
             appends_per_day: 0.0,
             distinct_keys: 1000.0,
             bucket_days: None,
+            bucket_items: None,
             ttl_days: None,
             shards: 1,
+            shard_by_in_key: false,
             collection_limit_rejects_writes: false,
         }
     }
@@ -564,12 +639,27 @@ impl GrowthPlan {
         if let Some(m) = self.max_items {
             items = items.min(m.max(init));
         }
+        let item_bytes = (s.es + b * tau * s.ee + z * (b * tau * s.ee2).max(0.0).sqrt()).max(0.0);
+        let rows = (items + z * (a * tau).sqrt()).max(0.0);
+        if let Some(n) = self.bucket_items {
+            // A count bucket holds at most N items (its quantile of the
+            // Poisson arrivals too): a full bucket is exactly N, a new key
+            // takes the next.
+            let rows = rows.min(n);
+            let mean = rows * s.es + b * tau * s.ee;
+            let var = rows * s.var_s + b * tau * s.ee2;
+            return KeySize {
+                collection_bytes: (mean + z * var.max(0.0).sqrt()).max(0.0),
+                rows,
+                item_bytes,
+            };
+        }
         let mean = items * s.es + b * tau * s.ee;
         let var = items * s.var_s + a * tau * (s.es2 - s.var_s) + b * tau * s.ee2;
         KeySize {
             collection_bytes: (mean + z * var.max(0.0).sqrt()).max(0.0),
-            rows: (items + z * (a * tau).sqrt()).max(0.0),
-            item_bytes: (s.es + b * tau * s.ee + z * (b * tau * s.ee2).max(0.0).sqrt()).max(0.0),
+            rows,
+            item_bytes,
         }
     }
 

@@ -109,6 +109,7 @@ fn place_classes(
             let ranks = (b - a + 1) as f64;
             let combos = (c.per_rank / f64::from(shards)).max(1.0);
             let placeable = g.bucket_days.is_none()
+                && g.bucket_items.is_none()
                 && c.alike_combos
                 && combos <= MAX_COMBOS
                 && !table.keys.fresh

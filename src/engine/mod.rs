@@ -33,6 +33,12 @@ use rayon::prelude::*;
 /// Most keys per access pattern the exact method enumerates.
 pub const EXACT_MAX_KEYS: f64 = 16_777_216.0;
 
+/// The warnings of `scenario` and of its variants (each variant's that the
+/// base does not have, prefixed with the variant), as a run keeps them.
+pub fn scenario_warnings(scenario: &Scenario) -> Vec<crate::scenario::Warning> {
+    reduce::warnings(scenario)
+}
+
 /// Run options that override the scenario file.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Options {
@@ -350,6 +356,7 @@ fn take_busy_period(t: &mut TableResults, at: &TableResults) {
         n.memory = memory;
     }
     t.placement = at.placement;
+    t.fan_out = at.fan_out;
     t.hot_keys = at.hot_keys.clone();
     t.timeseries = at.timeseries.clone();
     t.index_throttled_fraction = at.index_throttled_fraction;

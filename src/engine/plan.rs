@@ -53,6 +53,10 @@ pub struct Plan {
     pub rate_profile: Vec<(usize, usize, f64)>,
     /// Per-table plans, in scenario order.
     pub tables: Vec<TablePlan>,
+    /// Entities with named `values`: (name, the value index of each
+    /// popularity rank). Their ranks map to these instances in every trial
+    /// (the names are the scenario's, not drawn).
+    pub value_ranks: Vec<(String, Vec<u64>)>,
 }
 
 /// One table's partitions, streams and growth.
@@ -250,6 +254,12 @@ pub fn build_at(scenario: &Scenario, store: &dyn StoreModel, start_s: f64) -> Pl
         horizon_days: sim.horizon_days,
         rate_profile: profile,
         tables,
+        value_ranks: scenario
+            .entities
+            .iter()
+            .filter(|e| !e.values.is_empty())
+            .map(|e| (e.name.clone(), e.value_ranks()))
+            .collect(),
     }
 }
 
@@ -370,11 +380,15 @@ pub fn rate_profile(sim: &crate::scenario::Simulation, windows: usize) -> Vec<(u
 }
 
 fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Table) -> TablePlan {
-    let keys = KeySpace::new(&table.partition_key, scenario);
+    let mut keys = KeySpace::new(&table.partition_key, scenario);
+    let pick = shard_pick(scenario, table, &keys);
+    if let ShardPick::InKey(e) = pick {
+        keys.shard_by = Some((e, table.shards.max(1)));
+    }
     let item_mean = table.item_size.mean();
     let logical_keys = if keys.fresh { 0.0 } else { keys.cardinality() };
     let initial_bytes =
-        logical_keys * f64::from(table.shards) * table.initial_items.mean() * item_mean;
+        logical_keys * pick.keys_per_logical_key(table) * table.initial_items.mean() * item_mean;
     let demand = |bytes: f64| TableDemand {
         name: table.name.clone(),
         initial_bytes: bytes,
@@ -395,9 +409,14 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
                 })
         })
         .collect();
-    let streams: Vec<Stream> = patterns
+    let reach = Reach {
+        pick: &pick,
+        count: None,
+        scan: None,
+    };
+    let mut streams: Vec<Stream> = patterns
         .iter()
-        .map(|&(pi, p)| stream(scenario, store, &keys, table, pi, p))
+        .map(|&(pi, p)| stream(scenario, store, &keys, table, pi, p, &reach))
         .collect();
     let max_bucket_span = patterns
         .iter()
@@ -405,7 +424,11 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
         .map(|(_, p)| bucket_span(table, p))
         .max()
         .unwrap_or(1);
-    let fan_out = table.shards * max_bucket_span;
+    let shard_fan_out = match pick {
+        ShardPick::InKey(_) => 1,
+        _ => table.shards,
+    };
+    let mut fan_out = shard_fan_out * max_bucket_span;
     let requests_per_s = streams.iter().map(|s| s.busy_rate_per_s).sum();
     let growth = super::growth::GrowthPlan::new(scenario, table, &keys, &streams, &layout, store);
     // Growth runs from t = 0 at day-0 rates compounded by `growth`; a
@@ -421,45 +444,54 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
     let grid = growth.grid();
     let horizon = grid.last().copied().unwrap_or(0.0);
     let horizon_layout = store.layout(&demand(peak_bytes(&growth, horizon)));
-    let at_horizon = horizon_layout.partitions;
-    let partitions_by_day = if at_horizon == layout.partitions && day <= 0.0 {
-        vec![layout.partitions; grid.len()]
-    } else {
-        grid.iter()
-            .map(|&d| {
-                if d <= 0.0 {
-                    layout.partitions
-                } else {
-                    store.layout(&demand(peak_bytes(&growth, d))).partitions
-                }
-            })
-            .collect()
-    };
-    // The day the data first splits the table onto more partitions than
-    // day 0's: the root of the stored-data curve (between grid days).
-    let split_day = partitions_by_day
-        .iter()
-        .position(|&p| p > layout.partitions)
-        .map(|i| {
-            let more = |d: f64| {
-                store.layout(&demand(peak_bytes(&growth, d))).partitions > layout.partitions
-            };
-            let (mut lo, mut hi) = (grid[i.saturating_sub(1)], grid[i]);
-            for _ in 0..60 {
-                let mid = 0.5 * (lo + hi);
-                if more(mid) {
-                    hi = mid;
-                } else {
-                    lo = mid;
-                }
-            }
-            hi
-        });
+    let (partitions_by_day, split_day) = partitions_over_grid(
+        &grid,
+        layout.partitions,
+        horizon_layout.partitions,
+        day,
+        &|d| store.layout(&demand(peak_bytes(&growth, d))).partitions,
+    );
     let layout = if day > 0.0 {
         store.layout(&demand(peak_bytes(&growth, day)))
     } else {
         layout
     };
+    // Count buckets: the busiest key's items by the day fill its buckets,
+    // the newest taking the writes; keys show its newest bucket's number.
+    let count = table.bucket_items.map(|n| {
+        let (items, per_day) = growth.busiest_items(day);
+        let count = CountBuckets { n, items, per_day };
+        keys.bucket_base = i64::from(count.buckets(None)) - 1;
+        count
+    });
+    // A scan reads every partition of the day's layout, and the day's bytes.
+    let scan = (layout.partitions, stored_bytes, growth.table_items(day));
+    let rebuilt = |p: &AccessPattern| {
+        p.operation == Operation::Scan
+            || (p.operation == Operation::Query && table.bucket_items.is_some())
+    };
+    if patterns.iter().any(|(_, p)| rebuilt(p)) {
+        let reach = Reach {
+            pick: &pick,
+            count,
+            scan: Some(scan),
+        };
+        for (s, &(pi, p)) in streams.iter_mut().zip(&patterns) {
+            if rebuilt(p) {
+                *s = stream(scenario, store, &keys, table, pi, p, &reach);
+            }
+        }
+        // A scan's queries: one per partition (its pages aside).
+        let scans = patterns.iter().any(|(_, p)| p.operation == Operation::Scan);
+        let widest = streams
+            .iter()
+            .filter(|s| s.is_query)
+            .map(|s| s.fan_out().round() as u32)
+            .chain(scans.then_some(layout.partitions as u32))
+            .max()
+            .unwrap_or(1);
+        fan_out = fan_out.max(widest);
+    }
     let lower = |a: Option<f64>, b: Option<f64>| matches!((a, b), (Some(a), Some(b)) if b < a * (1.0 - 1e-9));
     let dilutes_by_horizon = lower(layout.read_limit_per_s, horizon_layout.read_limit_per_s)
         || lower(layout.write_limit_per_s, horizon_layout.write_limit_per_s)
@@ -558,9 +590,11 @@ pub fn global_index_scenario(scenario: &Scenario, ti: usize, xi: usize) -> Scena
         partition_key: index.partition_key.clone(),
         sort_key: index.sort_key.clone(),
         item_size: SizeDist::Fixed(index_entry_bytes(table, index)),
-        shards: 1,
-        shard_strategy: ShardStrategy::Random,
-        bucket_s: table.bucket_s,
+        shards: index.shards,
+        shard_strategy: index.shard_strategy,
+        shard_by: index.shard_by.clone(),
+        bucket_s: index.bucket_s,
+        bucket_items: index.bucket_items,
         ttl_s: table.ttl_s,
         initial_items: table.initial_items.clone(),
         indexes: Vec::new(),
@@ -613,6 +647,167 @@ fn bucket_span(table: &Table, p: &AccessPattern) -> u32 {
     }
 }
 
+/// The table's partitions on each grid day (day 0's `partitions` at or
+/// before day 0), and the day the data first splits it onto more partitions
+/// than day 0's: the root of the stored-data curve between grid days,
+/// bisected on `partitions_on(day)`.
+fn partitions_over_grid(
+    grid: &[f64],
+    partitions: usize,
+    at_horizon: usize,
+    day: f64,
+    partitions_on: &dyn Fn(f64) -> usize,
+) -> (Vec<usize>, Option<f64>) {
+    let by_day: Vec<usize> = if at_horizon == partitions && day <= 0.0 {
+        vec![partitions; grid.len()]
+    } else {
+        grid.iter()
+            .map(|&d| {
+                if d <= 0.0 {
+                    partitions
+                } else {
+                    partitions_on(d)
+                }
+            })
+            .collect()
+    };
+    let split_day = by_day.iter().position(|&p| p > partitions).map(|i| {
+        let more = |d: f64| partitions_on(d) > partitions;
+        let (mut lo, mut hi) = (grid[i.saturating_sub(1)], grid[i]);
+        for _ in 0..60 {
+            let mid = 0.5 * (lo + hi);
+            if more(mid) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        hi
+    });
+    (by_day, split_day)
+}
+
+/// How a table's write shard is picked (see [`shard_pick`]).
+#[derive(Debug, Clone, PartialEq)]
+enum ShardPick {
+    /// Uniformly over the shards: a random suffix, or a hash of the item id.
+    Uniform,
+    /// `shard_by` an entity of the partition key (its index in the key
+    /// space): each key has one shard, hash(instance) mod shards.
+    InKey(usize),
+    /// `shard_by` an entity outside the partition key: shard s takes
+    /// `weights[s]` of a key's writes (the summed shares of the instances
+    /// that hash to it); `by` names that entity's reads.
+    Outside {
+        /// The entity.
+        entity: String,
+        /// Share of a key's writes on each shard (sum 1).
+        weights: Vec<f64>,
+    },
+}
+
+impl ShardPick {
+    /// Partition keys per logical key: one under `shard_by` an entity of the key.
+    fn keys_per_logical_key(&self, table: &Table) -> f64 {
+        match self {
+            ShardPick::InKey(_) => 1.0,
+            _ => f64::from(table.shards.max(1)),
+        }
+    }
+}
+
+/// Instances of a `shard_by` entity outside the key hashed one by one
+/// ([`shard_pick`]); the rest of its mass spreads evenly over the shards.
+const SHARD_BY_EXACT_RANKS: u64 = 65_536;
+
+/// How `table` picks its write shard. `shard_by` an entity of the partition
+/// key: [`ShardPick::InKey`]. `shard_by` another entity: each of its
+/// instances hashes to a shard ([`shard_of`](super::stream::shard_of) of its
+/// value, or of a name drawn from the scenario's seed for numbered
+/// instances), the hottest [`SHARD_BY_EXACT_RANKS`] one by one, so a
+/// handful of instances reaches only some shards (balls into bins: 20
+/// instances over 20 shards reach 20·(1 − (19/20)²⁰) ≈ 12.8 of them on
+/// average over seeds).
+fn shard_pick(scenario: &Scenario, table: &Table, keys: &KeySpace) -> ShardPick {
+    let Some(by) = table.shard_by.as_deref() else {
+        return ShardPick::Uniform;
+    };
+    if let Some(e) = keys.entities.iter().position(|(n, _)| n == by) {
+        return ShardPick::InKey(e);
+    }
+    let n = table.shards.max(1);
+    let Some(entity) = scenario.entities.iter().find(|e| e.name == by) else {
+        return ShardPick::Uniform;
+    };
+    let mut weights = vec![0.0; n as usize];
+    if entity.popularity == Popularity::New {
+        // A fresh instance per operation: its hash is uniform.
+        weights.iter_mut().for_each(|w| *w = 1.0 / f64::from(n));
+    } else {
+        let count = match &entity.popularity {
+            Popularity::Weights { weights } => weights.len() as u64,
+            _ => entity.count,
+        }
+        .max(1);
+        let shares = RankShares::new(&entity.popularity, count);
+        let order = entity.value_ranks();
+        let salt = crate::store::hash::fmix64(
+            scenario.simulation.seed ^ crate::store::hash::key_hash(by.as_bytes()),
+        );
+        let mut placed = 0.0;
+        for r in 1..=count.min(SHARD_BY_EXACT_RANKS) {
+            let name = match order.get((r - 1) as usize) {
+                Some(&v) => entity.values[v as usize].clone(),
+                None => (crate::store::hash::fmix64(salt ^ r) % 1_000_000_000_000).to_string(),
+            };
+            let share = shares.share(r);
+            weights[super::stream::shard_of(&name, n) as usize] += share;
+            placed += share;
+        }
+        let rest = (1.0 - placed).max(0.0) / f64::from(n);
+        weights.iter_mut().for_each(|w| *w += rest);
+    }
+    ShardPick::Outside {
+        entity: by.to_string(),
+        weights,
+    }
+}
+
+/// What a table's requests reach beyond their key: the shard pick, the
+/// count buckets a query reads, and for a scan the day's (partitions,
+/// stored bytes, stored items).
+struct Reach<'a> {
+    pick: &'a ShardPick,
+    count: Option<CountBuckets>,
+    scan: Option<(usize, f64, f64)>,
+}
+
+/// A count-bucketed table's busiest key on the simulated day.
+#[derive(Debug, Clone, Copy)]
+struct CountBuckets {
+    /// Items per bucket.
+    n: f64,
+    /// The busiest key's items by the day.
+    items: f64,
+    /// The items it adds per day.
+    per_day: f64,
+}
+
+impl CountBuckets {
+    /// Buckets a query of the busiest key reads: all written so far (a
+    /// full-history read), or with a `range` those its last `range` of
+    /// writes fill, ⌈items ÷ N⌉, at least 1, at most [`MAX_FAN_OUT`].
+    fn buckets(&self, range_s: Option<f64>) -> u32 {
+        let items = match range_s {
+            Some(r) => self.items.min(self.per_day * r / super::stream::DAY_S),
+            None => self.items,
+        };
+        (items / self.n.max(1.0))
+            .ceil()
+            .clamp(1.0, crate::scenario::limits::MAX_FAN_OUT) as u32
+    }
+}
+
 fn stream(
     scenario: &Scenario,
     store: &dyn StoreModel,
@@ -620,6 +815,7 @@ fn stream(
     table: &Table,
     pi: usize,
     p: &AccessPattern,
+    reach: &Reach<'_>,
 ) -> Stream {
     // The engine walks the ranks of the `by` entity when the key names it,
     // else of the key's first entity; every other entity of the key takes
@@ -671,7 +867,10 @@ fn stream(
             e.name == keys.entities[d].0 && matches!(e.popularity, Popularity::Latest { .. })
         })
     });
-    let subkeys = subkeys(table, p);
+    if p.operation == Operation::Scan {
+        return scan_stream(store, pi, p, reach.scan.unwrap_or((1, 0.0, 0.0)));
+    }
+    let subkeys = subkeys(table, p, reach);
     let fan: f64 = subkeys.iter().map(|s| s.weight).sum();
     let severity = severity(scenario, store, table, pi, p, fan);
     let mut s = Stream {
@@ -693,49 +892,107 @@ fn stream(
     s
 }
 
+/// Bytes one page of a scan returns: 1 MB, DynamoDB's Scan page (other
+/// stores page too: Cassandra by rows, MongoDB by 16 MiB batches).
+pub const SCAN_PAGE_BYTES: f64 = 1e6;
+
+/// A `scan`: every request reads every partition of the day's layout
+/// (fan-out = `partitions`) and the day's stored bytes and items, in pages
+/// of [`SCAN_PAGE_BYTES`] each costed by the store as a query returning
+/// them: ⌈partition bytes ÷ 1 MB⌉ page requests per partition (at least
+/// one), so one scan costs the units of the table's bytes, spread over its
+/// pages rather than as one request per partition. Placed as one fresh
+/// sub-key of that many requests, each partition takes the scan rate × its
+/// pages.
+fn scan_stream(
+    store: &dyn StoreModel,
+    pi: usize,
+    p: &AccessPattern,
+    (partitions, bytes, items): (usize, f64, f64),
+) -> Stream {
+    let parts = partitions.max(1) as f64;
+    let per_partition = (bytes / parts).max(0.0);
+    let pages = (per_partition / SCAN_PAGE_BYTES).ceil().max(1.0);
+    let cost = store.read_cost(
+        Operation::Query,
+        p.consistency,
+        per_partition / pages,
+        (items / parts / pages).max(0.0),
+    );
+    Stream {
+        pattern: pi,
+        name: p.name.clone(),
+        is_write: false,
+        busy_rate_per_s: p.rate_per_s * p.peak_factor,
+        mean_rate_per_s: p.rate_per_s,
+        driver: None,
+        shares: RankShares::new(&Popularity::New, 1),
+        combos: Combos::uniform(1.0),
+        subkeys: vec![SubKey {
+            shard: None,
+            bucket_back: 0,
+            weight: parts * pages,
+        }],
+        severity: Severity::from_samples(vec![cost]),
+        recency_ordered: false,
+        broadcast: false,
+        is_query: false,
+    }
+}
+
 /// Sub-keys per request. Writes go to one shard (uniform: random suffix, or
-/// hash(item id) mod N) in the current bucket. A `get` under calculated
-/// sharding reads one shard; under random sharding it must query all N. A
-/// `query` reads every shard of every bucket its range spans.
-fn subkeys(table: &Table, p: &AccessPattern) -> Vec<SubKey> {
+/// hash(item id) mod N; `shard_by`: the shard of the item's instance) in
+/// the current bucket. A `get` under calculated sharding reads one shard;
+/// under random sharding it must query all N. A `query` reads every shard
+/// of every bucket its range spans (a count bucket: every bucket written
+/// so far). Under `shard_by`, a read `by` that entity reads its one shard,
+/// any other read fans out to every shard.
+fn subkeys(table: &Table, p: &AccessPattern, reach: &Reach<'_>) -> Vec<SubKey> {
     let n = table.shards.max(1);
     let sharded = n > 1;
     let shard = |i: u32| sharded.then_some(i);
-    match p.operation {
-        Operation::Get if table.shard_strategy == ShardStrategy::Calculated || !sharded => (0..n)
-            .map(|i| SubKey {
-                shard: shard(i),
-                bucket_back: 0,
-                weight: 1.0 / f64::from(n),
-            })
-            .collect(),
-        Operation::Get => (0..n)
-            .map(|i| SubKey {
-                shard: shard(i),
-                bucket_back: 0,
-                weight: 1.0,
-            })
-            .collect(),
-        Operation::Query => {
-            let k = bucket_span(table, p);
-            (0..k)
-                .flat_map(|b| {
-                    (0..n).map(move |i| SubKey {
-                        shard: shard(i),
-                        bucket_back: b,
-                        weight: 1.0,
-                    })
-                })
+    let buckets = match (p.operation, reach.count) {
+        (Operation::Query, Some(c)) => {
+            // Within MAX_FAN_OUT queries with the shards each bucket has.
+            let most = crate::scenario::limits::MAX_FAN_OUT as u32 / n;
+            c.buckets(p.range_s).min(most.max(1))
+        }
+        (Operation::Query, None) => bucket_span(table, p),
+        _ => 1,
+    };
+    // (shard, weight) of one bucket's sub-keys.
+    let per_bucket: Vec<(Option<u32>, f64)> = match (reach.pick, p.operation) {
+        (ShardPick::InKey(_), _) => vec![(shard(0), 1.0)],
+        (ShardPick::Outside { entity, weights }, op)
+            if op.is_write() || p.by.as_deref() == Some(entity.as_str()) =>
+        {
+            weights
+                .iter()
+                .enumerate()
+                .filter(|(_, w)| **w > 0.0)
+                .map(|(i, w)| (shard(i as u32), *w))
                 .collect()
         }
-        _ => (0..n)
-            .map(|i| SubKey {
-                shard: shard(i),
-                bucket_back: 0,
-                weight: 1.0 / f64::from(n),
+        (ShardPick::Outside { .. }, _) => (0..n).map(|i| (shard(i), 1.0)).collect(),
+        (ShardPick::Uniform, Operation::Get)
+            if table.shard_strategy == ShardStrategy::Calculated || !sharded =>
+        {
+            (0..n).map(|i| (shard(i), 1.0 / f64::from(n))).collect()
+        }
+        (ShardPick::Uniform, Operation::Get | Operation::Query) => {
+            (0..n).map(|i| (shard(i), 1.0)).collect()
+        }
+        (ShardPick::Uniform, _) => (0..n).map(|i| (shard(i), 1.0 / f64::from(n))).collect(),
+    };
+    (0..buckets)
+        .flat_map(|b| {
+            per_bucket.iter().map(move |&(shard, weight)| SubKey {
+                shard,
+                bucket_back: b,
+                weight,
             })
-            .collect(),
-    }
+        })
+        .collect()
 }
 
 /// Units per sub-request, from [`SEVERITY_SAMPLES`] sampled requests. A read

@@ -50,7 +50,8 @@ pub fn design(
             if let Some(n) = r.nodes.as_mut() {
                 n.tables = node_tables.clone();
                 n.memory = overhead.and_then(|o| {
-                    node_memory(&per, o, tp.layout.nodes.as_ref()?.memory_limit_bytes, plan)
+                    let limit = tp.layout.nodes.as_ref()?.memory_limit_bytes;
+                    node_memory(&per, (store.node_storage_check(), o), limit, plan)
                 });
             }
             r
@@ -180,7 +181,7 @@ fn ranks(per: &[&TableTrial], pick: fn(&TableTrial) -> &Vec<[f64; 4]>) -> Vec<Pa
 /// The cluster's memory over trials (the same in every table's trials).
 fn node_memory(
     per: &[&TableTrial],
-    key_overhead_bytes: f64,
+    (check, key_overhead_bytes): (&str, f64),
     limit_bytes: Option<f64>,
     plan: &Plan,
 ) -> Option<NodeMemory> {
@@ -199,6 +200,7 @@ fn node_memory(
     let n_ranks = ms[0].ranked_at_horizon.len();
     let points = ms[0].peak_by_day.len();
     Some(NodeMemory {
+        check: check.to_string(),
         key_overhead_bytes,
         limit_bytes,
         peak_bytes: st(&|m| last(m)),
@@ -584,7 +586,25 @@ pub fn finish(scenario: &Scenario, base: Design, variants: Vec<VariantResults>) 
         variants,
         recommendation: None,
         checklist: Vec::new(),
+        warnings: warnings(scenario),
         fanout: Default::default(),
         source_text: scenario.source_text.clone(),
     }
+}
+
+/// The scenario's warnings, then each variant's that the base does not
+/// have, its message prefixed with the variant.
+pub fn warnings(scenario: &Scenario) -> Vec<crate::scenario::Warning> {
+    let mut out = scenario.warnings.clone();
+    for v in &scenario.variants {
+        for w in &v.scenario.warnings {
+            if !scenario.warnings.contains(w) {
+                out.push(crate::scenario::Warning {
+                    message: format!("variant `{}`: {}", v.name, w.message),
+                    ..w.clone()
+                });
+            }
+        }
+    }
+    out
 }

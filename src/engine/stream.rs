@@ -19,6 +19,31 @@ pub struct KeySpace {
     pub entities: Vec<(String, u64)>,
     /// Whether every operation makes a fresh key (`{id}`, `{time}` or a `new` entity in the key).
     pub fresh: bool,
+    /// Per entity of `entities`, its named values (`values = […]`; empty:
+    /// numbered instances). A named entity's instance index is its value's.
+    pub values: Vec<Vec<String>>,
+    /// `shard_by` an entity of the key: (its index in `entities`, shards):
+    /// the `{shard}` of a key is [`shard_of`] that entity's instance name,
+    /// whatever shard the caller passes.
+    pub shard_by: Option<(usize, u32)>,
+    /// The number of a count bucket's newest bucket (`bucket = { items = N }`):
+    /// `{bucket}` is written `bucket_base + bucket`, where the engine's
+    /// `bucket` counts back from the newest (0) to older ones (−1, …).
+    pub bucket_base: i64,
+}
+
+/// The shard of an instance named `name` over `shards` write shards:
+/// hash(name) mod shards (FNV-1a 64 + fmix64: one instance always lands on
+/// the same shard, instances spread as balls into bins).
+///
+/// ```
+/// use keyheat::engine::stream::shard_of;
+/// assert_eq!(shard_of("PENDING", 8), shard_of("PENDING", 8));
+/// assert!(shard_of("PENDING", 8) < 8);
+/// assert_eq!(shard_of("anything", 1), 0);
+/// ```
+pub fn shard_of(name: &str, shards: u32) -> u32 {
+    (crate::store::hash::key_hash(name.as_bytes()) % u64::from(shards.max(1))) as u32
 }
 
 impl KeySpace {
@@ -26,6 +51,7 @@ impl KeySpace {
     pub(super) fn new(template: &KeyTemplate, scenario: &Scenario) -> KeySpace {
         let mut fresh = template.has(&TemplatePart::Id) || template.has(&TemplatePart::Time);
         let mut entities = Vec::new();
+        let mut values = Vec::new();
         for name in template.entities() {
             if let Some(e) = scenario.entities.iter().find(|e| e.name == name) {
                 if e.popularity == Popularity::New {
@@ -36,18 +62,31 @@ impl KeySpace {
                     _ => e.count,
                 };
                 entities.push((name.to_string(), count.max(1)));
+                values.push(e.values.clone());
             }
         }
         KeySpace {
             template: template.parts.clone(),
             entities,
             fresh,
+            values,
+            shard_by: None,
+            bucket_base: 0,
         }
     }
 
     /// Number of distinct logical keys (product of entity counts), saturating; 1 with no entities.
     pub fn cardinality(&self) -> f64 {
         self.entities.iter().map(|(_, c)| *c as f64).product()
+    }
+
+    /// The name of instance `id` of entity `i`: its value when the entity
+    /// names its values, else the number.
+    pub fn instance_name(&self, i: usize, id: u64) -> String {
+        match self.values.get(i).and_then(|v| v.get(id as usize)) {
+            Some(v) => v.clone(),
+            None => id.to_string(),
+        }
     }
 
     /// Formats a key: `ids[i]` is the instance of `entities[i]`.
@@ -58,13 +97,21 @@ impl KeySpace {
                 TemplatePart::Literal(s) => out.push_str(s),
                 TemplatePart::Entity(name) => {
                     let i = self.entities.iter().position(|(n, _)| n == name);
-                    match i.and_then(|i| ids.get(i)) {
-                        Some(id) => out.push_str(&id.to_string()),
+                    match i.and_then(|i| ids.get(i).map(|id| (i, *id))) {
+                        Some((i, id)) => out.push_str(&self.instance_name(i, id)),
                         None => out.push('?'),
                     }
                 }
-                TemplatePart::Bucket => out.push_str(&bucket.to_string()),
-                TemplatePart::Shard => out.push_str(&shard.unwrap_or(0).to_string()),
+                TemplatePart::Bucket => out.push_str(&(self.bucket_base + bucket).to_string()),
+                TemplatePart::Shard => {
+                    let shard = match self.shard_by {
+                        Some((e, n)) => ids
+                            .get(e)
+                            .map_or(0, |&id| shard_of(&self.instance_name(e, id), n)),
+                        None => shard.unwrap_or(0),
+                    };
+                    out.push_str(&shard.to_string());
+                }
                 TemplatePart::Time => out.push_str("<time>"),
                 TemplatePart::Id => out.push_str("<id>"),
             }

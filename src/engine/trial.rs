@@ -84,7 +84,7 @@ const CAPS_SEED: u64 = 0xCA95_7AB1_E11D_0C0D;
 /// stream (seeded from the trial's), so they never shift a table's draws.
 pub fn run_trial(plan: &Plan, store: &dyn StoreModel, t: u32) -> Vec<TableTrial> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(trial_seed(plan.seed, t));
-    let mut world = World::new(&mut rng);
+    let mut world = World::new(&mut rng).with_values(&plan.value_ranks);
     let (mut out, loads): (Vec<TableTrial>, Vec<NodeLoad>) = plan
         .tables
         .iter()

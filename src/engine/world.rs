@@ -17,6 +17,9 @@ pub(super) struct World {
     pub(super) name_salt: u64,
     /// (entity name, count) → instance index of ranks 1..=len.
     ranks: HashMap<(String, u64), Vec<u64>>,
+    /// Entities with named values: the value index of each rank, the same
+    /// in every trial.
+    fixed: HashMap<String, Vec<u64>>,
 }
 
 impl World {
@@ -29,7 +32,15 @@ impl World {
             place_salt,
             name_salt,
             ranks: HashMap::new(),
+            fixed: HashMap::new(),
         }
+    }
+
+    /// The same world with the entities of `value_ranks` (name, value index
+    /// of each rank) holding their ranks on their named values.
+    pub(super) fn with_values(mut self, value_ranks: &[(String, Vec<u64>)]) -> World {
+        self.fixed = value_ranks.iter().cloned().collect();
+        self
     }
 
     /// Instance indices of the top `k` ranks of an entity of `count` instances.
@@ -40,6 +51,9 @@ impl World {
         k: u64,
         rng: &mut Xoshiro256PlusPlus,
     ) -> Vec<u64> {
+        if let Some(order) = self.fixed.get(entity).filter(|o| o.len() as u64 == count) {
+            return order[..k.min(count) as usize].to_vec();
+        }
         let e = self
             .ranks
             .entry((entity.to_string(), count))
@@ -101,12 +115,17 @@ pub(super) fn instance_ids(
 }
 
 /// The names of instances `raw` (one instance index per entity of `keys`):
-/// a salted mix of each entity and index, 12 decimal digits at most.
+/// a salted mix of each entity and index, 12 decimal digits at most; an
+/// entity with named values keeps the index of its value.
 pub(super) fn named_ids(keys: &KeySpace, raw: &[u64], salt: u64) -> Vec<u64> {
     keys.entities
         .iter()
         .zip(raw)
-        .map(|((name, _), v)| {
+        .enumerate()
+        .map(|(i, ((name, _), v))| {
+            if keys.values.get(i).is_some_and(|vals| !vals.is_empty()) {
+                return *v;
+            }
             let e = key_hash(name.as_bytes());
             fmix64(salt ^ e ^ fmix64(*v)) % 1_000_000_000_000
         })

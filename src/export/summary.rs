@@ -45,6 +45,11 @@ pub struct Summary<'a> {
     /// The base design's design-review checklist (`{check, subject, status,
     /// reason}`).
     pub checklist: &'a [ChecklistItem],
+    /// The scenario's validation warnings (`{path, line, column, key,
+    /// message, fix}`: a `peak_factor` below 1, a `query` on a table without
+    /// a sort key), only when there are any.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub warnings: &'a [crate::scenario::Warning],
     /// Per access pattern with `copies`: the copy table, copies per
     /// operation, write amplification and propagation time (absent when no
     /// pattern writes copies).
@@ -286,6 +291,11 @@ pub struct NodeSummary<'a> {
     /// Bytes held per node when the store keeps its data in memory (Redis
     /// Cluster); `null` otherwise.
     pub memory: Option<MemorySummary<'a>>,
+    /// Bytes stored per node, every replica counted, when the scenario sets
+    /// `node_storage` (Cassandra/ScyllaDB, MongoDB shards, Bigtable nodes);
+    /// absent otherwise. The same fields as `memory`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub storage: Option<MemorySummary<'a>>,
 }
 
 /// Bytes held per node, every table summed.
@@ -293,7 +303,7 @@ pub struct NodeSummary<'a> {
 pub struct MemorySummary<'a> {
     /// Bytes the store adds per key (counted in).
     pub key_overhead_bytes: f64,
-    /// Bytes one node holds at most (`node_memory`); `null` when not set.
+    /// Bytes one node holds at most (`node_memory` / `node_storage`); `null` when not set.
     pub limit_bytes: Option<f64>,
     /// The fullest node's bytes at the horizon, per trial.
     pub peak_bytes: Stat,
@@ -368,6 +378,7 @@ impl<'a> From<&'a RunResults> for Summary<'a> {
             tables: r.tables.iter().map(TableSummary::from).collect(),
             verdicts: &r.verdicts,
             checklist: &r.checklist,
+            warnings: &r.warnings,
             copies: &r.fanout.copies,
             caches: &r.fanout.caches,
             sweep: (!r.variants.is_empty()).then(|| Sweep {
@@ -500,7 +511,16 @@ impl<'a> From<&'a NodeResults> for NodeSummary<'a> {
             hottest_node_share: n.hottest_node_share.into(),
             tables: &n.tables,
             ranks: &n.ranks,
-            memory: n.memory.as_ref().map(MemorySummary::from),
+            memory: n
+                .memory
+                .as_ref()
+                .filter(|m| m.check != "node_storage")
+                .map(MemorySummary::from),
+            storage: n
+                .memory
+                .as_ref()
+                .filter(|m| m.check == "node_storage")
+                .map(MemorySummary::from),
         }
     }
 }

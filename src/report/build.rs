@@ -318,9 +318,21 @@ fn capacity(r: &RunResults) -> Option<Block> {
         blocks.extend(sections::node_ranks(r).map(|t| text_table("node-ranks", t)));
     }
     if let Some(memory) = sections::node_memory(r) {
+        let storage = sections::is_node_storage(r);
         blocks.extend([
-            Block::Heading("Node memory".to_string()),
-            note(sections::MEMORY_NOTE),
+            Block::Heading(
+                if storage {
+                    "Node storage"
+                } else {
+                    "Node memory"
+                }
+                .to_string(),
+            ),
+            note(if storage {
+                sections::STORAGE_NOTE
+            } else {
+                sections::MEMORY_NOTE
+            }),
             text_table("node-memory", memory),
         ]);
     }

@@ -46,7 +46,9 @@ use crate::results::RunResults;
 ///     store: StoreSummary { kind: "generic".into(), read_unit: "ops".into(),
 ///                           write_unit: "ops".into(), figures: vec![] },
 ///     tables: vec![], verdicts: vec![], variants: vec![], recommendation: None,
-///     checklist: vec![], fanout: Default::default(),
+///     checklist: vec![],
+///     warnings: vec![],
+///     fanout: Default::default(),
 ///     source_text: "name = \"demo\"\n".into(),
 /// };
 /// let md = keyheat::report::markdown(&results, &[]);
@@ -84,6 +86,7 @@ pub fn markdown(results: &RunResults, chart_files: &[PathBuf]) -> String {
 ///     tables: vec![], verdicts: vec![], variants: vec![], recommendation: None,
 ///     checklist: vec![ChecklistItem { check: "ephemeral_ttl".into(), subject: "sessions".into(),
 ///                                     status: Status::Fail, reason: "no TTL".into() }],
+///     warnings: vec![],
 ///     fanout: Default::default(),
 ///     source_text: "name = \"demo\"\n".into(),
 /// };

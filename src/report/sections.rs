@@ -155,8 +155,14 @@ pub(super) fn safe_buckets(t: &TableResults, headroom: f64) -> Vec<String> {
         ));
     }
     if let Some(n) = t.fewest_safe_shards {
+        // A global index (`table.index`) is sharded on its own [[table.index]].
+        let on = if t.name.contains('.') {
+            " on its [[table.index]]"
+        } else {
+            ""
+        };
         out.push(format!(
-            "Without a narrower bucket, {n} write shards (shards = {n}) keep it within them."
+            "Without a narrower bucket, {n} write shards (shards = {n}{on}) keep it within them."
         ));
     }
     if let Some(days) = t.widest_safe_item_bucket_days.filter(|d| d.is_finite()) {
@@ -403,18 +409,34 @@ pub(super) fn node_ranks(r: &RunResults) -> Option<TextTable> {
 /// The note above the node memory table.
 pub(super) const MEMORY_NOTE: &str = "Bytes held per node, every table summed: each key's stored value or items plus the store's per-key overhead; the hottest keys on the node their slot maps to, the rest spread by the node's share of the slots; growing as keys are written, a TTL stopping the growth. The fill day is the first day the fullest node holds node_memory.";
 
-/// Node memory of the cluster, when the store holds its data in memory.
+/// The note above the node storage table.
+pub(super) const STORAGE_NOTE: &str = "Bytes stored per node, every table summed and every replica counted: each key's items with the store's per-item overhead; the hottest keys on the nodes holding their partition, the rest spread by the node's share of the partitions; growing as keys are written, a TTL stopping the growth. The day the fullest node crosses node_storage is the first crossing in each trial, with its mean and 95% confidence interval over trials.";
+
+/// Whether the cluster's node bytes are judged as storage (`node_storage`).
+pub(super) fn is_node_storage(r: &RunResults) -> bool {
+    cluster(r)
+        .and_then(|n| n.memory.as_ref())
+        .is_some_and(|m| m.check == "node_storage")
+}
+
+/// Node memory of the cluster, when the store holds its data in memory, or
+/// node storage when the scenario sets `node_storage`.
 pub(super) fn node_memory(r: &RunResults) -> Option<TextTable> {
     let n = cluster(r)?;
     let m = n.memory.as_ref()?;
     let horizon = format!("{}-day", sig3(r.horizon_days));
+    let what = if m.check == "node_storage" {
+        "storage"
+    } else {
+        "memory"
+    };
     let rows = vec![
         vec![
             "per-key overhead counted".to_string(),
             bytes(m.key_overhead_bytes),
         ],
         vec![
-            format!("memory limit per {} (node_memory)", n.label),
+            format!("{what} limit per {} ({})", n.label, m.check),
             m.limit_bytes.map_or("none set".to_string(), bytes),
         ],
         vec![

@@ -159,6 +159,7 @@ fn capacity_nodes_and_placement() {
         }],
         tables: vec!["orders.by_status".to_string()],
         memory: Some(crate::results::NodeMemory {
+            check: "node_memory".into(),
             key_overhead_bytes: 56.0,
             limit_bytes: Some(8e9),
             peak_bytes: crate::results::Stat {

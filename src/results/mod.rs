@@ -50,6 +50,9 @@ pub struct RunResults {
     /// The design-review checklist of the base design: static checks of the
     /// access-pattern table and key templates (the verdicts stage's checklist).
     pub checklist: Vec<ChecklistItem>,
+    /// The scenario's validation warnings (a `peak_factor` below 1, a
+    /// `query` without a sort key), then any a variant adds.
+    pub warnings: Vec<crate::scenario::Warning>,
     /// The base design's copies and caches (`engine::fanout`).
     pub fanout: Fanout,
     /// The scenario file as written (echoed in the report).
@@ -307,13 +310,16 @@ pub struct NodeResults {
     /// Per-node load by rank (1 = each trial's busiest node).
     pub ranks: Vec<PartitionRank>,
     /// Bytes held per node over the horizon, when the store keeps its data
-    /// in memory (Redis Cluster).
+    /// in memory (Redis Cluster) or the scenario sets `node_storage`.
     pub memory: Option<NodeMemory>,
 }
 
 /// Bytes held per node (Redis: per master), every table summed, reduced over trials.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct NodeMemory {
+    /// The check that judges these bytes: `node_memory` (Redis: data in
+    /// memory) or `node_storage` (a node's disk), also the setting's name.
+    pub check: String,
     /// Bytes the store adds per key (counted in).
     pub key_overhead_bytes: f64,
     /// Bytes one node holds at most (`node_memory`), if set.

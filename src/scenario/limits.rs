@@ -72,6 +72,15 @@ pub const MAX_EXPONENT: f64 = 10.0;
 /// Most `weights` (instances of a weights entity): 10⁶.
 pub const MAX_WEIGHTS: usize = 1_000_000;
 
+/// Most named `values` of one entity: 10⁵. Named instances are a small
+/// entity's (statuses, regions, topics) listed one by one; a larger
+/// population is a `count`.
+pub const MAX_VALUES: usize = 100_000;
+
+/// Longest named value: 1,024 bytes (a key part, well under every store's
+/// key limit: DynamoDB 2,048 B, Bigtable 4 KiB).
+pub const MAX_VALUE_BYTES: usize = 1024;
+
 /// Largest single weight: 10¹⁵ (weights are relative; their sum must stay
 /// finite and exact enough to normalise).
 pub const MAX_WEIGHT: f64 = 1e15;
@@ -91,6 +100,11 @@ pub const MAX_ITEM_BYTES: f64 = 1_073_741_824.0;
 
 /// Largest spread of a log-normal size, p99 ÷ median: 10⁶ (σ ≈ 5.9).
 pub const MAX_LOGNORMAL_SPREAD: f64 = 1e6;
+
+/// Most items in one count bucket (`bucket = { items = N }`): 2·10⁹,
+/// Cassandra's hard limit of cells in one partition, the largest item
+/// collection of any store keyheat models.
+pub const MAX_BUCKET_ITEMS: u64 = 2_000_000_000;
 
 /// Most items already stored per partition key (`initial_items`): 2·10⁹,
 /// Cassandra's hard limit of cells in one partition, the largest item

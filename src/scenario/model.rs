@@ -32,6 +32,39 @@ pub struct Scenario {
     pub source_text: String,
     /// The path the scenario was read from (`"<string>"` when parsed from text).
     pub source_path: String,
+    /// Values that are valid but probably not what was meant (a
+    /// `peak_factor` below 1, a `query` on a table without a sort key), in
+    /// file order: `keyheat check` and `run` print them on stderr and
+    /// `summary.json` keeps them. Not errors.
+    pub warnings: Vec<Warning>,
+}
+
+/// A validation warning, located like an error (see [`Scenario::warnings`]).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Warning {
+    /// The scenario file.
+    pub path: String,
+    /// 1-based line of the value.
+    pub line: usize,
+    /// 1-based column of the value.
+    pub column: usize,
+    /// Dotted key, e.g. `access_pattern.Create order.peak_factor`.
+    pub key: String,
+    /// What looks wrong.
+    pub message: String,
+    /// What to write instead, if it is a mistake.
+    pub fix: String,
+}
+
+impl std::fmt::Display for Warning {
+    /// `file:line:column: warning: key: message` and the fix on its own line.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: warning: {}: {}\n  fix: {}",
+            self.path, self.line, self.column, self.key, self.message, self.fix
+        )
+    }
 }
 
 /// The store a scenario targets, with its settings as written: the store
@@ -200,6 +233,41 @@ pub struct Entity {
     pub count: u64,
     /// How requests pick an instance.
     pub popularity: Popularity,
+    /// The instances' names, when the entity lists them (`values = ["PENDING",
+    /// "PAID", …]`): `count` is the list's length, a `weights` popularity
+    /// gives `values[i]` the weight `weights[i]`, any other popularity ranks
+    /// them in list order (the first the most popular). Keys, `keys.csv` and
+    /// the report show these strings, and stores with a published hash place
+    /// them. Empty: instances are numbered (drawn afresh in each trial).
+    pub values: Vec<String>,
+}
+
+impl Entity {
+    /// The value index of each popularity rank (rank 1 first), when the
+    /// entity lists `values`: weights in descending order (ties in list
+    /// order), else list order. Empty without values.
+    ///
+    /// ```
+    /// use keyheat::scenario::{Entity, Popularity};
+    /// let e = Entity {
+    ///     name: "status".into(),
+    ///     count: 3,
+    ///     popularity: Popularity::Weights { weights: vec![10.0, 70.0, 20.0] },
+    ///     values: vec!["CANCELLED".into(), "PENDING".into(), "PAID".into()],
+    /// };
+    /// assert_eq!(e.value_ranks(), vec![1, 2, 0]);
+    /// ```
+    pub fn value_ranks(&self) -> Vec<u64> {
+        let mut order: Vec<u64> = (0..self.values.len() as u64).collect();
+        if let Popularity::Weights { weights } = &self.popularity {
+            // Stable: equal weights keep list order, as `RankShares` ranks them.
+            order.sort_by(|&a, &b| {
+                let w = |i: u64| weights.get(i as usize).copied().unwrap_or(0.0);
+                w(b).total_cmp(&w(a))
+            });
+        }
+        order
+    }
 }
 
 /// How requests are spread over an entity's instances, by popularity rank.
@@ -328,7 +396,8 @@ pub enum CountDist {
 pub enum ShardStrategy {
     /// A random suffix per write: reading one item needs all `shards` queries.
     Random,
-    /// Suffix = hash(item id) mod shards: a point read stays 1 query.
+    /// Suffix = hash(item id) mod shards: a point read stays 1 query. With
+    /// `shard_by`, suffix = hash(that entity's instance) mod shards.
     Calculated,
 }
 
@@ -347,6 +416,10 @@ pub enum Projection {
 }
 
 /// `[[table.index]]`: a secondary index (DynamoDB GSI or LSI).
+///
+/// A global index takes write sharding and buckets exactly as a table does
+/// (`shards`, `shard_strategy`, `shard_by`, `bucket`); a local index shares
+/// its table's partition key, so it takes none of them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Index {
     /// Name; access patterns address it as `"<table>.<index>"`.
@@ -367,6 +440,18 @@ pub struct Index {
     pub read_capacity: Option<f64>,
     /// The global index's own write capacity, WCU (`None`: the table's `[store] write_capacity`).
     pub write_capacity: Option<f64>,
+    /// Write shards of the index's partition key (1 = unsharded; always 1 on a local index).
+    pub shards: u32,
+    /// How the index's shard suffix is chosen.
+    pub shard_strategy: ShardStrategy,
+    /// The entity whose instance picks the index's shard (`shard_by`).
+    pub shard_by: Option<String>,
+    /// The index's time bucket, seconds: its own `bucket`, else the table's
+    /// (a `{bucket}` in the index key is the table's time bucket).
+    pub bucket_s: Option<f64>,
+    /// The index's count bucket (`bucket = { items = N }`): a new index
+    /// partition key every N entries written under a key.
+    pub bucket_items: Option<f64>,
 }
 
 /// `[[table]]`: a key layout.
@@ -384,8 +469,16 @@ pub struct Table {
     pub shards: u32,
     /// How the shard suffix is chosen.
     pub shard_strategy: ShardStrategy,
+    /// The entity whose instance picks the shard (`shard_by = "<entity>"`):
+    /// suffix = hash(instance) mod `shards`, so one instance always lands on
+    /// the same shard (`shard_strategy` is then `Calculated`).
+    pub shard_by: Option<String>,
     /// Time bucket width, seconds (`None` = no bucket).
     pub bucket_s: Option<f64>,
+    /// Count bucket (`bucket = { items = N }`): a new partition key every N
+    /// items written under a key; the newest bucket takes the writes
+    /// (`None` = no count bucket; never set together with `bucket_s`).
+    pub bucket_items: Option<f64>,
     /// Item time to live, seconds (`None` = items never expire).
     pub ttl_s: Option<f64>,
     /// Items already stored per partition key at t = 0.
@@ -409,12 +502,15 @@ pub enum Operation {
     Delete,
     /// Grow an existing item by `element_size` (an embedded array).
     Append,
+    /// Read every partition of the table: fan-out = partitions, units = the
+    /// table's bytes per scan.
+    Scan,
 }
 
 impl Operation {
     /// Whether the operation consumes write capacity.
     pub fn is_write(self) -> bool {
-        !matches!(self, Operation::Get | Operation::Query)
+        !matches!(self, Operation::Get | Operation::Query | Operation::Scan)
     }
     /// Scenario-file spelling.
     pub fn as_str(self) -> &'static str {
@@ -425,6 +521,7 @@ impl Operation {
             Operation::Update => "update",
             Operation::Delete => "delete",
             Operation::Append => "append",
+            Operation::Scan => "scan",
         }
     }
 }

@@ -8,9 +8,9 @@
 //!
 //! | kind | forms | examples |
 //! |---|---|---|
-//! | size | number of bytes, optionally followed (after an optional space) by `B`, `KB` (also `kB`) = 10³, `MB` = 10⁶, `GB` = 10⁹, `TB` = 10¹², `KiB` = 2¹⁰, `MiB` = 2²⁰, `GiB` = 2³⁰, `TiB` = 2⁴⁰ — case-sensitive | `"1.2KB"` = 1200, `"1KiB"` = 1024, `"6 MB"` |
+//! | size | number of bytes, optionally followed (after an optional space) by `B`, `KB` (also `kB`) = 10³, `MB` = 10⁶, `GB` = 10⁹, `TB` = 10¹², `PB` = 10¹⁵, `KiB` = 2¹⁰, `MiB` = 2²⁰, `GiB` = 2³⁰, `TiB` = 2⁴⁰, `PiB` = 2⁵⁰ — case-sensitive | `"1.2KB"` = 1200, `"1KiB"` = 1024, `"6 MB"`, `"2PB"` |
 //! | duration | seconds, or a number followed by `ms`, `s`, `m` (minutes), `h`, `d`, `w` (7 d), `mo` (30 d) or `y` (365 d) | `"10d"` = 864 000, `"1.5h"` = 5400, `"90s"` |
-//! | rate | per second, or `<number>[k\|K\|M\|G]/<unit>` with unit `s`, `sec`, `second`, `m`, `min`, `minute`, `h`, `hour`, `d`, `day`, `w`, `week` (plurals accepted) | `"500/s"`, `"3M/day"` = 34.72…, `"20k/min"` |
+//! | rate | per second, or `<number>[k\|K\|M\|G]/<unit>` with unit `s`, `sec`, `second`, `m`, `min`, `minute`, `h`, `hour`, `d`, `day`, `w`, `week`, `mo`, `month` (30 d, as the `mo` duration), `y`, `year` (365 d) (plurals accepted) | `"500/s"`, `"3M/day"` = 34.72…, `"20k/min"`, `"13M/month"` = 5.015…, `"2M/y"` |
 //!
 //! Numbers are decimal (`1.5`, `.5`), may carry `_` digit separators
 //! (`"3_000/s"`) and no exponent.
@@ -25,10 +25,12 @@ pub const SIZE_UNITS: &[(&str, f64)] = &[
     ("MB", 1e6),
     ("GB", 1e9),
     ("TB", 1e12),
+    ("PB", 1e15),
     ("KiB", 1024.0),
     ("MiB", 1_048_576.0),
     ("GiB", 1_073_741_824.0),
     ("TiB", 1_099_511_627_776.0),
+    ("PiB", 1_125_899_906_842_624.0),
 ];
 
 /// Duration suffixes and their length in seconds (`mo` = 30 days, `y` = 365 days).
@@ -39,11 +41,17 @@ pub const DURATION_UNITS: &[(&str, f64)] = &[
     ("h", 3600.0),
     ("d", 86_400.0),
     ("w", 604_800.0),
-    ("mo", 2_592_000.0),
-    ("y", 31_536_000.0),
+    ("mo", MONTH_S),
+    ("y", YEAR_S),
 ];
 
-/// Rate time units (after the `/`) and their length in seconds.
+/// Seconds in the month of rates and durations (`mo`): 30 days.
+pub const MONTH_S: f64 = 2_592_000.0;
+/// Seconds in the year of rates and durations (`y`): 365 days.
+pub const YEAR_S: f64 = 31_536_000.0;
+
+/// Rate time units (after the `/`) and their length in seconds; a month is
+/// 30 days and a year 365, as the `mo` and `y` durations.
 pub const RATE_UNITS: &[(&str, f64)] = &[
     ("s", 1.0),
     ("sec", 1.0),
@@ -62,6 +70,12 @@ pub const RATE_UNITS: &[(&str, f64)] = &[
     ("w", 604_800.0),
     ("week", 604_800.0),
     ("weeks", 604_800.0),
+    ("mo", MONTH_S),
+    ("month", MONTH_S),
+    ("months", MONTH_S),
+    ("y", YEAR_S),
+    ("year", YEAR_S),
+    ("years", YEAR_S),
 ];
 
 /// Count multipliers accepted before the `/` of a rate.
@@ -217,6 +231,9 @@ pub fn parse_duration(text: &str) -> Result<f64, UnitError> {
 /// assert_eq!(parse_rate("500/s"), Ok(500.0));
 /// assert!((parse_rate("3M/day").unwrap() - 34.722_222).abs() < 1e-5);
 /// assert!((parse_rate("20k/min").unwrap() - 333.333_333).abs() < 1e-5);
+/// // 13 million a month of 30 days: 13e6 / 2,592,000 s = 5.0154 per second.
+/// assert!((parse_rate("13M/month").unwrap() - 5.015_432).abs() < 1e-6);
+/// assert!((parse_rate("2M/y").unwrap() - 2e6 / 31_536_000.0).abs() < 1e-12);
 /// assert_eq!(parse_rate("50"), Ok(50.0));
 /// assert!(parse_rate("5 per fortnight").is_err());
 /// ```
@@ -339,6 +356,8 @@ mod tests {
         assert_eq!(parse_size("1MiB"), Ok(1_048_576.0));
         assert_eq!(parse_size("1GiB"), Ok(1_073_741_824.0));
         assert_eq!(parse_size("1TiB"), Ok(1_099_511_627_776.0));
+        assert_eq!(parse_size("1PB"), Ok(1e15));
+        assert_eq!(parse_size("2PiB"), Ok(2.0 * 1_125_899_906_842_624.0));
         assert_eq!(parse_size("1.2KB"), Ok(1200.0));
         assert_eq!(parse_size("400 KB"), Ok(400_000.0));
         assert_eq!(parse_size(" 7 "), Ok(7.0));
@@ -363,7 +382,7 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "`10 parsecs` is not a size: unknown unit `parsecs`; a size is a number of bytes, optionally followed by \
-             `B`, `KB`, `kB`, `MB`, `GB`, `TB`, `KiB`, `MiB`, `GiB` or `TiB` (e.g. \"1.2KB\", \"4KiB\")"
+             `B`, `KB`, `kB`, `MB`, `GB`, `TB`, `PB`, `KiB`, `MiB`, `GiB`, `TiB` or `PiB` (e.g. \"1.2KB\", \"4KiB\")"
         );
         assert!(parse_size("").is_err());
         assert!(parse_size("KB").is_err());
@@ -397,6 +416,14 @@ mod tests {
         assert_eq!(parse_rate("3M/day"), Ok(3e6 / 86_400.0));
         assert_eq!(parse_rate("20k/min"), Ok(20_000.0 / 60.0));
         assert_eq!(parse_rate("2G/week"), Ok(2e9 / 604_800.0));
+        // A month of 30 days and a year of 365, as the `mo` / `y` durations:
+        // 13e6 / (30 × 86,400) = 5.015 per second.
+        assert_eq!(parse_rate("13M/month"), Ok(13e6 / 2_592_000.0));
+        assert!((parse_rate("13M/month").unwrap() - 5.015).abs() < 5e-4);
+        assert_eq!(parse_rate("13M/mo"), Ok(13e6 / 2_592_000.0));
+        assert_eq!(parse_rate("2M/y"), Ok(2e6 / 31_536_000.0));
+        assert_eq!(parse_rate("2M/year"), Ok(2e6 / 31_536_000.0));
+        assert_eq!(parse_rate("24/years"), Ok(24.0 / 31_536_000.0));
         assert_eq!(parse_rate("3_000/minute"), Ok(50.0));
         assert_eq!(parse_rate("12"), Ok(12.0));
         assert_eq!(parse_rate("-5/s"), Ok(-5.0));

@@ -74,7 +74,7 @@ pub(crate) const SIMULATION_KEYS: &[&str] = &[
     "bursts",
 ];
 /// Keys accepted in `[[entity]]`.
-pub(crate) const ENTITY_KEYS: &[&str] = &["name", "count", "popularity"];
+pub(crate) const ENTITY_KEYS: &[&str] = &["name", "count", "popularity", "values"];
 /// Keys accepted in `[[table]]`.
 pub(crate) const TABLE_KEYS: &[&str] = &[
     "name",
@@ -83,6 +83,7 @@ pub(crate) const TABLE_KEYS: &[&str] = &[
     "item_size",
     "shards",
     "shard_strategy",
+    "shard_by",
     "bucket",
     "ttl",
     "initial_items",
@@ -99,6 +100,10 @@ pub(crate) const INDEX_KEYS: &[&str] = &[
     "projection",
     "read_capacity",
     "write_capacity",
+    "shards",
+    "shard_strategy",
+    "shard_by",
+    "bucket",
 ];
 /// Keys accepted in `[[access_pattern]]`.
 pub(crate) const PATTERN_KEYS: &[&str] = &[
@@ -134,6 +139,7 @@ pub(crate) const PRICING_KEYS: &[&str] = &[
 const OPERATIONS: &[(&str, Operation)] = &[
     ("get", Operation::Get),
     ("query", Operation::Query),
+    ("scan", Operation::Scan),
     ("put", Operation::Put),
     ("update", Operation::Update),
     ("delete", Operation::Delete),
@@ -166,7 +172,8 @@ pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
     let simulation = simulation(&root)?;
     let entities = entities(&root)?;
     let tables = tables(&root, &entities, &store)?;
-    let access_patterns = access_patterns(&root, &tables, &entities, &simulation)?;
+    let mut warnings = Vec::new();
+    let access_patterns = access_patterns(&root, &tables, &entities, &simulation, &mut warnings)?;
     zero_capacity(&root, &store, &tables, &access_patterns)?;
     let checks = checks(&root)?;
     let pricing = pricing(&root, &store)?;
@@ -195,6 +202,7 @@ pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
         variants: Vec::new(),
         source_text: src.text.to_string(),
         source_path: src.path.to_string(),
+        warnings,
     })
 }
 
@@ -725,8 +733,29 @@ fn entities(root: &Section) -> Result<Vec<Entity>> {
             Some(p) => popularity(&p)?,
             None => Popularity::Uniform,
         };
+        let values_field = section.get("values");
+        let values = match &values_field {
+            Some(f) => entity_values(f, &popularity)?,
+            None => Vec::new(),
+        };
         let count_field = section.get("count");
+        if let (Some(c), false) = (&count_field, values.is_empty()) {
+            let count = c.whole(1, MAX_ENTITY_COUNT, &format!("count = {}", values.len()))?;
+            if count != values.len() as u64 {
+                return Err(c.error(
+                    format!(
+                        "count {count} does not match the {} values listed",
+                        values.len()
+                    ),
+                    format!(
+                        "write count = {} or remove count (it defaults to the number of values)",
+                        values.len()
+                    ),
+                ));
+            }
+        }
         let count = match (&popularity, count_field) {
+            _ if !values.is_empty() => values.len() as u64,
             (Popularity::Weights { weights }, None) => weights.len() as u64,
             (Popularity::Weights { weights }, Some(c)) => {
                 let count = c.whole(1, MAX_ENTITY_COUNT, &format!("count = {}", weights.len()))?;
@@ -748,7 +777,84 @@ fn entities(root: &Section) -> Result<Vec<Entity>> {
             name: name.to_string(),
             count,
             popularity,
+            values,
         });
+    }
+    Ok(out)
+}
+
+/// `values = ["PENDING", "PAID", …]`: the names of a small entity's
+/// instances, each a non-empty string of at most [`MAX_VALUE_BYTES`], none
+/// repeated, at most [`MAX_VALUES`]; as many as a `weights` popularity has
+/// weights; not with `new` (every operation a fresh, unnamed instance).
+fn entity_values(f: &Field, popularity: &Popularity) -> Result<Vec<String>> {
+    let example = "values = [\"PENDING\", \"PAID\", \"SHIPPED\"]";
+    let items = f.array(example)?;
+    if items.is_empty() {
+        return Err(f.error(
+            "values is empty",
+            format!("list the instances' names, e.g. {example}, or remove values"),
+        ));
+    }
+    if items.len() > MAX_VALUES {
+        return Err(f.error(
+            format!(
+                "{} values: at most {} (named values are a small entity's; a larger population is a count)",
+                crate::format::count(items.len()),
+                crate::format::count(MAX_VALUES)
+            ),
+            "remove values and give count = <instances> instead",
+        ));
+    }
+    if *popularity == Popularity::New {
+        return Err(f.key_error(
+            "values names a fixed set of instances, but popularity \"new\" makes a fresh instance every operation",
+            "remove values, or use another popularity (e.g. \"uniform\")",
+        ));
+    }
+    let mut out: Vec<String> = Vec::with_capacity(items.len());
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for (i, node) in items.iter().enumerate() {
+        let item = f.item(i, node);
+        let v = item.str(example)?;
+        if v.is_empty() {
+            return Err(item.error(
+                "a value is empty",
+                "give every value a name, e.g. \"PENDING\"",
+            ));
+        }
+        if v.len() > MAX_VALUE_BYTES {
+            return Err(item.error(
+                format!(
+                    "a value of {} bytes: at most {MAX_VALUE_BYTES} (it is part of a key)",
+                    v.len()
+                ),
+                "shorten the value",
+            ));
+        }
+        if let Some(first) = seen.get(v) {
+            return Err(item.error(
+                format!(
+                    "value `{v}` is listed twice (first at position {})",
+                    first + 1
+                ),
+                "list each value once",
+            ));
+        }
+        seen.insert(v, i);
+        out.push(v.to_string());
+    }
+    if let Popularity::Weights { weights } = popularity {
+        if weights.len() != out.len() {
+            return Err(f.error(
+                format!(
+                    "values lists {} names but popularity has {} weights: weights[i] is the weight of values[i]",
+                    out.len(),
+                    weights.len()
+                ),
+                "give one weight per value, in the same order",
+            ));
+        }
     }
     Ok(out)
 }
@@ -1097,22 +1203,191 @@ fn template(f: &Field, entities: &[&str]) -> Result<KeyTemplate> {
     })
 }
 
-/// Errors when `tpl` (read from `f`) uses `{bucket}` on a table without a bucket.
-fn check_bucket(f: &Field, tpl: &KeyTemplate, bucket_s: Option<f64>) -> Result<()> {
-    if bucket_s.is_none() && tpl.has(&TemplatePart::Bucket) {
+/// Errors when `tpl` (read from `f`) uses `{bucket}` where no bucket numbers it.
+fn check_bucket(f: &Field, tpl: &KeyTemplate, has_bucket: bool, what: &str) -> Result<()> {
+    if !has_bucket && tpl.has(&TemplatePart::Bucket) {
         let byte = tpl.text.find("{bucket}").unwrap_or(0);
         let at = f.src.offset_in_string(&f.span(), &tpl.text, byte);
         return Err(f.src.error(
             &(at..at),
             f.key.clone(),
             format!(
-                "template `{}` uses {{bucket}} but the table has no time bucket",
+                "template `{}` uses {{bucket}} but the {what} has no bucket",
                 tpl.text
             ),
-            "set bucket = \"1d\" (the bucket width) in this [[table]], or remove {bucket}",
+            format!("set bucket = \"1d\" (a time bucket) or bucket = {{ items = 100000 }} (a count bucket) in this {}, or remove {{bucket}}", if what == "table" { "[[table]]" } else { "[[table.index]]" }),
         ));
     }
     Ok(())
+}
+
+/// Errors when `tpl` (read from `f`) uses `{shard}` where no write sharding
+/// fills it: a key whose table or index does not set `shards` (the
+/// placeholder would always be written `0`), or a sort key.
+fn check_shard(
+    f: &Field,
+    tpl: &KeyTemplate,
+    shards_set: bool,
+    sort_key: bool,
+    what: &str,
+) -> Result<()> {
+    if !tpl.has(&TemplatePart::Shard) {
+        return Ok(());
+    }
+    let byte = tpl.text.find("{shard}").unwrap_or(0);
+    let at = f.src.offset_in_string(&f.span(), &tpl.text, byte);
+    let header = if what == "table" {
+        "[[table]]"
+    } else {
+        "[[table.index]]"
+    };
+    if sort_key {
+        return Err(f.src.error(
+            &(at..at),
+            f.key.clone(),
+            format!("template `{}` uses {{shard}} in the sort key; write sharding suffixes the partition key", tpl.text),
+            "move {shard} to partition_key (or drop it: shards > 1 appends #{shard} to the partition key)",
+        ));
+    }
+    if !shards_set {
+        return Err(f.src.error(
+            &(at..at),
+            f.key.clone(),
+            format!(
+                "template `{}` uses {{shard}} but this {what} sets no shards: the placeholder would always be written 0",
+                tpl.text
+            ),
+            format!("set shards = 16 (the write shards) in this {header}, or remove {{shard}}"),
+        ));
+    }
+    Ok(())
+}
+
+/// Write sharding and bucketing of a table or a global index, as written
+/// (`shards`, `shard_strategy`, `shard_by`, `bucket`).
+struct Sharding {
+    shards: u32,
+    /// Whether `shards` is written (a `{shard}` then has its value).
+    shards_set: bool,
+    shard_strategy: ShardStrategy,
+    shard_by: Option<String>,
+    /// `bucket` as written: `None` when absent.
+    bucket: Option<BucketSpec>,
+}
+
+/// A `bucket` value: `"none"`, a duration, or `{ items = N }`.
+#[derive(Clone, Copy)]
+enum BucketSpec {
+    None,
+    Time(f64),
+    Items(f64),
+}
+
+impl BucketSpec {
+    fn time_s(self) -> Option<f64> {
+        match self {
+            BucketSpec::Time(s) => Some(s),
+            _ => None,
+        }
+    }
+    fn items(self) -> Option<f64> {
+        match self {
+            BucketSpec::Items(n) => Some(n),
+            _ => None,
+        }
+    }
+}
+
+/// Reads `shards`, `shard_strategy`, `shard_by` and `bucket` of `section`.
+fn sharding(section: &Section, entities: &[Entity]) -> Result<Sharding> {
+    let shards_field = section.get("shards");
+    let shards = match &shards_field {
+        // In [1, MAX_SHARDS] ⊂ u32 by `whole`.
+        Some(f) => f.whole(1, MAX_SHARDS, "shards = 16")? as u32,
+        None => 1,
+    };
+    let strategy_field = section.get("shard_strategy");
+    let mut shard_strategy = match &strategy_field {
+        Some(f) => f.word(SHARD_STRATEGIES)?,
+        None => ShardStrategy::Random,
+    };
+    let shard_by = match section.get("shard_by") {
+        Some(f) => {
+            let example = "shard_by = \"customer\"";
+            let by = f.str(example)?;
+            if !entities.iter().any(|e| e.name == by) {
+                let declared = list(entities.iter().map(|e| e.name.as_str()));
+                return Err(match did_you_mean(by, entities.iter().map(|e| e.name.as_str())) {
+                    Some(close) => f.error(
+                        format!("`{by}` is not a declared entity (declared: {declared}); did you mean `{close}`?"),
+                        format!("write shard_by = \"{close}\""),
+                    ),
+                    None => f.error(
+                        format!("`{by}` is not a declared entity (declared: {declared})"),
+                        format!("declare it with [[entity]] name = \"{by}\", or name a declared entity"),
+                    ),
+                });
+            }
+            if let (Some(sf), ShardStrategy::Random) = (&strategy_field, shard_strategy) {
+                return Err(sf.error(
+                    format!("shard_by = \"{by}\" picks the shard from a hash of {{{by}}}, but shard_strategy = \"random\" picks it at random"),
+                    "remove shard_strategy (shard_by is a calculated shard), or remove shard_by",
+                ));
+            }
+            shard_strategy = ShardStrategy::Calculated;
+            Some(by.to_string())
+        }
+        None => None,
+    };
+    let bucket = match section.get("bucket") {
+        Some(f) => Some(bucket_spec(&f)?),
+        None => None,
+    };
+    Ok(Sharding {
+        shards,
+        shards_set: shards_field.is_some(),
+        shard_strategy,
+        shard_by,
+        bucket,
+    })
+}
+
+/// `bucket`: `"none"`, a time bucket (`"1d"`, from 1 ms to 100 years) or a
+/// count bucket `{ items = N }` (1 to [`MAX_BUCKET_ITEMS`] items).
+fn bucket_spec(f: &Field) -> Result<BucketSpec> {
+    let example =
+        "bucket = \"1d\" (a time bucket), bucket = { items = 100000 } (a count bucket) or \"none\"";
+    if let DeValue::Table(_) = f.node.get_ref() {
+        let section = f.table(example)?;
+        section.deny_unknown(&["items"])?;
+        let items = section.require(
+            "items",
+            "items = 100000 (a new partition key every 100,000 items)",
+        )?;
+        let n = items.whole(1, MAX_BUCKET_ITEMS, "items = 100000")?;
+        return Ok(BucketSpec::Items(n as f64));
+    }
+    Ok(match optional_duration(f, example)? {
+        Some(s) => BucketSpec::Time(s),
+        None => BucketSpec::None,
+    })
+}
+
+/// The implicit suffixes of a partition key: `#{bucket}` when bucketed and
+/// missing, then `#{shard}` when sharded and missing.
+fn append_suffixes(key: &mut KeyTemplate, bucketed: bool, shards: u32) {
+    if bucketed && !key.has(&TemplatePart::Bucket) {
+        append(
+            &mut key.parts,
+            &[TemplatePart::Literal("#".into()), TemplatePart::Bucket],
+        );
+    }
+    if shards > 1 && !key.has(&TemplatePart::Shard) {
+        append(
+            &mut key.parts,
+            &[TemplatePart::Literal("#".into()), TemplatePart::Shard],
+        );
+    }
 }
 
 fn tables(root: &Section, entities: &[Entity], store: &StoreConfig) -> Result<Vec<Table>> {
@@ -1130,19 +1405,11 @@ fn tables(root: &Section, entities: &[Entity], store: &StoreConfig) -> Result<Ve
             ));
         }
         unique(&mut seen, &f, name, "table")?;
-        let shards = match section.get("shards") {
-            // In [1, MAX_SHARDS] ⊂ u32 by `whole`.
-            Some(f) => f.whole(1, MAX_SHARDS, "shards = 16")? as u32,
-            None => 1,
-        };
-        let shard_strategy = match section.get("shard_strategy") {
-            Some(f) => f.word(SHARD_STRATEGIES)?,
-            None => ShardStrategy::Random,
-        };
-        let bucket_s = match section.get("bucket") {
-            Some(f) => optional_duration(&f, "bucket = \"1d\" (or \"none\")")?,
-            None => None,
-        };
+        let sharding = sharding(&section, entities)?;
+        let shards = sharding.shards;
+        let bucket = sharding.bucket.unwrap_or(BucketSpec::None);
+        let (bucket_s, bucket_items) = (bucket.time_s(), bucket.items());
+        let bucketed = bucket_s.is_some() || bucket_items.is_some();
         let ttl_s = match section.get("ttl") {
             Some(f) => optional_duration(&f, "ttl = \"90d\" (or \"none\")")?,
             None => None,
@@ -1150,29 +1417,20 @@ fn tables(root: &Section, entities: &[Entity], store: &StoreConfig) -> Result<Ve
         let pk_field =
             section.require("partition_key", "partition_key = \"CUSTOMER#{customer}\"")?;
         let mut partition_key = template(&pk_field, &entity_names)?;
-        check_bucket(&pk_field, &partition_key, bucket_s)?;
-        if bucket_s.is_some() && !partition_key.has(&TemplatePart::Bucket) {
-            append(
-                &mut partition_key.parts,
-                &[TemplatePart::Literal("#".into()), TemplatePart::Bucket],
-            );
-        }
-        if shards > 1 && !partition_key.has(&TemplatePart::Shard) {
-            append(
-                &mut partition_key.parts,
-                &[TemplatePart::Literal("#".into()), TemplatePart::Shard],
-            );
-        }
+        check_bucket(&pk_field, &partition_key, bucketed, "table")?;
+        check_shard(
+            &pk_field,
+            &partition_key,
+            sharding.shards_set,
+            false,
+            "table",
+        )?;
+        append_suffixes(&mut partition_key, bucketed, shards);
         let sort_key = match section.get("sort_key") {
             Some(f) => {
                 let tpl = template(&f, &entity_names)?;
-                check_bucket(&f, &tpl, bucket_s)?;
-                if tpl.has(&TemplatePart::Shard) {
-                    return Err(f.error(
-                        format!("template `{}` uses {{shard}} in the sort key; write sharding suffixes the partition key", tpl.text),
-                        "move {shard} to partition_key (or drop it: shards > 1 appends #{shard} to the partition key)",
-                    ));
-                }
+                check_bucket(&f, &tpl, bucketed, "table")?;
+                check_shard(&f, &tpl, true, true, "table")?;
                 Some(tpl)
             }
             None => None,
@@ -1213,15 +1471,17 @@ fn tables(root: &Section, entities: &[Entity], store: &StoreConfig) -> Result<Ve
             Dist::Uniform { min, max } => CountDist::Uniform { min, max },
             Dist::LogNormal { median, p99 } => CountDist::LogNormal { median, p99 },
         };
-        let indexes = indexes(&section, &entity_names, &partition_key, bucket_s, store)?;
+        let indexes = indexes(&section, entities, &partition_key, bucket_s, store)?;
         out.push(Table {
             name: name.to_string(),
             partition_key,
             sort_key,
             item_size,
             shards,
-            shard_strategy,
+            shard_strategy: sharding.shard_strategy,
+            shard_by: sharding.shard_by,
             bucket_s,
+            bucket_items,
             ttl_s,
             initial_items,
             indexes,
@@ -1230,13 +1490,21 @@ fn tables(root: &Section, entities: &[Entity], store: &StoreConfig) -> Result<Ve
     Ok(out)
 }
 
+/// The table's `[[table.index]]`s. A global index takes `shards`,
+/// `shard_strategy`, `shard_by` and `bucket` exactly as a table does (its
+/// partition key gets the same implicit `#{bucket}` / `#{shard}` suffixes
+/// for its own bucket and shards); without its own `bucket` it keeps the
+/// table's time bucket (a `{bucket}` in its key is the table's). A local
+/// index shares the table's partition key and takes none of them.
 fn indexes(
     table: &Section,
-    entities: &[&str],
+    entities: &[Entity],
     table_pk: &KeyTemplate,
-    bucket_s: Option<f64>,
+    table_bucket_s: Option<f64>,
     store: &StoreConfig,
 ) -> Result<Vec<Index>> {
+    let entity_names: Vec<&str> = entities.iter().map(|e| e.name.as_str()).collect();
+    let entity_names = entity_names.as_slice();
     let mut out = Vec::new();
     let mut seen = HashMap::new();
     for section in table.elements("index", "[[table.index]]")? {
@@ -1254,9 +1522,27 @@ fn indexes(
             Some(f) => f.bool("local = true")?,
             None => false,
         };
+        if local {
+            for key in ["shards", "shard_strategy", "shard_by", "bucket"] {
+                if let Some(f) = section.get(key) {
+                    return Err(f.key_error(
+                        format!("a local index shares its table's partition key, so {key} cannot apply to it alone"),
+                        format!("set {key} on the [[table]] (its local indexes follow it), or set local = false (a global index keyed on its own)"),
+                    ));
+                }
+            }
+        }
+        let sharding = sharding(&section, entities)?;
+        let own_bucket = sharding.bucket;
+        let (bucket_s, bucket_items) = match own_bucket {
+            Some(b) => (b.time_s(), b.items()),
+            None => (table_bucket_s, None),
+        };
+        let own_bucketed = own_bucket.is_some_and(|b| !matches!(b, BucketSpec::None));
+        let bucketed = bucket_s.is_some() || bucket_items.is_some();
         let partition_key = match (section.get("partition_key"), local) {
             (Some(f), true) => {
-                let tpl = template(&f, entities)?;
+                let tpl = template(&f, entity_names)?;
                 if tpl.text != table_pk.text {
                     return Err(f.error(
                         format!(
@@ -1270,8 +1556,10 @@ fn indexes(
             }
             (None, true) => table_pk.clone(),
             (Some(f), false) => {
-                let tpl = template(&f, entities)?;
-                check_bucket(&f, &tpl, bucket_s)?;
+                let mut tpl = template(&f, entity_names)?;
+                check_bucket(&f, &tpl, bucketed, "index")?;
+                check_shard(&f, &tpl, sharding.shards_set, false, "index")?;
+                append_suffixes(&mut tpl, own_bucketed, sharding.shards);
                 tpl
             }
             (None, false) => {
@@ -1283,8 +1571,9 @@ fn indexes(
         };
         let sort_key = match section.get("sort_key") {
             Some(f) => {
-                let tpl = template(&f, entities)?;
-                check_bucket(&f, &tpl, bucket_s)?;
+                let tpl = template(&f, entity_names)?;
+                check_bucket(&f, &tpl, bucketed, "index")?;
+                check_shard(&f, &tpl, true, true, "index")?;
                 Some(tpl)
             }
             None => None,
@@ -1303,6 +1592,11 @@ fn indexes(
             projection,
             read_capacity,
             write_capacity,
+            shards: sharding.shards,
+            shard_strategy: sharding.shard_strategy,
+            shard_by: sharding.shard_by,
+            bucket_s,
+            bucket_items,
         });
     }
     Ok(out)
@@ -1572,20 +1866,26 @@ fn pattern_rate(section: &Section, simulation: &Simulation) -> Result<(f64, f64)
 
 /// A pattern's `range`: a query's only, up to 100 years, spanning at most
 /// [`MAX_FAN_OUT`] buckets × shards.
-fn pattern_range(section: &Section, operation: Operation, t: &Table) -> Result<Option<f64>> {
+/// `bucket_s` and `shards` are those of what the pattern reads (the table,
+/// or the index it names).
+fn pattern_range(
+    section: &Section,
+    operation: Operation,
+    (bucket_s, shards): (Option<f64>, u32),
+) -> Result<Option<f64>> {
     let range_s = match (section.get("range"), operation) {
         (Some(f), Operation::Query) => {
             let example = "range = \"7d\"";
             let r = positive(&f, f.duration(example)?, example)?;
             let r = at_most(&f, r, MAX_HORIZON_S, "100 y (the longest horizon)", example)?;
-            let buckets = t.bucket_s.map_or(1.0, |b| (r / b).ceil().max(1.0));
-            let fan_out = buckets * f64::from(t.shards);
+            let buckets = bucket_s.map_or(1.0, |b| (r / b).ceil().max(1.0));
+            let fan_out = buckets * f64::from(shards);
             if fan_out > MAX_FAN_OUT {
                 return Err(f.error(
                     format!(
                         "range ÷ bucket × shards = {} × {} = {} queries per operation, more than 100,000",
                         crate::format::whole(buckets),
-                        t.shards,
+                        shards,
                         crate::format::whole(fan_out)
                     ),
                     "shorten range, or widen the table's bucket, or use fewer shards",
@@ -1607,11 +1907,44 @@ fn pattern_range(section: &Section, operation: Operation, t: &Table) -> Result<O
     Ok(range_s)
 }
 
+/// Warnings for the fields a `scan` does not use: it reads every partition
+/// and every item, whatever `by` or `items` say.
+fn scan_warnings(section: &Section, warnings: &mut Vec<Warning>) {
+    if let Some(f) = section.get("by") {
+        warnings.push(warning(
+            &f,
+            "by has no effect on a scan: it reads every partition of the table, whichever instance it is about",
+            "remove by; to read one instance's items, make it operation = \"query\" on a key or index with that entity",
+        ));
+    }
+    if let Some(f) = section.get("items") {
+        warnings.push(warning(
+            &f,
+            "items has no effect on a scan: it reads every item the table stores (a filter still reads them all)",
+            "remove items; to read a page of items, make it operation = \"query\"",
+        ));
+    }
+}
+
+/// A warning at the value of `f`.
+fn warning(f: &Field, message: impl Into<String>, fix: impl Into<String>) -> Warning {
+    let (line, column) = f.src.position(f.span().start);
+    Warning {
+        path: f.src.path.to_string(),
+        line,
+        column,
+        key: f.key.clone(),
+        message: message.into(),
+        fix: fix.into(),
+    }
+}
+
 fn access_patterns(
     root: &Section,
     tables: &[Table],
     entities: &[Entity],
     simulation: &Simulation,
+    warnings: &mut Vec<Warning>,
 ) -> Result<Vec<AccessPattern>> {
     let mut out = Vec::new();
     let mut seen = HashMap::new();
@@ -1634,6 +1967,13 @@ fn access_patterns(
         )?;
         let operation = op_field.word(OPERATIONS)?;
         let (rate_per_s, peak_factor) = pattern_rate(&section, simulation)?;
+        if let Some(f) = section.get("peak_factor").filter(|_| peak_factor < 1.0) {
+            warnings.push(warning(
+                &f,
+                format!("peak_factor {peak_factor} is below 1: the busy period's rate would be lower than the mean rate"),
+                "write the busy-period rate ÷ the mean rate (≥ 1), e.g. peak_factor = 3.0, or remove it (default 1)",
+            ));
+        }
         let by = match section.get("by") {
             Some(f) => {
                 let by = f.str("by = \"customer\"")?;
@@ -1682,8 +2022,32 @@ fn access_patterns(
             }
             (None, _) => None,
         };
-        let range_s = pattern_range(&section, operation, &tables[table])?;
         let t = &tables[table];
+        let read = match index.and_then(|x| t.indexes.get(x)) {
+            Some(ix) => (ix.bucket_s, ix.shards),
+            None => (t.bucket_s, t.shards),
+        };
+        let range_s = pattern_range(&section, operation, read)?;
+        if operation == Operation::Query {
+            let sort_key = match index.and_then(|x| t.indexes.get(x)) {
+                Some(ix) => ix.sort_key.as_ref(),
+                None => t.sort_key.as_ref(),
+            };
+            if sort_key.is_none() {
+                let on = match index.and_then(|x| t.indexes.get(x)) {
+                    Some(ix) => format!("index `{}.{}`", t.name, ix.name),
+                    None => format!("table `{}`", t.name),
+                };
+                warnings.push(warning(
+                    &op_field,
+                    format!("a query on {on}, which has no sort key: each partition key holds one item, so the query returns at most one"),
+                    "add a sort_key (e.g. sort_key = \"ORDER#{time}\") to what it reads, or make it operation = \"get\"",
+                ));
+            }
+        }
+        if operation == Operation::Scan {
+            scan_warnings(&section, warnings);
+        }
         let index_key_changes =
             pattern_indexes(&section, "index_key_changes", t, index.is_some(), operation)?;
         let index_untouched =

@@ -607,7 +607,7 @@ fn pricing_validates_like_the_parser() {
 #[test]
 fn wrong_values_fail_validation() {
     for (from, to) in [
-        ("operation = \"get\"", "operation = \"scan\""),
+        ("operation = \"get\"", "operation = \"scann\""),
         ("rate = \"500/s\"", "rate = \"500/fortnight\""),
         ("item_size = \"1KB\"", "item_size = \"1kb\""),
         ("schema_version = 1", "schema_version = 2"),

@@ -139,6 +139,8 @@ pub struct Bigtable {
     row_key: RowKey,
     row_size_limit: f64,
     cell_size_limit: f64,
+    /// Bytes one node may store (`node_storage`), if judged.
+    node_storage: Option<f64>,
     set: Vec<String>,
 }
 
@@ -187,6 +189,7 @@ impl Bigtable {
             row_key,
             row_size_limit,
             cell_size_limit,
+            node_storage: s.node_storage()?,
             set: s.given(),
         })
     }
@@ -250,6 +253,17 @@ impl Bigtable {
 }
 
 impl StoreModel for Bigtable {
+    /// A node's stored bytes are judged when `node_storage` is set: the
+    /// tablets it serves (Cloud Bigtable limits the data per node: 5 TB
+    /// SSD, 16 TB HDD, "Quotas and limits").
+    fn key_overhead_bytes(&self) -> Option<f64> {
+        self.node_storage.map(|_| 0.0)
+    }
+
+    fn node_storage_check(&self) -> &'static str {
+        "node_storage"
+    }
+
     /// The `row_key_size` check of each table: fail when its longest row key
     /// ([`max_row_key_bytes`]) can exceed 4 KiB (Bigtable rejects such a row
     /// key: "Schema design" size limits, API `Row.key`), pass otherwise.
@@ -320,7 +334,7 @@ impl StoreModel for Bigtable {
                 read_limit_per_s: None,
                 write_limit_per_s: None,
                 combined_limit_per_s: Some(NODE_MS_PER_S),
-                memory_limit_bytes: None,
+                memory_limit_bytes: self.node_storage,
             }),
         }
     }
@@ -403,7 +417,7 @@ impl StoreModel for Bigtable {
             Storage::Hdd => "HDD",
         };
         let perf = format!("{docs}: Understand performance ({storage}, 1 KB rows)");
-        vec![
+        let mut out = vec![
             f("nodes", self.nodes.to_string(), "keyheat default", true),
             f(
                 "tablets",
@@ -515,7 +529,9 @@ impl StoreModel for Bigtable {
                 &format!("{docs}: Key Visualizer overview"),
                 false,
             ),
-        ]
+        ];
+        out.extend(super::node_storage_figure(self.node_storage));
+        out
     }
 }
 

@@ -512,6 +512,8 @@ pub struct Cassandra {
     values_warning: Option<f64>,
     columns_per_row: f64,
     item_size_limit: f64,
+    /// Bytes one node stores (`node_storage`), if judged.
+    node_storage: Option<f64>,
     ring: Ring,
     set: Vec<String>,
 }
@@ -667,6 +669,7 @@ impl Cassandra {
             values_warning,
             columns_per_row,
             item_size_limit,
+            node_storage: s.node_storage()?,
             ring,
             set: s.given(),
         })
@@ -742,6 +745,17 @@ impl StoreModel for Cassandra {
         Cassandra::row_overhead_bytes(self)
     }
 
+    /// A node's stored bytes are judged when `node_storage` is set: every
+    /// replica of a partition on its node, nothing added per key (a row's
+    /// cell overhead is in its item size).
+    fn key_overhead_bytes(&self) -> Option<f64> {
+        self.node_storage.map(|_| 0.0)
+    }
+
+    fn node_storage_check(&self) -> &'static str {
+        "node_storage"
+    }
+
     fn unit_names(&self) -> (&'static str, &'static str) {
         ("ops", "ops")
     }
@@ -762,7 +776,7 @@ impl StoreModel for Cassandra {
                 read_limit_per_s: None,
                 write_limit_per_s: None,
                 combined_limit_per_s: Some(self.node_ops_per_s),
-                memory_limit_bytes: None,
+                memory_limit_bytes: self.node_storage,
             }),
         }
     }
@@ -1017,6 +1031,7 @@ impl Cassandra {
                 false,
             ));
         }
+        out.extend(super::node_storage_figure(self.node_storage));
         if self.scylla() {
             out.push(f(
                 "cores_per_node",

@@ -175,7 +175,8 @@ pub struct NodeLayout {
     pub write_limit_per_s: Option<f64>,
     /// Read + write units per second one node serves.
     pub combined_limit_per_s: Option<f64>,
-    /// Bytes one node holds (Redis memory), if limited.
+    /// Bytes one node holds (Redis memory, or a node's disk:
+    /// `node_storage`), if limited.
     pub memory_limit_bytes: Option<f64>,
 }
 
@@ -269,6 +270,14 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
     /// store's node memory is not modelled.
     fn key_overhead_bytes(&self) -> Option<f64> {
         None
+    }
+
+    /// The check (and setting) that judges a node's bytes against
+    /// [`NodeLayout::memory_limit_bytes`]: `"node_memory"` (Redis: data in
+    /// memory, the default) or `"node_storage"` (a node's disk: Cassandra,
+    /// ScyllaDB, MongoDB shards, Bigtable nodes).
+    fn node_storage_check(&self) -> &'static str {
+        "node_memory"
     }
 
     /// Seconds of a partition's limit it may bank as burst credit and spend on
@@ -425,6 +434,19 @@ impl Model {
     pub fn store(&self) -> &dyn StoreModel {
         self.inner.as_ref()
     }
+}
+
+/// The `node_storage` figure, when the scenario sets it.
+pub(crate) fn node_storage_figure(bytes: Option<f64>) -> Option<Figure> {
+    bytes.map(|b| Figure {
+        name: "node_storage".to_string(),
+        value: format!(
+            "{} per node, every replica counted",
+            crate::format::bytes(b)
+        ),
+        source: "scenario".to_string(),
+        assumption: false,
+    })
 }
 
 /// A figure taken from the scenario when set there, else the documented default.

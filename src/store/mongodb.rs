@@ -120,6 +120,8 @@ pub struct MongoDb {
     chunks: Option<usize>,
     shard_ops_per_s: f64,
     item_size_limit: f64,
+    /// Bytes one shard stores (`node_storage`), if judged.
+    node_storage: Option<f64>,
     set: Vec<String>,
 }
 
@@ -148,6 +150,7 @@ impl MongoDb {
             chunks,
             shard_ops_per_s,
             item_size_limit,
+            node_storage: s.node_storage()?,
             set: s.given(),
         })
     }
@@ -324,6 +327,16 @@ pub fn key_position(key: &str) -> f64 {
 }
 
 impl StoreModel for MongoDb {
+    /// A shard's stored bytes are judged when `node_storage` is set (each
+    /// member of the shard's replica set stores them all).
+    fn key_overhead_bytes(&self) -> Option<f64> {
+        self.node_storage.map(|_| 0.0)
+    }
+
+    fn node_storage_check(&self) -> &'static str {
+        "node_storage"
+    }
+
     /// The `analyzeShardKey` characteristics of each collection's shard
     /// key as a `shard_key` check — warn when a ranged key is monotonic, when the
     /// most common value holds more than 1/shards of the documents, or when more
@@ -396,7 +409,7 @@ impl StoreModel for MongoDb {
                 read_limit_per_s: None,
                 write_limit_per_s: None,
                 combined_limit_per_s: Some(self.shard_ops_per_s),
-                memory_limit_bytes: None,
+                memory_limit_bytes: self.node_storage,
             }),
         }
     }
@@ -464,7 +477,7 @@ impl StoreModel for MongoDb {
             figure(name, value, self.was_set(name), source, assumption)
         };
         let manual = "MongoDB Manual";
-        vec![
+        let mut out = vec![
             f("shards", self.shards.to_string(), "keyheat default", true),
             f(
                 "shard_key",
@@ -540,7 +553,9 @@ impl StoreModel for MongoDb {
                 &format!("assumption; {manual}: Read Preference (primary is the default)"),
                 true,
             ),
-        ]
+        ];
+        out.extend(super::node_storage_figure(self.node_storage));
+        out
     }
 }
 
@@ -803,7 +818,10 @@ impl KeyShape<'_> {
         let by_outside =
             p.by.as_deref()
                 .is_some_and(|b| !self.constant && !sk_entities.contains(&b));
-        if p.operation.is_write() {
+        if p.operation == Operation::Scan {
+            // A scan reads every chunk of the collection.
+            Targeting::ScatterGather
+        } else if p.operation.is_write() {
             match p.operation {
                 Operation::Update | Operation::Delete if by_outside => Targeting::ScatterGather,
                 _ => Targeting::Single,

@@ -151,6 +151,8 @@ pub struct RedisCluster {
     read_from_replicas: bool,
     node_ops_per_s: f64,
     node_memory_bytes: Option<f64>,
+    /// Whether the limit was written `node_storage` (the check then takes that name).
+    storage_named: bool,
     key_overhead: f64,
     op_unit_size: Option<f64>,
     item_size_limit: f64,
@@ -174,7 +176,19 @@ impl RedisCluster {
         let replicas_per_master = s.count("replicas_per_master").unwrap_or(0);
         let read_from_replicas = s.flag("read_from_replicas");
         let node_ops_per_s = s.number("node_ops_per_s");
-        let node_memory_bytes = s.number("node_memory");
+        // `node_storage` is another name of `node_memory` here: a master
+        // stores its data in memory.
+        let node_memory_bytes = match (s.number("node_memory"), s.number("node_storage")) {
+            (Some(_), Some(_)) => {
+                return Err(s.error(
+                    "node_storage",
+                    "node_storage and node_memory both set the bytes one master holds".into(),
+                    "give one of them (node_memory)".into(),
+                ))
+            }
+            (a, b) => a.or(b),
+        };
+        let storage_named = s.number("node_storage").is_some();
         let key_overhead = s.number("key_overhead");
         let op_unit_size = s.number("op_unit_size");
         let item_size_limit = s.number("item_size_limit");
@@ -190,6 +204,7 @@ impl RedisCluster {
             read_from_replicas: read_from_replicas.unwrap_or(false),
             node_ops_per_s: node_ops_per_s.unwrap_or(DEFAULT_NODE_OPS_PER_S),
             node_memory_bytes,
+            storage_named,
             key_overhead: key_overhead.unwrap_or(DEFAULT_KEY_OVERHEAD_BYTES),
             op_unit_size,
             item_size_limit: item_size_limit.unwrap_or(STRING_VALUE_LIMIT_BYTES),
@@ -291,6 +306,14 @@ impl StoreModel for RedisCluster {
 
     fn key_overhead_bytes(&self) -> Option<f64> {
         Some(self.key_overhead)
+    }
+
+    fn node_storage_check(&self) -> &'static str {
+        if self.storage_named {
+            "node_storage"
+        } else {
+            "node_memory"
+        }
     }
 
     fn read_cost(&self, _op: Operation, _c: Consistency, bytes: f64, _items: f64) -> f64 {

@@ -261,6 +261,22 @@ impl Settings {
         self.number(name).map(|x| x as usize)
     }
 
+    /// The per-node storage limit, bytes: `node_storage` or its other name
+    /// `node_disk`, if given.
+    ///
+    /// # Errors
+    /// A scenario error at `node_disk` when both are given.
+    pub fn node_storage(&self) -> Result<Option<f64>> {
+        match (self.number("node_storage"), self.number("node_disk")) {
+            (Some(_), Some(_)) => Err(self.error(
+                "node_disk",
+                "node_disk and node_storage both set the bytes one node stores".into(),
+                "give one of them (node_storage)".into(),
+            )),
+            (a, b) => Ok(a.or(b)),
+        }
+    }
+
     /// A word setting (`mode = "on_demand"`), if given.
     pub fn word(&self, name: &str) -> Option<&str> {
         match self.values.get(name) {
@@ -588,6 +604,21 @@ pub fn from_command_line(kind: &str, sets: &[String], nodes: Option<u64>) -> Res
     Ok(config)
 }
 
+/// `node_storage`: bytes one node stores, for the stores placed on nodes
+/// (Cassandra/ScyllaDB nodes, MongoDB shards, Bigtable nodes).
+const NODE_STORAGE: SettingSpec = spec(
+    "node_storage",
+    SettingUnit::Size,
+    "bytes one node stores (its data disk; Bigtable: 5 TB per SSD node, 16 TB per HDD node, Cloud Bigtable quotas), replicas counted: the node_storage check and the day the fullest node crosses it (default: none, node storage not judged)",
+);
+
+/// `node_disk`: another name of `node_storage`.
+const NODE_DISK: SettingSpec = spec(
+    "node_disk",
+    SettingUnit::Size,
+    "the same as node_storage (give one of them)",
+);
+
 const GENERIC: &[SettingSpec] = &[
     ranged(
         "partitions",
@@ -757,6 +788,11 @@ const REDIS_CLUSTER: &[SettingSpec] = &[
         SettingUnit::Size,
         "bytes one node holds, e.g. its maxmemory: node_memory check and the day the busiest master fills (default: none, memory reported only)",
     ),
+    spec(
+        "node_storage",
+        SettingUnit::Size,
+        "the same as node_memory (a master stores its data in memory); the check is then named node_storage (give one of them)",
+    ),
     ranged(
         "key_overhead",
         SettingUnit::Size,
@@ -858,6 +894,8 @@ const CASSANDRA: &[SettingSpec] = &[
         SettingUnit::Size,
         "largest row write (default 16MiB, max_mutation_size = commitlog_segment_size / 2)",
     ),
+    NODE_STORAGE,
+    NODE_DISK,
 ];
 
 /// ScyllaDB settings (vnode keyspaces).
@@ -940,6 +978,8 @@ const SCYLLADB: &[SettingSpec] = &[
         SettingUnit::Size,
         "row size recorded as large (default 10MiB, compaction_large_row_warning_threshold_mb)",
     ),
+    NODE_STORAGE,
+    NODE_DISK,
 ];
 
 const COSMOSDB: &[SettingSpec] = &[
@@ -1095,6 +1135,8 @@ const MONGODB: &[SettingSpec] = &[
         SettingUnit::Size,
         "largest document (default 16MiB, the BSON document limit)",
     ),
+    NODE_STORAGE,
+    NODE_DISK,
 ];
 
 const BIGTABLE: &[SettingSpec] = &[
@@ -1157,6 +1199,8 @@ const BIGTABLE: &[SettingSpec] = &[
         SettingUnit::Size,
         "largest cell (default 100MiB)",
     ),
+    NODE_STORAGE,
+    NODE_DISK,
 ];
 
 /// The settings `kind` accepts.

@@ -7,7 +7,7 @@
 //! `checklist`.
 //!
 //! - [`table`]: the simulated checks of one table (`hot_partition`,
-//!   `hot_node`, `node_memory`, `table_throughput` over time,
+//!   `hot_node`, `node_memory` / `node_storage`, `table_throughput` over time,
 //!   `partition_size`, `partition_rows`, `item_size`);
 //! - [`keys`]: per-key and table-level limits (`hot_key`,
 //!   `table_throughput`, `monotonic_index`);

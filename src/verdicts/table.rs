@@ -10,15 +10,19 @@ use crate::results::{
     Verdict,
 };
 
-/// The `node_memory` verdict: the fullest node's bytes at the end of the
-/// horizon against `node_memory` — fail when it fills in more than 5% of
-/// trials, warn over the headroom; pass (reported only) without a limit.
+/// The `node_memory` / `node_storage` verdict ([`NodeMemory::check`]): the
+/// fullest node's bytes at the end of the horizon against the limit — fail
+/// when it fills in more than 5% of trials, warn over the headroom; pass
+/// (reported only) without a limit.
 pub(super) fn memory_verdict(
     n: &NodeResults,
     m: &NodeMemory,
     headroom: f64,
     horizon: f64,
 ) -> Verdict {
+    if m.check == "node_storage" {
+        return storage_verdict(n, m, headroom, horizon);
+    }
     let label = &n.label;
     let held = format!(
         "fullest {label} holds p95 {} at day {} (mean {}; {} at day 0, growing {}/day; all {label}s {}; {} B per key counted)",
@@ -60,6 +64,50 @@ pub(super) fn memory_verdict(
         table: n.tables.join(" + "),
         status,
         detail,
+    }
+}
+
+/// The `node_storage` verdict: the fullest node's stored bytes (every
+/// replica counted) against `node_storage`, with the mean day it crosses
+/// it and that day's 95% confidence interval — fail when it crosses in
+/// more than 5% of trials, warn over the headroom.
+fn storage_verdict(n: &NodeResults, m: &NodeMemory, headroom: f64, horizon: f64) -> Verdict {
+    let label = &n.label;
+    let held = format!(
+        "fullest {label} stores p95 {} at day {} (mean {}; {} at day 0, growing {}/day; all {label}s {}, every replica counted)",
+        human_bytes(m.peak_bytes.p95),
+        sig3(horizon),
+        human_bytes(m.peak_bytes.mean),
+        human_bytes(m.peak_bytes_day0.mean),
+        human_bytes(m.peak_growth_bytes_per_day.mean),
+        human_bytes(m.total_bytes.mean),
+    );
+    let limit = m.limit_bytes.unwrap_or(f64::INFINITY);
+    let status = if m.fill.probability.mean > 0.05 {
+        Status::Fail
+    } else {
+        status_for(m.peak_bytes.p95, limit, headroom)
+    };
+    let when = match (m.fill.mean_day, m.fill.ci95) {
+        (Some(d), Some([lo, hi])) => format!(
+            "crosses it {} on average (95% CI day {} to {}; in {}% of trials)",
+            when_day(d),
+            sig3(lo),
+            sig3(hi),
+            sig3(100.0 * m.fill.probability.mean)
+        ),
+        (Some(d), None) => format!(
+            "crosses it {} on average (in {}% of trials)",
+            when_day(d),
+            sig3(100.0 * m.fill.probability.mean)
+        ),
+        (None, _) => "does not cross it within the horizon".to_string(),
+    };
+    Verdict {
+        check: "node_storage".into(),
+        table: n.tables.join(" + "),
+        status,
+        detail: format!("{held} vs node_storage {}; {when}", human_bytes(limit)),
     }
 }
 
@@ -415,8 +463,14 @@ fn advice(t: &TableResults, item: bool, headroom: f64) -> String {
         None => {}
     }
     if let (Some(n), false) = (t.fewest_safe_shards, item) {
+        // A global index (`table.index`) is sharded on its own [[table.index]].
+        let on = if t.name.contains('.') {
+            " on its [[table.index]]"
+        } else {
+            ""
+        };
         out.push_str(&format!(
-            "; so do {n} write shards (shards = {n}) without a narrower bucket"
+            "; so do {n} write shards (shards = {n}{on}) without a narrower bucket"
         ));
     }
     out

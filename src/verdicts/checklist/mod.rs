@@ -5,7 +5,7 @@
 //!
 //! | check | subject | fails when | warns when |
 //! |---|---|---|---|
-//! | `access_path` | each access pattern | a `get`/`query` whose `by` entity is not in the partition key it reads (or with no `by` while that key has entities): a scan | an `update`/`delete`/`append` whose `by` is not in the key (the item must be found first) |
+//! | `access_path` | each access pattern | a `get`/`query` whose `by` entity is not in the partition key it reads (or with no `by` while that key has entities): a scan | an `update`/`delete`/`append` whose `by` is not in the key (the item must be found first); every `scan` (it reads every partition) |
 //! | `key_cardinality` | each table and global index | the partition key has fewer than [`FAIL_BELOW_KEYS`] values at a time, or is built only from `{time}`/`{bucket}` and literals (a date key) | fewer than [`WARN_BELOW_KEYS`] |
 //! | `range_sort` | each `query` | — | the table (or index) it reads has no sort key |
 //! | `bounded_arrays` | each `append` | the table has neither a time bucket nor a TTL | a TTL but no bucket |
@@ -20,7 +20,9 @@
 //! Key cardinality counts the distinct partition-key values that can take
 //! traffic at one time: the product over the key's placeholders of the entity
 //! count (`weights`: the number of weights; `new`: unbounded), the shard
-//! count for `{shard}`, unbounded for `{id}` and `{time}`, and 1 for
+//! count for `{shard}` (a global index's own; under `shard_by` an entity of
+//! the key, 1; another entity, at most its instances), unbounded for `{id}`
+//! and `{time}`, and 1 for
 //! `{bucket}` (only the current bucket is written) and literals.
 
 #[cfg(test)]
@@ -186,6 +188,12 @@ fn access_path(s: &Scenario) -> Vec<ChecklistItem> {
             _ => "",
         };
         let (status, reason) = match (op, p.by.as_deref()) {
+            (Operation::Scan, _) => (
+                Status::Warn,
+                format!(
+                    "scan reads every partition of `{on}` (fan-out = its partitions) and pays read units for all the data it stores, on every run. Fix: serve the access pattern from a query on a key or a global index, or run the scan off the serving path (an export, a stream to analytics)"
+                ),
+            ),
             (Operation::Put, _) => (
                 Status::Pass,
                 format!(
@@ -277,6 +285,32 @@ fn access_path(s: &Scenario) -> Vec<ChecklistItem> {
 /// Distinct values a partition key can take at one time (see the module docs);
 /// `f64::INFINITY` when unbounded.
 pub fn key_cardinality_of(s: &Scenario, table: &Table, pk: &KeyTemplate) -> f64 {
+    key_cardinality_sharded(s, table.shards, table.shard_by.as_deref(), pk)
+}
+
+/// [`key_cardinality_of`] for a key written over `shards` shards, picked by
+/// `shard_by` when set: the shard of an entity of the key adds no values
+/// (one shard per instance); of another entity, at most as many as it has
+/// instances.
+pub fn key_cardinality_sharded(
+    s: &Scenario,
+    shards: u32,
+    shard_by: Option<&str>,
+    pk: &KeyTemplate,
+) -> f64 {
+    let shard_values = match shard_by {
+        Some(e) if pk.entities().contains(&e) => 1.0,
+        Some(e) => s
+            .entities
+            .iter()
+            .find(|x| x.name == e)
+            .map_or(1.0, |x| match &x.popularity {
+                Popularity::New => f64::INFINITY,
+                _ => x.count as f64,
+            })
+            .min(f64::from(shards.max(1))),
+        None => f64::from(shards.max(1)),
+    };
     pk.parts.iter().fold(1.0, |acc, p| {
         acc * match p {
             TemplatePart::Entity(e) => {
@@ -289,7 +323,7 @@ pub fn key_cardinality_of(s: &Scenario, table: &Table, pk: &KeyTemplate) -> f64 
                         _ => x.count as f64,
                     })
             }
-            TemplatePart::Shard => f64::from(table.shards.max(1)),
+            TemplatePart::Shard => shard_values,
             TemplatePart::Id | TemplatePart::Time => f64::INFINITY,
             TemplatePart::Bucket | TemplatePart::Literal(_) => 1.0,
         }
@@ -300,24 +334,43 @@ fn key_cardinality(s: &Scenario) -> Vec<ChecklistItem> {
     const CHECK: &str = "key_cardinality";
     let mut out = Vec::new();
     for table in &s.tables {
-        let mut keys: Vec<(String, &KeyTemplate)> =
-            vec![(table.name.clone(), &table.partition_key)];
-        keys.extend(
-            table
-                .indexes
-                .iter()
-                .filter(|i| !i.local)
-                .map(|i| (format!("{}.{}", table.name, i.name), &i.partition_key)),
-        );
-        for (subject, pk) in keys {
-            let (status, reason) = cardinality_verdict(s, table, pk);
+        let mut keys: Vec<(String, &KeyTemplate, Sharded)> = vec![(
+            table.name.clone(),
+            &table.partition_key,
+            Sharded {
+                shards: table.shards,
+                shard_by: table.shard_by.as_deref(),
+                index: None,
+            },
+        )];
+        keys.extend(table.indexes.iter().filter(|i| !i.local).map(|i| {
+            (
+                format!("{}.{}", table.name, i.name),
+                &i.partition_key,
+                Sharded {
+                    shards: i.shards,
+                    shard_by: i.shard_by.as_deref(),
+                    index: Some(i.name.as_str()),
+                },
+            )
+        }));
+        for (subject, pk, sharded) in keys {
+            let (status, reason) = cardinality_verdict(s, &sharded, pk);
             out.push(item(CHECK, &subject, status, reason));
         }
     }
     out
 }
 
-fn cardinality_verdict(s: &Scenario, table: &Table, pk: &KeyTemplate) -> (Status, String) {
+/// The write sharding of a table or global index key.
+struct Sharded<'a> {
+    shards: u32,
+    shard_by: Option<&'a str>,
+    /// The global index's name (`None`: the table itself).
+    index: Option<&'a str>,
+}
+
+fn cardinality_verdict(s: &Scenario, sh: &Sharded<'_>, pk: &KeyTemplate) -> (Status, String) {
     let key = effective_text(pk);
     let has = |want: fn(&TemplatePart) -> bool| pk.parts.iter().any(want);
     let spreads = has(|p| {
@@ -327,8 +380,18 @@ fn cardinality_verdict(s: &Scenario, table: &Table, pk: &KeyTemplate) -> (Status
         )
     });
     let dated = has(|p| matches!(p, TemplatePart::Time | TemplatePart::Bucket));
-    let fix =
-        "Fix: key by a high-cardinality entity (customer, device), or write-shard it (shards = N)";
+    // Advice that can be done where the key is declared: a global index
+    // is sharded on its own [[table.index]].
+    let index_fix;
+    let fix = match sh.index {
+        None => "Fix: key by a high-cardinality entity (customer, device), or write-shard it (shards = N)",
+        Some(name) => {
+            index_fix = format!(
+                "Fix: key the index by a high-cardinality entity, or write-shard the index: set shards = N on its [[table.index]] (`{name}`), and shard_by to the entity whose instances must each stay on one shard"
+            );
+            index_fix.as_str()
+        }
+    };
     if !spreads && dated {
         let what = if has(|p| matches!(p, TemplatePart::Time)) {
             "the write time"
@@ -342,14 +405,17 @@ fn cardinality_verdict(s: &Scenario, table: &Table, pk: &KeyTemplate) -> (Status
             ),
         );
     }
-    let n = key_cardinality_of(s, table, pk);
+    let n = key_cardinality_sharded(s, sh.shards, sh.shard_by, pk);
     let shown = if n.is_finite() {
         count(n.min(u64::MAX as f64) as usize)
     } else {
         "unbounded".to_string()
     };
-    let sharded = if has(|p| matches!(p, TemplatePart::Shard)) && table.shards > 1 {
-        format!(" (× {} write shards)", table.shards)
+    let sharded = if has(|p| matches!(p, TemplatePart::Shard)) && sh.shards > 1 {
+        match sh.shard_by {
+            Some(e) => format!(" ({} write shards picked by {{{e}}})", sh.shards),
+            None => format!(" (× {} write shards)", sh.shards),
+        }
     } else {
         String::new()
     };
