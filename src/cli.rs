@@ -159,6 +159,60 @@ pub enum Command {
     /// Print the JSON Schema (draft 2020-12) of scenario files, for editors:
     /// `keyheat schema > keyheat.schema.json`.
     Schema,
+    /// Replay access logs through a scenario's key schemes and store
+    /// placement: the observed load per partition, node and window, written
+    /// as `run` writes its outputs.
+    #[command(after_help = REPLAY_EXAMPLES)]
+    Replay {
+        /// The scenario whose key design the logs are replayed through.
+        scenario: PathBuf,
+        /// Log files (CSV/TSV, JSON Lines, Redis MONITOR, MongoDB log or
+        /// profiler, CloudTrail; gzip/zstd read directly; `-`: stdin).
+        #[arg(required = true, value_name = "LOG")]
+        logs: Vec<PathBuf>,
+        /// Output folder (default: output/replay-<scenario name>/).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Read an entity of the key templates from this log field
+        /// (default: the field named like it; a scenario whose keys name one
+        /// entity also finds it in the log's key); repeatable.
+        #[arg(long = "map", value_name = "ENTITY=FIELD")]
+        map: Vec<String>,
+        /// Also run the scenario with the popularity fitted to the log and set
+        /// the prediction beside the observation in the report.
+        #[arg(long)]
+        predict: bool,
+        /// Placements for a store whose hash is internal (default: the
+        /// scenario's trials); a published hash is placed once.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+        trials: Option<u32>,
+        /// Seed of those placements (default: the scenario's).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Log reading.
+        #[command(flatten)]
+        log: LogFlags,
+    },
+    /// Fit a runnable scenario to access logs and print it (TOML) on stdout:
+    /// `keyheat fit access.log.gz > scenario.toml`.
+    #[command(after_help = FIT_EXAMPLES)]
+    Fit {
+        /// Log files.
+        #[arg(required = true, value_name = "LOG")]
+        logs: Vec<PathBuf>,
+        /// Also write the fit report (fit.md, rank-frequency and rate charts) into DIR.
+        #[arg(long, value_name = "DIR")]
+        report: Option<PathBuf>,
+        /// Store kind written into the scenario (default generic).
+        #[arg(long, value_name = "KIND", default_value = "generic")]
+        store: String,
+        /// Scenario name (default: fitted).
+        #[arg(long, default_value = "fitted")]
+        name: String,
+        /// Log reading.
+        #[command(flatten)]
+        log: LogFlags,
+    },
     /// Print where keys land: one line per key, the key then `name=value`
     /// words (`slot=… node=…`, `partition=…`).
     #[command(after_help = PLACE_EXAMPLES)]
@@ -177,6 +231,58 @@ pub enum Command {
         #[arg(required = true, value_name = "KEY")]
         keys: Vec<String>,
     },
+}
+
+/// How `replay` and `fit` read logs.
+#[derive(Debug, Clone, clap::Args)]
+pub struct LogFlags {
+    /// Log format (default: detected from each file's first line): csv, tsv,
+    /// jsonl, redis-monitor, mongodb-log, mongodb-profile, cloudtrail. Gzip
+    /// and zstd files are read directly; `-` reads standard input.
+    #[arg(long, value_name = "FORMAT")]
+    pub format: Option<String>,
+    /// Column (CSV/TSV) or field (JSON, dotted path) of the request time
+    /// (default: time, timestamp, ts, window_start, …).
+    #[arg(long, value_name = "NAME")]
+    pub time_column: Option<String>,
+    /// Column or field holding the key (default: `key`).
+    #[arg(long, value_name = "NAME")]
+    pub key_column: Option<String>,
+    /// Column or field of the operation (default: op, operation, command, …).
+    #[arg(long, value_name = "NAME")]
+    pub op_column: Option<String>,
+    /// Column or field of the request's size in bytes (default: size, bytes, …).
+    #[arg(long, value_name = "NAME")]
+    pub size_column: Option<String>,
+    /// Column of the request count: the log is an aggregated table (`key,
+    /// window_start, op, count, bytes`; default: a column named count).
+    #[arg(long, value_name = "NAME")]
+    pub count_column: Option<String>,
+    /// Unit of numeric times: s, ms, us, ns (default: guessed from the magnitude).
+    #[arg(long, value_name = "UNIT")]
+    pub time_unit: Option<String>,
+    /// An operation word of the log and the operation it is (get, query,
+    /// put, update, delete, append, read, write); repeatable: `--op-map 28=get`.
+    #[arg(long = "op-map", value_name = "WORD=OP")]
+    pub op_map: Vec<String>,
+    /// How long after later records a record still counts in its window
+    /// (default 60s); later ones are left out and counted.
+    #[arg(long, value_name = "DURATION", default_value = "60s")]
+    pub lateness: String,
+    /// Stop at the first bad record (exit 2 with its file:line:column)
+    /// instead of counting bad records and going on.
+    #[arg(long)]
+    pub strict: bool,
+    /// Keys the exact distinct-key table holds; past it a Space-Saving
+    /// heavy-hitter sketch keeps the hottest (default 1048576).
+    #[arg(long, value_name = "N", default_value_t = crate::replay::DEFAULT_MAX_KEYS)]
+    pub max_keys: usize,
+    /// Worker threads (default: all cores). Results are identical for any value.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress bar or summary line on stderr.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// `--method` values.
@@ -250,6 +356,23 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Replay {
+            scenario,
+            logs,
+            out,
+            map,
+            predict,
+            trials,
+            seed,
+            log,
+        } => replay_command(&scenario, &logs, out, &map, predict, (trials, seed), &log),
+        Command::Fit {
+            logs,
+            report,
+            store,
+            name,
+            log,
+        } => fit_command(&logs, report.as_deref(), &store, &name, &log),
         Command::Schema => {
             print!("{}", crate::schema::to_json_text());
             Ok(ExitCode::SUCCESS)
@@ -573,6 +696,209 @@ fn print_verdicts(r: &RunResults, out: &Path) {
         let _ = writeln!(o, "recommendation: {} — {}", rec.variant, rec.reason);
     }
     let _ = writeln!(o, "report: {}", out.join("report.md").display());
+}
+
+const REPLAY_EXAMPLES: &str = "\
+Examples:
+  keyheat replay scenarios/orders-by-customer.toml access.csv.gz --map customer=user_id
+  keyheat replay design.toml monitor.log --predict --out output/replay
+  keyheat replay design.toml trace.csv --key-column lbn --op-map 28=get --op-map 2a=put
+  keyheat replay design.toml daily.csv      # an aggregated table: key, window_start, op, count, bytes
+
+Exit codes: 0 replayed; 2 bad input (a bad record with --strict, a missing column, an unknown
+--map entity); 1 anything else.";
+
+const FIT_EXAMPLES: &str = "\
+Examples:
+  keyheat fit access.jsonl.zst > scenario.toml
+  keyheat fit trace.csv --key-column lbn --op-map 28=get --op-map 2a=put --report output/fit
+  keyheat fit monitor.log --store redis-cluster > redis.toml";
+
+/// The log flags as reading options.
+fn log_options(f: &LogFlags) -> Result<crate::logs::LogOptions> {
+    let format = match f.format.as_deref() {
+        None | Some("auto") => None,
+        Some(x) => Some(crate::logs::Format::parse(x).ok_or_else(|| {
+            Error::usage(format!("--format {x}: unknown format; fix: one of csv, tsv, jsonl, redis-monitor, mongodb-log, mongodb-profile, cloudtrail"))
+        })?),
+    };
+    let time_unit = match f.time_unit.as_deref() {
+        None => None,
+        Some(u) => Some(crate::logs::time::TimeUnit::parse(u).ok_or_else(|| {
+            Error::usage(format!(
+                "--time-unit {u}: unknown unit; fix: s, ms, us or ns"
+            ))
+        })?),
+    };
+    let mut op_map = Vec::new();
+    for m in &f.op_map {
+        let (word, op) = m
+            .split_once('=')
+            .and_then(|(w, o)| Some((w, crate::logs::Op::from_word(o)?)))
+            .ok_or_else(|| Error::usage(format!("--op-map {m}: write WORD=OP with OP one of get, query, put, update, delete, append, read, write")))?;
+        op_map.push((word.to_string(), op));
+    }
+    let lateness_s = crate::scenario::units::parse_duration(&f.lateness).map_err(|e| {
+        Error::usage(format!(
+            "--lateness {}: {e}; fix: a duration such as 60s or 5m",
+            f.lateness
+        ))
+    })?;
+    Ok(crate::logs::LogOptions {
+        format,
+        time_column: f.time_column.clone(),
+        key_column: f.key_column.clone(),
+        op_column: f.op_column.clone(),
+        size_column: f.size_column.clone(),
+        count_column: f.count_column.clone(),
+        time_unit,
+        op_map,
+        window_s: 1.0,
+        lateness_s,
+        strict: f.strict,
+    })
+}
+
+/// A progress bar over the logs' bytes with requests per second, shown on
+/// a terminal for reads longer than a second.
+fn log_progress(paths: &[PathBuf], quiet: bool) -> (ProgressBar, Instant) {
+    let total: u64 = paths
+        .iter()
+        .filter_map(|p| std::fs::metadata(p).ok())
+        .map(|m| m.len())
+        .sum();
+    let bar = ProgressBar::with_draw_target(Some(total.max(1)), ProgressDrawTarget::hidden());
+    if let Ok(style) =
+        ProgressStyle::with_template("[{bar:40}] {bytes}/{total_bytes} · {msg} ({eta} left)")
+    {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    let _ = quiet;
+    (bar, Instant::now())
+}
+
+/// `keyheat replay`.
+fn replay_command(
+    scenario: &Path,
+    logs: &[PathBuf],
+    out: Option<PathBuf>,
+    map: &[String],
+    predict: bool,
+    (trials, seed): (Option<u32>, Option<u64>),
+    log: &LogFlags,
+) -> Result<ExitCode> {
+    let s = Scenario::from_path(scenario)?;
+    let mut pairs = Vec::new();
+    for m in map {
+        let (e, f) = m
+            .split_once('=')
+            .filter(|(e, f)| !e.is_empty() && !f.is_empty())
+            .ok_or_else(|| {
+                Error::usage(format!(
+                    "--map {m}: write ENTITY=FIELD, e.g. --map customer=user_id"
+                ))
+            })?;
+        pairs.push((e.to_string(), f.to_string()));
+    }
+    let opts = crate::replay::ReplayOptions {
+        logs: log_options(log)?,
+        map: pairs,
+        trials,
+        seed,
+        max_keys: log.max_keys,
+        predict,
+    };
+    let (bar, started) = log_progress(logs, log.quiet);
+    let shown = AtomicBool::new(false);
+    let progress = |requests: u64, bytes: u64| {
+        bar.set_position(bytes);
+        let secs = started.elapsed().as_secs_f64().max(1e-9);
+        bar.set_message(format!(
+            "{requests} requests, {:.0} requests/s",
+            requests as f64 / secs
+        ));
+        if !log.quiet
+            && !shown.load(Ordering::Relaxed)
+            && started.elapsed() > Duration::from_secs(1)
+        {
+            shown.store(true, Ordering::Relaxed);
+            bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+    };
+    let results = with_threads(log.threads, || {
+        crate::replay::replay(&s, logs, &opts, &progress)
+    });
+    bar.finish_and_clear();
+    let results = results?;
+    let out = out.unwrap_or_else(|| Path::new("output").join(format!("replay-{}", s.name)));
+    let files = write_outputs(&results, &out)?;
+    if let (false, Some(info)) = (log.quiet, results.replay.as_ref()) {
+        let secs = started.elapsed().as_secs_f64();
+        eprintln!(
+            "keyheat: replayed {} requests ({} records; {} bad, {} skipped, {} late, {} unrouted) over {} windows in {:.2} s ({:.0} requests/s); wrote {} files to {}",
+            info.requests, info.records, info.bad_records, info.skipped, info.late_requests, info.unrouted_requests,
+            info.windows, secs, info.requests as f64 / secs.max(1e-9), files.len(), out.display()
+        );
+        for b in &info.bad {
+            eprintln!("  bad record: {b}");
+        }
+        eprintln!("keyheat: {}", info.keys.statement);
+    }
+    print_verdicts(&results, &out);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `keyheat fit`.
+fn fit_command(
+    logs: &[PathBuf],
+    report: Option<&Path>,
+    store: &str,
+    name: &str,
+    log: &LogFlags,
+) -> Result<ExitCode> {
+    let opts = log_options(log)?;
+    let (bar, started) = log_progress(logs, log.quiet);
+    let progress = |requests: u64, bytes: u64| {
+        bar.set_position(bytes);
+        let secs = started.elapsed().as_secs_f64().max(1e-9);
+        bar.set_message(format!(
+            "{requests} requests, {:.0} requests/s",
+            requests as f64 / secs
+        ));
+        if !log.quiet && started.elapsed() > Duration::from_secs(1) && bar.is_hidden() {
+            bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+    };
+    let fit = with_threads(log.threads, || {
+        crate::fit::fit(logs, &opts, log.max_keys, &progress)
+    });
+    bar.finish_and_clear();
+    let fit = fit?;
+    let text = crate::fit::to_toml(&fit, store, name);
+    // The fitted scenario must be runnable: parse it as `run` would.
+    Scenario::from_str_at(&text, "fitted scenario").map_err(|e| match e.kind() {
+        crate::ErrorKind::Scenario { key, message, .. } if key.starts_with("store") => {
+            Error::usage(format!("--store {store}: {message}"))
+        }
+        _ => e,
+    })?;
+    if let Some(dir) = report {
+        std::fs::create_dir_all(dir).map_err(|e| Error::write(dir, e))?;
+        crate::charts::write_fit(&fit, dir)?;
+        let md = crate::fit::report_markdown(&fit, &text);
+        let path = dir.join("fit.md");
+        std::fs::write(&path, md).map_err(|e| Error::write(&path, e))?;
+    }
+    use std::io::Write;
+    let mut o = std::io::stdout().lock();
+    let _ = o.write_all(text.as_bytes());
+    if !log.quiet {
+        eprintln!(
+            "keyheat: fitted {} requests over {:.0} s: {}",
+            fit.requests, fit.span_s, fit.popularity.note
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 const PLACE_EXAMPLES: &str = "\

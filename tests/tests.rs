@@ -19,6 +19,8 @@ mod mutation;
 mod oracles;
 mod pricing;
 mod redis;
+mod replay;
+mod replay_redis;
 mod report_html;
 mod scenario_errors;
 mod scenarios;

@@ -355,6 +355,7 @@ pub(crate) fn results() -> RunResults {
         warnings: Vec::new(),
         fanout: Default::default(),
         source_text: "schema_version = 1\nname = \"orders-by-customer\"\n".to_string(),
+        replay: None,
     }
 }
 

@@ -11,6 +11,7 @@
 //! timestamps, no hash-map iteration.
 
 mod breach;
+mod fit;
 mod growth;
 mod heatmap;
 mod load;
@@ -31,6 +32,8 @@ use plotters::style::FontStyle;
 
 use crate::results::{RunResults, Status};
 use crate::{Error, ErrorKind, Result};
+
+pub use fit::write_fit;
 
 /// Chart kinds drawn per table, in the order [`write_all`] writes them;
 /// each is the prefix of the file stem (`load-orders.png`). `breach` is
@@ -69,7 +72,7 @@ pub const MAX_LOAD_RANKS: usize = 200;
 ///     checklist: vec![],
 ///     warnings: vec![],
 ///     fanout: Default::default(),
-///     source_text: String::new(),
+///     source_text: String::new(), replay: None,
 /// };
 /// let dir = std::env::temp_dir().join("keyheat-charts-doctest");
 /// assert!(keyheat::charts::write_all(&results, &dir)?.is_empty());

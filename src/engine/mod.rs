@@ -165,6 +165,37 @@ pub fn trial_outcomes(
         .collect())
 }
 
+/// Reduces per-trial outcomes that were observed rather than drawn (a log
+/// replayed through `plan` by `keyheat replay`) exactly as [`run`] reduces its
+/// trials, as one busy period on day 0: the same [`RunResults`] shape, so the
+/// verdicts, exports, charts and report take it as they are. `trials` is
+/// `[trial][table]`, in `plan`'s table order.
+pub fn reduce_trials(
+    scenario: &Scenario,
+    plan: &plan::Plan,
+    store: &dyn crate::store::StoreModel,
+    trials: Vec<Vec<trial::TableTrial>>,
+) -> RunResults {
+    let mut d = reduce::design(scenario, plan, store, trials);
+    for t in &mut d.tables {
+        t.checkpoints = vec![crate::results::Checkpoint {
+            day: 0.0,
+            traffic_factor: 1.0,
+            peak_utilization: t.peak_utilization,
+            throttled_fraction: t.throttled_fraction,
+            partitions: t.partitions,
+            limits_per_s: [
+                t.partition_read_limit_per_s,
+                t.partition_write_limit_per_s,
+                t.partition_combined_limit_per_s,
+            ],
+            stored_bytes: t.stored_bytes,
+        }];
+    }
+    reduce::set_monthly_costs(scenario, store, &mut d.tables);
+    reduce::finish(scenario, d, Vec::new())
+}
+
 /// The plan and model of one busy period starting `start_s` seconds after the
 /// horizon's t = 0.
 fn prepare(scenario: &Scenario, options: &Options, start_s: f64) -> Result<(plan::Plan, Model)> {

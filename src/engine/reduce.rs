@@ -589,6 +589,7 @@ pub fn finish(scenario: &Scenario, base: Design, variants: Vec<VariantResults>) 
         warnings: warnings(scenario),
         fanout: Default::default(),
         source_text: scenario.source_text.clone(),
+        replay: None,
     }
 }
 

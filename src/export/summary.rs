@@ -63,6 +63,12 @@ pub struct Summary<'a> {
     /// `variants` and `recommendation`, only when the scenario has variants.
     #[serde(flatten)]
     pub sweep: Option<Sweep<'a>>,
+    /// `keyheat replay` only: the logs read, what was left out and why, the
+    /// field mapping, each pattern's observed requests, how keys were
+    /// counted and placed, and with `--predict` the prediction beside the
+    /// observation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replay: Option<&'a crate::results::ReplayInfo>,
 }
 
 /// `simulation`: the busy period simulated and the growth horizon.
@@ -385,6 +391,7 @@ impl<'a> From<&'a RunResults> for Summary<'a> {
                 variants: r.variants.iter().map(VariantSummary::from).collect(),
                 recommendation: r.recommendation.as_ref(),
             }),
+            replay: r.replay.as_ref(),
         }
     }
 }

@@ -18,7 +18,9 @@ const HOT_KEYS: usize = 10;
 /// The report on `r`, with the charts the writer can place (`charts`, by
 /// file stem, in the writer's order).
 pub(super) fn document(r: &RunResults, charts: &[Chart]) -> Document {
-    let mut body = vec![verdicts(r), checklist(r), key_figures(r)];
+    let mut body = vec![verdicts(r)];
+    body.extend(super::replay::section(r));
+    body.extend([checklist(r), key_figures(r)]);
     body.extend(when_it_breaks(r));
     body.extend(capacity(r));
     body.extend(super::fanout::section(r));
@@ -727,12 +729,22 @@ fn method(r: &RunResults) -> Block {
     } else {
         String::new()
     };
-    let items = vec![
-        vec![text(format!(
+    let first = if r.replay.is_some() {
+        format!(
+            "Replayed from logs: {} placement{} (seed {}); every window is the log's own.",
+            count(r.trials as usize),
+            if r.trials == 1 { "" } else { "s" },
+            r.seed
+        )
+    } else {
+        format!(
             "{} trials (independent random worlds: which keys are popular, where they land, how requests arrive), seed {}.",
             count(r.trials as usize),
             r.seed
-        ))],
+        )
+    };
+    let items = vec![
+        vec![text(first)],
         vec![text(format!(
             "Window {}; busy period {}{windows}; growth horizon {}; headroom {}.",
             duration(r.window_s),

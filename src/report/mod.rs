@@ -23,6 +23,7 @@ mod document;
 mod fanout;
 mod html;
 mod markdown;
+mod replay;
 mod sections;
 
 use std::path::PathBuf;
@@ -49,7 +50,7 @@ use crate::results::RunResults;
 ///     checklist: vec![],
 ///     warnings: vec![],
 ///     fanout: Default::default(),
-///     source_text: "name = \"demo\"\n".into(),
+///     source_text: "name = \"demo\"\n".into(), replay: None,
 /// };
 /// let md = keyheat::report::markdown(&results, &[]);
 /// assert!(md.starts_with("# keyheat report: demo\n"));
@@ -88,7 +89,7 @@ pub fn markdown(results: &RunResults, chart_files: &[PathBuf]) -> String {
 ///                                     status: Status::Fail, reason: "no TTL".into() }],
 ///     warnings: vec![],
 ///     fanout: Default::default(),
-///     source_text: "name = \"demo\"\n".into(),
+///     source_text: "name = \"demo\"\n".into(), replay: None,
 /// };
 /// let html = keyheat::report::html(&results, &[]);
 /// assert!(html.starts_with("<!DOCTYPE html>"));

@@ -58,6 +58,99 @@ pub struct RunResults {
     /// The scenario file as written (echoed in the report).
     #[serde(skip)]
     pub source_text: String,
+    /// What a replay read and observed (`keyheat replay`); `None` for a simulation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replay: Option<ReplayInfo>,
+}
+
+/// What `keyheat replay` read: the logs, what was left out and why, how keys
+/// were counted and placed, and (with `--predict`) the observed figures
+/// beside the prediction from the fitted popularity.
+#[derive(Debug, Clone, Serialize, PartialEq, Default)]
+pub struct ReplayInfo {
+    /// Every log file as read.
+    pub inputs: Vec<crate::logs::Input>,
+    /// Records read.
+    pub records: u64,
+    /// Requests they hold (an aggregated row holds its count).
+    pub requests: u64,
+    /// Records that are not key operations (skipped).
+    pub skipped: u64,
+    /// Records that could not be read (left out).
+    pub bad_records: u64,
+    /// The first of them: `file:line:column: field: message (fix: …)`.
+    pub bad: Vec<String>,
+    /// Requests left out because they came more than the lateness allowance
+    /// after later requests of their file.
+    pub late_requests: u64,
+    /// `file:line` of the first of them.
+    pub first_late: Option<String>,
+    /// Requests whose operation no access pattern takes.
+    pub unrouted_requests: u64,
+    /// The first and last request's time, seconds since the Unix epoch (or the log's clock).
+    pub time_range_s: [f64; 2],
+    /// Windows replayed (the busy period is all of them).
+    pub windows: u64,
+    /// Which log field each entity of the key templates was read from.
+    pub mapping: Vec<String>,
+    /// Per access pattern: the requests it took and their mean rate.
+    pub patterns: Vec<PatternObserved>,
+    /// How the distinct keys were counted.
+    pub keys: KeysObserved,
+    /// How keys were placed: the store's published hash (one placement), or
+    /// per-trial salts for a store whose hash is internal (then every figure
+    /// over trials is a distribution over placements).
+    pub placement: String,
+    /// With `--predict`: per table, the observed figures beside the
+    /// prediction from the fitted popularity.
+    pub predict: Vec<Prediction>,
+}
+
+/// One access pattern's observed requests.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct PatternObserved {
+    /// Pattern name.
+    pub name: String,
+    /// Its operation.
+    pub operation: String,
+    /// Requests routed to it.
+    pub requests: u64,
+    /// Their mean rate over the replayed windows, per second.
+    pub rate_per_s: f64,
+}
+
+/// How the replay counted distinct keys (the record's key fields).
+#[derive(Debug, Clone, Serialize, PartialEq, Default)]
+pub struct KeysObserved {
+    /// Distinct keys (exact, or a HyperLogLog estimate past the cap).
+    pub distinct: f64,
+    /// Whether every count is exact.
+    pub exact: bool,
+    /// Keys the exact table holds.
+    pub cap: usize,
+    /// The sentence saying so.
+    pub statement: String,
+}
+
+/// `--predict`: one table's observed figures beside `run`'s prediction from
+/// the popularity fitted to the log.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Prediction {
+    /// Table (or `table.index`).
+    pub table: String,
+    /// The popularity the prediction used, as written in a scenario.
+    pub popularity: String,
+    /// Observed share of the table's units on its hottest partition (over placements).
+    pub observed_hottest_share: Stat,
+    /// Predicted share, over the prediction's trials.
+    pub predicted_hottest_share: Stat,
+    /// Where the observed share (its median over placements) falls among
+    /// the predicted trials: the fraction of trials at or below it.
+    pub quantile: f64,
+    /// Observed peak utilization (over placements).
+    pub observed_peak_utilization: Stat,
+    /// Predicted peak utilization.
+    pub predicted_peak_utilization: Stat,
 }
 
 /// The store model in force.

@@ -593,6 +593,10 @@ impl StoreModel for CosmosDb {
         hash::place_salted(key, partitions, salt)
     }
 
+    fn trial_hash(&self, key: &str) -> Option<u64> {
+        Some(hash::key_hash(key.as_bytes()))
+    }
+
     fn read_cost(&self, op: Operation, consistency: Consistency, bytes: f64, items: f64) -> f64 {
         let m = self.read_multiplier(consistency);
         match op {

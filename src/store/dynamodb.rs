@@ -372,6 +372,10 @@ impl StoreModel for DynamoDb {
         hash::place_salted(key, partitions, salt)
     }
 
+    fn trial_hash(&self, key: &str) -> Option<u64> {
+        Some(hash::key_hash(key.as_bytes()))
+    }
+
     fn read_cost(&self, _op: Operation, consistency: Consistency, bytes: f64, _items: f64) -> f64 {
         let steps = (bytes / READ_UNIT_BYTES).ceil().max(1.0);
         steps

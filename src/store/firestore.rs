@@ -208,6 +208,10 @@ impl StoreModel for Firestore {
         hash::place_salted(key, partitions, salt)
     }
 
+    fn trial_hash(&self, key: &str) -> Option<u64> {
+        Some(hash::key_hash(key.as_bytes()))
+    }
+
     fn read_cost(&self, _op: Operation, _consistency: Consistency, _bytes: f64, items: f64) -> f64 {
         // One read per document returned; a query (or a get of a missing
         // document) still costs one.

@@ -83,6 +83,10 @@ impl StoreModel for Generic {
         hash::place_salted(key, partitions, salt)
     }
 
+    fn trial_hash(&self, key: &str) -> Option<u64> {
+        Some(hash::key_hash(key.as_bytes()))
+    }
+
     fn read_cost(&self, _op: Operation, _c: Consistency, bytes: f64, _items: f64) -> f64 {
         units(bytes, self.read_unit_size)
     }

@@ -206,6 +206,18 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
         self.place(key, partitions)
     }
 
+    /// For a store whose hash is internal, placed afresh in each trial
+    /// (DynamoDB, Cosmos DB, Firestore, generic): the key's unsalted 64-bit
+    /// hash `h`, from which [`place_in_trial`](Self::place_in_trial)`(key,
+    /// p, salt)` is [`hash::range_of`]`(`[`hash::fmix64`]`(h ^ salt), p)`, so
+    /// a replay places one key in many trials for the price of one hash.
+    /// `None` (the default) for a published hash: placement does not depend
+    /// on the trial.
+    fn trial_hash(&self, key: &str) -> Option<u64> {
+        let _ = key;
+        None
+    }
+
     /// Capacity units one read request consumes: `bytes` is the item size for a
     /// get, the summed size of the returned items for a query; `items` the
     /// number of items returned.
