@@ -682,10 +682,23 @@ fn print_warnings(warnings: &[crate::scenario::Warning]) {
 fn print_verdicts(r: &RunResults, out: &Path) {
     use std::io::Write;
     let mut o = std::io::stdout().lock();
+    // Columns as wide as their longest entry, so every detail lines up.
+    let check_w = r
+        .verdicts
+        .iter()
+        .map(|v| v.check.chars().count())
+        .max()
+        .unwrap_or(0);
+    let table_w = r
+        .verdicts
+        .iter()
+        .map(|v| v.table.chars().count())
+        .max()
+        .unwrap_or(0);
     for v in &r.verdicts {
         let _ = writeln!(
             o,
-            "{:<5} {:<15} {:<20} {}",
+            "{:<5} {:<check_w$} {:<table_w$} {}",
             v.status.as_str(),
             v.check,
             v.table,

@@ -480,8 +480,9 @@ fn fit_recovers_a_known_zipf_exponent_and_rate() {
     );
 }
 
-fn trace() -> PathBuf {
-    crate::util::root().join("../shared/traces/cloudphysics_io.csv")
+/// The shared trace, or `None` (a visible skip) when ../shared is absent.
+fn shared_trace() -> Option<PathBuf> {
+    crate::util::shared_trace()
 }
 
 fn trace_options(predict: bool) -> ReplayOptions {
@@ -534,6 +535,10 @@ rate = 1
 
 #[test]
 fn replay_predict_places_the_trace_among_the_predicted_trials() {
+    let Some(trace_path) = shared_trace() else {
+        return;
+    };
+    let trace = || trace_path.clone();
     // The real CloudPhysics trace through LBN#{block} on a generic store
     // (internal hash: 100 salted placements, the engine's trial salts).
     let text = std::fs::read_to_string(trace()).expect("the trace (shared/ beside the clone)");
@@ -587,6 +592,10 @@ fn replay_predict_places_the_trace_among_the_predicted_trials() {
 
 #[test]
 fn past_the_key_cap_the_sketch_keeps_the_hottest_key_and_says_so() {
+    let Some(trace_path) = shared_trace() else {
+        return;
+    };
+    let trace = || trace_path.clone();
     let s = trace_scenario(16);
     let mut opts = trace_options(false);
     opts.max_keys = 1000;
@@ -610,6 +619,10 @@ fn past_the_key_cap_the_sketch_keeps_the_hottest_key_and_says_so() {
 
 #[test]
 fn fit_of_the_trace_is_a_runnable_scenario() {
+    let Some(trace_path) = shared_trace() else {
+        return;
+    };
+    let trace = || trace_path.clone();
     let f = keyheat::fit::fit(&[trace()], &trace_options(false).logs, 1 << 20, &|_, _| {})
         .expect("fit");
     assert_eq!((f.requests, f.popularity.count), (113_872, 48_974));
@@ -760,6 +773,10 @@ fn fit_cli_of_the_ten_line_log_writes_the_hand_computed_scenario() {
 
 #[test]
 fn trace_replays_from_the_cli_to_the_crc16_counts_of_its_blocks() {
+    let Some(trace_path) = shared_trace() else {
+        return;
+    };
+    let trace = || trace_path.clone();
     // The real CloudPhysics trace through `LBN#{block}` on a 3-master Redis
     // Cluster, `block` read from the column `lbn` (--map), reads `28` and
     // writes `2a` (--op-map). By hand: each record's slot is CRC16 of

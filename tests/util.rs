@@ -46,17 +46,31 @@ pub fn server_available(program: &str, found: bool, install: &str) -> bool {
     let required = std::env::var("KEYHEAT_REQUIRE_SERVERS").is_ok_and(|v| v == "1");
     assert!(
         !required,
-        "{program} is not installed and KEYHEAT_REQUIRE_SERVERS=1: {install}"
+        "{program} is not on this machine and KEYHEAT_REQUIRE_SERVERS=1: {install}"
     );
     // Written to the process's stderr directly, not through `eprintln!`,
     // which the test harness captures and hides for a passing test.
     use std::io::Write;
     let _ = writeln!(
         std::io::stderr(),
-        "SKIPPED: {program} is not installed, so this test did not run ({install}; \
-         set KEYHEAT_REQUIRE_SERVERS=1 to make a missing {program} fail instead)"
+        "SKIPPED: {program} is not on this machine, so this test did not run ({install}; \
+         set KEYHEAT_REQUIRE_SERVERS=1 to make its absence fail instead)"
     );
     false
+}
+
+/// The real CloudPhysics trace in `../shared/traces/` (the project's shared
+/// folder beside the clone, as `.ci/run` has it), or `None` after a visible
+/// `SKIPPED:` line when it is not there — unless `KEYHEAT_REQUIRE_SERVERS=1`,
+/// which makes its absence fail.
+pub fn shared_trace() -> Option<std::path::PathBuf> {
+    let path = root().join("../shared/traces/cloudphysics_io.csv");
+    server_available(
+        "the CloudPhysics trace",
+        path.is_file(),
+        "put the project's shared/ folder beside the clone: ../shared/traces/cloudphysics_io.csv",
+    )
+    .then_some(path)
 }
 
 /// Whether `program --version` runs (it is on PATH and starts).
