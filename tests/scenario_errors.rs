@@ -268,7 +268,8 @@ fn unknown_keys_list_the_accepted_ones() {
     assert_eq!(
         error(&base_with("item_size = \"2KB\"", "item_size = \"2KB\"\ncolour = 4")),
         "s.toml:15:1: table.orders.colour: unknown key `colour`\n  fix: [[table]] accepts `name`, `partition_key`, \
-         `sort_key`, `item_size`, `shards`, `shard_strategy`, `shard_by`, `bucket`, `ttl`, `initial_items`, `index`"
+         `sort_key`, `item_size`, `shards`, `shard_strategy`, `shard_by`, `bucket`, `ttl`, `initial_items`, `index`, \
+         `cache`, `coalesce`"
     );
 }
 
@@ -644,6 +645,9 @@ fn full_scenario_parses_into_expected_values() {
                 range_s: None,
                 index_key_changes: vec![],
                 index_untouched: vec![],
+                copies: None,
+                cache: None,
+                copy_of: None,
             },
             AccessPattern {
                 name: "Orders by status".into(),
@@ -659,6 +663,9 @@ fn full_scenario_parses_into_expected_values() {
                 range_s: Some(7.0 * 86_400.0),
                 index_key_changes: vec![],
                 index_untouched: vec![],
+                copies: None,
+                cache: None,
+                copy_of: None,
             },
             AccessPattern {
                 name: "Append reading".into(),
@@ -674,9 +681,15 @@ fn full_scenario_parses_into_expected_values() {
                 range_s: None,
                 index_key_changes: vec![],
                 index_untouched: vec![],
+                copies: None,
+                cache: None,
+                copy_of: None,
             },
         ],
-        checks: Checks { headroom: 0.75 },
+        checks: Checks {
+            headroom: 0.75,
+            copy_lag_s: 60.0,
+        },
         pricing: None,
         variants: vec![],
         source_text: FULL.to_string(),

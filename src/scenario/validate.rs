@@ -88,6 +88,8 @@ pub(crate) const TABLE_KEYS: &[&str] = &[
     "ttl",
     "initial_items",
     "index",
+    "cache",
+    "coalesce",
 ];
 /// Keys accepted in `[[table.index]]`.
 pub(crate) const INDEX_KEYS: &[&str] = &[
@@ -117,9 +119,12 @@ pub(crate) const PATTERN_KEYS: &[&str] = &[
     "range",
     "index_key_changes",
     "index_untouched",
+    "copies",
+    "cache",
+    "coalesce",
 ];
 /// Keys accepted in `[checks]`.
-pub(crate) const CHECKS_KEYS: &[&str] = &["headroom"];
+pub(crate) const CHECKS_KEYS: &[&str] = &["headroom", "copy_lag"];
 /// Keys accepted in `[pricing]`.
 pub(crate) const PRICING_KEYS: &[&str] = &[
     "currency",
@@ -2108,6 +2113,7 @@ fn access_patterns(
                 "keep it in index_key_changes when the write changes its key, in index_untouched when the write leaves it alone",
             ));
         }
+        let (copies, cache) = fanout(&section, tables, operation, rate_per_s, peak_factor)?;
         out.push(AccessPattern {
             name: name.to_string(),
             table,
@@ -2122,9 +2128,76 @@ fn access_patterns(
             range_s,
             index_key_changes,
             index_untouched,
+            copies,
+            cache,
+            copy_of: None,
         });
     }
+    table_caches(root, &mut out)?;
+    super::fanout::expand_copies(&mut out, tables, &|c| c.mean());
     Ok(out)
+}
+
+/// A pattern's `copies` and `cache` / `coalesce` ([`super::fanout`]); the
+/// copies' busy rate (rate × peak factor × mean count) within the caps.
+fn fanout(
+    section: &Section,
+    tables: &[Table],
+    operation: Operation,
+    rate_per_s: f64,
+    peak_factor: f64,
+) -> Result<(Option<Copies>, Option<ReadCache>)> {
+    let copies = match section.get("copies") {
+        Some(f) => {
+            let c = super::fanout::copies(&f, tables, operation)?;
+            let busy = rate_per_s * peak_factor * c.count.mean();
+            if busy > MAX_BUSY_RATE_PER_S || rate_per_s * c.count.mean() > MAX_RATE_PER_S {
+                return Err(f.error(
+                    format!("rate × mean count = {busy:.3e} copies per second, more than 10⁹"),
+                    "lower the count or the rate",
+                ));
+            }
+            Some(c)
+        }
+        None => None,
+    };
+    let cache = super::fanout::read_cache(section)?;
+    if let (Some(_), true) = (&cache, operation.is_write()) {
+        let f = section
+            .get("cache")
+            .or_else(|| section.get("coalesce"))
+            .ok_or_else(|| section.missing("cache", "cache = { keys = 10000 }"))?;
+        return Err(f.key_error(
+            format!(
+                "cache and coalesce serve reads, not operation = \"{}\"",
+                operation.as_str()
+            ),
+            "move cache / coalesce to the get or query pattern (or to the table)",
+        ));
+    }
+    Ok((copies, cache))
+}
+
+/// A table's `cache` / `coalesce` applies to each read of the table (not of
+/// its indexes) that has none of its own; each part separately.
+fn table_caches(root: &Section, patterns: &mut [AccessPattern]) -> Result<()> {
+    for (ti, section) in root.elements("table", "[[table]]")?.iter().enumerate() {
+        let Some(own) = super::fanout::read_cache(section)? else {
+            continue;
+        };
+        for p in patterns
+            .iter_mut()
+            .filter(|p| p.table == ti && p.index.is_none() && !p.operation.is_write())
+        {
+            let mine = p.cache.get_or_insert(ReadCache {
+                cache: None,
+                coalesce_s: None,
+            });
+            mine.cache = mine.cache.or(own.cache);
+            mine.coalesce_s = mine.coalesce_s.or(own.coalesce_s);
+        }
+    }
+    Ok(())
 }
 
 /// The largest factor any window multiplies a pattern's busy rate by: the
@@ -2231,7 +2304,10 @@ fn zero_capacity(
 }
 
 fn checks(root: &Section) -> Result<Checks> {
-    let mut checks = Checks { headroom: 0.8 };
+    let mut checks = Checks {
+        headroom: 0.8,
+        copy_lag_s: super::fanout::DEFAULT_COPY_LAG_S,
+    };
     let Some(mut section) = root.subsection("checks", "[checks]\nheadroom = 0.8")? else {
         return Ok(checks);
     };
@@ -2246,6 +2322,9 @@ fn checks(root: &Section) -> Result<Checks> {
             ));
         }
         checks.headroom = h;
+    }
+    if let Some(f) = section.get("copy_lag") {
+        checks.copy_lag_s = super::fanout::copy_lag(&f)?;
     }
     Ok(checks)
 }
