@@ -542,7 +542,8 @@ fn check(scenario: &Path) -> Result<ExitCode> {
         "{}: ok ({} tables, {} access patterns, {} variants); a run is estimated at {} s of work on one core and {} of memory (budgets {} s, {}: --max-work, --max-memory)",
         scenario.display(),
         s.tables.len(),
-        s.access_patterns.len(),
+        // As written: the derived "<name> (copies)" patterns are not counted.
+        s.access_patterns.iter().filter(|p| p.copy_of.is_none()).count(),
         s.variants.len(),
         crate::format::sig3(cost.work_s),
         crate::format::bytes(cost.memory_bytes),

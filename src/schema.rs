@@ -109,6 +109,10 @@ pub fn scenario_schema() -> Value {
                         "type": "number",
                         "exclusiveMinimum": 0,
                         "maximum": 1
+                    },
+                    "copy_lag": {
+                        "description": "The longest acceptable propagation time of one operation's async copies (count ÷ drain_rate): copy_lag fails when the p95 operation's exceeds it or the copies arrive faster than they drain, warns when only the busy period's largest does (default \"60s\").",
+                        "$ref": "#/$defs/duration"
                     }
                 }
             }
@@ -244,11 +248,54 @@ fn defs() -> Value {
         "table": table(),
         "access_pattern": access_pattern(),
         "override_path": {
-            "description": "A path naming one field: table.<table>.<field>, entity.<entity>.<field>, access_pattern.<pattern>.<field>, store.<setting>, simulation.<field> or checks.<field>.",
+            "description": "A path naming one field: table.<table>.<field>, entity.<entity>.<field>, access_pattern.<pattern>.<field> (or pattern.<pattern>.<field>), store.<setting>, simulation.<field> or checks.<field>.",
             "type": "string",
-            "pattern": "^(table|entity|access_pattern|store|simulation|checks)\\..+$"
+            "pattern": "^(table|entity|access_pattern|pattern|store|simulation|checks)\\..+$"
         },
-        "variant": variant()
+        "variant": variant(),
+        "cache": cache()
+    })
+}
+
+/// `copies = { table, count, propagation, drain_rate }` of a write pattern.
+fn copies() -> Value {
+    json!({
+        "description": "Writes only: each operation writes one item into `count` keys of another table (keys by that table's key entity), e.g. a timeline fan-out.",
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["table", "count"],
+        "properties": {
+            "table": { "description": "The copy table (a declared [[table]]).", "allOf": [ word() ] },
+            "count": {
+                "description": "Copies per operation: a number, or {distribution = \"lognormal\", median, p99, max?}, {distribution = \"zipf\", exponent, max} (P(k) ∝ k^-exponent, k = 1..max), {distribution = \"uniform\", min, max}, {distribution = \"weights\", values, weights}.",
+                "anyOf": [
+                    { "type": "number", "minimum": 0 },
+                    { "type": "object", "additionalProperties": false, "required": ["distribution", "median", "p99"],
+                      "properties": { "distribution": { "enum": ["lognormal"] }, "median": { "type": "number", "exclusiveMinimum": 0 }, "p99": { "type": "number", "exclusiveMinimum": 0 }, "max": { "type": "number", "exclusiveMinimum": 0 } } },
+                    { "type": "object", "additionalProperties": false, "required": ["distribution", "exponent", "max"],
+                      "properties": { "distribution": { "enum": ["zipf"] }, "exponent": { "type": "number", "minimum": 0, "maximum": 10 }, "max": { "type": "integer", "minimum": 1 } } },
+                    { "type": "object", "additionalProperties": false, "required": ["distribution", "min", "max"],
+                      "properties": { "distribution": { "enum": ["uniform"] }, "min": { "type": "number", "minimum": 0 }, "max": { "type": "number", "minimum": 0 } } },
+                    { "type": "object", "additionalProperties": false, "required": ["distribution", "values", "weights"],
+                      "properties": { "distribution": { "enum": ["weights"] }, "values": { "type": "array", "items": { "type": "number", "minimum": 0 }, "minItems": 1 }, "weights": { "type": "array", "items": { "type": "number", "minimum": 0 }, "minItems": 1 } } }
+                ]
+            },
+            "propagation": { "description": "async (default: written after the operation, drained at drain_rate; judged by copy_lag) or sync (inside the operation: its units and latency include every copy).", "enum": ["async", "sync"] },
+            "drain_rate": { "description": "Copies per second the fan-out path writes (required for async).", "$ref": "#/$defs/rate" }
+        }
+    })
+}
+
+/// `cache = { keys, policy }` or `cache = { hit_ratio }`.
+fn cache() -> Value {
+    json!({
+        "description": "Reads only: a cache in front of the store, holding `keys` items (hit ratio from the key popularity: exact for lfu, Che's approximation for lru) or with a given `hit_ratio`.",
+        "anyOf": [
+            { "type": "object", "additionalProperties": false, "required": ["keys"],
+              "properties": { "keys": { "description": "Items the cache holds.", "type": "integer", "minimum": 1 }, "policy": { "description": "lfu (default: the most popular keys) or lru.", "enum": ["lfu", "lru"] } } },
+            { "type": "object", "additionalProperties": false, "required": ["hit_ratio"],
+              "properties": { "hit_ratio": { "description": "Share of reads the cache serves, the same for every key.", "type": "number", "minimum": 0, "maximum": 1 } } }
+        ]
     })
 }
 
@@ -406,7 +453,9 @@ fn table() -> Value {
                 "description": "Secondary indexes.",
                 "type": "array",
                 "items": { "$ref": "#/$defs/index" }
-            }
+            },
+            "cache": { "$ref": "#/$defs/cache" },
+            "coalesce": { "description": "Every read of the table (not of its indexes) without its own coalesce: concurrent reads of one key within this window become one store read.", "$ref": "#/$defs/duration" }
         }
     })
 }
@@ -429,7 +478,10 @@ fn access_pattern() -> Value {
             "element_size": { "description": "Bytes each append adds to the item (operation = \"append\" only, and required there).", "$ref": "#/$defs/size_distribution" },
             "range": { "description": "Time span a query reads (operation = \"query\" only); over a bucketed table it spans ceil(range / bucket) buckets. Default: one bucket.", "$ref": "#/$defs/duration" },
             "index_key_changes": { "description": "Indexes of the pattern's table whose key this write changes (put or update only): each costs two index writes per write, a delete of the old entry and a put of the new one. Default: none.", "type": "array", "items": word() },
-            "index_untouched": { "description": "Indexes of the pattern's table this write leaves alone (it changes neither their key nor their projected attributes, or the item is not in them): no index write. Default: none (every write writes every index once).", "type": "array", "items": word() }
+            "index_untouched": { "description": "Indexes of the pattern's table this write leaves alone (it changes neither their key nor their projected attributes, or the item is not in them): no index write. Default: none (every write writes every index once).", "type": "array", "items": word() },
+            "copies": copies(),
+            "cache": { "$ref": "#/$defs/cache" },
+            "coalesce": { "description": "Reads only: concurrent reads of one key within this window become one store read (per key at most one store read per window), e.g. \"10ms\".", "$ref": "#/$defs/duration" }
         }
     })
 }

@@ -161,3 +161,7 @@ golden!(bigtable_timestamp, "bigtable-timestamp-rowkey.toml");
 golden!(generic_bucket_sweep, "sensor-bucket-sweep.toml");
 golden!(generic_embedded_array, "sensor-embedded-array.toml");
 golden!(generic_sessions_ttl, "sessions-ttl.toml");
+// Copies and caches: an async timeline fan-out with a celebrity (copy_lag,
+// a drain-rate sweep), a read-hot key behind LFU / LRU caches and coalescing.
+golden!(generic_timeline_fanout, "timeline-celebrity-fanout.toml");
+golden!(generic_read_hot_cache, "product-read-hot-cache.toml");

@@ -268,7 +268,8 @@ fn unknown_keys_list_the_accepted_ones() {
     assert_eq!(
         error(&base_with("item_size = \"2KB\"", "item_size = \"2KB\"\ncolour = 4")),
         "s.toml:15:1: table.orders.colour: unknown key `colour`\n  fix: [[table]] accepts `name`, `partition_key`, \
-         `sort_key`, `item_size`, `shards`, `shard_strategy`, `shard_by`, `bucket`, `ttl`, `initial_items`, `index`"
+         `sort_key`, `item_size`, `shards`, `shard_strategy`, `shard_by`, `bucket`, `ttl`, `initial_items`, `index`, \
+         `cache`, `coalesce`"
     );
 }
 
@@ -644,6 +645,9 @@ fn full_scenario_parses_into_expected_values() {
                 range_s: None,
                 index_key_changes: vec![],
                 index_untouched: vec![],
+                copies: None,
+                cache: None,
+                copy_of: None,
             },
             AccessPattern {
                 name: "Orders by status".into(),
@@ -659,6 +663,9 @@ fn full_scenario_parses_into_expected_values() {
                 range_s: Some(7.0 * 86_400.0),
                 index_key_changes: vec![],
                 index_untouched: vec![],
+                copies: None,
+                cache: None,
+                copy_of: None,
             },
             AccessPattern {
                 name: "Append reading".into(),
@@ -674,9 +681,15 @@ fn full_scenario_parses_into_expected_values() {
                 range_s: None,
                 index_key_changes: vec![],
                 index_untouched: vec![],
+                copies: None,
+                cache: None,
+                copy_of: None,
             },
         ],
-        checks: Checks { headroom: 0.75 },
+        checks: Checks {
+            headroom: 0.75,
+            copy_lag_s: 60.0,
+        },
         pricing: None,
         variants: vec![],
         source_text: FULL.to_string(),
@@ -1068,4 +1081,43 @@ fn store_setting_errors_name_their_line() {
         "s.toml:25:34: store.write_capacity: variant `a` (line 23): must be ≥ 0, found `-1`\n  \
          fix: set write_capacity to 0 or more, or remove it to take the default"
     );
+}
+
+/// A bare number is seconds: `horizon = 120`, `ttl = 90` and bare
+/// checkpoints are read as such but each gets a located warning naming the
+/// reading (120 s = 2 min) and the fix, since a planner meaning days would
+/// otherwise see every size check pass over a two-minute horizon. With the
+/// unit written there is no warning.
+#[test]
+fn durations_without_a_unit_warn_where_they_are_written() {
+    let text = base_with(
+        "name = \"errs\"\n",
+        "name = \"errs\"\n[simulation]\nhorizon = 120\ncheckpoints = [0, \"30d\"]\n",
+    )
+    .replace("item_size = \"2KB\"", "item_size = \"2KB\"\nttl = 90");
+    let s = Scenario::from_str_at(&text, "u.toml").expect("valid, with warnings");
+    let shown: Vec<String> = s.warnings.iter().map(ToString::to_string).collect();
+    assert_eq!(shown.len(), 3, "{shown:#?}");
+    assert!(shown[0].starts_with("u.toml:4:11: warning: simulation.horizon: horizon = 120 has no unit, so it is read as 120 seconds (2 min)"), "{}", shown[0]);
+    assert!(
+        shown[0]
+            .contains("fix: write the unit: \"120d\" for days, or \"120s\" if seconds are meant"),
+        "{}",
+        shown[0]
+    );
+    assert!(
+        shown[1].contains("checkpoints[0] = 0 has no unit"),
+        "{}",
+        shown[1]
+    );
+    assert!(shown[2].starts_with("u.toml:18:7: warning: table.orders.ttl: ttl = 90 has no unit, so it is read as 90 seconds (1.5 min)"), "{}", shown[2]);
+    // The reading itself is unchanged (schema v1): 120 s, 90 s.
+    assert!((s.simulation.horizon_days - 120.0 / 86_400.0).abs() < 1e-12);
+    assert_eq!(s.tables[0].ttl_s, Some(90.0));
+    let written = text
+        .replace("horizon = 120", "horizon = \"120d\"")
+        .replace("checkpoints = [0,", "checkpoints = [\"0d\",")
+        .replace("ttl = 90", "ttl = \"90d\"");
+    let s = Scenario::from_str_at(&written, "u.toml").expect("valid");
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
 }

@@ -6,6 +6,7 @@ mod agreement;
 mod cassandra;
 mod checklist;
 mod cli;
+mod copies_caches;
 mod determinism;
 mod firestore_ramp;
 mod golden;

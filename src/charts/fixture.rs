@@ -354,6 +354,7 @@ pub(crate) fn results() -> RunResults {
         recommendation: None,
         checklist: vec![],
         warnings: Vec::new(),
+        fanout: Default::default(),
         source_text: "schema_version = 1\nname = \"orders-by-customer\"\n".to_string(),
         replay: None,
     }
@@ -387,6 +388,7 @@ pub(crate) fn with_variants(n: usize) -> RunResults {
                 verdict("hot_partition", "orders", status, "p95"),
                 verdict("hot_partition", "orders.by_status", Status::Pass, "p95"),
             ],
+            fanout: Default::default(),
         };
         if status == Status::Pass && r.recommendation.is_none() {
             r.recommendation = Some(Recommendation {

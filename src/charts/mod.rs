@@ -71,6 +71,7 @@ pub const MAX_LOAD_RANKS: usize = 200;
 ///     tables: vec![], verdicts: vec![], variants: vec![], recommendation: None,
 ///     checklist: vec![],
 ///     warnings: vec![],
+///     fanout: Default::default(),
 ///     source_text: String::new(), replay: None,
 /// };
 /// let dir = std::env::temp_dir().join("keyheat-charts-doctest");

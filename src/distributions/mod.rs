@@ -6,6 +6,8 @@
 //! use it.
 
 pub mod alias;
+pub mod cache;
+pub mod counts;
 pub mod normal;
 pub mod popularity;
 pub mod severity;

@@ -78,6 +78,13 @@ enum Kind {
     Weights(Vec<f64>),
     /// Every operation a fresh instance: infinitely many, each share → 0.
     Fresh,
+    /// The reads of `base` that get past a cache / coalescing ([`ReadFilter`]),
+    /// renormalised: share(r) = p_r·pass(r, p_r) ÷ mass.
+    Filtered {
+        base: Box<RankShares>,
+        filter: ReadFilter,
+        mass: f64,
+    },
 }
 
 impl RankShares {
@@ -142,10 +149,10 @@ impl RankShares {
 
     /// Number of instances (ranks); `u64::MAX` for `new` (fresh every operation).
     pub fn count(&self) -> u64 {
-        if self.kind == Kind::Fresh {
-            u64::MAX
-        } else {
-            self.count
+        match &self.kind {
+            Kind::Fresh => u64::MAX,
+            Kind::Filtered { base, .. } => base.count(),
+            _ => self.count,
         }
     }
 
@@ -162,7 +169,7 @@ impl RankShares {
     pub fn is_uniform(&self) -> bool {
         match &self.kind {
             Kind::Uniform => true,
-            Kind::Power { .. } | Kind::Fresh => false,
+            Kind::Power { .. } | Kind::Fresh | Kind::Filtered { .. } => false,
             Kind::Hotspot {
                 hot_each,
                 cold_each,
@@ -198,6 +205,10 @@ impl RankShares {
             }
             Kind::Weights(w) => w[(r - 1) as usize],
             Kind::Fresh => 0.0,
+            Kind::Filtered { base, filter, mass } => {
+                let p = base.share(r);
+                p * filter.pass(r, p) / mass
+            }
         }
     }
 
@@ -228,6 +239,9 @@ impl RankShares {
                 .map(|x| x.powi(3))
                 .sum(),
             Kind::Fresh => 0.0,
+            Kind::Filtered { base, filter, mass } => {
+                filter.sum_passed(base, a, b, &|p, pass| (p * pass / mass).powi(3))
+            }
         }
     }
 
@@ -268,7 +282,183 @@ impl RankShares {
                 (s.iter().sum(), s.iter().map(|x| x * x).sum())
             }
             Kind::Fresh => (1.0, 0.0),
+            Kind::Filtered { base, filter, mass } => (
+                filter.sum_passed(base, a, b, &|p, pass| p * pass / mass),
+                filter.sum_passed(base, a, b, &|p, pass| (p * pass / mass).powi(2)),
+            ),
         }
+    }
+}
+
+impl RankShares {
+    /// `base`'s reads that get past `filter`: shares p_r·pass(r, p_r) ÷ mass,
+    /// mass = Σ p_r·pass(r, p_r) (the share of reads that reach the store).
+    /// Returns the shares and the mass; a `new` popularity (every read a
+    /// fresh key) passes unchanged, mass 1.
+    pub fn filtered(base: RankShares, filter: ReadFilter) -> (RankShares, f64) {
+        if base.is_fresh() {
+            return (base, 1.0);
+        }
+        let mass = filter.sum_passed(&base, 1, base.count(), &|p, pass| p * pass);
+        let mass = if mass.is_finite() { mass.max(0.0) } else { 0.0 };
+        let count = base.count;
+        let shares = RankShares {
+            kind: Kind::Filtered {
+                base: Box::new(base),
+                filter,
+                // Every read served by the cache (mass 0): every share is 0.
+                mass: mass.max(f64::MIN_POSITIVE),
+            },
+            count,
+        };
+        (shares, mass)
+    }
+
+    /// For shares built by [`RankShares::filtered`]: the shares before the
+    /// filter, and the filter.
+    pub fn filter_parts(&self) -> Option<(&RankShares, &ReadFilter)> {
+        match &self.kind {
+            Kind::Filtered { base, filter, .. } => Some((base, filter)),
+            _ => None,
+        }
+    }
+
+    /// Σ f(share(r)) over ranks `a..=b`: exact over runs of equal shares
+    /// (uniform, hotspot) and weights; for a power law, exact for the first
+    /// [`SUM_EXACT_TERMS`] ranks of the range and, beyond them, the integral
+    /// ∫ f(p(x)) dx over [m − ½, b + ½] (the midpoint rule's sum; Simpson in
+    /// ln x over [`SUM_SIMPSON_STEPS`] steps), whose error is below 10⁻⁸
+    /// relative for the smooth `f` of caches and coalescing.
+    pub fn sum_f(&self, a: u64, b: u64, f: &dyn Fn(f64) -> f64) -> f64 {
+        let b = b.min(self.count());
+        if b < a || a == 0 {
+            return 0.0;
+        }
+        let n = (b - a + 1) as f64;
+        match &self.kind {
+            Kind::Uniform => n * f(1.0 / self.count as f64),
+            Kind::Hotspot {
+                hot,
+                hot_each,
+                cold_each,
+            } => {
+                let hot_n = if a <= *hot {
+                    (b.min(*hot) - a + 1) as f64
+                } else {
+                    0.0
+                };
+                hot_n * f(*hot_each) + (n - hot_n) * f(*cold_each)
+            }
+            Kind::Weights(w) => w[(a - 1) as usize..b as usize].iter().map(|&x| f(x)).sum(),
+            Kind::Fresh => 0.0,
+            Kind::Filtered { .. } => (a..=b).map(|r| f(self.share(r))).sum(),
+            Kind::Power { exponent, norm } => {
+                let p = |x: f64| x.powf(-exponent) / norm;
+                if b - a < 2 * SUM_EXACT_TERMS {
+                    return (a..=b).rev().map(|r| f(p(r as f64))).sum();
+                }
+                let m = a + SUM_EXACT_TERMS;
+                let head: f64 = (a..m).rev().map(|r| f(p(r as f64))).sum();
+                let (lo, hi) = ((m as f64 - 0.5).ln(), (b as f64 + 0.5).ln());
+                let steps = SUM_SIMPSON_STEPS;
+                let h = (hi - lo) / steps as f64;
+                let g = |u: f64| {
+                    let x = u.exp();
+                    f(p(x)) * x
+                };
+                let mut acc = g(lo) + g(hi);
+                for i in 1..steps {
+                    acc += g(lo + i as f64 * h) * if i % 2 == 1 { 4.0 } else { 2.0 };
+                }
+                head + acc * h / 3.0
+            }
+        }
+    }
+}
+
+/// Ranks of a power law summed term by term by [`RankShares::sum_f`] before the integral.
+pub const SUM_EXACT_TERMS: u64 = 2_000;
+/// Simpson steps (even) of [`RankShares::sum_f`]'s integral.
+pub const SUM_SIMPSON_STEPS: usize = 2_000;
+
+/// What share of one key's reads reach the store behind a cache and/or
+/// request coalescing (`cache`, `coalesce`), as a function of its rank r and
+/// share p (of the driver entity's ranks; `divisor` other-entity
+/// combinations share each rank's reads alike).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadFilter {
+    /// Frequency-ordered cache: ranks 1..=`cached_ranks` are held (0: none).
+    pub cached_ranks: u64,
+    /// LRU by Che's approximation: a key of share p is held with
+    /// probability 1 − e^{−p·T} (T in units of 1 ÷ share).
+    pub che_t: Option<f64>,
+    /// A given hit ratio, the same for every key.
+    pub flat_hit: f64,
+    /// Share of a held key's reads that miss because a write invalidated
+    /// the item since the last read: W ÷ (R + W).
+    pub invalidated: f64,
+    /// Coalescing: the read rate × window of a key of share 1 (λ·w); a key
+    /// of share p sends (1 − e^{−x}) ÷ x of its reads on, x = λ·w·p·miss.
+    pub coalesce_rate_window: Option<f64>,
+    /// Combinations of the key's other entities per rank (each takes p ÷ divisor).
+    pub divisor: f64,
+}
+
+impl ReadFilter {
+    /// Share of a rank-`r` key's reads (share `p`) that reach the store.
+    ///
+    /// ```
+    /// use keyheat::distributions::popularity::ReadFilter;
+    /// let f = ReadFilter { cached_ranks: 10, che_t: None, flat_hit: 0.0, invalidated: 0.0,
+    ///     coalesce_rate_window: Some(100.0), divisor: 1.0 };
+    /// assert_eq!(f.pass(3, 0.2), 0.0); // held by the cache
+    /// // Rank 11, share 0.01: λ·w·p = 1 → (1 − e^{−1}) ÷ 1 = 0.632 of its reads.
+    /// assert!((f.pass(11, 0.01) - (1.0 - (-1.0f64).exp())).abs() < 1e-12);
+    /// ```
+    pub fn pass(&self, r: u64, p: f64) -> f64 {
+        let key_p = p / self.divisor.max(1.0);
+        let held = if r <= self.cached_ranks {
+            1.0
+        } else if let Some(t) = self.che_t {
+            1.0 - (-p * t).exp()
+        } else {
+            0.0
+        };
+        let hit = (held * (1.0 - self.invalidated) + self.flat_hit).min(1.0);
+        let miss = 1.0 - hit;
+        match self.coalesce_rate_window {
+            Some(lw) => {
+                let x = lw * key_p * miss;
+                if x > 1e-9 {
+                    miss * (1.0 - (-x).exp()) / x
+                } else {
+                    miss * (1.0 - x / 2.0)
+                }
+            }
+            None => miss,
+        }
+    }
+
+    /// Σ f(p_r, pass(r, p_r)) over ranks `a..=b` of `base`, split where the
+    /// frequency-ordered cache ends (within each piece pass depends on p only).
+    pub fn sum_passed(
+        &self,
+        base: &RankShares,
+        a: u64,
+        b: u64,
+        f: &dyn Fn(f64, f64) -> f64,
+    ) -> f64 {
+        let split = self.cached_ranks;
+        let piece = |lo: u64, hi: u64, held: u64| {
+            if hi < lo {
+                return 0.0;
+            }
+            base.sum_f(lo, hi, &|p| f(p, self.pass(held, p)))
+        };
+        if split == 0 {
+            return piece(a, b, u64::MAX);
+        }
+        piece(a, b.min(split), 1) + piece(a.max(split + 1), b, u64::MAX)
     }
 }
 

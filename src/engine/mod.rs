@@ -6,10 +6,12 @@
 
 pub mod accumulator;
 mod aggregated;
+mod cached;
 mod cluster;
 pub mod combos;
 pub mod cost;
 pub mod exact;
+pub mod fanout;
 pub mod growth;
 pub mod memory;
 pub mod placement;
@@ -136,9 +138,15 @@ pub fn run(
     let mut variants = Vec::with_capacity(scenario.variants.len());
     for v in &scenario.variants {
         let r = simulate(&v.scenario, &v.name, options, progress)?;
-        variants.push(reduce::variant(v, r));
+        let mut vr = reduce::variant(v, r);
+        let model = Model::new(&v.scenario.store, &v.scenario.source_path)?;
+        vr.fanout = fanout::figures(&v.scenario, model.store());
+        variants.push(vr);
     }
-    Ok(reduce::finish(scenario, base, variants))
+    let mut results = reduce::finish(scenario, base, variants);
+    let model = Model::new(&scenario.store, &scenario.source_path)?;
+    results.fanout = fanout::figures(scenario, model.store());
+    Ok(results)
 }
 
 /// The raw per-trial outcomes of the base design (`[trial][table]`), for

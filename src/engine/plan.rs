@@ -873,7 +873,7 @@ fn stream(
     let subkeys = subkeys(table, p, reach);
     let fan: f64 = subkeys.iter().map(|s| s.weight).sum();
     let severity = severity(scenario, store, table, pi, p, fan);
-    Stream {
+    let mut s = Stream {
         pattern: pi,
         name: p.name.clone(),
         is_write: p.operation.is_write(),
@@ -887,7 +887,9 @@ fn stream(
         recency_ordered,
         broadcast: store.broadcast(scenario, pi),
         is_query: p.operation == Operation::Query,
-    }
+    };
+    super::cached::apply_cache(scenario, p, &mut s);
+    s
 }
 
 /// Bytes one page of a scan returns: 1 MB, DynamoDB's Scan page (other

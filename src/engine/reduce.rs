@@ -590,6 +590,7 @@ pub fn variant(v: &Variant, d: Design) -> VariantResults {
         set: v.set.iter().cloned().collect(),
         tables: d.tables,
         verdicts: Vec::new(),
+        fanout: Default::default(),
     }
 }
 
@@ -660,6 +661,7 @@ pub fn finish(scenario: &Scenario, base: Design, variants: Vec<VariantResults>) 
         recommendation: None,
         checklist: Vec::new(),
         warnings: warnings(scenario),
+        fanout: Default::default(),
         source_text: scenario.source_text.clone(),
         replay: None,
     }

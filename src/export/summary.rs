@@ -9,9 +9,9 @@
 
 use crate::error::{Error, Result};
 use crate::results::{
-    Breach, ChecklistItem, Checkpoint, IndexPressure, NodeMemory, NodeResults, PartitionRank,
-    PatternLoad, Placement, Proportion, Recommendation, RunResults, Stat, StoreSummary, TableCap,
-    TableLimitResults, TableResults, VariantResults, Verdict,
+    Breach, CacheFigures, ChecklistItem, Checkpoint, CopyFigures, IndexPressure, NodeMemory,
+    NodeResults, PartitionRank, PatternLoad, Placement, Proportion, Recommendation, RunResults,
+    Stat, StoreSummary, TableCap, TableLimitResults, TableResults, VariantResults, Verdict,
 };
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -50,6 +50,16 @@ pub struct Summary<'a> {
     /// a sort key), only when there are any.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     pub warnings: &'a [crate::scenario::Warning],
+    /// Per access pattern with `copies`: the copy table, copies per
+    /// operation, write amplification and propagation time (absent when no
+    /// pattern writes copies).
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub copies: &'a [CopyFigures],
+    /// Per read pattern behind a `cache` / `coalesce`: hit ratio with its
+    /// interval, the load that still reaches the partitions and the smallest
+    /// cache that passes (absent when none).
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub caches: &'a [CacheFigures],
     /// `variants` and `recommendation`, only when the scenario has variants.
     #[serde(flatten)]
     pub sweep: Option<Sweep<'a>>,
@@ -96,6 +106,12 @@ pub struct VariantSummary<'a> {
     pub tables: Vec<TableSummary<'a>>,
     /// The variant's verdicts.
     pub verdicts: &'a [Verdict],
+    /// As the base design's `copies` (absent when none).
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub copies: &'a [CopyFigures],
+    /// As the base design's `caches` (absent when none).
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub caches: &'a [CacheFigures],
 }
 
 /// One table (or `table.index`) of a design.
@@ -375,6 +391,8 @@ impl<'a> From<&'a RunResults> for Summary<'a> {
             verdicts: &r.verdicts,
             checklist: &r.checklist,
             warnings: &r.warnings,
+            copies: &r.fanout.copies,
+            caches: &r.fanout.caches,
             sweep: (!r.variants.is_empty()).then(|| Sweep {
                 variants: r.variants.iter().map(VariantSummary::from).collect(),
                 recommendation: r.recommendation.as_ref(),
@@ -391,6 +409,8 @@ impl<'a> From<&'a VariantResults> for VariantSummary<'a> {
             set: &v.set,
             tables: v.tables.iter().map(TableSummary::from).collect(),
             verdicts: &v.verdicts,
+            copies: &v.fanout.copies,
+            caches: &v.fanout.caches,
         }
     }
 }

@@ -24,6 +24,7 @@ pub(super) fn document(r: &RunResults, charts: &[Chart]) -> Document {
     body.extend(when_it_breaks(r));
     body.extend(capacity(r));
     body.extend(patterns(r));
+    body.extend(super::fanout::section(r));
     body.push(hot_keys(r));
     body.push(charts_section(r, charts));
     body.extend(variants(r, charts));
@@ -554,6 +555,7 @@ fn variants_table(r: &RunResults) -> Table {
         set: serde_json::Map::new(),
         tables: r.tables.clone(),
         verdicts: r.verdicts.clone(),
+        fanout: r.fanout.clone(),
     };
     let rows = std::iter::once(&base)
         .chain(&r.variants)

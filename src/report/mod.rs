@@ -20,6 +20,7 @@
 
 mod build;
 mod document;
+mod fanout;
 mod html;
 mod markdown;
 mod replay;
@@ -51,6 +52,7 @@ use crate::results::RunResults;
 ///     tables: vec![], verdicts: vec![], variants: vec![], recommendation: None,
 ///     checklist: vec![],
 ///     warnings: vec![],
+///     fanout: Default::default(),
 ///     source_text: "name = \"demo\"\n".into(), replay: None,
 /// };
 /// let md = keyheat::report::markdown(&results, &[]);
@@ -89,6 +91,7 @@ pub fn markdown(results: &RunResults, chart_files: &[PathBuf]) -> String {
 ///     checklist: vec![ChecklistItem { check: "ephemeral_ttl".into(), subject: "sessions".into(),
 ///                                     status: Status::Fail, reason: "no TTL".into() }],
 ///     warnings: vec![],
+///     fanout: Default::default(),
 ///     source_text: "name = \"demo\"\n".into(), replay: None,
 /// };
 /// let html = keyheat::report::html(&results, &[]);

@@ -38,6 +38,7 @@ const HEAD: [&str; 8] = [
 ///                           write_unit: "ops".into(), figures: vec![] },
 ///     tables: vec![], verdicts: vec![], variants: vec![], recommendation: None,
 ///     checklist: vec![], warnings: vec![], source_text: String::new(), replay: None,
+///     fanout: Default::default(),
 /// };
 /// let lines = keyheat::report::terminal_table(&results);
 /// assert!(lines[0].starts_with("design  table  peak p95"));

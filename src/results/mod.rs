@@ -1,11 +1,13 @@
 //! What a run produced, reduced over trials: the only thing exporters, charts
 //! and the report read. Statistics are plain functions in [`stats`].
 
+pub mod fanout;
 pub mod stats;
 
 use serde::Serialize;
 
 pub use crate::store::Figure;
+pub use fanout::{CacheFigures, CopyFigures, Fanout, PropagationTime};
 pub use stats::{Proportion, Stat};
 
 /// Everything one scenario run produced (base design and its variants).
@@ -51,6 +53,8 @@ pub struct RunResults {
     /// The scenario's validation warnings (a `peak_factor` below 1, a
     /// `query` without a sort key), then any a variant adds.
     pub warnings: Vec<crate::scenario::Warning>,
+    /// The base design's copies and caches (`engine::fanout`).
+    pub fanout: Fanout,
     /// The scenario file as written (echoed in the report).
     #[serde(skip)]
     pub source_text: String,
@@ -705,6 +709,8 @@ pub struct VariantResults {
     pub tables: Vec<TableResults>,
     /// Verdicts.
     pub verdicts: Vec<Verdict>,
+    /// The variant's copies and caches (`engine::fanout`).
+    pub fanout: Fanout,
 }
 
 /// The recommended alternative.

@@ -3,6 +3,7 @@
 //! [`Scenario`] whose values are all in SI units (`model`); `[store]`
 //! settings stay as written for the store model to check.
 
+pub mod fanout;
 pub mod limits;
 pub mod model;
 pub mod raw;

@@ -574,6 +574,14 @@ pub struct AccessPattern {
     /// them (a sparse index), so it costs them no write (same page). Ascending,
     /// no repeats, disjoint from `index_key_changes`; empty for reads.
     pub index_untouched: Vec<usize>,
+    /// `copies`: the copies each operation writes to another table (writes only).
+    pub copies: Option<Copies>,
+    /// `cache` / `coalesce` in front of this read (the pattern's own, else
+    /// its table's); `None` for writes and uncached reads.
+    pub cache: Option<ReadCache>,
+    /// For the derived pattern `"<name> (copies)"` that writes another
+    /// pattern's copies: that pattern's index. `None` for written patterns.
+    pub copy_of: Option<usize>,
 }
 
 impl AccessPattern {
@@ -586,7 +594,8 @@ impl AccessPattern {
     /// # let mut p = AccessPattern { name: "u".into(), table: 0, index: None,
     /// #     operation: Operation::Update, rate_per_s: 100.0, peak_factor: 1.0, by: None,
     /// #     items: 1, consistency: Consistency::Eventual, element_size: None, range_s: None,
-    /// #     index_key_changes: vec![0], index_untouched: vec![1] };
+    /// #     index_key_changes: vec![0], index_untouched: vec![1], copies: None, cache: None,
+    /// #     copy_of: None };
     /// assert_eq!(p.index_writes(0), 2.0);
     /// assert_eq!(p.index_writes(1), 0.0);
     /// assert_eq!(p.index_writes(2), 1.0);
@@ -609,6 +618,9 @@ impl AccessPattern {
 pub struct Checks {
     /// A design passes when the p95 over trials of peak utilization ≤ headroom (default 0.8).
     pub headroom: f64,
+    /// `copy_lag`: the longest acceptable propagation time of one
+    /// operation's async copies, seconds (default 60).
+    pub copy_lag_s: f64,
 }
 
 /// One alternative design: a name, the overrides, and the resulting scenario.
@@ -728,5 +740,119 @@ impl Pricing {
             mean_write_units_per_s,
         );
         [read, write]
+    }
+}
+
+/// `copies = { … }`: each operation writes one item into `count` keys of
+/// another table (a denormalized copy, a timeline fan-out).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Copies {
+    /// Index into [`Scenario::tables`](super::Scenario::tables) of the copy table.
+    pub table: usize,
+    /// Copies one operation writes.
+    pub count: CopyCount,
+    /// Whether the copies are written inside the operation or drained after it.
+    pub propagation: Propagation,
+    /// Copies per second the fan-out path writes (required for `async`;
+    /// for `sync`, optional: the writer's speed, for the operation's latency).
+    pub drain_rate_per_s: Option<f64>,
+}
+
+/// `propagation`: when the copies are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Propagation {
+    /// Inside the operation: its units and latency include every copy.
+    Sync,
+    /// After the operation, drained at `drain_rate` (a stream, a queue).
+    Async,
+}
+
+impl Propagation {
+    /// The scenario-file spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Propagation::Sync => "sync",
+            Propagation::Async => "async",
+        }
+    }
+}
+
+/// `count`: copies per operation, a number or a distribution.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CopyCount {
+    /// Always this many.
+    Fixed(f64),
+    /// Uniform on [min, max].
+    Uniform {
+        /// Lower bound.
+        min: f64,
+        /// Upper bound.
+        max: f64,
+    },
+    /// Log-normal by median and p99, values above `max` (when set) taken as `max`.
+    LogNormal {
+        /// Median.
+        median: f64,
+        /// 99th percentile.
+        p99: f64,
+        /// The largest count (a cap), if any.
+        max: Option<f64>,
+    },
+    /// P(k) ∝ k^-exponent for k = 1..=max (a follower count).
+    Zipf {
+        /// θ in k^-θ.
+        exponent: f64,
+        /// The largest count.
+        max: u64,
+    },
+    /// Listed counts with their weights.
+    Weights {
+        /// The counts.
+        values: Vec<f64>,
+        /// Their weights (normalised by their sum).
+        weights: Vec<f64>,
+    },
+}
+
+/// Reads in front of the store: a cache and/or request coalescing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadCache {
+    /// `cache = { … }`, if any.
+    pub cache: Option<CacheSize>,
+    /// `coalesce`: concurrent reads of one key within this window become
+    /// one store read, seconds.
+    pub coalesce_s: Option<f64>,
+}
+
+/// `cache = { keys = N, policy }` or `cache = { hit_ratio = h }`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum CacheSize {
+    /// A cache holding `keys` items, evicting by `policy`.
+    Keys {
+        /// Items the cache holds.
+        keys: u64,
+        /// Eviction policy.
+        policy: CachePolicy,
+    },
+    /// A measured or assumed hit ratio, the same for every key.
+    HitRatio(f64),
+}
+
+/// `policy`: which items a full cache keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CachePolicy {
+    /// Frequency-ordered: the N most popular keys (exact hit ratio: their share).
+    Lfu,
+    /// Least recently used (Che's approximation).
+    Lru,
+}
+
+impl CachePolicy {
+    /// The scenario-file spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CachePolicy::Lfu => "lfu",
+            CachePolicy::Lru => "lru",
+        }
     }
 }

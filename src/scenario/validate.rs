@@ -88,6 +88,8 @@ pub(crate) const TABLE_KEYS: &[&str] = &[
     "ttl",
     "initial_items",
     "index",
+    "cache",
+    "coalesce",
 ];
 /// Keys accepted in `[[table.index]]`.
 pub(crate) const INDEX_KEYS: &[&str] = &[
@@ -117,9 +119,12 @@ pub(crate) const PATTERN_KEYS: &[&str] = &[
     "range",
     "index_key_changes",
     "index_untouched",
+    "copies",
+    "cache",
+    "coalesce",
 ];
 /// Keys accepted in `[checks]`.
-pub(crate) const CHECKS_KEYS: &[&str] = &["headroom"];
+pub(crate) const CHECKS_KEYS: &[&str] = &["headroom", "copy_lag"];
 /// Keys accepted in `[pricing]`.
 pub(crate) const PRICING_KEYS: &[&str] = &[
     "currency",
@@ -168,6 +173,7 @@ pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
     let entities = entities(&root)?;
     let tables = tables(&root, &entities, &store)?;
     let mut warnings = Vec::new();
+    unitless_duration_warnings(&root, &mut warnings)?;
     let access_patterns = access_patterns(&root, &tables, &entities, &simulation, &mut warnings)?;
     zero_capacity(&root, &store, &tables, &access_patterns)?;
     let checks = checks(&root)?;
@@ -1921,6 +1927,54 @@ fn scan_warnings(section: &Section, warnings: &mut Vec<Warning>) {
     }
 }
 
+/// Warnings for the durations that run over days written as bare numbers
+/// (`horizon = 120`, `ttl = 90`, `checkpoints = [0, 180]`, a time
+/// `bucket`): a bare number is seconds, which turns a 120-day horizon into
+/// two minutes and a failing design into a pass without a word. Writing the
+/// unit (`"120d"`, or `"120s"` when seconds are meant) silences it.
+fn unitless_duration_warnings(root: &Section, warnings: &mut Vec<Warning>) -> Result<()> {
+    // A bare number's value (None for anything else, which the parser checks).
+    let bare = |node: &DeValue<'_>| match node {
+        DeValue::Integer(i) => i128::from_str_radix(i.as_str(), i.radix())
+            .ok()
+            .map(|v| v as f64),
+        DeValue::Float(x) => x.as_str().parse::<f64>().ok().filter(|v| v.is_finite()),
+        _ => None,
+    };
+    let mut check = |f: &Field, node: &DeValue<'_>, written: String| {
+        let Some(seconds) = bare(node) else { return };
+        let n = crate::format::exact(seconds);
+        warnings.push(warning(
+            f,
+            format!(
+                "{written} = {n} has no unit, so it is read as {n} seconds ({})",
+                crate::format::duration(seconds)
+            ),
+            format!("write the unit: \"{n}d\" for days, or \"{n}s\" if seconds are meant"),
+        ));
+    };
+    if let Some(sim) = root.subsection("simulation", "[simulation]")? {
+        if let Some(f) = sim.get("horizon") {
+            check(&f, f.node.get_ref(), "horizon".into());
+        }
+        if let Some(f) = sim.get("checkpoints") {
+            if let toml::de::DeValue::Array(items) = f.node.get_ref() {
+                for (i, item) in items.iter().enumerate() {
+                    check(&f, item.get_ref(), format!("checkpoints[{i}]"));
+                }
+            }
+        }
+    }
+    for table in root.elements("table", "[[table]]")? {
+        for key in ["ttl", "bucket"] {
+            if let Some(f) = table.get(key) {
+                check(&f, f.node.get_ref(), key.into());
+            }
+        }
+    }
+    Ok(())
+}
+
 /// A warning at the value of `f`.
 fn warning(f: &Field, message: impl Into<String>, fix: impl Into<String>) -> Warning {
     let (line, column) = f.src.position(f.span().start);
@@ -2059,6 +2113,7 @@ fn access_patterns(
                 "keep it in index_key_changes when the write changes its key, in index_untouched when the write leaves it alone",
             ));
         }
+        let (copies, cache) = fanout(&section, tables, operation, rate_per_s, peak_factor)?;
         out.push(AccessPattern {
             name: name.to_string(),
             table,
@@ -2073,9 +2128,76 @@ fn access_patterns(
             range_s,
             index_key_changes,
             index_untouched,
+            copies,
+            cache,
+            copy_of: None,
         });
     }
+    table_caches(root, &mut out)?;
+    super::fanout::expand_copies(&mut out, tables, &|c| c.mean());
     Ok(out)
+}
+
+/// A pattern's `copies` and `cache` / `coalesce` ([`super::fanout`]); the
+/// copies' busy rate (rate × peak factor × mean count) within the caps.
+fn fanout(
+    section: &Section,
+    tables: &[Table],
+    operation: Operation,
+    rate_per_s: f64,
+    peak_factor: f64,
+) -> Result<(Option<Copies>, Option<ReadCache>)> {
+    let copies = match section.get("copies") {
+        Some(f) => {
+            let c = super::fanout::copies(&f, tables, operation)?;
+            let busy = rate_per_s * peak_factor * c.count.mean();
+            if busy > MAX_BUSY_RATE_PER_S || rate_per_s * c.count.mean() > MAX_RATE_PER_S {
+                return Err(f.error(
+                    format!("rate × mean count = {busy:.3e} copies per second, more than 10⁹"),
+                    "lower the count or the rate",
+                ));
+            }
+            Some(c)
+        }
+        None => None,
+    };
+    let cache = super::fanout::read_cache(section)?;
+    if let (Some(_), true) = (&cache, operation.is_write()) {
+        let f = section
+            .get("cache")
+            .or_else(|| section.get("coalesce"))
+            .ok_or_else(|| section.missing("cache", "cache = { keys = 10000 }"))?;
+        return Err(f.key_error(
+            format!(
+                "cache and coalesce serve reads, not operation = \"{}\"",
+                operation.as_str()
+            ),
+            "move cache / coalesce to the get or query pattern (or to the table)",
+        ));
+    }
+    Ok((copies, cache))
+}
+
+/// A table's `cache` / `coalesce` applies to each read of the table (not of
+/// its indexes) that has none of its own; each part separately.
+fn table_caches(root: &Section, patterns: &mut [AccessPattern]) -> Result<()> {
+    for (ti, section) in root.elements("table", "[[table]]")?.iter().enumerate() {
+        let Some(own) = super::fanout::read_cache(section)? else {
+            continue;
+        };
+        for p in patterns
+            .iter_mut()
+            .filter(|p| p.table == ti && p.index.is_none() && !p.operation.is_write())
+        {
+            let mine = p.cache.get_or_insert(ReadCache {
+                cache: None,
+                coalesce_s: None,
+            });
+            mine.cache = mine.cache.or(own.cache);
+            mine.coalesce_s = mine.coalesce_s.or(own.coalesce_s);
+        }
+    }
+    Ok(())
 }
 
 /// The largest factor any window multiplies a pattern's busy rate by: the
@@ -2182,7 +2304,10 @@ fn zero_capacity(
 }
 
 fn checks(root: &Section) -> Result<Checks> {
-    let mut checks = Checks { headroom: 0.8 };
+    let mut checks = Checks {
+        headroom: 0.8,
+        copy_lag_s: super::fanout::DEFAULT_COPY_LAG_S,
+    };
     let Some(mut section) = root.subsection("checks", "[checks]\nheadroom = 0.8")? else {
         return Ok(checks);
     };
@@ -2197,6 +2322,9 @@ fn checks(root: &Section) -> Result<Checks> {
             ));
         }
         checks.headroom = h;
+    }
+    if let Some(f) = section.get("copy_lag") {
+        checks.copy_lag_s = super::fanout::copy_lag(&f)?;
     }
     Ok(checks)
 }

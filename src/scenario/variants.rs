@@ -2,7 +2,7 @@
 //! validated into complete scenarios.
 //!
 //! A path names one field: `table.<table>.<field>`, `entity.<entity>.<field>`,
-//! `access_pattern.<pattern>.<field>`, `store.<setting>`,
+//! `access_pattern.<pattern>.<field>` (or `pattern.<pattern>.<field>`), `store.<setting>`,
 //! `simulation.<field>` or `checks.<field>`. A path may go deeper into a
 //! table-valued field that the base scenario already writes as a table
 //! (`table.orders.item_size.p99`, `entity.customer.popularity.exponent`) or
@@ -361,6 +361,12 @@ fn resolve_written(
 /// Resolves `path` against the base document into steps; `(message, fix)` on failure.
 fn resolve(doc: &DeTable, path: &str) -> std::result::Result<Vec<Step>, (String, String)> {
     let (section, rest) = path.split_once('.').unwrap_or((path, ""));
+    // `pattern.<name>.…` is short for `access_pattern.<name>.…`.
+    let section = if section == "pattern" {
+        "access_pattern"
+    } else {
+        section
+    };
     if !SECTIONS.contains(&section) {
         if ["schema_version", "name", "description", "variant", "sweep"].contains(&section) {
             return Err((

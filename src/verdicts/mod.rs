@@ -13,10 +13,12 @@
 //!   `table_throughput`, `monotonic_index`);
 //! - the store's own static checks ([`StoreModel::static_checks`]: MongoDB's
 //!   `shard_key`, Bigtable's `row_key_size`), which `keyheat check` runs too;
+//! - [`copies`]: `copy_lag`, the propagation time of async copies;
 //! - [`recommend`]: the smallest change that passes;
 //! - [`checklist`]: static checks of the access-pattern table.
 
 pub mod checklist;
+mod copies;
 mod keys;
 mod recommend;
 mod table;
@@ -131,6 +133,7 @@ fn design(scenario: &Scenario, store: &dyn StoreModel, tables: &[TableResults]) 
         .flat_map(|t| keys::verdicts(t, headroom, ru, wu))
         .collect();
     keyed.extend(static_verdicts(scenario, store));
+    keyed.extend(copies::verdicts(scenario));
     // Key checks judge the busiest traffic: say which day when traffic grows.
     let busiest = tables.first().and_then(|t| {
         t.checkpoints

@@ -9,7 +9,7 @@
 //! | `key_cardinality` | each table and global index | the partition key has fewer than [`FAIL_BELOW_KEYS`] values at a time, or is built only from `{time}`/`{bucket}` and literals (a date key) | fewer than [`WARN_BELOW_KEYS`] |
 //! | `range_sort` | each `query` | — | the table (or index) it reads has no sort key |
 //! | `bounded_arrays` | each `append` | the table has neither a time bucket nor a TTL | a TTL but no bucket |
-//! | `copy_write_path` | each table | — | it shares a partition-key entity with another table and no pattern writes it |
+//! | `copy_write_path` | each table | — | it shares a partition-key entity with another table and no pattern writes it (a table another pattern's `copies` write passes, naming that fan-out) |
 //! | `ephemeral_ttl` | each table | its name or keys look ephemeral ([`EPHEMERAL_WORDS`]) and it has no TTL | — |
 //! | `blob_offload` | each table | — | its item size p99 exceeds [`BLOB_BYTES`] |
 //!
@@ -584,7 +584,29 @@ fn copy_write_path(s: &Scenario) -> Vec<ChecklistItem> {
             .map(|(name, shared)| format!("`{name}` ({})", braces(shared)))
             .collect::<Vec<_>>()
             .join(", ");
+        let copied_by: Vec<String> = s
+            .access_patterns
+            .iter()
+            .filter_map(|p| {
+                let c = p.copies.as_ref().filter(|c| c.table == ti)?;
+                let drain = c.drain_rate_per_s.map_or(String::new(), |d| {
+                    format!(", drained at {}/s", crate::format::whole(d))
+                });
+                Some(format!(
+                    "\"{}\" ({}{drain})",
+                    p.name,
+                    c.propagation.as_str()
+                ))
+            })
+            .collect();
         let (status, reason) = match (sharing.is_empty(), writers.is_empty()) {
+            _ if !copied_by.is_empty() => (
+                Status::Pass,
+                format!(
+                    "holds copies written by {}: the refresh path is the fan-out named in `copies` (its load and lag are in \"Copies and caches\")",
+                    copied_by.join(", ")
+                ),
+            ),
             (true, _) => (
                 Status::Pass,
                 "no other table is keyed by the same entities: no copy to keep in step (checked: shared partition-key entities between tables)".to_string(),
