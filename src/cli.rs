@@ -409,6 +409,10 @@ fn on_interrupt_remove_partial_output() {
         .name("signals".into())
         .spawn(move || {
             if let Some(signal) = signals.forever().next() {
+                let name = if signal == SIGINT { "SIGINT" } else { "SIGTERM" };
+                eprintln!(
+                    "\ninterrupted ({name}): the output being written was removed; an earlier output in that folder is left as it was"
+                );
                 crate::export::remove_in_progress_and_exit(128 + signal);
             }
         });
@@ -539,12 +543,16 @@ fn check(scenario: &Path) -> Result<ExitCode> {
     let cost = crate::engine::cost::estimate(&s, &Options::default())?;
     let _ = writeln!(
         o,
-        "{}: ok ({} tables, {} access patterns, {} variants); a run is estimated at {} s of work on one core and {} of memory (budgets {} s, {}: --max-work, --max-memory)",
+        "{}: ok ({}, {}, {}); a run is estimated at {} s of work on one core and {} of memory (budgets {} s, {}: --max-work, --max-memory)",
         scenario.display(),
-        s.tables.len(),
+        crate::format::plural(s.tables.len(), "table", "tables"),
         // As written: the derived "<name> (copies)" patterns are not counted.
-        s.access_patterns.iter().filter(|p| p.copy_of.is_none()).count(),
-        s.variants.len(),
+        crate::format::plural(
+            s.access_patterns.iter().filter(|p| p.copy_of.is_none()).count(),
+            "access pattern",
+            "access patterns"
+        ),
+        crate::format::plural(s.variants.len(), "variant", "variants"),
         crate::format::sig3(cost.work_s),
         crate::format::bytes(cost.memory_bytes),
         crate::format::sig3(crate::engine::cost::DEFAULT_MAX_WORK_S),

@@ -125,7 +125,15 @@ impl std::fmt::Display for Error {
                 Ok(())
             }
             ErrorKind::Read { path, source } => {
-                write!(f, "could not read '{}': {source}", path.display())
+                write!(f, "could not read '{}': {source}", path.display())?;
+                let fix = if path.is_dir() {
+                    "give a file inside that folder, not the folder (a scenario: e.g. scenarios/orders-by-date.toml)"
+                } else if !path.exists() {
+                    "check the path (a relative path starts from the current folder; the shipped scenarios are in scenarios/)"
+                } else {
+                    "check the file's permissions"
+                };
+                write!(f, "\n  fix: {fix}")
             }
             ErrorKind::Write { path, message } => {
                 write!(f, "could not write '{}': {message}", path.display())?;

@@ -127,7 +127,7 @@ fn check_validates_without_running() {
         .success();
     let out = String::from_utf8_lossy(&a.get_output().stdout).to_string();
     assert!(
-        out.contains("orders-by-date.toml: ok (1 tables, 2 access patterns, 0 variants)"),
+        out.contains("orders-by-date.toml: ok (1 table, 2 access patterns, 0 variants)"),
         "{out}"
     );
 }
@@ -263,4 +263,33 @@ fn out_never_replaces_a_folder_that_is_not_a_keyheat_output() {
             .success();
     }
     assert!(out.join("summary.json").is_file());
+}
+
+/// A scenario path that is not there, or is a folder: exit 2, the reason
+/// and a fix line, as every other bad input.
+#[test]
+fn a_missing_or_folder_scenario_says_how_to_fix_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nosuch.toml");
+    let out = keyheat()
+        .args(["run", missing.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("could not read"), "{err}");
+    assert!(
+        err.contains("fix: check the path (a relative path starts from the current folder"),
+        "{err}"
+    );
+    let out = keyheat()
+        .args(["check", dir.path().to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("fix: give a file inside that folder, not the folder"),
+        "{err}"
+    );
 }
