@@ -503,7 +503,8 @@ by = "user"
 /// period at 1 s windows is 3,600 buckets, each placing 10,000 sensors (256
 /// by name at 15 single-key costs each + 9,744 at one: 13,584 × 20 ns =
 /// 0.27 ms), × 200 trials × 2 patterns = 391 s, + 3 partitions × 3,600
-/// stretches × 200 trials × 2.5 µs = 5.4 s: refused, not run for minutes.
+/// bucket stretches × 200 trials × 4 µs = 8.6 s: 400 s, refused, not run
+/// for minutes.
 #[test]
 fn key_placement_in_every_time_bucket_counts_in_the_estimate() {
     let text = std::fs::read_to_string("scenarios/sensor-bucket-pattern.toml")
@@ -521,7 +522,7 @@ fn key_placement_in_every_time_bucket_counts_in_the_estimate() {
         .unwrap();
     assert_eq!(run.status.code(), Some(2));
     let err = String::from_utf8_lossy(&run.stderr);
-    assert!(err.contains("estimated at 397 s of work"), "{err}");
+    assert!(err.contains("estimated at 400 s of work"), "{err}");
     assert!(
         err.contains("pattern `Push reading`: ≈ 10,000 keys placed × 3,600 time buckets × 200 trials × 1 busy period"),
         "{err}"
