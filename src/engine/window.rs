@@ -177,11 +177,12 @@ pub struct WindowUnits {
     kappa: [f64; 4],
     /// Exact pmf on a lattice of step `step`, when computed.
     pmf: Option<(f64, Vec<f64>)>,
-    /// With the pmf: its running sums P(X ≤ i·step) and running survivals
+    /// With the pmf: its running sums P(X ≤ i·step) and, built on first
+    /// use (only upper-tail quantiles read them), its running survivals
     /// 1 − Σ p (each summed in the pmf's order, so a lookup gives the same
     /// value a scan would).
     cum: Vec<f64>,
-    sur: Vec<f64>,
+    sur: std::sync::OnceLock<Vec<f64>>,
 }
 
 impl WindowUnits {
@@ -199,24 +200,34 @@ impl WindowUnits {
         } else {
             None
         };
-        let (mut cum, mut sur) = (Vec::new(), Vec::new());
+        let mut cum = Vec::new();
         if let Some((_, pmf)) = &pmf {
-            let (mut c, mut s) = (0.0f64, 1.0f64);
+            let mut c = 0.0f64;
             cum.reserve(pmf.len());
-            sur.reserve(pmf.len());
             for p in pmf {
                 c += p;
-                s -= p;
                 cum.push(c);
-                sur.push(s);
             }
         }
         WindowUnits {
             kappa,
             pmf,
             cum,
-            sur,
+            sur: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The running survivals 1 − Σ p of the pmf, in its order.
+    fn survivals(&self, pmf: &[f64]) -> &[f64] {
+        self.sur.get_or_init(|| {
+            let mut s = 1.0f64;
+            pmf.iter()
+                .map(|p| {
+                    s -= p;
+                    s
+                })
+                .collect()
+        })
     }
 
     /// Mean units per window.
@@ -270,7 +281,7 @@ impl WindowUnits {
         }
         if let Some((step, pmf)) = &self.pmf {
             // The first running survival at or below the tail (they never increase).
-            let i = self.sur.partition_point(|&s| s > tail);
+            let i = self.survivals(pmf).partition_point(|&s| s > tail);
             return i.min(pmf.len() - 1) as f64 * step;
         }
         let sd = self.kappa[1].sqrt();
