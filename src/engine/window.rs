@@ -453,13 +453,8 @@ pub struct Stretches<'a> {
 impl<'a> Stretches<'a> {
     /// The distributions of `comps` against each limit of `limits`.
     pub fn new(comps: &'a [Component<'a>], limits: &Limits) -> Stretches<'a> {
-        let pick = |f: &dyn Fn(&Component<'_>) -> bool| -> Vec<(f64, &Severity)> {
-            comps
-                .iter()
-                .filter(|c| f(c) && c.lambda > 0.0)
-                .map(|c| (c.lambda, c.severity))
-                .collect()
-        };
+        // One buffer for every dimension's components.
+        let mut dim: Vec<(f64, &Severity)> = Vec::with_capacity(comps.len());
         let mut dims = Vec::with_capacity(3);
         // (which components, limit, whether combined, whether write)
         type Which<'f> = &'f dyn Fn(&Component<'_>) -> bool;
@@ -470,7 +465,13 @@ impl<'a> Stretches<'a> {
         ];
         for (which, limit, combined, write) in wanted {
             let Some(limit) = limit else { continue };
-            let dim = pick(which);
+            dim.clear();
+            dim.extend(
+                comps
+                    .iter()
+                    .filter(|c| which(c) && c.lambda > 0.0)
+                    .map(|c| (c.lambda, c.severity)),
+            );
             if !dim.is_empty() {
                 dims.push((WindowUnits::new(&dim), limit, combined, write));
             }
