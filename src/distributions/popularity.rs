@@ -218,30 +218,13 @@ impl RankShares {
         if b < a || a == 0 {
             return 0.0;
         }
-        let n = (b - a + 1) as f64;
         match &self.kind {
-            Kind::Uniform => n * (1.0 / self.count as f64).powi(3),
+            // Exact closed forms where `sum_f` would integrate or scan.
             Kind::Power { exponent, norm } => harmonic_range(a, b, 3.0 * exponent) / norm.powi(3),
-            Kind::Hotspot {
-                hot,
-                hot_each,
-                cold_each,
-            } => {
-                let hot_n = if a <= *hot {
-                    (b.min(*hot) - a + 1) as f64
-                } else {
-                    0.0
-                };
-                hot_n * hot_each.powi(3) + (n - hot_n) * cold_each.powi(3)
-            }
-            Kind::Weights(w) => w[(a - 1) as usize..b as usize]
-                .iter()
-                .map(|x| x.powi(3))
-                .sum(),
-            Kind::Fresh => 0.0,
             Kind::Filtered { base, filter, mass } => {
                 filter.sum_passed(base, a, b, &|p, pass| (p * pass / mass).powi(3))
             }
+            _ => self.sum_f(a, b, &|x| x.powi(3)),
         }
     }
 
