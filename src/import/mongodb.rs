@@ -28,6 +28,20 @@ struct Collection {
     how: &'static str,
 }
 
+/// The index of the closing quote of the string opening at `i` (or the
+/// end of the text), past backslash escapes.
+fn string_end(b: &[u8], mut i: usize) -> usize {
+    let q = b[i];
+    i += 1;
+    while i < b.len() && b[i] != q {
+        if b[i] == b'\\' {
+            i += 1;
+        }
+        i += 1;
+    }
+    i
+}
+
 /// The text of the balanced group opening at `open` (`(` or `{`), without
 /// its delimiters, skipping strings and comments; `None` when unbalanced.
 fn group(text: &str, open: usize) -> Option<&str> {
@@ -36,16 +50,7 @@ fn group(text: &str, open: usize) -> Option<&str> {
     let mut i = open;
     while i < b.len() {
         match b[i] {
-            b'"' | b'\'' | b'`' => {
-                let q = b[i];
-                i += 1;
-                while i < b.len() && b[i] != q {
-                    if b[i] == b'\\' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-            }
+            b'"' | b'\'' | b'`' => i = string_end(b, i),
             b'(' | OPEN | b'[' => depth += 1,
             b')' | CLOSE | b']' => {
                 depth -= 1;
@@ -67,16 +72,7 @@ fn args(text: &str) -> Vec<&str> {
     let (mut depth, mut start, mut i) = (0i32, 0, 0);
     while i < b.len() {
         match b[i] {
-            b'"' | b'\'' | b'`' => {
-                let q = b[i];
-                i += 1;
-                while i < b.len() && b[i] != q {
-                    if b[i] == b'\\' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-            }
+            b'"' | b'\'' | b'`' => i = string_end(b, i),
             b'(' | OPEN | b'[' => depth += 1,
             b')' | CLOSE | b']' => depth -= 1,
             b',' if depth == 0 => {
