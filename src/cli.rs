@@ -58,6 +58,13 @@ pub struct RunFlags {
     /// `exact` (every request drawn from an alias table over every key).
     #[arg(long, value_enum, default_value_t = MethodArg::Aggregated)]
     pub method: MethodArg,
+    /// Draw every partition's windows in full. By default a partition that
+    /// provably cannot reach its limits or the trial's peak in any window
+    /// (Bernstein's bound, ε = 10⁻⁹) adds its requested units without its
+    /// windows being drawn; the trials' peaks and throttled units are the
+    /// same either way, only cold partitions' peaks in partitions.csv differ.
+    #[arg(long)]
+    pub every_partition: bool,
     /// Exit with code 3 when any check of the base design fails, or a
     /// threshold below is crossed.
     #[arg(long)]
@@ -125,6 +132,7 @@ impl RunFlags {
             seed: self.seed,
             method: self.method.into(),
             budget,
+            every_partition: self.every_partition,
         })
     }
 

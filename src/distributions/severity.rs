@@ -78,6 +78,11 @@ impl Severity {
         self.raw
     }
 
+    /// The largest cost of one request (0 without samples).
+    pub fn max(&self) -> f64 {
+        self.distinct.last().map_or(0.0, |d| d.0)
+    }
+
     /// Distinct costs and their probabilities, ascending.
     pub fn pmf(&self) -> &[(f64, f64)] {
         &self.distinct

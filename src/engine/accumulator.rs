@@ -6,7 +6,7 @@
 
 use super::cluster::{rank_busiest, NodeLoad, NodeSegment};
 use super::placement::{Placed, HOT_KEYS};
-use super::plan::{Method, Plan, TablePlan};
+use super::plan::{trial_seed, Method, Plan, TablePlan};
 use super::rebalance::{node_rates, rebalance, stream_load, Rebalanced};
 use super::segments::Segment;
 use super::window::{Component, Limits, Outcome};
@@ -96,6 +96,9 @@ pub(super) struct TableSetup<'a> {
     /// Burst credit per partition, in units: burst_seconds of its limits,
     /// full at the start.
     pub(super) burst_units: f64,
+    /// The seed of the table's per-partition streams in this trial (see
+    /// [`TableSetup::partition_rng`]).
+    pub(super) partition_seed: u64,
 }
 
 impl<'a> TableSetup<'a> {
@@ -147,7 +150,15 @@ impl<'a> TableSetup<'a> {
             load_split,
             split_from,
             burst_units,
+            partition_seed: 0,
         }
+    }
+
+    /// Partition `p`'s own stream in segment `seg`: what its windows draw,
+    /// whatever other partitions draw or skip.
+    pub(super) fn partition_rng(&self, seg: &Segment, p: usize) -> Xoshiro256PlusPlus {
+        let segment = (seg.start as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        Xoshiro256PlusPlus::seed_from_u64(trial_seed(self.partition_seed ^ segment, p as u32))
     }
 
     /// The table's nodes, when the store has them.

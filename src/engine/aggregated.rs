@@ -7,9 +7,13 @@
 use super::accumulator::{SegmentRates, Series, TableAccumulator, TableSetup};
 use super::placement::Placed;
 use super::plan::Method;
+use super::screen::ColdBound;
 use super::segments::Segment;
 use super::window::{collapsed, draw_windows, Component, Limits, Outcome, Stretches};
+use crate::store::hash::fmix64;
 use rand_xoshiro::Xoshiro256PlusPlus;
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// Draws segment `seg` on the table's servers and against its table-level
 /// limit, adding the outcome to `acc`.
@@ -23,7 +27,7 @@ pub(super) fn aggregated_segment(
     // This segment's outcome over its servers (partitions or nodes).
     let mut out = Outcome::default();
     if setup.simulate_partitions {
-        draw_partitions(setup, acc, rates, seg, &mut out, rng);
+        draw_partitions(setup, acc, rates, seg, &mut out);
     }
     // Without per-partition limits the table's own peak and throttling
     // are its load on the nodes; with them, the partitions'. Node peaks
@@ -105,14 +109,18 @@ pub(super) fn aggregated_segment(
 
 /// Every partition's windows; a load-split partition's pieces are each their
 /// own server under the partition limits (their outcomes go straight to the
-/// table's total).
+/// table's total). Partitions with identical load are drawn as groups
+/// ([`exchangeable_groups`], [`draw_group`]). Each partition or group draws
+/// from its own stream ([`TableSetup::partition_rng`] of its first
+/// partition); with screening on, the cold ones ([`super::screen`]) take
+/// their requested units without their windows. Outcomes are merged in
+/// partition order.
 fn draw_partitions(
     setup: &TableSetup<'_>,
     acc: &mut TableAccumulator,
     rates: &SegmentRates<'_>,
     seg: &Segment,
     out: &mut Outcome,
-    rng: &mut Xoshiro256PlusPlus,
 ) {
     let plan = setup.plan;
     // Split-for-heat steps available at this segment's start.
@@ -120,35 +128,167 @@ fn draw_partitions(
         ((seg.start as f64 * plan.window_s) / delay).floor()
     });
     let grouped = exchangeable_groups(setup, rates, steps);
-    if let Some(groups) = &grouped {
-        for group in groups {
-            draw_group(setup, acc, rates, seg, group, out, rng);
+    let singles: Vec<usize> = if grouped.is_some() {
+        Vec::new()
+    } else {
+        (0..setup.p_count).collect()
+    };
+    let units: Vec<&[usize]> = match &grouped {
+        Some(groups) => groups.iter().map(Vec::as_slice).collect(),
+        None => singles.iter().map(std::slice::from_ref).collect(),
+    };
+    let pieces_of = |p: usize| rates.rebalanced.as_ref().and_then(|r| r.pieces[p].as_ref());
+    let comps_of = |p: usize| setup.components(|si| rates.placed[si].per_partition[p]);
+    let draw_full = |unit: &[usize], acc: &mut TableAccumulator| -> Drawn {
+        let p = unit[0];
+        let mut prng = setup.partition_rng(seg, p);
+        if unit.len() > 1 {
+            return draw_group(setup, &comps_of(p), seg, unit.len(), &mut prng);
         }
-        return;
-    }
-    for p in 0..setup.p_count {
-        let pieces = rates.rebalanced.as_ref().and_then(|r| r.pieces[p].as_ref());
-        if let Some(pieces) = pieces {
+        if let Some(pieces) = pieces_of(p) {
             // A split partition: each piece is its own server under the limit.
+            let mut all = Outcome::default();
             for piece in pieces {
                 let comps = setup.components(|si| piece[si]);
                 let limits = &setup.partition_limits;
-                let o = draw_server(setup, acc.series.as_mut(), &comps, limits, p, seg, rng);
+                let o = draw_server(
+                    setup,
+                    acc.series.as_mut(),
+                    &comps,
+                    limits,
+                    p,
+                    seg,
+                    &mut prng,
+                );
                 acc.peak[p] = acc.peak[p].max(o.peak_utilization);
-                acc.total.merge(o);
+                all.merge(o);
             }
+            return Drawn {
+                all,
+                one_peak: None,
+            };
+        }
+        let limits = heat_limits(setup, rates.placed, p, steps);
+        let all = draw_server(
+            setup,
+            acc.series.as_mut(),
+            &comps_of(p),
+            &limits,
+            p,
+            seg,
+            &mut prng,
+        );
+        Drawn {
+            all,
+            one_peak: None,
+        }
+    };
+    let mut drawn: Vec<Option<Drawn>> = vec![None; units.len()];
+    if plan.screen_cold && !setup.draws_every_window() {
+        let bounds: Vec<Option<ColdBound>> = units
+            .iter()
+            .map(|unit| {
+                pieces_of(unit[0]).is_none().then(|| {
+                    let windows = seg.windows() * unit.len();
+                    ColdBound::new(&comps_of(unit[0]), &setup.partition_limits, windows)
+                })
+            })
+            .collect();
+        // The busiest mean utilization: the trial's peak reaches it (bar a
+        // vanishing chance), so a partition bounded below it and the limits
+        // is cold; the others are drawn, then any whose bound reaches the
+        // peak they drew too.
+        let busiest =
+            |f: fn(&ColdBound) -> f64| bounds.iter().flatten().map(f).fold(0.0f64, f64::max);
+        let mut peak = busiest(|b| b.mean_utilization);
+        let mut write_peak = busiest(|b| b.mean_write_utilization);
+        loop {
+            let mut more = false;
+            for (u, unit) in units.iter().enumerate() {
+                if drawn[u].is_some() || bounds[u].is_some_and(|b| b.is_cold(peak, write_peak)) {
+                    continue;
+                }
+                drawn[u] = Some(draw_full(unit, acc));
+                more = true;
+            }
+            let reached = |f: fn(&Outcome) -> f64| {
+                drawn
+                    .iter()
+                    .flatten()
+                    .map(|d| f(&d.all))
+                    .fold(0.0f64, f64::max)
+            };
+            let (p2, w2) = (
+                reached(|o| o.peak_utilization),
+                reached(|o| o.write_peak_utilization),
+            );
+            if !more || (p2 >= peak && w2 >= write_peak) {
+                break;
+            }
+            (peak, write_peak) = (p2.min(peak), w2.min(write_peak));
+        }
+        for (u, d) in drawn.iter_mut().enumerate() {
+            if let (None, Some(bound)) = (&d, bounds[u]) {
+                let p = units[u][0];
+                let mut prng = setup.partition_rng(seg, p);
+                let comps = comps_of(p);
+                let n = units[u].len();
+                let all = bound.outcome(&comps, seg.windows() * n, &mut prng);
+                let one_peak = (n > 1).then(|| {
+                    bound
+                        .outcome(&comps, seg.windows(), &mut prng)
+                        .peak_utilization
+                });
+                *d = Some(Drawn { all, one_peak });
+            }
+        }
+    }
+    for (u, d) in drawn.into_iter().enumerate() {
+        let unit = units[u];
+        let p = unit[0];
+        let Drawn { mut all, one_peak } = d.unwrap_or_else(|| draw_full(unit, acc));
+        if pieces_of(p).is_some() {
+            acc.total.merge(all);
             continue;
         }
-        let comps = setup.components(|si| rates.placed[si].per_partition[p]);
-        let limits = heat_limits(setup, rates.placed, p, steps);
-        let mut o = draw_server(setup, acc.series.as_mut(), &comps, &limits, p, seg, rng);
-        acc.peak[p] = acc.peak[p].max(o.peak_utilization);
+        acc.peak[p] = acc.peak[p].max(all.peak_utilization);
+        if let Some(one) = one_peak {
+            for &q in &unit[1..] {
+                acc.peak[q] = acc.peak[q].max(one.min(all.peak_utilization));
+            }
+        }
         // Burst credit: the partition's banked capacity absorbs its first excess.
-        let spend = o.throttled_units.min(acc.burst_left[p]);
-        o.spend_burst(spend);
+        let spend = all.throttled_units.min(acc.burst_left[p]);
+        all.spend_burst(spend);
         acc.burst_left[p] -= spend;
-        out.merge(o);
+        out.merge(all);
     }
+}
+
+/// A hasher for keys that are already well mixed (fmix64): the key is the hash.
+#[derive(Default)]
+struct Premixed(u64);
+
+impl Hasher for Premixed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 << 8) | u64::from(*b);
+        }
+    }
+    fn write_u64(&mut self, k: u64) {
+        self.0 = k;
+    }
+}
+
+/// A partition's or a group's drawn outcome: over all its windows, and for
+/// a group the peak of one member's own windows.
+#[derive(Debug, Clone, Copy)]
+struct Drawn {
+    all: Outcome,
+    one_peak: Option<f64>,
 }
 
 /// The representative trial's windows of one server over `seg`, one
@@ -196,18 +336,34 @@ fn exchangeable_groups(
     {
         return None;
     }
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    let mut index: std::collections::HashMap<Vec<u64>, usize> = std::collections::HashMap::new();
-    for p in 0..setup.p_count {
-        let key: Vec<u64> = rates
+    // Each partition's rates hashed (no allocation per partition); when no
+    // two hashes agree, no two partitions are alike.
+    let hash_of = |p: usize| {
+        rates.placed.iter().fold(0u64, |h, pl| {
+            fmix64(h ^ pl.per_partition[p].to_bits()).wrapping_add(0x9E37_79B9_7F4A_7C15)
+        })
+    };
+    let hashes: Vec<u64> = (0..setup.p_count).map(hash_of).collect();
+    let mut seen: HashSet<u64, BuildHasherDefault<Premixed>> =
+        HashSet::with_capacity_and_hasher(setup.p_count, BuildHasherDefault::default());
+    if hashes.iter().all(|h| seen.insert(*h)) {
+        return None;
+    }
+    let alike = |p: usize, q: usize| {
+        rates
             .placed
             .iter()
-            .map(|pl| pl.per_partition[p].to_bits())
-            .collect();
-        match index.get(&key) {
+            .all(|pl| pl.per_partition[p].to_bits() == pl.per_partition[q].to_bits())
+    };
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    // Per hash, the groups whose rates have it.
+    let mut index: HashMap<u64, Vec<usize>, BuildHasherDefault<Premixed>> = HashMap::default();
+    for (p, h) in hashes.into_iter().enumerate() {
+        let slot = index.entry(h).or_default();
+        match slot.iter().find(|&&g| alike(groups[g][0], p)) {
             Some(&g) => groups[g].push(p),
             None => {
-                index.insert(key, groups.len());
+                slot.push(groups.len());
                 groups.push(vec![p]);
             }
         }
@@ -215,8 +371,8 @@ fn exchangeable_groups(
     (groups.len() < setup.p_count).then_some(groups)
 }
 
-/// A group of exchangeable partitions over segment `seg`: their windows are
-/// independent draws of one variable, so the group's throttled units,
+/// A group of `n` exchangeable partitions over segment `seg`: their windows
+/// are independent draws of one variable, so the group's throttled units,
 /// requested units and peak are one closed-form stretch of n × W windows
 /// (exact in distribution), and a second stretch of W windows draws one
 /// member's own peak, which every other member takes (the busiest member
@@ -224,29 +380,18 @@ fn exchangeable_groups(
 /// feed only the rank table, whose spread within a group this understates.
 fn draw_group(
     setup: &TableSetup<'_>,
-    acc: &mut TableAccumulator,
-    rates: &SegmentRates<'_>,
+    comps: &[Component<'_>],
     seg: &Segment,
-    group: &[usize],
-    out: &mut Outcome,
+    n: usize,
     rng: &mut Xoshiro256PlusPlus,
-) {
-    let first = group[0];
-    let comps = setup.components(|si| rates.placed[si].per_partition[first]);
+) -> Drawn {
     let limits = &setup.partition_limits;
-    if group.len() == 1 {
-        let o = collapsed(&comps, limits, seg.windows(), rng);
-        acc.peak[first] = acc.peak[first].max(o.peak_utilization);
-        out.merge(o);
-        return;
+    let all = collapsed(comps, limits, seg.windows() * n, rng);
+    let one = collapsed(comps, limits, seg.windows(), rng);
+    Drawn {
+        all,
+        one_peak: Some(one.peak_utilization),
     }
-    let all = collapsed(&comps, limits, seg.windows() * group.len(), rng);
-    let one = collapsed(&comps, limits, seg.windows(), rng);
-    acc.peak[first] = acc.peak[first].max(all.peak_utilization);
-    for &p in &group[1..] {
-        acc.peak[p] = acc.peak[p].max(one.peak_utilization.min(all.peak_utilization));
-    }
-    out.merge(all);
 }
 
 /// Partition `p`'s limits after `steps` split-for-heat steps: a hot

@@ -18,6 +18,7 @@ pub mod placement;
 pub mod plan;
 mod rebalance;
 mod reduce;
+mod screen;
 mod segments;
 pub mod stream;
 pub mod trial;
@@ -50,6 +51,10 @@ pub struct Options {
     pub method: plan::Method,
     /// The work and memory a run may take (estimated up front; see [`cost`]).
     pub budget: cost::Budget,
+    /// Draw every partition's windows in full, without screening out the
+    /// cold ones (the reference the screening is tested against; see
+    /// `engine::screen`).
+    pub every_partition: bool,
 }
 
 /// What the engine reports while it runs (see [`run`]'s `progress`).
@@ -158,11 +163,38 @@ pub fn trial_outcomes(
     scenario: &Scenario,
     options: &Options,
 ) -> Result<Vec<Vec<trial::TableTrial>>> {
-    let (plan, model) = prepare(scenario, options, 0.0)?;
+    checkpoint_trial_outcomes(scenario, options, 0.0)
+}
+
+/// The raw per-trial outcomes of the base design's busy period on
+/// checkpoint day `day` (`[trial][table]`), as a run simulates it: every
+/// rate grown to the day and the tables laid out for the data they store.
+///
+/// # Errors
+/// As [`run`].
+pub fn checkpoint_trial_outcomes(
+    scenario: &Scenario,
+    options: &Options,
+    day: f64,
+) -> Result<Vec<Vec<trial::TableTrial>>> {
+    let (at, _) = at_day(scenario, day);
+    let (plan, model) = prepare(&at, options, day * stream::DAY_S)?;
     Ok((0..plan.trials)
         .into_par_iter()
         .map(|t| trial::run_trial(&plan, model.store(), t))
         .collect())
+}
+
+/// `scenario` on checkpoint day `day`: every rate × e^{growth·day}, with
+/// that factor.
+fn at_day(scenario: &Scenario, day: f64) -> (Scenario, f64) {
+    let factor = (scenario.simulation.growth_per_day * day).exp();
+    let mut at = scenario.clone();
+    at.simulation.day = day;
+    for p in &mut at.access_patterns {
+        p.rate_per_s *= factor;
+    }
+    (at, factor)
 }
 
 /// Reduces per-trial outcomes that were observed rather than drawn (a log
@@ -208,6 +240,7 @@ fn prepare(scenario: &Scenario, options: &Options, start_s: f64) -> Result<(plan
     }
     let model = Model::new(&scenario.store, &scenario.source_path)?;
     let mut plan = plan::build_at(&scenario, model.store(), start_s);
+    plan.screen_cold = !options.every_partition;
     plan.method = match options.method {
         plan::Method::Auto => plan::choose_method(&plan, EXACT_MAX_KEYS),
         m => m,
@@ -246,12 +279,7 @@ fn simulate(
     let mut i = 0;
     while i < days.len() {
         let day = days[i];
-        let factor = (r * day).exp();
-        let mut at = scenario.clone();
-        at.simulation.day = day;
-        for p in &mut at.access_patterns {
-            p.rate_per_s *= factor;
-        }
+        let (at, factor) = at_day(scenario, day);
         progress(Progress::BusyPeriod {
             design,
             day,

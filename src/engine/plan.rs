@@ -38,6 +38,9 @@ pub enum Method {
 pub struct Plan {
     /// How request counts are drawn.
     pub method: Method,
+    /// Whether the aggregated method screens out cold partitions (see
+    /// [`super::screen`]); off, every partition's windows are drawn.
+    pub screen_cold: bool,
     /// Base seed.
     pub seed: u64,
     /// Trials.
@@ -247,6 +250,7 @@ pub fn build_at(scenario: &Scenario, store: &dyn StoreModel, start_s: f64) -> Pl
     }
     Plan {
         method: Method::default(),
+        screen_cold: true,
         seed: sim.seed,
         trials: sim.trials,
         window_s: sim.window_s,

@@ -74,6 +74,8 @@ pub struct TableTrial {
 
 /// Mixed into the seed of the streams that draw a table's constant caps.
 const CAPS_SEED: u64 = 0xCA95_7AB1_E11D_0C0D;
+/// Mixed into the seed of a table's per-partition streams.
+const PARTITION_SEED: u64 = 0x9A27_1710_0C01_D5EE;
 
 /// Runs trial `t` of `plan` for every table.
 ///
@@ -96,7 +98,12 @@ pub fn run_trial(plan: &Plan, store: &dyn StoreModel, t: u32) -> Vec<TableTrial>
                 plan.seed ^ CAPS_SEED ^ (ti as u64).wrapping_mul(CAPS_SEED),
                 t,
             );
-            run_table(plan, store, table, t == 0, &mut world, &mut rng, caps_seed)
+            let partition_seed = trial_seed(
+                plan.seed ^ PARTITION_SEED ^ (ti as u64).wrapping_mul(PARTITION_SEED),
+                t,
+            );
+            let seeds = (caps_seed, partition_seed);
+            run_table(plan, store, table, t == 0, &mut world, &mut rng, seeds)
         })
         .unzip();
     if plan.tables.iter().any(|tp| tp.layout.nodes.is_some()) {
@@ -124,9 +131,10 @@ fn run_table(
     representative: bool,
     world: &mut World,
     rng: &mut Xoshiro256PlusPlus,
-    caps_seed: u64,
+    (caps_seed, partition_seed): (u64, u64),
 ) -> (TableTrial, NodeLoad) {
-    let setup = TableSetup::new(plan, store, table, representative);
+    let mut setup = TableSetup::new(plan, store, table, representative);
+    setup.partition_seed = partition_seed;
     let split_every_s = setup.split_for_heat.map(|s| s.0);
     let segments = table_segments(plan, table, split_every_s, setup.split_from);
     let placer = Placer {

@@ -284,16 +284,7 @@ impl WindowUnits {
             let i = self.survivals(pmf).partition_point(|&s| s > tail);
             return i.min(pmf.len() - 1) as f64 * step;
         }
-        let sd = self.kappa[1].sqrt();
-        if sd == 0.0 {
-            return self.kappa[0];
-        }
-        let g1 = self.kappa[2] / sd.powi(3);
-        let g2 = self.kappa[3] / sd.powi(4);
-        let z = -normal_quantile(tail);
-        let w = z + (z * z - 1.0) * g1 / 6.0 + (z.powi(3) - 3.0 * z) * g2 / 24.0
-            - (2.0 * z.powi(3) - 5.0 * z) * g1 * g1 / 36.0;
-        (self.kappa[0] + sd * w).max(0.0)
+        cornish_fisher_upper_quantile(&self.kappa, tail)
     }
 
     /// E[(X − limit)⁺] and Var[(X − limit)⁺].
@@ -323,6 +314,47 @@ impl WindowUnits {
         let m2 = ((a * a + sd * sd) * cdf + a * sd * phi).max(0.0);
         (m1, (m2 - m1 * m1).max(0.0))
     }
+}
+
+/// The Cornish–Fisher upper-tail quantile of a variable with cumulants
+/// `kappa` (κ1..κ4): normal with skewness and kurtosis corrections, at least 0.
+pub fn cornish_fisher_upper_quantile(kappa: &[f64; 4], tail: f64) -> f64 {
+    let sd = kappa[1].sqrt();
+    if sd == 0.0 {
+        return kappa[0];
+    }
+    let g1 = kappa[2] / sd.powi(3);
+    let g2 = kappa[3] / sd.powi(4);
+    let z = -normal_quantile(tail);
+    let w = z + (z * z - 1.0) * g1 / 6.0 + (z.powi(3) - 3.0 * z) * g2 / 24.0
+        - (2.0 * z.powi(3) - 5.0 * z) * g1 * g1 / 36.0;
+    (kappa[0] + sd * w).max(0.0)
+}
+
+/// A stretch's requested units, requests and expected write units: the
+/// compound Poisson mean Σλ·E[S] and variance Σλ·E[S²] over `windows`
+/// windows (normal), the requests' Poisson count (normal), both drawn
+/// first from `rng` by every stretch of a server, cold or drawn in full.
+pub fn requested<R: Rng + ?Sized>(comps: &[Component<'_>], windows: usize, rng: &mut R) -> Outcome {
+    let w = windows as f64;
+    let mut out = Outcome {
+        requested_write_units: w * comps
+            .iter()
+            .filter(|c| c.is_write)
+            .map(|c| c.lambda * c.severity.raw_moments()[0])
+            .sum::<f64>(),
+        ..Outcome::default()
+    };
+    let (mean, var) = comps.iter().fold((0.0, 0.0), |(m, v), c| {
+        let [m1, m2, _, _] = c.severity.raw_moments();
+        (m + c.lambda * m1, v + c.lambda * m2)
+    });
+    let z: f64 = StandardNormal.sample(rng);
+    out.requested_units = (w * mean + z * (w * var).sqrt()).max(0.0);
+    let lam: f64 = comps.iter().map(|c| c.lambda).sum();
+    let z: f64 = StandardNormal.sample(rng);
+    out.requests = (w * lam + z * (w * lam).sqrt()).max(0.0);
+    out
 }
 
 /// Compound Poisson pmf by Panjer's recursion on the common lattice of the
@@ -479,10 +511,11 @@ impl<'a> Stretches<'a> {
         Stretches { dims, comps }
     }
 
-    /// One stretch of `windows` windows.
+    /// One stretch of `windows` windows: its requested units and requests
+    /// first ([`requested`], as a cold server draws them),
+    /// then each limit's peak and throttled units.
     pub fn draw<R: Rng + ?Sized>(&self, windows: usize, rng: &mut R) -> Outcome {
-        let w = windows as f64;
-        let mut out = Outcome::default();
+        let mut out = requested(self.comps, windows, rng);
         let (mut sep_throttled, mut comb_throttled) = (0.0, 0.0);
         for (x, limit, is_combined, is_write) in &self.dims {
             let (peak, throttled) = stretch(x, *limit, windows, rng);
@@ -497,25 +530,7 @@ impl<'a> Stretches<'a> {
                 out.throttled_write_units = throttled;
             }
         }
-        let comps = self.comps;
-        // Write units requested: their expectation (no extra draw).
-        out.requested_write_units = w * comps
-            .iter()
-            .filter(|c| c.is_write)
-            .map(|c| c.lambda * c.severity.raw_moments()[0])
-            .sum::<f64>();
         out.throttled_units = f64::max(sep_throttled, comb_throttled);
-        // Requested units: compound Poisson mean Σλ·E[S] and variance Σλ·E[S²]
-        // (no distribution needed, so no second Panjer pass).
-        let (mean, var) = comps.iter().fold((0.0, 0.0), |(m, v), c| {
-            let [m1, m2, _, _] = c.severity.raw_moments();
-            (m + c.lambda * m1, v + c.lambda * m2)
-        });
-        let z: f64 = StandardNormal.sample(rng);
-        out.requested_units = (w * mean + z * (w * var).sqrt()).max(0.0);
-        let lam: f64 = comps.iter().map(|c| c.lambda).sum();
-        let z: f64 = StandardNormal.sample(rng);
-        out.requests = (w * lam + z * (w * lam).sqrt()).max(0.0);
         out
     }
 }
