@@ -360,9 +360,19 @@ pub fn requested<R: Rng + ?Sized>(comps: &[Component<'_>], windows: usize, rng: 
 /// Compound Poisson pmf by Panjer's recursion on the common lattice of the
 /// severities (None when the costs share no lattice step or the support is too wide).
 fn panjer(comps: &[(f64, &Severity)], total: f64, kappa: &[f64; 4]) -> Option<(f64, Vec<f64>)> {
-    let step = [1.0, 0.5, 0.25, 0.1, 0.05, 0.01]
+    let base = [1.0, 0.5, 0.25, 0.1, 0.05, 0.01]
         .into_iter()
         .find(|&q| comps.iter().all(|(_, s)| s.on_lattice(q)))?;
+    // The coarsest lattice the costs share: their whole multiples of the
+    // base step have a greatest common divisor g, and X lives on g·base
+    // (a 5.71 RU write costs 571 steps of 0.01 and one step of 5.71: the
+    // same pmf on 571× fewer points).
+    let g = comps
+        .iter()
+        .flat_map(|(_, s)| s.pmf().iter().map(|(v, _)| (v / base).round()))
+        .filter(|&j| j >= 1.0 && j < PANJER_MAX_POINTS as f64)
+        .fold(0u64, |g, j| gcd(g, j as u64));
+    let step = if g > 1 { base * g as f64 } else { base };
     // Merged severity pmf on the lattice, sparse: (lattice index, mass)
     // sorted by index, each index's masses summed in the components' order
     // (the stable sort keeps it).
@@ -409,6 +419,14 @@ fn panjer(comps: &[(f64, &Severity)], total: f64, kappa: &[f64; 4]) -> Option<(f
         f[n] = total / n as f64 * acc;
     }
     Some((step, f))
+}
+
+/// Greatest common divisor (gcd(0, b) = b).
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 /// The peak window and the units over `limit` of `windows` independent
@@ -576,6 +594,23 @@ mod tests {
             .map(|(i, p)| (i as f64 * step - 12.0).max(0.0) * p)
             .sum();
         assert!((m1 - direct).abs() < 1e-12);
+    }
+
+    #[test]
+    fn costs_with_a_common_factor_take_the_coarser_lattice() {
+        // Every request costs 5.71 (a Cosmos DB write on the 0.01 lattice):
+        // X = 5.71·N with N ~ Poisson(3), on a lattice of step 5.71, so
+        // P(X ≤ 5.71·2) = e^-3·(1 + 3 + 4.5) = 0.42319.
+        let s = Severity::from_samples(vec![5.71; 8]);
+        let x = WindowUnits::new(&[(3.0, &s)]);
+        let (step, pmf) = x.pmf.clone().expect("lattice");
+        assert!((step - 5.71).abs() < 1e-12, "{step}");
+        assert!(pmf.len() < 64, "{}", pmf.len());
+        assert!((x.cdf(11.42) - (-3.0f64).exp() * 8.5).abs() < 1e-12);
+        // Costs 1.5 and 2.5 share only the 0.5 lattice.
+        let s = Severity::from_samples(vec![1.5, 2.5]);
+        let x = WindowUnits::new(&[(3.0, &s)]);
+        assert_eq!(x.pmf.as_ref().expect("lattice").0, 0.5);
     }
 
     #[test]
