@@ -161,6 +161,15 @@ impl<'a> TableSetup<'a> {
         Xoshiro256PlusPlus::seed_from_u64(trial_seed(self.partition_seed ^ segment, p as u32))
     }
 
+    /// Server `row`'s stream for the representative trial's timeseries in
+    /// segment `seg`: apart from every stream the trial's figures draw, so
+    /// drawing the timeseries or not leaves them the same.
+    pub(super) fn series_rng(&self, seg: &Segment, row: usize) -> Xoshiro256PlusPlus {
+        let segment = (seg.start as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let seed = self.partition_seed ^ segment ^ 0x5E21_E5D7_A11C_0FFE;
+        Xoshiro256PlusPlus::seed_from_u64(trial_seed(seed, row as u32))
+    }
+
     /// The table's nodes, when the store has them.
     pub(super) fn nodes(&self) -> Option<&'a NodeLayout> {
         self.table.layout.nodes.as_ref()
@@ -169,7 +178,7 @@ impl<'a> TableSetup<'a> {
     /// Whether every window is drawn (the representative trial, whose
     /// timeseries is charted, and `--method windows`) rather than collapsed.
     pub(super) fn draws_every_window(&self) -> bool {
-        self.representative || self.plan.method == Method::Windows
+        self.plan.method == Method::Windows
     }
 
     /// One server's streams at `lams(stream)` requests/s, as per-window components.

@@ -6,7 +6,6 @@
 
 use super::accumulator::{SegmentRates, Series, TableAccumulator, TableSetup};
 use super::placement::Placed;
-use super::plan::Method;
 use super::screen::ColdBound;
 use super::segments::Segment;
 use super::window::{collapsed, draw_windows, Component, Limits, Outcome, Stretches};
@@ -28,6 +27,9 @@ pub(super) fn aggregated_segment(
     let mut out = Outcome::default();
     if setup.simulate_partitions {
         draw_partitions(setup, acc, rates, seg, &mut out);
+    }
+    if setup.representative && !setup.draws_every_window() {
+        draw_series(setup, acc, rates, seg);
     }
     // Without per-partition limits the table's own peak and throttling
     // are its load on the nodes; with them, the partitions'. Node peaks
@@ -123,10 +125,7 @@ fn draw_partitions(
     out: &mut Outcome,
 ) {
     let plan = setup.plan;
-    // Split-for-heat steps available at this segment's start.
-    let steps = setup.split_for_heat.map_or(0.0, |(delay, _, _)| {
-        ((seg.start as f64 * plan.window_s) / delay).floor()
-    });
+    let steps = split_steps(setup, seg);
     let grouped = exchangeable_groups(setup, rates, steps);
     let singles: Vec<usize> = if grouped.is_some() {
         Vec::new()
@@ -291,6 +290,51 @@ struct Drawn {
     one_peak: Option<f64>,
 }
 
+/// The representative trial's timeseries over segment `seg`: every
+/// server's (partition's, or node's when nodes are what is simulated)
+/// windows drawn by timeseries step ([`by_steps`]) from its own series
+/// stream, apart from the draws of the trial's figures.
+fn draw_series(
+    setup: &TableSetup<'_>,
+    acc: &mut TableAccumulator,
+    rates: &SegmentRates<'_>,
+    seg: &Segment,
+) {
+    let Some(series) = acc.series.as_mut() else {
+        return;
+    };
+    if setup.simulate_partitions {
+        let steps = split_steps(setup, seg);
+        for p in 0..setup.p_count {
+            let mut rng = setup.series_rng(seg, p);
+            let pieces = rates.rebalanced.as_ref().and_then(|r| r.pieces[p].as_ref());
+            if let Some(pieces) = pieces {
+                for piece in pieces {
+                    let comps = setup.components(|si| piece[si]);
+                    by_steps(series, &comps, &setup.partition_limits, p, seg, &mut rng);
+                }
+                continue;
+            }
+            let comps = setup.components(|si| rates.placed[si].per_partition[p]);
+            let limits = heat_limits(setup, rates.placed, p, steps);
+            by_steps(series, &comps, &limits, p, seg, &mut rng);
+        }
+    } else if setup.nodes().is_some() && setup.simulate_nodes {
+        for n in 0..setup.n_nodes {
+            let comps = setup.components(|si| rates.node_lam[n][si]);
+            let mut rng = setup.series_rng(seg, n);
+            by_steps(series, &comps, &setup.node_limits, n, seg, &mut rng);
+        }
+    }
+}
+
+/// Split-for-heat steps available at segment `seg`'s start.
+fn split_steps(setup: &TableSetup<'_>, seg: &Segment) -> f64 {
+    setup.split_for_heat.map_or(0.0, |(delay, _, _)| {
+        ((seg.start as f64 * setup.plan.window_s) / delay).floor()
+    })
+}
+
 /// The representative trial's windows of one server over `seg`, one
 /// timeseries step at a time in closed form (the server's distribution built
 /// once): each step's peak utilization and units go to the timeseries, and
@@ -427,8 +471,9 @@ fn heat_limits(setup: &TableSetup<'_>, placed: &[Placed], p: usize, steps: f64) 
     }
 }
 
-/// One server's windows over segment `seg`: drawn one by one (filling the
-/// representative trial's timeseries row `row`) or collapsed.
+/// One server's windows over segment `seg`: drawn one by one (`--method
+/// windows`, filling the representative trial's timeseries row `row`) or
+/// collapsed.
 fn draw_server(
     setup: &TableSetup<'_>,
     mut series: Option<&mut Series>,
@@ -438,11 +483,6 @@ fn draw_server(
     seg: &Segment,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Outcome {
-    if setup.draws_every_window() && setup.plan.method != Method::Windows {
-        if let Some(s) = series.as_mut() {
-            return by_steps(s, comps, limits, row, seg, rng);
-        }
-    }
     if setup.draws_every_window() {
         let mut rec = |i: usize, util: f64, units: f64| {
             if let Some(s) = series.as_mut() {

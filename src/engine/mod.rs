@@ -285,7 +285,9 @@ fn simulate(
             day,
             trials: options.trials.unwrap_or(scenario.simulation.trials).max(1),
         });
-        let d = simulate_once(&at, options, progress, day * stream::DAY_S)?;
+        // Trial 0's detail (timeseries, hot keys) is drawn on the first
+        // checkpoint; a table judged on a later one gets that one's below.
+        let d = simulate_once(&at, options, progress, day * stream::DAY_S, i == 0)?;
         if i == 0 {
             // With growing traffic, the busy period is also simulated on the
             // day an item collection or item first breaches its ceiling.
@@ -333,7 +335,7 @@ fn simulate(
                 day: 0.0,
                 trials: options.trials.unwrap_or(scenario.simulation.trials).max(1),
             });
-            simulate_once(scenario, options, progress, 0.0)?
+            simulate_once(scenario, options, progress, 0.0, true)?
         }
     };
     for (ti, t) in main.tables.iter_mut().enumerate() {
@@ -365,6 +367,30 @@ fn simulate(
         t.traffic_factor = *factor;
         if i > 0 {
             take_busy_period(t, &d.tables[ti]);
+        }
+    }
+    // The representative detail of the checkpoints judged after the first:
+    // trial 0 again on that day, with its timeseries and hot keys drawn
+    // (from streams of their own: its figures are the ones already reduced).
+    let judged: Vec<Option<usize>> = main
+        .tables
+        .iter()
+        .map(|t| crate::results::judged_checkpoint(&t.checkpoints).filter(|&i| i > 0))
+        .collect();
+    let mut later: Vec<usize> = judged.iter().flatten().copied().collect();
+    later.sort_unstable();
+    later.dedup();
+    for i in later {
+        let day = points[i].0;
+        let (at, _) = at_day(scenario, day);
+        let (mut plan, model) = prepare(&at, options, day * stream::DAY_S)?;
+        plan.detail = true;
+        let trial = trial::run_trial(&plan, model.store(), 0);
+        for ((t, tt), j) in main.tables.iter_mut().zip(trial).zip(&judged) {
+            if *j == Some(i) {
+                t.timeseries = tt.timeseries.unwrap_or_default();
+                t.hot_keys = tt.hot_keys;
+            }
         }
     }
     // Back-pressure, like peak utilization, is judged at the worst checkpoint.
@@ -431,14 +457,17 @@ fn take_busy_period(t: &mut TableResults, at: &TableResults) {
 }
 
 /// One busy period's trials reduced to tables; the busy period
-/// starts `start_s` seconds after the horizon's t = 0.
+/// starts `start_s` seconds after the horizon's t = 0; trial 0 draws the
+/// representative detail (timeseries, hot keys) when `detail`.
 fn simulate_once(
     scenario: &Scenario,
     options: &Options,
     progress: &(dyn Fn(Progress<'_>) + Sync),
     start_s: f64,
+    detail: bool,
 ) -> Result<reduce::Design> {
-    let (plan, model) = prepare(scenario, options, start_s)?;
+    let (mut plan, model) = prepare(scenario, options, start_s)?;
+    plan.detail = detail;
     let store = model.store();
     let trials: Vec<Vec<trial::TableTrial>> = (0..plan.trials)
         .into_par_iter()
@@ -452,4 +481,50 @@ fn simulate_once(
     scenario.simulation.seed = plan.seed;
     scenario.simulation.trials = plan.trials;
     Ok(reduce::design(&scenario, &plan, store, trials))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Trial 0 with and without its representative detail (timeseries, hot
+    /// keys): the same figures, since the detail draws from streams of its
+    /// own; only the detail itself is new.
+    fn detail_leaves_trial_0(file: &str, day: f64) {
+        let path = format!("{}/scenarios/{file}", env!("CARGO_MANIFEST_DIR"));
+        let s = Scenario::from_path(&path).expect("loads");
+        let (at, _) = at_day(&s, day);
+        let (mut plan, model) =
+            prepare(&at, &Options::default(), day * stream::DAY_S).expect("plans");
+        let with = trial::run_trial(&plan, model.store(), 0);
+        plan.detail = false;
+        let without = trial::run_trial(&plan, model.store(), 0);
+        for (a, b) in with.iter().zip(&without) {
+            assert!(a.timeseries.is_some(), "{file}");
+            assert!(b.timeseries.is_none() && b.hot_keys.is_empty(), "{file}");
+            let figures = |t: &trial::TableTrial| {
+                [
+                    t.peak_utilization,
+                    t.throttled_units,
+                    t.requested_units,
+                    t.write_peak_utilization,
+                    t.throttled_write_units,
+                    t.hottest_partition_share,
+                ]
+            };
+            assert_eq!(figures(a), figures(b), "{file}");
+            assert_eq!(a.ranked, b.ranked, "{file}");
+            assert_eq!(a.node_ranked, b.node_ranked, "{file}");
+            assert_eq!(a.growth, b.growth, "{file}");
+        }
+    }
+
+    #[test]
+    fn the_representative_detail_leaves_trial_0_unchanged() {
+        detail_leaves_trial_0("orders-growth-checkpoints.toml", 365.0);
+        detail_leaves_trial_0("bench-big.toml", 0.0);
+        detail_leaves_trial_0("redis-hot-keys-fixed.toml", 0.0);
+        detail_leaves_trial_0("cases/c11-mailbox-uid-shard-key.toml", 0.0);
+        detail_leaves_trial_0("bigtable-timestamp-rowkey.toml", 0.0);
+    }
 }

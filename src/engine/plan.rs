@@ -41,6 +41,10 @@ pub struct Plan {
     /// Whether the aggregated method screens out cold partitions (see
     /// [`super::screen`]); off, every partition's windows are drawn.
     pub screen_cold: bool,
+    /// Whether trial 0 also draws the representative detail: its timeseries
+    /// and its hot keys' busiest windows (from streams of their own, so
+    /// trial 0's figures are the same either way).
+    pub detail: bool,
     /// Base seed.
     pub seed: u64,
     /// Trials.
@@ -251,6 +255,7 @@ pub fn build_at(scenario: &Scenario, store: &dyn StoreModel, start_s: f64) -> Pl
     Plan {
         method: Method::default(),
         screen_cold: true,
+        detail: true,
         seed: sim.seed,
         trials: sim.trials,
         window_s: sim.window_s,

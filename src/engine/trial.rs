@@ -74,6 +74,8 @@ pub struct TableTrial {
 
 /// Mixed into the seed of the streams that draw a table's constant caps.
 const CAPS_SEED: u64 = 0xCA95_7AB1_E11D_0C0D;
+/// Mixed into the seed of the stream that draws the hot keys' busiest windows.
+const HOT_KEYS_SEED: u64 = 0x407C_E7B5_0F1E_1D5A;
 /// Mixed into the seed of a table's per-partition streams.
 const PARTITION_SEED: u64 = 0x9A27_1710_0C01_D5EE;
 
@@ -103,7 +105,16 @@ pub fn run_trial(plan: &Plan, store: &dyn StoreModel, t: u32) -> Vec<TableTrial>
                 t,
             );
             let seeds = (caps_seed, partition_seed);
-            run_table(plan, store, table, t == 0, &mut world, &mut rng, seeds)
+            let representative = t == 0 && plan.detail;
+            run_table(
+                plan,
+                store,
+                table,
+                representative,
+                &mut world,
+                &mut rng,
+                seeds,
+            )
         })
         .unzip();
     if plan.tables.iter().any(|tp| tp.layout.nodes.is_some()) {
@@ -195,7 +206,10 @@ fn table_trial(
     let node_ranked = acc.node_ranking(setup);
     let timeseries = acc.timeseries(setup);
     let hot_keys = if setup.representative {
-        acc.hot_keys(setup.plan, rng)
+        // From their own stream, so the trial's figures are the same with
+        // or without them.
+        let seed = setup.partition_seed ^ HOT_KEYS_SEED;
+        acc.hot_keys(setup.plan, &mut Xoshiro256PlusPlus::seed_from_u64(seed))
     } else {
         Vec::new()
     };
