@@ -353,7 +353,7 @@ impl Placer<'_> {
             name_salt: salt,
         };
         for (r, &id) in ids.iter().enumerate() {
-            let share = s.shares.share(r as u64 + 1);
+            let share = s.rank_share(r as u64 + 1);
             if share <= 0.0 {
                 continue;
             }
@@ -482,7 +482,7 @@ impl Placer<'_> {
         };
         for r in head + 1..=head + single_ranks {
             if s.combos.uniform {
-                let share = s.shares.share(r) / combos as f64;
+                let share = s.rank_share(r) / combos as f64;
                 for _ in 0..combos {
                     for sk in &s.subkeys {
                         let part = rng.random_range(0..p_count);
@@ -490,7 +490,7 @@ impl Placer<'_> {
                     }
                 }
             } else {
-                let share = s.shares.share(r);
+                let share = s.rank_share(r);
                 let qs: Vec<f64> = if combos > 1 {
                     s.combos.top.iter().map(|t| t.1).collect()
                 } else {

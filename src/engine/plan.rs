@@ -896,6 +896,7 @@ fn stream(
         recency_ordered,
         broadcast: store.broadcast(scenario, pi),
         is_query: p.operation == Operation::Query,
+        rank_share_cache: Default::default(),
     };
     super::cached::apply_cache(scenario, p, &mut s);
     s
@@ -946,6 +947,7 @@ fn scan_stream(
         recency_ordered: false,
         broadcast: false,
         is_query: false,
+        rank_share_cache: Default::default(),
     }
 }
 

@@ -167,7 +167,14 @@ pub struct Stream {
     /// Whether it is a `query` (a range read): over a monotonic key on a
     /// ranged store it reads the newest range, where the inserts go.
     pub is_query: bool,
+    /// `shares.share(r)` of the ranks placed one by one in every trial
+    /// (the head and the single draws), computed on first use.
+    pub rank_share_cache: std::sync::OnceLock<Vec<f64>>,
 }
+
+/// Ranks whose shares a stream keeps ([`Stream::rank_share`]): the head
+/// and the single draws.
+const CACHED_RANKS: u64 = super::world::HEAD_RANKS + super::placement::MAX_SINGLE_DRAWS;
 
 impl Stream {
     /// Share of the stream's requests on its busiest logical key: the
@@ -179,6 +186,22 @@ impl Stream {
         } else {
             top * self.combos.max_share()
         }
+    }
+
+    /// `shares.share(r)`, from the stream's cache for the ranks every
+    /// trial places one by one (the same value, computed once per plan).
+    pub fn rank_share(&self, r: u64) -> f64 {
+        if r == 0 || r > CACHED_RANKS {
+            return self.shares.share(r);
+        }
+        let cache = self.rank_share_cache.get_or_init(|| {
+            let n = self.shares.count().min(CACHED_RANKS);
+            (1..=n).map(|r| self.shares.share(r)).collect()
+        });
+        cache
+            .get((r - 1) as usize)
+            .copied()
+            .unwrap_or_else(|| self.shares.share(r))
     }
 
     /// Sub-requests per request (the pattern's fan-out).
