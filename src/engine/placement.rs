@@ -284,7 +284,7 @@ impl Placer<'_> {
             if id_hi <= id_lo {
                 continue;
             }
-            let (m1, _) = s.shares.moments(n - id_hi + 1, n - id_lo);
+            let (m1, _) = s.share_moments(n - id_hi + 1, n - id_lo);
             sink.add(j, rate * m1 * w_sum);
         }
         if self.keep_keys {
@@ -506,7 +506,7 @@ impl Placer<'_> {
         }
         let tail_start = head + single_ranks + 1;
         if tail_start <= n {
-            let (m1, m2) = s.shares.moments(tail_start, n);
+            let (m1, m2) = s.share_moments(tail_start, n);
             let w_sq: f64 = s.subkeys.iter().map(|k| k.weight * k.weight).sum();
             let var = if s.combos.uniform {
                 rate * rate * m2 * w_sq / s.combos.count
@@ -572,7 +572,7 @@ pub fn placement_stats(s: &Stream, partitions: usize) -> PlacementStats {
         ..Default::default()
     };
     if tail_start <= n {
-        let (m1, m2) = s.shares.moments(tail_start, n);
+        let (m1, m2) = s.share_moments(tail_start, n);
         let m3 = s.shares.third_moment(tail_start, n);
         let p = 1.0 / partitions.max(1) as f64;
         let k = subkeys.max(1.0);

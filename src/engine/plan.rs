@@ -897,6 +897,7 @@ fn stream(
         broadcast: store.broadcast(scenario, pi),
         is_query: p.operation == Operation::Query,
         rank_share_cache: Default::default(),
+        moments_cache: Default::default(),
     };
     super::cached::apply_cache(scenario, p, &mut s);
     s
@@ -948,6 +949,7 @@ fn scan_stream(
         broadcast: false,
         is_query: false,
         rank_share_cache: Default::default(),
+        moments_cache: Default::default(),
     }
 }
 

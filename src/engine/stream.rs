@@ -170,7 +170,17 @@ pub struct Stream {
     /// `shares.share(r)` of the ranks placed one by one in every trial
     /// (the head and the single draws), computed on first use.
     pub rank_share_cache: std::sync::OnceLock<Vec<f64>>,
+    /// `shares.moments(a, b)` of the rank ranges placed as spread mass, kept
+    /// as first computed ((a, b), (Σ share, Σ share²)): every trial places
+    /// the same tail.
+    pub moments_cache: std::sync::Mutex<Vec<RangeMoments>>,
 }
+
+/// A rank range (a, b) with its (Σ share, Σ share²).
+pub type RangeMoments = ((u64, u64), (f64, f64));
+
+/// Rank ranges whose moments a stream keeps ([`Stream::share_moments`]).
+const CACHED_MOMENTS: usize = 64;
 
 /// Ranks whose shares a stream keeps ([`Stream::rank_share`]): the head
 /// and the single draws.
@@ -202,6 +212,22 @@ impl Stream {
             .get((r - 1) as usize)
             .copied()
             .unwrap_or_else(|| self.shares.share(r))
+    }
+
+    /// `shares.moments(a, b)`, from the stream's cache when this range was
+    /// asked before (the same value, computed once per plan).
+    pub fn share_moments(&self, a: u64, b: u64) -> (f64, f64) {
+        let cached = |c: &[RangeMoments]| c.iter().find(|(k, _)| *k == (a, b)).map(|(_, m)| *m);
+        if let Some(m) = self.moments_cache.lock().ok().and_then(|c| cached(&c)) {
+            return m;
+        }
+        let m = self.shares.moments(a, b);
+        if let Ok(mut c) = self.moments_cache.lock() {
+            if c.len() < CACHED_MOMENTS && cached(&c).is_none() {
+                c.push(((a, b), m));
+            }
+        }
+        m
     }
 
     /// Sub-requests per request (the pattern's fan-out).
