@@ -480,26 +480,31 @@ impl Placer<'_> {
         } else {
             single_draw_ranks(s, n, head, p_count)
         };
+        // Per rank: its requests split over the combinations (evenly, or by
+        // the hottest ones' shares) and the sub-keys, each on a random
+        // partition (products in the order rate · share · q · weight).
+        let qs: Vec<f64> = if combos > 1 {
+            s.combos.top.iter().map(|t| t.1).collect()
+        } else {
+            vec![1.0]
+        };
+        let weights: Vec<f64> = s.subkeys.iter().map(|sk| sk.weight).collect();
         for r in head + 1..=head + single_ranks {
             if s.combos.uniform {
-                let share = s.rank_share(r) / combos as f64;
+                let per_combo = rate * (s.rank_share(r) / combos as f64);
                 for _ in 0..combos {
-                    for sk in &s.subkeys {
+                    for &w in &weights {
                         let part = rng.random_range(0..p_count);
-                        sink.add(part, rate * share * sk.weight);
+                        sink.add(part, per_combo * w);
                     }
                 }
             } else {
-                let share = s.rank_share(r);
-                let qs: Vec<f64> = if combos > 1 {
-                    s.combos.top.iter().map(|t| t.1).collect()
-                } else {
-                    vec![1.0]
-                };
-                for q in qs {
-                    for sk in &s.subkeys {
+                let per_rank = rate * s.rank_share(r);
+                for &q in &qs {
+                    let per_combo = per_rank * q;
+                    for &w in &weights {
                         let part = rng.random_range(0..p_count);
-                        sink.add(part, rate * share * q * sk.weight);
+                        sink.add(part, per_combo * w);
                     }
                 }
             }
