@@ -87,7 +87,7 @@ pub struct RunFlags {
     #[arg(long, value_enum, default_value_t = FormatArg::Text)]
     pub format: FormatArg,
     /// Most estimated work a run may take, in seconds on one core (default
-    /// 20): keyheat estimates a run's work before it starts and refuses one
+    /// 60): keyheat estimates a run's work before it starts and refuses one
     /// over the budget (exit 2) with the figure that drives it.
     #[arg(long, value_name = "SECONDS")]
     pub max_work: Option<f64>,

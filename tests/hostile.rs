@@ -423,10 +423,10 @@ fn setting_errors_caused_by_a_default_name_the_store_kind_line() {
 
 /// A run whose estimated work is over the budget is refused in
 /// milliseconds with the estimate, what drives it and the flag that raises
-/// it: 100,000 partitions × 1,000 trials × 2.5 µs per stretch = 250 s, the
+/// it: 100,000 partitions × 1,000 trials × 1 µs per stretch = 100 s, the
 /// representative trial's 100,000 × 240 timeseries steps × 0.3 µs = 7.2 s,
-/// and 1,000 trials × (256 keys × 0.3 µs + 65,536 × 20 ns) = 1.4 s: 259 s of
-/// work against the default 20 s.
+/// and 1,000 trials × (256 keys × 0.3 µs + 65,536 × 8 ns) = 0.6 s: 108 s of
+/// work against the default 60 s.
 #[test]
 fn a_run_over_the_work_budget_is_refused_up_front() {
     let text = r#"
@@ -469,12 +469,12 @@ by = "user"
         .unwrap();
     assert_eq!(run.status.code(), Some(2));
     let err = String::from_utf8_lossy(&run.stderr);
-    assert!(err.contains("estimated at 259 s of work"), "{err}");
+    assert!(err.contains("estimated at 108 s of work"), "{err}");
     assert!(
         err.contains("table `t`: ≈ 100,000 partitions × 1 stretch × 1,000 trials × 1 busy period"),
         "{err}"
     );
-    assert!(err.contains("--max-work 388"), "{err}");
+    assert!(err.contains("--max-work 162"), "{err}");
     assert!(!out.exists());
     // Raising the work budget moves the refusal to memory: 1,000 trials ×
     // 100,000 partitions × 32 B = 3.2 GB of ranks + 100,000 × 240 × 16 B of
@@ -501,10 +501,10 @@ by = "user"
 
 /// Keys are placed afresh in every time bucket: a 1 ms bucket over a 1 h busy
 /// period at 1 s windows is 3,600 buckets, each placing 10,000 sensors (256
-/// by name at 15 single-key costs each + 9,744 at one: 13,584 × 20 ns =
-/// 0.27 ms), × 200 trials × 2 patterns = 391 s, + 3 partitions × 3,600
-/// bucket stretches × 200 trials × 4 µs = 8.6 s: 400 s, refused, not run
-/// for minutes.
+/// by name at 37.5 single-key costs each + 9,744 at one: 19,344 × 8 ns =
+/// 0.155 ms), × 200 trials × 2 patterns = 223 s, + 3 partitions × 3,600
+/// bucket stretches × 200 trials × 4 µs = 8.6 s: 231 s, refused, not run
+/// for minutes (measured: 118 s of CPU when let run).
 #[test]
 fn key_placement_in_every_time_bucket_counts_in_the_estimate() {
     let text = std::fs::read_to_string("scenarios/sensor-bucket-pattern.toml")
@@ -522,7 +522,7 @@ fn key_placement_in_every_time_bucket_counts_in_the_estimate() {
         .unwrap();
     assert_eq!(run.status.code(), Some(2));
     let err = String::from_utf8_lossy(&run.stderr);
-    assert!(err.contains("estimated at 400 s of work"), "{err}");
+    assert!(err.contains("estimated at 231 s of work"), "{err}");
     assert!(
         err.contains("pattern `Push reading`: ≈ 10,000 keys placed × 3,600 time buckets × 200 trials × 1 busy period"),
         "{err}"
