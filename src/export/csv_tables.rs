@@ -361,6 +361,18 @@ pub fn timeseries_csv(r: &RunResults) -> Result<Vec<u8>> {
     for t in &r.tables {
         let ts = &t.timeseries;
         let rows: Vec<_> = ts.utilization.iter().zip(&ts.units_per_s).collect();
+        // Every partition's steps start at the same times: written once.
+        let steps = ts.utilization.iter().map(Vec::len).max().unwrap_or(0);
+        let times: Vec<String> = (0..steps)
+            .map(|i| {
+                let mut cell = String::new();
+                let v = i as f64 * ts.step_s;
+                if v.is_finite() {
+                    crate::format::shortest_into(v, &mut cell);
+                }
+                cell
+            })
+            .collect();
         let chunks: Vec<Result<Vec<u8>>> = rows
             .par_chunks(64)
             .enumerate()
@@ -368,21 +380,17 @@ pub fn timeseries_csv(r: &RunResults) -> Result<Vec<u8>> {
                 let mut w = csv::WriterBuilder::new()
                     .has_headers(false)
                     .from_writer(Vec::new());
-                let (mut time, mut units, mut util) = (String::new(), String::new(), String::new());
+                let (mut units, mut util) = (String::new(), String::new());
                 for (k, &(utils, xs)) in chunk.iter().enumerate() {
                     let partition = (c * 64 + k).to_string();
-                    for (i, (u, x)) in utils.iter().zip(xs).enumerate() {
-                        for (cell, v) in [
-                            (&mut time, i as f64 * ts.step_s),
-                            (&mut units, *x),
-                            (&mut util, *u),
-                        ] {
+                    for ((u, x), time) in utils.iter().zip(xs).zip(&times) {
+                        for (cell, v) in [(&mut units, *x), (&mut util, *u)] {
                             cell.clear();
                             if v.is_finite() {
                                 crate::format::shortest_into(v, cell);
                             }
                         }
-                        w.write_record([t.name.as_str(), &partition, &time, &units, &util])
+                        w.write_record([t.name.as_str(), &partition, time, &units, &util])
                             .map_err(|e| Error::write("timeseries.csv", e))?;
                     }
                 }
