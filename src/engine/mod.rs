@@ -139,10 +139,12 @@ pub fn run(
     // anything is simulated.
     Model::for_scenario(scenario)?;
     cost::check(&cost::estimate(scenario, options)?, &options.budget)?;
-    let base = simulate(scenario, "base", options, progress)?;
+    let base = simulate(scenario, "base", options, progress, true)?;
     let mut variants = Vec::with_capacity(scenario.variants.len());
     for v in &scenario.variants {
-        let r = simulate(&v.scenario, &v.name, options, progress)?;
+        // A variant's timeseries and hot keys are not reported: its trial
+        // 0 draws only its figures (the same either way).
+        let r = simulate(&v.scenario, &v.name, options, progress, false)?;
         let mut vr = reduce::variant(v, r);
         let model = Model::new(&v.scenario.store, &v.scenario.source_path)?;
         vr.fanout = fanout::figures(&v.scenario, model.store());
@@ -265,12 +267,14 @@ fn prepare(scenario: &Scenario, options: &Options, start_s: f64) -> Result<(plan
     Ok((plan, model))
 }
 
-/// One design's trials reduced to tables.
+/// One design's trials reduced to tables; trial 0 draws the representative
+/// detail (timeseries, hot keys) when `detail`.
 fn simulate(
     scenario: &Scenario,
     design: &str,
     options: &Options,
     progress: &(dyn Fn(Progress<'_>) + Sync),
+    detail: bool,
 ) -> Result<reduce::Design> {
     let mut days = scenario.simulation.checkpoints_days.clone();
     let r = scenario.simulation.growth_per_day;
@@ -287,7 +291,13 @@ fn simulate(
         });
         // Trial 0's detail (timeseries, hot keys) is drawn on the first
         // checkpoint; a table judged on a later one gets that one's below.
-        let d = simulate_once(&at, options, progress, day * stream::DAY_S, i == 0)?;
+        let d = simulate_once(
+            &at,
+            options,
+            progress,
+            day * stream::DAY_S,
+            detail && i == 0,
+        )?;
         if i == 0 {
             // With growing traffic, the busy period is also simulated on the
             // day an item collection or item first breaches its ceiling.
@@ -335,7 +345,7 @@ fn simulate(
                 day: 0.0,
                 trials: options.trials.unwrap_or(scenario.simulation.trials).max(1),
             });
-            simulate_once(scenario, options, progress, 0.0, true)?
+            simulate_once(scenario, options, progress, 0.0, detail)?
         }
     };
     for (ti, t) in main.tables.iter_mut().enumerate() {
@@ -377,7 +387,12 @@ fn simulate(
         .iter()
         .map(|t| crate::results::judged_checkpoint(&t.checkpoints).filter(|&i| i > 0))
         .collect();
-    let mut later: Vec<usize> = judged.iter().flatten().copied().collect();
+    let mut later: Vec<usize> = judged
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|_| detail)
+        .collect();
     later.sort_unstable();
     later.dedup();
     for i in later {
