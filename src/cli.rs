@@ -435,8 +435,14 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             nodes,
             keys,
         } => {
-            for line in place(&store, &set, nodes, &keys)? {
-                println!("{line}");
+            use std::io::Write;
+            let lines = place(&store, &set, nodes, &keys)?;
+            let mut o = std::io::stdout().lock();
+            // A closed stdout (`| head`) is not an error.
+            for line in lines {
+                if writeln!(o, "{line}").is_err() {
+                    break;
+                }
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -446,7 +452,9 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
                 Some(path) => {
                     std::fs::write(&path, &toml).map_err(|e| Error::write(&path, e))?;
                     let n = crate::import::placeholders(&toml).len();
-                    println!(
+                    use std::io::Write;
+                    let _ = writeln!(
+                        std::io::stdout().lock(),
                         "wrote: {} ({n} placeholders marked TODO; `keyheat check` lists them)",
                         absolute(&path).display()
                     );
@@ -477,7 +485,12 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             log,
         } => fit_command(&logs, report.as_deref(), &store, &name, &log),
         Command::Schema => {
-            print!("{}", crate::schema::to_json_text());
+            use std::io::Write;
+            // A closed stdout (`keyheat schema | head`) is not an error.
+            let mut o = std::io::stdout().lock();
+            let _ = o
+                .write_all(crate::schema::to_json_text().as_bytes())
+                .and_then(|()| o.flush());
             Ok(ExitCode::SUCCESS)
         }
         Command::Check { scenario } => check(&scenario),

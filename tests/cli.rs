@@ -293,3 +293,24 @@ fn a_missing_or_folder_scenario_says_how_to_fix_it() {
         "{err}"
     );
 }
+
+/// Printing to a closed pipe (`keyheat schema | head -1`, the reader gone
+/// before keyheat writes) is not an error: exit 0, no panic on stderr.
+#[test]
+fn a_closed_stdout_is_not_a_panic() {
+    for args in [
+        vec!["schema"],
+        vec!["place", "--store", "redis-cluster", "a", "b"],
+    ] {
+        let (reader, writer) = std::io::pipe().expect("pipe");
+        drop(reader);
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("keyheat"))
+            .args(&args)
+            .stdout(writer)
+            .output()
+            .expect("runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+    }
+}

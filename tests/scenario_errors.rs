@@ -1121,3 +1121,33 @@ fn durations_without_a_unit_warn_where_they_are_written() {
     let s = Scenario::from_str_at(&written, "u.toml").expect("valid");
     assert!(s.warnings.is_empty(), "{:?}", s.warnings);
 }
+
+/// `window = 1000` meant as milliseconds is read as 1,000 s (16.7 min): a
+/// per-second limit judged over 16-minute windows, silently. Bare `window`
+/// and `duration` warn where they are written, with a seconds-scale fix.
+#[test]
+fn a_window_or_duration_without_a_unit_warns() {
+    let text = base_with(
+        "name = \"errs\"\n",
+        "name = \"errs\"\n[simulation]\nwindow = 1000\nduration = 3600\n",
+    );
+    let s = Scenario::from_str_at(&text, "w.toml").expect("valid, with warnings");
+    let shown: Vec<String> = s.warnings.iter().map(ToString::to_string).collect();
+    assert_eq!(shown.len(), 2, "{shown:#?}");
+    assert!(shown[0].starts_with("w.toml:4:10: warning: simulation.window: window = 1000 has no unit, so it is read as 1000 seconds (16.7 min)"), "{}", shown[0]);
+    assert!(
+        shown[0].contains("fix: write the unit: \"1000s\" if seconds are meant, or e.g. window = \"1s\", duration = \"1h\""),
+        "{}",
+        shown[0]
+    );
+    assert!(
+        shown[1].contains("duration = 3600 has no unit, so it is read as 3600 seconds (1 h)"),
+        "{}",
+        shown[1]
+    );
+    let written = text
+        .replace("window = 1000", "window = \"1s\"")
+        .replace("duration = 3600", "duration = \"1h\"");
+    let s = Scenario::from_str_at(&written, "w.toml").expect("valid");
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+}

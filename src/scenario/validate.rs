@@ -1927,10 +1927,11 @@ fn scan_warnings(section: &Section, warnings: &mut Vec<Warning>) {
     }
 }
 
-/// Warnings for the durations that run over days written as bare numbers
-/// (`horizon = 120`, `ttl = 90`, `checkpoints = [0, 180]`, a time
-/// `bucket`): a bare number is seconds, which turns a 120-day horizon into
-/// two minutes and a failing design into a pass without a word. Writing the
+/// Warnings for durations written as bare numbers (`horizon = 120`, `ttl =
+/// 90`, `checkpoints = [0, 180]`, a time `bucket`, `window = 1000`,
+/// `duration = 3600`): a bare number is seconds, which turns a 120-day
+/// horizon into two minutes, or a 1 s window meant as 1,000 ms into 16.7
+/// minutes, and a failing design into a pass without a word. Writing the
 /// unit (`"120d"`, or `"120s"` when seconds are meant) silences it.
 fn unitless_duration_warnings(root: &Section, warnings: &mut Vec<Warning>) -> Result<()> {
     // A bare number's value (None for anything else, which the parser checks).
@@ -1943,17 +1944,34 @@ fn unitless_duration_warnings(root: &Section, warnings: &mut Vec<Warning>) -> Re
     };
     let mut check = |f: &Field, node: &DeValue<'_>, written: String| {
         let Some(seconds) = bare(node) else { return };
-        let n = crate::format::exact(seconds);
+        // As written, so the fix is valid TOML (no thousands separators).
+        let n = if seconds.fract() == 0.0 && seconds.abs() < 1e15 {
+            format!("{}", seconds as i64)
+        } else {
+            format!("{seconds}")
+        };
+        // The busy period's window and duration are seconds to hours, the
+        // others days.
+        let fix = if written == "window" || written == "duration" {
+            format!("write the unit: \"{n}s\" if seconds are meant, or e.g. window = \"1s\", duration = \"1h\"")
+        } else {
+            format!("write the unit: \"{n}d\" for days, or \"{n}s\" if seconds are meant")
+        };
         warnings.push(warning(
             f,
             format!(
                 "{written} = {n} has no unit, so it is read as {n} seconds ({})",
                 crate::format::duration(seconds)
             ),
-            format!("write the unit: \"{n}d\" for days, or \"{n}s\" if seconds are meant"),
+            fix,
         ));
     };
     if let Some(sim) = root.subsection("simulation", "[simulation]")? {
+        for key in ["window", "duration"] {
+            if let Some(f) = sim.get(key) {
+                check(&f, f.node.get_ref(), key.into());
+            }
+        }
         if let Some(f) = sim.get("horizon") {
             check(&f, f.node.get_ref(), "horizon".into());
         }
