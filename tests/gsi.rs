@@ -446,3 +446,62 @@ consistency = "strong"
         .iter()
         .any(|v| v.check == "table_throughput" && v.table == "orders" && v.detail.contains("RCU")));
 }
+
+/// A query through a local secondary index reads its entries, costed by
+/// their size (Developer Guide, "Provisioned throughput considerations for
+/// Local Secondary Indexes"), not the base items'. Keys, as their text plus
+/// 16 B per template part: the index key "C#{customer}" (12 + 32 = 44 B)
+/// and sort key "{time}" (6 + 16 = 22 B), the table key "C#{customer}"
+/// (44 B) and sort key "O#{time}" (8 + 32 = 40 B): 150 B. A strongly
+/// consistent query of 20 entries:
+/// - keys only: 20 × (150 + 100) = 5,000 B → ⌈5,000 / 4,096⌉ = 2 RCU;
+/// - include 2,000 B: 20 × 2,250 = 45,000 B → 11 RCU;
+/// - all (the 1,000 B item + 100 B): 20 × 1,100 = 22,000 B → 6 RCU;
+///
+/// and the base table's 20 items of 1,000 B: 20,000 B → 5 RCU.
+#[test]
+fn a_local_index_query_costs_its_entries_not_the_items() {
+    let text = |projection: &str, index: bool| {
+        format!(
+            r#"
+schema_version = 1
+name = "lsi"
+[store]
+kind = "dynamodb"
+[simulation]
+trials = 4
+duration = "1m"
+[[entity]]
+name = "customer"
+count = 1000
+[[table]]
+name = "orders"
+partition_key = "C#{{customer}}"
+sort_key = "O#{{time}}"
+item_size = "1000B"
+[[table.index]]
+name = "by_time"
+local = true
+sort_key = "{{time}}"
+projection = {projection}
+[[access_pattern]]
+name = "Recent"
+table = "{}"
+operation = "query"
+items = 20
+consistency = "strong"
+rate = 10
+by = "customer"
+"#,
+            if index { "orders.by_time" } else { "orders" }
+        )
+    };
+    let units = |projection: &str, index: bool| {
+        let r = run(&text(projection, index));
+        table(&r, "orders").patterns[0].units_per_request
+    };
+    assert_eq!(units("\"keys_only\"", true), 2.0);
+    assert_eq!(units("{ include = \"2000B\" }", true), 11.0);
+    assert_eq!(units("\"all\"", true), 6.0);
+    assert_eq!(units("\"keys_only\"", false), 5.0);
+}

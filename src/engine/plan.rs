@@ -1036,6 +1036,24 @@ fn severity(
                 * store.write_cost(p.operation, p.consistency, index_entry_bytes(table, i))
         })
         .sum();
+    // A read through a local secondary index returns its entries, costed by
+    // their size: the keys, the projected attributes and 100 B (DynamoDB
+    // Developer Guide, "Provisioned throughput considerations for Local
+    // Secondary Indexes": a query's read units follow the index entries it
+    // reads). A projection of all attributes keeps each item's own size.
+    let local_index = p
+        .index
+        .and_then(|x| table.indexes.get(x))
+        .filter(|i| i.local && !p.operation.is_write());
+    let entry = local_index.map(|i| match i.projection {
+        Projection::All => None,
+        _ => Some(index_entry_bytes(table, i)),
+    });
+    let item_bytes = |rng: &mut Xoshiro256PlusPlus| match entry {
+        None => table.item_size.sample(rng),
+        Some(None) => table.item_size.sample(rng) + 100.0,
+        Some(Some(bytes)) => bytes,
+    };
     let per_sub = if p.operation.is_write() {
         items
     } else {
@@ -1052,9 +1070,7 @@ fn severity(
                 } else {
                     0.0
                 };
-            let sizes: Vec<f64> = (0..n as usize)
-                .map(|_| table.item_size.sample(&mut rng))
-                .collect();
+            let sizes: Vec<f64> = (0..n as usize).map(|_| item_bytes(&mut rng)).collect();
             match p.operation {
                 // A Query rounds the summed size of the items it returns.
                 Operation::Query => {
