@@ -442,8 +442,20 @@ pub fn stretch<R: Rng + ?Sized>(
     windows: usize,
     rng: &mut R,
 ) -> (f64, f64) {
+    stretch_below(x, limit, x.cdf(limit), windows, rng)
+}
+
+/// [`stretch`] with P(X ≤ limit) already known (`below`): a server's
+/// stretches of many timeseries steps share it (Cornish–Fisher's cdf is a
+/// bisection).
+fn stretch_below<R: Rng + ?Sized>(
+    x: &WindowUnits,
+    limit: f64,
+    below: f64,
+    windows: usize,
+    rng: &mut R,
+) -> (f64, f64) {
     let w = windows as f64;
-    let below = x.cdf(limit);
     let over_p = (1.0 - below).max(0.0);
     let k = if over_p <= 0.0 {
         0
@@ -495,8 +507,8 @@ pub fn collapsed<R: Rng + ?Sized>(
 /// share the build.
 pub struct Stretches<'a> {
     /// (distribution, limit, whether it is the combined limit, whether it
-    /// is the write dimension)
-    dims: Vec<(WindowUnits, f64, bool, bool)>,
+    /// is the write dimension, P(X ≤ limit))
+    dims: Vec<(WindowUnits, f64, bool, bool, f64)>,
     comps: &'a [Component<'a>],
 }
 
@@ -523,7 +535,9 @@ impl<'a> Stretches<'a> {
                     .map(|c| (c.lambda, c.severity)),
             );
             if !dim.is_empty() {
-                dims.push((WindowUnits::new(&dim), limit, combined, write));
+                let x = WindowUnits::new(&dim);
+                let below = x.cdf(limit);
+                dims.push((x, limit, combined, write, below));
             }
         }
         Stretches { dims, comps }
@@ -535,8 +549,8 @@ impl<'a> Stretches<'a> {
     pub fn draw<R: Rng + ?Sized>(&self, windows: usize, rng: &mut R) -> Outcome {
         let mut out = requested(self.comps, windows, rng);
         let (mut sep_throttled, mut comb_throttled) = (0.0, 0.0);
-        for (x, limit, is_combined, is_write) in &self.dims {
-            let (peak, throttled) = stretch(x, *limit, windows, rng);
+        for (x, limit, is_combined, is_write, below) in &self.dims {
+            let (peak, throttled) = stretch_below(x, *limit, *below, windows, rng);
             out.peak_utilization = out.peak_utilization.max(peak / limit);
             if *is_combined {
                 comb_throttled = throttled;
