@@ -528,3 +528,28 @@ fn key_placement_in_every_time_bucket_counts_in_the_estimate() {
         "{err}"
     );
 }
+
+/// `--method exact` over a design too big for it is refused naming the
+/// method as the cause, not only the keys: bench-big's 200,000 requests/s
+/// over 1 h are 7.2·10⁸ requests per busy period, each drawn.
+#[test]
+fn an_exact_run_over_budget_names_the_method() {
+    let run = assert_cmd::Command::cargo_bin("keyheat")
+        .unwrap()
+        .args([
+            "run",
+            "scenarios/bench-big.toml",
+            "--method",
+            "exact",
+            "--out",
+        ])
+        .arg(tempfile::tempdir().unwrap().path().join("out"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.contains("--method exact draws every request and places every key (720,000,000 requests per busy period), where the default --method aggregated does neither"),
+        "{err}"
+    );
+}

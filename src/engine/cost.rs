@@ -233,9 +233,13 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
             .product();
         let sub = cardinality * f64::from(t.shards.max(1));
         // Keys are placed afresh in every time bucket of the busy period.
-        let placed = (sub.min(HEAD_KEYS) * KEY_S / SINGLE_KEY_S
-            + (sub - HEAD_KEYS).clamp(0.0, SINGLE_KEYS))
-            * buckets(s, t);
+        // The exact method places every key (up to its limit).
+        let singles = if options.method == Method::Exact {
+            (sub - HEAD_KEYS).clamp(0.0, super::EXACT_MAX_KEYS)
+        } else {
+            (sub - HEAD_KEYS).clamp(0.0, SINGLE_KEYS)
+        };
+        let placed = (sub.min(HEAD_KEYS) * KEY_S / SINGLE_KEY_S + singles) * buckets(s, t);
         keys += placed;
         let work = placed * SINGLE_KEY_S * trials * periods;
         if work > worst.0 * STRETCH_S * trials * periods {
@@ -244,7 +248,7 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
                 format!(
                     "pattern `{}`: ≈ {} keys placed × {} × {} × {}",
                     p.name,
-                    crate::format::whole(sub.min(HEAD_KEYS + SINGLE_KEYS)),
+                    crate::format::whole(sub.min(HEAD_KEYS) + singles),
                     crate::format::plural(buckets(s, t) as usize, "time bucket", "time buckets"),
                     crate::format::plural(trials as usize, "trial", "trials"),
                     crate::format::plural(periods as usize, "busy period", "busy periods"),
@@ -278,7 +282,15 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
     Estimate {
         work_s,
         memory_bytes,
-        driver: worst.1,
+        driver: if options.method == Method::Exact {
+            format!(
+                "--method exact draws every request and places every key ({} requests per busy period), where the default --method aggregated does neither; {}",
+                crate::format::whole(requests),
+                worst.1
+            )
+        } else {
+            worst.1
+        },
     }
 }
 
