@@ -1151,3 +1151,27 @@ fn a_window_or_duration_without_a_unit_warns() {
     let s = Scenario::from_str_at(&written, "w.toml").expect("valid");
     assert!(s.warnings.is_empty(), "{:?}", s.warnings);
 }
+
+/// A rate in a common spelling the parser does not take gets a fix with the
+/// user's own number and the unit meant (from the new-user trial: every
+/// rate error used to suggest the stock `rate = 50`).
+#[test]
+fn a_misspelled_rate_unit_is_fixed_with_the_users_number() {
+    let base = base_with("name = \"errs\"\n", "name = \"errs\"\n");
+    let rate_line = base
+        .lines()
+        .find(|l| l.starts_with("rate = "))
+        .expect("the base has a rate")
+        .to_string();
+    for (written, fix) in [
+        ("\"1500/hr\"", "fix: write rate = \"1500/h\""),
+        ("\"1500 rps\"", "fix: write rate = \"1500/s\""),
+        ("\"2k rps\"", "fix: write rate = \"2k/s\""),
+        ("\"1500/Sec\"", "fix: write rate = \"1500/sec\""),
+        ("\"2.5M/Day\"", "fix: write rate = \"2.5M/day\""),
+    ] {
+        let text = base.replacen(&rate_line, &format!("rate = {written}"), 1);
+        let e = error(&text);
+        assert!(e.contains(fix), "{written}: {e}");
+    }
+}

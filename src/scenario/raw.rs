@@ -422,7 +422,8 @@ impl<'a, 'i> Field<'a, 'i> {
     pub fn rate(&self, example: &str) -> Result<f64> {
         match self.node.get_ref() {
             DeValue::String(s) => units::parse_rate(s).map_err(|e| {
-                let fix = units::corrected(s, e.message(), units::parse_rate)
+                let fix = units::corrected_rate(s, e.message())
+                    .or_else(|| units::corrected(s, e.message(), units::parse_rate))
                     .map_or(format!("write {example}"), |c| {
                         format!("write {} = \"{c}\"", self.last_key())
                     });

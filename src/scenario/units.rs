@@ -258,7 +258,11 @@ pub fn parse_rate(text: &str) -> Result<f64, UnitError> {
             Some(m) => m,
             None if unit.is_none() => {
                 return Err(UnitError::new(format!(
-                    "`{text}` is not a rate: expected `/` and a time unit after the number, found `{multiplier}`; {accepted}"
+                    "`{text}` is not a rate: expected `/` and a time unit after the number, found `{multiplier}`{}; {accepted}",
+                    // "rps", or "k rps" after a multiplier.
+                    rate_alias(multiplier)
+                        .or_else(|| rate_alias(multiplier.get(1..).unwrap_or("")))
+                        .map_or(String::new(), |u| format!(" (did you mean `/{u}`?)"))
                 )))
             }
             None => {
@@ -273,10 +277,13 @@ pub fn parse_rate(text: &str) -> Result<f64, UnitError> {
         Some(unit) => match lookup(unit, RATE_UNITS) {
             Some(s) => s,
             None => {
+                let hint = match rate_alias(unit) {
+                    Some(u) => format!(" (did you mean `/{u}`?)"),
+                    None => case_hint(unit, RATE_UNITS),
+                };
                 return Err(UnitError::new(format!(
-                    "`{text}` is not a rate: unknown time unit `{unit}`{}; {accepted}",
-                    case_hint(unit, RATE_UNITS)
-                )))
+                    "`{text}` is not a rate: unknown time unit `{unit}`{hint}; {accepted}"
+                )));
             }
         },
     };
@@ -317,6 +324,49 @@ pub fn parse_growth(text: &str) -> Result<f64, UnitError> {
         return Err(bad());
     }
     Ok((1.0 + g / 100.0).ln() / days)
+}
+
+/// The time unit a common rate spelling means: `hr` is `h`, `rps` and
+/// `qps` are per second, `rpm` per minute.
+fn rate_alias(word: &str) -> Option<&'static str> {
+    match word.trim().to_ascii_lowercase().as_str() {
+        "hr" | "hrs" | "hours" | "rph" => Some("h"),
+        "rps" | "qps" | "ops" | "tps" | "wps" | "per second" | "ps" => Some("s"),
+        "rpm" | "mins" | "minutes" => Some("min"),
+        "days" | "rpd" => Some("d"),
+        _ => None,
+    }
+}
+
+/// A rate whose unit a rate error suggests (`"1500/hr"` + "did you mean
+/// `/h`?" → `"1500/h"`, `"2k rps"` → `"2k/s"`), when that parses: the count
+/// as written (with its k, M or G) and the suggested unit.
+pub fn corrected_rate(text: &str, message: &str) -> Option<String> {
+    let start = message.find("did you mean `")? + "did you mean `".len();
+    let unit = &message[start..start + message[start..].find('`')?];
+    let unit = unit.trim_start_matches('/');
+    let t = text.trim();
+    let count = match t.split_once('/') {
+        Some((count, _)) => count.trim(),
+        None => {
+            // The number and its multiplier, without the unit word after.
+            let number = t.trim_end_matches(|c: char| c.is_ascii_alphabetic() || c == ' ');
+            let rest = t[number.len()..].trim_start();
+            match rest.chars().next() {
+                Some(m @ ('k' | 'M' | 'G')) if rest.len() > 1 => {
+                    return parse_rate(&format!("{}{m}/{unit}", number.trim()))
+                        .is_ok()
+                        .then(|| format!("{}{m}/{unit}", number.trim()));
+                }
+                _ => number.trim(),
+            }
+        }
+    };
+    if count.is_empty() {
+        return None;
+    }
+    let candidate = format!("{count}/{unit}");
+    parse_rate(&candidate).is_ok().then_some(candidate)
 }
 
 /// The value with its unit replaced by the one a unit error suggests
