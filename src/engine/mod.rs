@@ -379,34 +379,8 @@ fn simulate(
             take_busy_period(t, &d.tables[ti]);
         }
     }
-    // The representative detail of the checkpoints judged after the first:
-    // trial 0 again on that day, with its timeseries and hot keys drawn
-    // (from streams of their own: its figures are the ones already reduced).
-    let judged: Vec<Option<usize>> = main
-        .tables
-        .iter()
-        .map(|t| crate::results::judged_checkpoint(&t.checkpoints).filter(|&i| i > 0))
-        .collect();
-    let mut later: Vec<usize> = judged
-        .iter()
-        .flatten()
-        .copied()
-        .filter(|_| detail)
-        .collect();
-    later.sort_unstable();
-    later.dedup();
-    for i in later {
-        let day = points[i].0;
-        let (at, _) = at_day(scenario, day);
-        let (mut plan, model) = prepare(&at, options, day * stream::DAY_S)?;
-        plan.detail = true;
-        let trial = trial::run_trial(&plan, model.store(), 0);
-        for ((t, tt), j) in main.tables.iter_mut().zip(trial).zip(&judged) {
-            if *j == Some(i) {
-                t.timeseries = tt.timeseries.unwrap_or_default();
-                t.hot_keys = tt.hot_keys;
-            }
-        }
+    if detail {
+        judged_detail(scenario, options, &points, &mut main)?;
     }
     // Back-pressure, like peak utilization, is judged at the worst checkpoint.
     for (ti, t) in main.tables.iter_mut().enumerate() {
@@ -429,6 +403,40 @@ fn simulate(
     let model = Model::new(&scenario.store, &scenario.source_path)?;
     reduce::set_monthly_costs(scenario, model.store(), &mut main.tables);
     Ok(main)
+}
+
+/// The representative detail of the checkpoints judged after the first:
+/// trial 0 again on that day, with its timeseries and hot keys drawn (from
+/// streams of their own: its figures are the ones already reduced), into
+/// the tables judged there.
+fn judged_detail(
+    scenario: &Scenario,
+    options: &Options,
+    points: &[(f64, f64, reduce::Design)],
+    main: &mut reduce::Design,
+) -> Result<()> {
+    let judged: Vec<Option<usize>> = main
+        .tables
+        .iter()
+        .map(|t| crate::results::judged_checkpoint(&t.checkpoints).filter(|&i| i > 0))
+        .collect();
+    let mut later: Vec<usize> = judged.iter().flatten().copied().collect();
+    later.sort_unstable();
+    later.dedup();
+    for i in later {
+        let day = points[i].0;
+        let (at, _) = at_day(scenario, day);
+        let (mut plan, model) = prepare(&at, options, day * stream::DAY_S)?;
+        plan.detail = true;
+        let trial = trial::run_trial(&plan, model.store(), 0);
+        for ((t, tt), j) in main.tables.iter_mut().zip(trial).zip(&judged) {
+            if *j == Some(i) {
+                t.timeseries = tt.timeseries.unwrap_or_default();
+                t.hot_keys = tt.hot_keys;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Replaces `t`'s busy-period figures with those of `at` (the same table on

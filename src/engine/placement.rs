@@ -23,6 +23,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// Sub-keys beyond the head placed one by one on random partitions, per stream.
 pub const MAX_SINGLE_DRAWS: u64 = 1 << 16;
+// A stream keeps the shares of exactly the ranks placed one by one.
+const _: () = assert!(super::stream::CACHED_RANKS == HEAD_RANKS + MAX_SINGLE_DRAWS);
 /// Hot keys kept for `keys.csv`.
 pub const HOT_KEYS: usize = 20;
 

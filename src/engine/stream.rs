@@ -183,8 +183,9 @@ pub type RangeMoments = ((u64, u64), (f64, f64));
 const CACHED_MOMENTS: usize = 64;
 
 /// Ranks whose shares a stream keeps ([`Stream::rank_share`]): the head
-/// and the single draws.
-const CACHED_RANKS: u64 = super::world::HEAD_RANKS + super::placement::MAX_SINGLE_DRAWS;
+/// (256) and the single draws (65,536) every trial places one by one
+/// (placement checks the sum against its own constants).
+pub const CACHED_RANKS: u64 = 256 + 65_536;
 
 impl Stream {
     /// Share of the stream's requests on its busiest logical key: the
