@@ -1175,3 +1175,24 @@ fn a_misspelled_rate_unit_is_fixed_with_the_users_number() {
         assert!(e.contains(fix), "{written}: {e}");
     }
 }
+
+/// A duration with its unit spelled out (`"30 days"`, `"1sec"`, `"2
+/// hours"`) gets a fix with the user's number and the unit's short form (it
+/// used to suggest the stock `"365d"`, whatever was meant).
+#[test]
+fn a_spelled_out_duration_unit_is_fixed_with_the_users_number() {
+    let base = base_with(
+        "name = \"errs\"\n",
+        "name = \"errs\"\n[simulation]\nhorizon = \"HORIZON\"\n",
+    );
+    for (written, fix) in [
+        ("30 days", "fix: write horizon = \"30d\""),
+        ("1sec", "fix: write horizon = \"1s\""),
+        ("2 hours", "fix: write horizon = \"2h\""),
+        ("1.5 Weeks", "fix: write horizon = \"1.5w\""),
+    ] {
+        let e = error(&base.replace("HORIZON", written));
+        assert!(e.contains(fix), "{written}: {e}");
+        assert!(e.contains("did you mean"), "{written}: {e}");
+    }
+}

@@ -216,8 +216,26 @@ pub fn parse_duration(text: &str) -> Result<f64, UnitError> {
         Some(m) => Ok(value * m),
         None => Err(UnitError::new(format!(
             "`{text}` is not a duration: unknown unit `{suffix}`{}; {accepted}",
-            case_hint(suffix, DURATION_UNITS)
+            duration_alias(suffix).map_or_else(
+                || case_hint(suffix, DURATION_UNITS),
+                |u| format!(" (did you mean `{u}`?)")
+            )
         ))),
+    }
+}
+
+/// The duration unit a spelled-out name means (`days` is `d`, `sec` is `s`).
+fn duration_alias(word: &str) -> Option<&'static str> {
+    match word.trim().to_ascii_lowercase().as_str() {
+        "msec" | "msecs" | "millisecond" | "milliseconds" => Some("ms"),
+        "sec" | "secs" | "second" | "seconds" => Some("s"),
+        "min" | "mins" | "minute" | "minutes" => Some("m"),
+        "hr" | "hrs" | "hour" | "hours" => Some("h"),
+        "day" | "days" => Some("d"),
+        "week" | "weeks" | "wk" | "wks" => Some("w"),
+        "month" | "months" => Some("mo"),
+        "year" | "years" | "yr" | "yrs" => Some("y"),
+        _ => None,
     }
 }
 
