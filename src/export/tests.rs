@@ -36,6 +36,57 @@ fn csv_numbers_are_shortest_display_and_empty_when_not_finite() {
     );
 }
 
+/// timeseries.csv writes its rows as bytes: the same as the csv crate's
+/// writer for every row, with a table name that csv must quote (a comma and
+/// a double quote) and cells that are not finite (empty).
+#[test]
+fn timeseries_rows_are_what_the_csv_writer_writes() {
+    let mut r = fixture::results();
+    r.tables.truncate(1);
+    let t = &mut r.tables[0];
+    t.name = "odd, \"name\"".to_string();
+    t.timeseries.step_s = 7.5;
+    t.timeseries.utilization = vec![vec![0.5, f64::NAN], vec![1.0 / 3.0, 2.0]];
+    t.timeseries.units_per_s = vec![vec![12.0, 0.1], vec![f64::INFINITY, 1e-7]];
+    let bytes = timeseries_csv(&r).unwrap_or_default();
+    let t = &r.tables[0];
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record([
+        "table",
+        "partition",
+        "time_s",
+        "units_per_s",
+        "peak_utilization",
+    ])
+    .unwrap_or_default();
+    let cell = |v: f64| {
+        let mut s = String::new();
+        if v.is_finite() {
+            crate::format::shortest_into(v, &mut s);
+        }
+        s
+    };
+    for (p, (us, xs)) in t
+        .timeseries
+        .utilization
+        .iter()
+        .zip(&t.timeseries.units_per_s)
+        .enumerate()
+    {
+        for (i, (u, x)) in us.iter().zip(xs).enumerate() {
+            let time = cell(i as f64 * 7.5);
+            w.write_record([t.name.as_str(), &p.to_string(), &time, &cell(*x), &cell(*u)])
+                .unwrap_or_default();
+        }
+    }
+    let expected = w.into_inner().unwrap_or_default();
+    assert_eq!(
+        String::from_utf8_lossy(&bytes),
+        String::from_utf8_lossy(&expected)
+    );
+    assert!(String::from_utf8_lossy(&bytes).contains("\"odd, \"\"name\"\"\",1,7.5,0.0000001,2\n"));
+}
+
 /// summary.json writes a number that is not finite as `null`, in nested
 /// statistics as in plain fields.
 #[test]
