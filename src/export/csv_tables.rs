@@ -423,6 +423,8 @@ pub fn timeseries_csv(r: &RunResults) -> Result<Vec<u8>> {
                 out
             })
             .collect();
+        // One allocation for the joined file (tens of MB on a large table).
+        bytes.reserve(chunks.iter().map(Vec::len).sum());
         for chunk in chunks {
             bytes.extend_from_slice(&chunk);
         }
