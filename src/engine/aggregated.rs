@@ -137,12 +137,18 @@ fn draw_partitions(
         None => singles.iter().map(std::slice::from_ref).collect(),
     };
     let pieces_of = |p: usize| rates.rebalanced.as_ref().and_then(|r| r.pieces[p].as_ref());
-    let comps_of = |p: usize| setup.components(|si| rates.placed[si].per_partition[p]);
-    let draw_full = |unit: &[usize], acc: &mut TableAccumulator| -> Drawn {
+    // Each unit's streams as per-window components, built once for its
+    // bound, its full draw or its cold outcome.
+    let comps: Vec<Vec<Component<'_>>> = units
+        .iter()
+        .map(|unit| setup.components(|si| rates.placed[si].per_partition[unit[0]]))
+        .collect();
+    let draw_full = |u: usize, acc: &mut TableAccumulator| -> Drawn {
+        let unit = units[u];
         let p = unit[0];
         let mut prng = setup.partition_rng(seg, p);
         if unit.len() > 1 {
-            return draw_group(setup, &comps_of(p), seg, unit.len(), &mut prng);
+            return draw_group(setup, &comps[u], seg, unit.len(), &mut prng);
         }
         if let Some(pieces) = pieces_of(p) {
             // A split partition: each piece is its own server under the limit.
@@ -171,7 +177,7 @@ fn draw_partitions(
         let all = draw_server(
             setup,
             acc.series.as_mut(),
-            &comps_of(p),
+            &comps[u],
             &limits,
             p,
             seg,
@@ -186,10 +192,11 @@ fn draw_partitions(
     if plan.screen_cold && !setup.draws_every_window() {
         let bounds: Vec<Option<ColdBound>> = units
             .iter()
-            .map(|unit| {
+            .zip(&comps)
+            .map(|(unit, c)| {
                 pieces_of(unit[0]).is_none().then(|| {
                     let windows = seg.windows() * unit.len();
-                    ColdBound::new(&comps_of(unit[0]), &setup.partition_limits, windows)
+                    ColdBound::new(c, &setup.partition_limits, windows)
                 })
             })
             .collect();
@@ -203,11 +210,11 @@ fn draw_partitions(
         let mut write_peak = busiest(|b| b.mean_write_utilization);
         loop {
             let mut more = false;
-            for (u, unit) in units.iter().enumerate() {
+            for u in 0..units.len() {
                 if drawn[u].is_some() || bounds[u].is_some_and(|b| b.is_cold(peak, write_peak)) {
                     continue;
                 }
-                drawn[u] = Some(draw_full(unit, acc));
+                drawn[u] = Some(draw_full(u, acc));
                 more = true;
             }
             let reached = |f: fn(&Outcome) -> f64| {
@@ -226,26 +233,12 @@ fn draw_partitions(
             }
             (peak, write_peak) = (p2.min(peak), w2.min(write_peak));
         }
-        for (u, d) in drawn.iter_mut().enumerate() {
-            if let (None, Some(bound)) = (&d, bounds[u]) {
-                let p = units[u][0];
-                let mut prng = setup.partition_rng(seg, p);
-                let comps = comps_of(p);
-                let n = units[u].len();
-                let all = bound.outcome(&comps, seg.windows() * n, &mut prng);
-                let one_peak = (n > 1).then(|| {
-                    bound
-                        .outcome(&comps, seg.windows(), &mut prng)
-                        .peak_utilization
-                });
-                *d = Some(Drawn { all, one_peak });
-            }
-        }
+        fill_cold(setup, seg, &units, &comps, &bounds, &mut drawn);
     }
     for (u, d) in drawn.into_iter().enumerate() {
         let unit = units[u];
         let p = unit[0];
-        let Drawn { mut all, one_peak } = d.unwrap_or_else(|| draw_full(unit, acc));
+        let Drawn { mut all, one_peak } = d.unwrap_or_else(|| draw_full(u, acc));
         if pieces_of(p).is_some() {
             acc.total.merge(all);
             continue;
@@ -261,6 +254,32 @@ fn draw_partitions(
         all.spend_burst(spend);
         acc.burst_left[p] -= spend;
         out.merge(all);
+    }
+}
+
+/// The units left undrawn by screening, cold: each one's outcome from its
+/// bound ([`ColdBound::outcome`]), over all its windows and, for a group,
+/// one member's own.
+fn fill_cold(
+    setup: &TableSetup<'_>,
+    seg: &Segment,
+    units: &[&[usize]],
+    comps: &[Vec<Component<'_>>],
+    bounds: &[Option<ColdBound>],
+    drawn: &mut [Option<Drawn>],
+) {
+    for (u, d) in drawn.iter_mut().enumerate() {
+        if let (None, Some(bound)) = (&d, bounds[u]) {
+            let mut prng = setup.partition_rng(seg, units[u][0]);
+            let n = units[u].len();
+            let all = bound.outcome(&comps[u], seg.windows() * n, &mut prng);
+            let one_peak = (n > 1).then(|| {
+                bound
+                    .outcome(&comps[u], seg.windows(), &mut prng)
+                    .peak_utilization
+            });
+            *d = Some(Drawn { all, one_peak });
+        }
     }
 }
 
