@@ -87,6 +87,15 @@ enum Kind {
     },
 }
 
+/// How many of ranks `a..=b` are among the `hot` hottest.
+fn hot_ranks(a: u64, b: u64, hot: u64) -> f64 {
+    if a <= hot {
+        (b.min(hot) - a + 1) as f64
+    } else {
+        0.0
+    }
+}
+
 impl RankShares {
     /// Shares for `count` instances under `popularity`.
     ///
@@ -249,11 +258,7 @@ impl RankShares {
                 hot_each,
                 cold_each,
             } => {
-                let hot_n = if a <= *hot {
-                    (b.min(*hot) - a + 1) as f64
-                } else {
-                    0.0
-                };
+                let hot_n = hot_ranks(a, b, *hot);
                 let cold_n = n - hot_n;
                 (
                     hot_n * hot_each + cold_n * cold_each,
@@ -325,11 +330,7 @@ impl RankShares {
                 hot_each,
                 cold_each,
             } => {
-                let hot_n = if a <= *hot {
-                    (b.min(*hot) - a + 1) as f64
-                } else {
-                    0.0
-                };
+                let hot_n = hot_ranks(a, b, *hot);
                 hot_n * f(*hot_each) + (n - hot_n) * f(*cold_each)
             }
             Kind::Weights(w) => w[(a - 1) as usize..b as usize].iter().map(|&x| f(x)).sum(),

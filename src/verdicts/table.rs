@@ -24,15 +24,12 @@ pub(super) fn memory_verdict(
         return storage_verdict(n, m, headroom, horizon);
     }
     let label = &n.label;
-    let held = format!(
-        "fullest {label} holds p95 {} at day {} (mean {}; {} at day 0, growing {}/day; all {label}s {}; {} B per key counted)",
-        human_bytes(m.peak_bytes.p95),
-        sig3(horizon),
-        human_bytes(m.peak_bytes.mean),
-        human_bytes(m.peak_bytes_day0.mean),
-        human_bytes(m.peak_growth_bytes_per_day.mean),
-        human_bytes(m.total_bytes.mean),
-        sig3(m.key_overhead_bytes),
+    let held = held_text(
+        label,
+        "holds",
+        m,
+        horizon,
+        &format!("; {} B per key counted", sig3(m.key_overhead_bytes)),
     );
     let (status, detail) = match m.limit_bytes {
         None => (
@@ -67,21 +64,29 @@ pub(super) fn memory_verdict(
     }
 }
 
-/// The `node_storage` verdict: the fullest node's stored bytes (every
-/// replica counted) against `node_storage`, with the mean day it crosses
-/// it and that day's 95% confidence interval — fail when it crosses in
-/// more than 5% of trials, warn over the headroom.
-fn storage_verdict(n: &NodeResults, m: &NodeMemory, headroom: f64, horizon: f64) -> Verdict {
-    let label = &n.label;
-    let held = format!(
-        "fullest {label} stores p95 {} at day {} (mean {}; {} at day 0, growing {}/day; all {label}s {}, every replica counted)",
+/// What the fullest node holds at the horizon, and how it got there:
+/// "fullest {label} {verb} p95 … (mean …; … at day 0, growing …/day; all
+/// {label}s …{counted})", `counted` saying what was counted, with its
+/// separator.
+fn held_text(label: &str, verb: &str, m: &NodeMemory, horizon: f64, counted: &str) -> String {
+    format!(
+        "fullest {label} {verb} p95 {} at day {} (mean {}; {} at day 0, growing {}/day; all {label}s {}{counted})",
         human_bytes(m.peak_bytes.p95),
         sig3(horizon),
         human_bytes(m.peak_bytes.mean),
         human_bytes(m.peak_bytes_day0.mean),
         human_bytes(m.peak_growth_bytes_per_day.mean),
         human_bytes(m.total_bytes.mean),
-    );
+    )
+}
+
+/// The `node_storage` verdict: the fullest node's stored bytes (every
+/// replica counted) against `node_storage`, with the mean day it crosses
+/// it and that day's 95% confidence interval — fail when it crosses in
+/// more than 5% of trials, warn over the headroom.
+fn storage_verdict(n: &NodeResults, m: &NodeMemory, headroom: f64, horizon: f64) -> Verdict {
+    let label = &n.label;
+    let held = held_text(label, "stores", m, horizon, ", every replica counted");
     let limit = m.limit_bytes.unwrap_or(f64::INFINITY);
     let status = if m.fill.probability.mean > 0.05 {
         Status::Fail
