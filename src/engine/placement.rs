@@ -9,6 +9,9 @@
 //!   the multinomial variance Σq²·(1/P)(1 − 1/P), drawn as normals projected
 //!   onto the total (error bound reported in the summary).
 //!
+//! Streams over the same keys ranked alike share one placement, scaled by
+//! their rates (rank r is the same instance in each).
+//!
 //! Monotonic keys on a ranged store, `latest` popularity on a ranged store,
 //! fresh keys and scatter-gather requests have their own closed forms.
 
@@ -148,13 +151,27 @@ impl Placer<'_> {
             .iter()
             .map(|_| self.exact.then(Vec::new))
             .collect();
-        let placed: Vec<Placed> = self
-            .table
-            .streams
-            .iter()
-            .zip(entries.iter_mut())
-            .map(|(s, e)| self.place_stream(s, bucket, world, rng, e.as_mut()))
-            .collect();
+        let streams = &self.table.streams;
+        let mut placed: Vec<Placed> = Vec::with_capacity(streams.len());
+        for (i, s) in streams.iter().enumerate() {
+            // A stream over the same keys as an earlier one, ranked alike,
+            // hits the same instances: its rates land where that stream's
+            // did, in proportion (Placed is linear in the rate).
+            let same = (0..i)
+                .find(|&j| streams[j].busy_rate_per_s > 0.0 && same_placement(&streams[j], s));
+            let p = match same {
+                Some(j) => {
+                    let m = s.busy_rate_per_s / streams[j].busy_rate_per_s;
+                    let (head, tail) = entries.split_at_mut(i);
+                    if let (Some(from), Some(to)) = (&head[j], &mut tail[0]) {
+                        to.extend(from.iter().map(|&(r, part)| (r * m, part)));
+                    }
+                    placed[j].scaled(m)
+                }
+                None => self.place_stream(s, bucket, world, rng, entries[i].as_mut()),
+            };
+            placed.push(p);
+        }
         BucketPlacement { placed, entries }
     }
 
@@ -523,6 +540,21 @@ impl Placer<'_> {
             sink.spread(rate * m1 * s.fan_out(), var);
         }
     }
+}
+
+/// Whether streams `a` and `b` pick the same keys in the same order (the
+/// same driver ranked alike, the same other entities, sub-keys and special
+/// placements), so that rank r of each is the same instance on the same
+/// partition: `b`'s placement is `a`'s scaled by the ratio of their rates.
+fn same_placement(a: &Stream, b: &Stream) -> bool {
+    let fresh_kind = |s: &Stream| s.shares.is_fresh() && (s.is_write || s.is_query);
+    a.broadcast == b.broadcast
+        && a.driver == b.driver
+        && a.recency_ordered == b.recency_ordered
+        && a.shares == b.shares
+        && a.combos == b.combos
+        && a.subkeys == b.subkeys
+        && fresh_kind(a) == fresh_kind(b)
 }
 
 /// Combinations of the other entities each rank is drawn as: all of them
