@@ -147,24 +147,46 @@ fn hotspot_methods_agree() {
 
 #[test]
 fn tail_placement_reports_its_bound_and_the_tail_holds_it() {
-    // 200,000 uniform keys over 20 partitions: 256 head + 65,536 single draws,
-    // the remaining 134,208 keys as mass (≈ 6,710 per partition).
+    // 200,000 uniform keys over 20 partitions: each key's share q = 1/200,000
+    // is so small against a partition's mean load 1/20 that the tail's bound
+    // P²·ρ/σ² = P²·q·(p² + (1 − p)²) = 400 · 5·10⁻⁶ · 0.905 = 1.81·10⁻³ is
+    // met with no single draws: 256 head keys one by one, 199,744 as mass.
     let r = crate::util::run(
         &text(r#"{ distribution = "uniform" }"#).replace("trials = 200", "trials = 2"),
     );
     let p = r.tables[0].placement;
-    assert_eq!(p.keys_placed, 65_792.0);
-    assert_eq!(p.keys_as_mass, 134_208.0);
-    assert!((p.tail_share - 134_208.0 / 200_000.0).abs() < 1e-12);
-    // Berry–Esseen for equal masses q over P = 20: 0.56·(p²+(1−p)²)/√(n·p(1−p)) with n = 134,208, p = 1/20.
-    let (n, q) = (134_208.0f64, 0.05f64);
-    let be = 0.56 * (q * q + (1.0 - q) * (1.0 - q)) / (n * q * (1.0 - q)).sqrt();
+    assert_eq!(p.keys_placed, 256.0);
+    assert_eq!(p.keys_as_mass, 199_744.0);
+    assert!((p.tail_share - 199_744.0 / 200_000.0).abs() < 1e-12);
+    let (n, pp, q) = (199_744.0f64, 0.05f64, 1.0 / 200_000.0);
+    let skew = pp * pp + (1.0 - pp) * (1.0 - pp);
+    // Berry–Esseen for equal masses over P = 20: 0.56·(p²+(1−p)²)/√(n·p(1−p)).
+    let be = 0.56 * skew / (n * pp * (1.0 - pp)).sqrt();
     assert!(
         (p.tail_cdf_error_bound - be).abs() < 1e-12,
         "{} vs {be}",
         p.tail_cdf_error_bound
     );
-    assert!(p.tail_cdf_error_bound < 0.01);
+    let stein = 400.0 * q * skew;
+    assert!(
+        (p.tail_peak_error_bound - stein).abs() < 1e-12,
+        "{} vs {stein}",
+        p.tail_peak_error_bound
+    );
+    // Over 2,000 partitions the same keys are far from negligible (the
+    // bound is P²·q·… ≈ 20): 256 + 65,536 keys one by one, the remaining
+    // 134,208 (≈ 67 per partition) as mass.
+    let r = crate::util::run(
+        &text(r#"{ distribution = "uniform" }"#)
+            .replace("trials = 200", "trials = 2")
+            .replace("partitions = 20", "partitions = 2000"),
+    );
+    let p = r.tables[0].placement;
+    assert_eq!(p.keys_placed, 65_792.0);
+    assert_eq!(p.keys_as_mass, 134_208.0);
+    let pp = 1.0 / 2000.0;
+    let stein = 2000.0f64.powi(2) * q * (pp * pp + (1.0 - pp) * (1.0 - pp));
+    assert!((p.tail_peak_error_bound - stein).abs() < 1e-9 * stein);
 }
 
 #[test]

@@ -107,6 +107,7 @@ impl TableBuilder {
                     keys_as_mass: 995_904.0,
                     tail_share: 0.3125,
                     tail_cdf_error_bound: 0.0123,
+                    tail_peak_error_bound: 0.004,
                 },
                 hot_keys: orders_hot_keys(partitions),
                 timeseries: orders_timeseries(partitions),

@@ -15,7 +15,9 @@
 //!   time buckets when a bucket is shorter than the busy period;
 //! - a pattern's 256 hottest keys are placed by name ([`KEY_S`] each), the
 //!   next 65,536 on random partitions ([`SINGLE_KEY_S`] each), afresh in
-//!   every time bucket the busy period spans;
+//!   every time bucket the busy period spans (an upper bound: placement
+//!   draws fewer where the tail cannot matter, and places patterns over the
+//!   same keys once);
 //! - the representative trial draws every partition's 240 timeseries steps
 //!   ([`STEP_S`] each) on the first busy period and on one later busy
 //!   period a table may be judged on, `--method windows` every window of every trial

@@ -3,8 +3,10 @@
 //! - the head (the top [`HEAD_RANKS`] ranks) is placed key by key: each rank
 //!   gets a distinct random instance, its key string is formatted and placed
 //!   by the store's own function, so `keys.csv` names real keys;
-//! - the next ranks, up to [`MAX_SINGLE_DRAWS`] sub-keys, each land on a
-//!   uniformly random partition (what hashing a random instance does);
+//! - the next ranks, as many as can matter ([`single_draw_ranks`]: none when
+//!   the tail's [`tail_peak_error`] is within [`TAIL_PEAK_ERROR`] anyway, up
+//!   to [`MAX_SINGLE_DRAWS`] sub-keys), each land on a uniformly random
+//!   partition (what hashing a random instance does);
 //! - the rest of the tail is placed as per-partition mass: mean share/P and
 //!   the multinomial variance Σq²·(1/P)(1 − 1/P), drawn as normals projected
 //!   onto the total (error bound reported in the summary).
@@ -567,19 +569,73 @@ fn enumerated_combos(s: &Stream) -> u64 {
     }
 }
 
-/// Ranks beyond the head placed one by one: up to [`MAX_SINGLE_DRAWS`]
-/// sub-keys, or all of them when too few would be left for the normal
-/// approximation (fewer than 64 sub-keys per partition).
+/// Ranks beyond the head placed one by one: the fewest, on the ladder 0,
+/// 256, 1,024, … sub-keys, whose tail keeps [`tail_peak_error`] within
+/// [`TAIL_PEAK_ERROR`], else up to [`MAX_SINGLE_DRAWS`] sub-keys; all of
+/// them when too few would be left for the normal approximation (fewer than
+/// 64 sub-keys per partition).
 pub fn single_draw_ranks(s: &Stream, n: u64, head: u64, partitions: usize) -> u64 {
     let combos = enumerated_combos(s);
     let units_per_rank = (s.subkeys.len() as u64 * combos).max(1);
     let tail_ranks = n.saturating_sub(head);
-    let single = (MAX_SINGLE_DRAWS / units_per_rank).min(tail_ranks);
-    if ((tail_ranks - single) as f64 * units_per_rank as f64) < 64.0 * partitions as f64 {
-        tail_ranks
-    } else {
-        single
+    let cap = (MAX_SINGLE_DRAWS / units_per_rank).min(tail_ranks);
+    if ((tail_ranks - cap) as f64 * units_per_rank as f64) < 64.0 * partitions as f64 {
+        return tail_ranks;
     }
+    if let Some(&(p, k)) = s.single_draws_cache.get() {
+        if p == partitions {
+            return k;
+        }
+    }
+    let mut sub_keys = 0u64;
+    let single = loop {
+        let k = sub_keys / units_per_rank;
+        if k >= cap || tail_peak_error(s, head + k + 1, n, partitions) <= TAIL_PEAK_ERROR {
+            break k.min(cap);
+        }
+        sub_keys = (sub_keys * 4).max(256);
+    };
+    let _ = s.single_draws_cache.set((partitions, single));
+    single
+}
+
+/// Largest [`tail_peak_error`] a stream's tail is placed as mass with (when
+/// fewer than [`MAX_SINGLE_DRAWS`] single draws reach it): 1% of a
+/// partition's mean load.
+pub const TAIL_PEAK_ERROR: f64 = 0.01;
+
+/// Bound on the expected error that placing ranks `t..=n` as normal mass
+/// (rather than key by key) makes in the busiest partition's load, as a
+/// fraction of the stream's mean load per partition: Stein's bound on each
+/// partition's tail, W₁ ≤ ρ/σ² (Chen, Goldstein and Shao, *Normal
+/// Approximation by Stein's Method*, 2011, Cor. 4.2), summed over the P
+/// partitions (|max Xₚ − max Yₚ| ≤ Σ|Xₚ − Yₚ|), over the mean load 1/P:
+/// P²·ρ/σ². σ² and ρ are [`placement_stats`]'s.
+pub fn tail_peak_error(s: &Stream, t: u64, n: u64, partitions: usize) -> f64 {
+    let (var, rho) = tail_moments(s, t, n, partitions);
+    let pf = partitions.max(1) as f64;
+    if var > 0.0 {
+        pf * pf * rho / var
+    } else {
+        0.0
+    }
+}
+
+/// Per partition, the variance σ² and the summed absolute third central
+/// moments ρ of the load of ranks `t..=n` (shares of the stream), each
+/// key's share split over its sub-keys, each sub-key on a partition with
+/// probability p = 1/P.
+fn tail_moments(s: &Stream, t: u64, n: u64, partitions: usize) -> (f64, f64) {
+    if t > n {
+        return (0.0, 0.0);
+    }
+    let (_, m2) = s.share_moments(t, n);
+    let m3 = s.shares.third_moment(t, n);
+    let p = 1.0 / partitions.max(1) as f64;
+    let k = (s.subkeys.len() as f64 * s.combos.count).max(1.0);
+    let var = m2 / k * p * (1.0 - p);
+    let rho = m3 / (k * k) * p * (1.0 - p) * (p * p + (1.0 - p) * (1.0 - p));
+    (var, rho)
 }
 
 /// How a stream's keys are placed: one by one, or as per-partition mass.
@@ -594,6 +650,10 @@ pub struct PlacementStats {
     /// Berry–Esseen bound on the CDF error of a partition's tail load:
     /// 0.56·Σ E|Xᵢ − μᵢ|³ / σ³ with Xᵢ = qᵢ·Bernoulli(1/P).
     pub tail_cdf_error_bound: f64,
+    /// Bound on the expected error of the busiest partition's load from
+    /// placing the tail as mass, over the mean load per partition
+    /// ([`tail_peak_error`]).
+    pub tail_peak_error_bound: f64,
 }
 
 /// Placement statistics of one stream over `partitions` partitions.
@@ -611,13 +671,9 @@ pub fn placement_stats(s: &Stream, partitions: usize) -> PlacementStats {
         ..Default::default()
     };
     if tail_start <= n {
-        let (m1, m2) = s.share_moments(tail_start, n);
-        let m3 = s.shares.third_moment(tail_start, n);
-        let p = 1.0 / partitions.max(1) as f64;
-        let k = subkeys.max(1.0);
-        // Each key's mass splits into k sub-keys placed independently.
-        let var = m2 / k * p * (1.0 - p);
-        let rho = m3 / (k * k) * p * (1.0 - p) * (p * p + (1.0 - p) * (1.0 - p));
+        let (m1, _) = s.share_moments(tail_start, n);
+        // Each key's mass splits into its sub-keys, placed independently.
+        let (var, rho) = tail_moments(s, tail_start, n, partitions);
         st.keys_as_mass = (n - tail_start + 1) as f64 * subkeys;
         st.tail_share = m1;
         st.tail_cdf_error_bound = if var > 0.0 {
@@ -625,6 +681,7 @@ pub fn placement_stats(s: &Stream, partitions: usize) -> PlacementStats {
         } else {
             0.0
         };
+        st.tail_peak_error_bound = tail_peak_error(s, tail_start, n, partitions);
     }
     st
 }

@@ -897,6 +897,7 @@ fn stream(
         broadcast: store.broadcast(scenario, pi),
         is_query: p.operation == Operation::Query,
         rank_share_cache: Default::default(),
+        single_draws_cache: Default::default(),
         moments_cache: Default::default(),
     };
     super::cached::apply_cache(scenario, p, &mut s);
@@ -949,6 +950,7 @@ fn scan_stream(
         broadcast: false,
         is_query: false,
         rank_share_cache: Default::default(),
+        single_draws_cache: Default::default(),
         moments_cache: Default::default(),
     }
 }

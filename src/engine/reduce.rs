@@ -301,6 +301,7 @@ fn placement(tp: &super::plan::TablePlan) -> Placement {
             out.tail_share += st.tail_share * s.busy_rate_per_s / total;
         }
         out.tail_cdf_error_bound = out.tail_cdf_error_bound.max(st.tail_cdf_error_bound);
+        out.tail_peak_error_bound = out.tail_peak_error_bound.max(st.tail_peak_error_bound);
     }
     out
 }

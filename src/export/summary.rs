@@ -197,7 +197,8 @@ pub struct TableSummary<'a> {
     /// Item ceiling, bytes; `null`: none.
     pub item_size_limit_bytes: Option<f64>,
     /// Keys placed one by one vs as per-partition mass, with the error bound
-    /// (`{keys_placed, keys_as_mass, tail_share, tail_cdf_error_bound}`).
+    /// (`{keys_placed, keys_as_mass, tail_share, tail_cdf_error_bound,
+    /// tail_peak_error_bound}`).
     pub placement: Placement,
     /// The busy period at each checkpoint day.
     pub checkpoints: Vec<CheckpointSummary>,

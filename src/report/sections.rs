@@ -567,6 +567,7 @@ pub(super) fn placement(r: &RunResults) -> TextTable {
                 whole(p.keys_as_mass),
                 percent(p.tail_share),
                 sig3(p.tail_cdf_error_bound),
+                sig3(p.tail_peak_error_bound),
             ]
         })
         .collect();
@@ -577,6 +578,7 @@ pub(super) fn placement(r: &RunResults) -> TextTable {
             "keys placed as mass",
             "share of requests on mass-placed keys",
             "Berry–Esseen bound on the tail-load CDF error",
+            "bound on the busiest partition's error (× mean partition load)",
         ]
         .map(String::from)
         .to_vec(),

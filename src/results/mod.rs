@@ -544,6 +544,11 @@ pub struct Placement {
     /// Largest Berry–Esseen bound, over patterns, on the CDF error of one
     /// partition's tail load (0 when no key is placed as mass).
     pub tail_cdf_error_bound: f64,
+    /// Largest bound, over patterns, on the expected error that placing the
+    /// tail as mass makes in the busiest partition's load, as a fraction of
+    /// the pattern's mean load per partition (Stein's bound summed over
+    /// partitions; 0 when no key is placed as mass).
+    pub tail_peak_error_bound: f64,
 }
 
 /// First-breach statistics over trials.
