@@ -186,7 +186,7 @@ fn hot_key_units(s: &Stream, base: &RankShares, f: &ReadFilter, rate: f64) -> Ve
 /// Keys placed one by one by [`hot_key_units`] and [`busiest_partition`].
 const HOT_KEYS: u64 = 256;
 /// Random placements [`busiest_partition`] draws.
-const PLACEMENTS: usize = 200;
+const PLACEMENTS: usize = 1000;
 
 fn busiest_key_units(s: &Stream, base: &RankShares, f: &ReadFilter, rate: f64) -> f64 {
     hot_key_units(s, base, f, rate)
@@ -197,26 +197,37 @@ fn busiest_key_units(s: &Stream, base: &RankShares, f: &ReadFilter, rate: f64) -
 
 /// The p95 over [`PLACEMENTS`] random placements of the busiest
 /// partition's peak-window units per second: the [`HOT_KEYS`] hottest keys
-/// (`hot`) on uniformly random partitions, the rest (`rest` units/s, this
-/// stream's other keys and every other stream) spread evenly, and the peak
+/// (`hot`) on uniformly random partitions, the rest (`rest.0` units/s, this
+/// stream's other keys and every other stream) spread as the engine spreads
+/// it (mean rest/P, per partition a normal of variance
+/// `rest.1`·(1/P)(1 − 1/P), `rest.1` the Σ u² of the stream's other keys),
+/// and the peak
 /// of `windows` Poisson windows by the normal approximation (mean +
 /// z·√(units·E[u²]/E[u] ÷ window), z the standard normal's quantile at
 /// 1 − 1/windows). Seeded from the scenario's seed.
 fn busiest_partition(
     hot: &[f64],
-    rest: f64,
+    (rest, rest_sq): (f64, f64),
     parts: usize,
     sim: &crate::scenario::Simulation,
     u2_per_u: f64,
 ) -> f64 {
     use rand::{Rng, SeedableRng};
+    use rand_distr::Distribution;
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(sim.seed ^ 0xCAC4_E000_0000_0013);
     let parts = parts.max(1);
     let windows = (sim.duration_s / sim.window_s).max(1.0);
     let z = crate::distributions::normal::normal_quantile(1.0 - 1.0 / (windows + 1.0)).max(0.0);
+    let pf = parts as f64;
+    let sd = (rest_sq * (1.0 / pf) * (1.0 - 1.0 / pf)).max(0.0).sqrt();
     let mut peaks: Vec<f64> = (0..PLACEMENTS)
         .map(|_| {
-            let mut load = vec![rest / parts as f64; parts];
+            let mut load: Vec<f64> = (0..parts)
+                .map(|_| {
+                    let z: f64 = rand_distr::StandardNormal.sample(&mut rng);
+                    (rest / pf + sd * z).max(0.0)
+                })
+                .collect();
             for &k in hot {
                 load[rng.random_range(0..parts)] += k;
             }
@@ -265,6 +276,12 @@ fn smallest_passing_keys(
     } else {
         1.0
     };
+    let w_sq: f64 = s.subkeys.iter().map(|k| k.weight * k.weight).sum();
+    let combo_sq = if s.combos.uniform {
+        1.0 / s.combos.count.max(1.0)
+    } else {
+        s.combos.sum_sq
+    };
     let load = |keys: u64| -> f64 {
         let cache = ReadCache {
             cache: (keys > 0).then_some(CacheSize::Keys { keys, policy }),
@@ -275,9 +292,16 @@ fn smallest_passing_keys(
         let mass = f.sum_passed(base, 1, base.count(), &|p, pass| p * pass);
         let hot = hot_key_units(s, base, &f, reads_per_s);
         let rest = (reads_per_s * mass * units_per_request(s) - hot.iter().sum::<f64>()).max(0.0);
+        // Σ u² over every other key of the stream (each logical key's
+        // combinations and sub-keys apart), as the engine spreads them.
+        let all_sq = f.sum_passed(base, 1, base.count(), &|p, pass| (p * pass).powi(2))
+            * (reads_per_s * s.severity.mean).powi(2)
+            * w_sq
+            * combo_sq;
+        let rest_sq = (all_sq - hot.iter().map(|u| u * u).sum::<f64>()).max(0.0);
         busiest_partition(
             &hot,
-            rest + others,
+            (rest + others, rest_sq),
             tp.layout.partitions,
             &scenario.simulation,
             u2_per_u,
