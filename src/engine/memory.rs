@@ -20,7 +20,6 @@ use super::growth::GRID_POINTS;
 use super::plan::{Plan, TablePlan};
 use super::world::{instance_ids, World, HEAD_RANKS};
 use crate::store::StoreModel;
-use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// Most combinations of the other entities placed key by key (as the traffic's head).
 const MAX_COMBOS: f64 = 16.0;
@@ -90,7 +89,6 @@ fn place_classes(
     store: &dyn StoreModel,
     n_nodes: usize,
     world: &mut World,
-    rng: &mut Xoshiro256PlusPlus,
 ) -> ClassPlacement {
     let p_count = table.layout.partitions.max(1);
     let g = &table.growth;
@@ -122,7 +120,7 @@ fn place_classes(
                 Some(d) => (table.keys.entities[d].0.as_str(), table.keys.entities[d].1),
                 None => ("", n),
             };
-            let ids = world.head(name, count, n.min(HEAD_RANKS), rng);
+            let ids = world.head(name, count, n.min(HEAD_RANKS));
             let last = b.min(HEAD_RANKS).min(ids.len() as u64);
             let nl = table.layout.nodes.as_ref();
             let mut placed_keys = 0.0;
@@ -156,7 +154,6 @@ pub(super) fn cluster_memory(
     store: &dyn StoreModel,
     key_overhead: f64,
     world: &mut World,
-    rng: &mut Xoshiro256PlusPlus,
 ) -> Option<MemoryTrial> {
     let nl = plan.tables.iter().find_map(|t| t.layout.nodes.as_ref())?;
     let n_nodes = nl.nodes;
@@ -168,7 +165,7 @@ pub(super) fn cluster_memory(
         .map(|t| {
             (
                 t,
-                place_classes(t, store, n_nodes, world, rng),
+                place_classes(t, store, n_nodes, world),
                 node_shares(t, n_nodes),
             )
         })

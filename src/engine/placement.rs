@@ -347,7 +347,7 @@ impl Placer<'_> {
             None => n,
         };
         let driver_name = s.driver.map_or("", |d| table.keys.entities[d].0.as_str());
-        let ids = world.head(driver_name, driver_count, head, rng);
+        let ids = world.head(driver_name, driver_count, head);
         let salt = world.name_salt;
         let w_sq: f64 = s.subkeys.iter().map(|k| k.weight * k.weight).sum();
         // The hottest combinations of the other entities, by their ranks'
@@ -361,7 +361,7 @@ impl Placer<'_> {
                     .iter()
                     .map(|&(i, r)| {
                         let (name, count) = &table.keys.entities[i];
-                        let ids = world.head(name, *count, (*count).min(HEAD_RANKS), rng);
+                        let ids = world.head(name, *count, (*count).min(HEAD_RANKS));
                         (i, ids[(r - 1) as usize])
                     })
                     .collect();

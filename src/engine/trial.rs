@@ -76,6 +76,8 @@ pub struct TableTrial {
 const CAPS_SEED: u64 = 0xCA95_7AB1_E11D_0C0D;
 /// Mixed into the seed of the stream that draws the hot keys' busiest windows.
 const HOT_KEYS_SEED: u64 = 0x407C_E7B5_0F1E_1D5A;
+/// Mixed into the seed of a table's own stream.
+const TABLE_SEED: u64 = 0x7AB1_E5EE_D0F7_AB1E;
 /// Mixed into the seed of a table's per-partition streams.
 const PARTITION_SEED: u64 = 0x9A27_1710_0C01_D5EE;
 
@@ -94,6 +96,13 @@ pub fn run_trial(plan: &Plan, store: &dyn StoreModel, t: u32) -> Vec<TableTrial>
         .iter()
         .enumerate()
         .map(|(ti, table)| {
+            // Each table draws from its own stream (and the world's head
+            // instances are drawn per entity), so a table's trial is the
+            // same whatever the other tables are.
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(trial_seed(
+                plan.seed ^ TABLE_SEED ^ (ti as u64).wrapping_mul(TABLE_SEED),
+                t,
+            ));
             // The table's constant caps draw from their own stream, so a cap
             // that is simulated never shifts the table's other draws.
             let caps_seed = trial_seed(
@@ -120,9 +129,9 @@ pub fn run_trial(plan: &Plan, store: &dyn StoreModel, t: u32) -> Vec<TableTrial>
     if plan.tables.iter().any(|tp| tp.layout.nodes.is_some()) {
         let mut crng = Xoshiro256PlusPlus::seed_from_u64(trial_seed(plan.seed ^ CLUSTER_SEED, t));
         let ranked = cluster_nodes(plan, &loads, &mut crng);
-        let memory = store.key_overhead_bytes().and_then(|overhead| {
-            super::memory::cluster_memory(plan, store, overhead, &mut world, &mut crng)
-        });
+        let memory = store
+            .key_overhead_bytes()
+            .and_then(|overhead| super::memory::cluster_memory(plan, store, overhead, &mut world));
         for (tt, tp) in out.iter_mut().zip(&plan.tables) {
             if tp.layout.nodes.is_some() {
                 tt.node_ranked = ranked.clone();

@@ -4,12 +4,15 @@
 
 use super::stream::KeySpace;
 use crate::store::hash::{fmix64, key_hash};
-use rand::Rng;
+use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::collections::{HashMap, HashSet};
 
 /// Ranks placed key by key with real key strings.
 pub const HEAD_RANKS: u64 = 256;
+
+/// Mixed into the seed of an entity's head-instance stream.
+const HEAD_SEED: u64 = 0x4EAD_1D5E_ED0F_0A11;
 
 /// One trial's random world (see the module docs).
 pub(super) struct World {
@@ -43,23 +46,29 @@ impl World {
         self
     }
 
-    /// Instance indices of the top `k` ranks of an entity of `count` instances.
-    pub(super) fn head(
-        &mut self,
-        entity: &str,
-        count: u64,
-        k: u64,
-        rng: &mut Xoshiro256PlusPlus,
-    ) -> Vec<u64> {
+    /// Instance indices of the top `k` ranks of an entity of `count`
+    /// instances: drawn from the entity's own stream (seeded by the trial's
+    /// naming salt, the entity and its count), so every table and variant
+    /// that asks gets the same instances, in whatever order they ask.
+    pub(super) fn head(&mut self, entity: &str, count: u64, k: u64) -> Vec<u64> {
         if let Some(order) = self.fixed.get(entity).filter(|o| o.len() as u64 == count) {
             return order[..k.min(count) as usize].to_vec();
         }
+        let salt = self.name_salt;
+        let draw = |k: u64| {
+            let seed = fmix64(salt ^ HEAD_SEED ^ key_hash(entity.as_bytes()) ^ fmix64(count));
+            distinct_ids(
+                k.max(HEAD_RANKS).min(count),
+                count,
+                &mut Xoshiro256PlusPlus::seed_from_u64(seed),
+            )
+        };
         let e = self
             .ranks
             .entry((entity.to_string(), count))
-            .or_insert_with(|| distinct_ids(k, count, rng));
+            .or_insert_with(|| draw(k));
         if (e.len() as u64) < k.min(count) {
-            *e = distinct_ids(k, count, rng);
+            *e = draw(k);
         }
         e[..k.min(e.len() as u64) as usize].to_vec()
     }
