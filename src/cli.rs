@@ -65,6 +65,13 @@ pub struct RunFlags {
     /// same either way, only cold partitions' peaks in partitions.csv differ.
     #[arg(long)]
     pub every_partition: bool,
+    /// Simulate every table of every variant. By default a variant takes
+    /// the base design's trials of each table whose plan it leaves as it is
+    /// (on the same checkpoint day): they are the trials it would draw,
+    /// since each table draws from its own streams; the outputs are the
+    /// same either way.
+    #[arg(long)]
+    pub every_table: bool,
     /// Exit with code 3 when any check of the base design fails, or a
     /// threshold below is crossed.
     #[arg(long)]
@@ -133,6 +140,7 @@ impl RunFlags {
             method: self.method.into(),
             budget,
             every_partition: self.every_partition,
+            every_table: self.every_table,
         })
     }
 

@@ -367,3 +367,59 @@ fn cold_screening_leaves_every_trials_peak_and_throttling_unchanged() {
         assert_eq!(cold > 0, screens, "{file}: {cold} trial-tables screened");
     }
 }
+
+/// A variant takes the base design's trials of each table it leaves as it
+/// is; its results are the same as when it simulates every table
+/// (`--every-table`), byte for byte, base and variants alike.
+fn sharing_matches_every_table(text: &str, expect_taken: &[(&str, &str)]) {
+    let s = scenario(text);
+    let options = Options {
+        trials: Some(24),
+        ..Options::default()
+    };
+    let (shared, taken) = keyheat::engine::run_sharing(&s, &options, &|_| {}).unwrap();
+    let every = Options {
+        every_table: true,
+        ..options
+    };
+    let (drawn, none) = keyheat::engine::run_sharing(&s, &every, &|_| {}).unwrap();
+    assert!(none.is_empty());
+    for (variant, table) in expect_taken {
+        assert!(
+            taken
+                .iter()
+                .any(|(v, d, t)| v == variant && *d == 0.0 && t == table),
+            "{variant} should take {table}: {taken:?}"
+        );
+    }
+    assert_eq!(shared.tables, drawn.tables);
+    assert_eq!(shared.variants, drawn.variants);
+    assert_eq!(
+        serde_json::to_string(&shared).unwrap(),
+        serde_json::to_string(&drawn).unwrap()
+    );
+}
+
+#[test]
+fn a_variant_takes_the_tables_it_leaves_as_they_are() {
+    // The outbox's variants shard its global index: the base table is the
+    // same in each, the index is not.
+    let outbox =
+        std::fs::read_to_string(crate::util::root().join("scenarios/outbox-topic-gsi.toml"))
+            .unwrap();
+    sharing_matches_every_table(
+        &outbox,
+        &[
+            ("index-shards-3", "outbox"),
+            ("index-shards-32-by-order", "outbox"),
+        ],
+    );
+    // Two tables on one Redis cluster: a variant that changes the promos'
+    // copies takes the sessions table, and the cluster's nodes (every
+    // table's load) are drawn again.
+    let redis =
+        std::fs::read_to_string(crate::util::root().join("scenarios/redis-hot-keys-fixed.toml"))
+            .unwrap()
+            + "\n[[variant]]\nname = \"promos-4-copies\"\nset = { \"table.promos.shards\" = 4 }\n";
+    sharing_matches_every_table(&redis, &[("promos-4-copies", "sessions")]);
+}

@@ -10,7 +10,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 pub(super) const CLUSTER_SEED: u64 = 0xC1u64 << 56 | 0x05_7E12;
 
 /// One segment's node rates.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(super) struct NodeSegment {
     /// First window.
     pub(super) start: usize,
@@ -21,7 +21,7 @@ pub(super) struct NodeSegment {
 }
 
 /// One table's node rates, handed to [`cluster_nodes`].
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(super) struct NodeLoad {
     /// Per segment (aggregated and windows methods).
     pub(super) segments: Vec<NodeSegment>,

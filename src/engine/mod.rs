@@ -18,6 +18,7 @@ pub mod placement;
 pub mod plan;
 mod rebalance;
 mod reduce;
+mod reuse;
 mod screen;
 mod segments;
 pub mod stream;
@@ -55,6 +56,10 @@ pub struct Options {
     /// cold ones (the reference the screening is tested against; see
     /// `engine::screen`).
     pub every_partition: bool,
+    /// Simulate every table of every variant, rather than take the base
+    /// design's trials of the tables a variant leaves as they are (the
+    /// reference the sharing is tested against; see `engine::reuse`).
+    pub every_table: bool,
 }
 
 /// What the engine reports while it runs (see [`run`]'s `progress`).
@@ -135,16 +140,39 @@ pub fn run(
     options: &Options,
     progress: &(dyn Fn(Progress<'_>) + Sync),
 ) -> Result<RunResults> {
+    run_sharing(scenario, options, progress).map(|(r, _)| r)
+}
+
+/// A table a variant took from the base design instead of simulating it:
+/// (variant, checkpoint day, table).
+pub type TakenTable = (String, f64, String);
+
+/// [`run`], also returning the tables variants took from the base design
+/// (none with [`Options::every_table`]).
+///
+/// # Errors
+/// As [`run`].
+pub fn run_sharing(
+    scenario: &Scenario,
+    options: &Options,
+    progress: &(dyn Fn(Progress<'_>) + Sync),
+) -> Result<(RunResults, Vec<TakenTable>)> {
     // Every design's store settings, then the run's estimated cost, before
     // anything is simulated.
     Model::for_scenario(scenario)?;
     cost::check(&cost::estimate(scenario, options)?, &options.budget)?;
-    let base = simulate(scenario, "base", options, progress, true)?;
+    // The base design keeps its tables' trials for the variants that leave
+    // a table as it is (`reuse`).
+    let mut reuse = reuse::Reuse::default();
+    let sharing = !scenario.variants.is_empty() && !options.every_table;
+    let keep = sharing.then_some(Share::Keep(&mut reuse));
+    let base = simulate(scenario, "base", options, progress, true, keep)?;
     let mut variants = Vec::with_capacity(scenario.variants.len());
     for v in &scenario.variants {
         // A variant's timeseries and hot keys are not reported: its trial
         // 0 draws only its figures (the same either way).
-        let r = simulate(&v.scenario, &v.name, options, progress, false)?;
+        let take = sharing.then_some(Share::Take(&mut reuse));
+        let r = simulate(&v.scenario, &v.name, options, progress, false, take)?;
         let mut vr = reduce::variant(v, r);
         let model = Model::new(&v.scenario.store, &v.scenario.source_path)?;
         vr.fanout = fanout::figures(&v.scenario, model.store());
@@ -153,7 +181,7 @@ pub fn run(
     let mut results = reduce::finish(scenario, base, variants);
     let model = Model::new(&scenario.store, &scenario.source_path)?;
     results.fanout = fanout::figures(scenario, model.store());
-    Ok(results)
+    Ok((results, reuse.taken))
 }
 
 /// The raw per-trial outcomes of the base design (`[trial][table]`), for
@@ -275,6 +303,7 @@ fn simulate(
     options: &Options,
     progress: &(dyn Fn(Progress<'_>) + Sync),
     detail: bool,
+    mut share: Option<Share<'_>>,
 ) -> Result<reduce::Design> {
     let mut days = scenario.simulation.checkpoints_days.clone();
     let r = scenario.simulation.growth_per_day;
@@ -297,6 +326,7 @@ fn simulate(
             progress,
             day * stream::DAY_S,
             detail && i == 0,
+            share.as_mut().map(|s| s.reborrow(design)),
         )?;
         if i == 0 {
             // With growing traffic, the busy period is also simulated on the
@@ -345,7 +375,7 @@ fn simulate(
                 day: 0.0,
                 trials: options.trials.unwrap_or(scenario.simulation.trials).max(1),
             });
-            simulate_once(scenario, options, progress, 0.0, detail)?
+            simulate_once(scenario, options, progress, 0.0, detail, None)?
         }
     };
     for (ti, t) in main.tables.iter_mut().enumerate() {
@@ -403,6 +433,24 @@ fn simulate(
     let model = Model::new(&scenario.store, &scenario.source_path)?;
     reduce::set_monthly_costs(scenario, model.store(), &mut main.tables);
     Ok(main)
+}
+
+/// How a design shares its tables' trials ([`reuse`]): the base design
+/// keeps them, a variant takes those of the tables it leaves as they are.
+enum Share<'a> {
+    Keep(&'a mut reuse::Reuse),
+    Take(&'a mut reuse::Reuse),
+}
+
+impl Share<'_> {
+    /// The same sharing for one busy period of `design`.
+    fn reborrow<'b>(&'b mut self, design: &'b str) -> (Share<'b>, &'b str) {
+        let s = match self {
+            Share::Keep(r) => Share::Keep(r),
+            Share::Take(r) => Share::Take(r),
+        };
+        (s, design)
+    }
 }
 
 /// The representative detail of the checkpoints judged after the first:
@@ -488,18 +536,57 @@ fn simulate_once(
     progress: &(dyn Fn(Progress<'_>) + Sync),
     start_s: f64,
     detail: bool,
+    mut share: Option<(Share<'_>, &str)>,
 ) -> Result<reduce::Design> {
     let (mut plan, model) = prepare(scenario, options, start_s)?;
     plan.detail = detail;
     let store = model.store();
-    let trials: Vec<Vec<trial::TableTrial>> = (0..plan.trials)
+    let prints: Vec<String> = match share {
+        Some(_) => (0..plan.tables.len())
+            .map(|ti| reuse::fingerprint(&plan, ti, &scenario.store))
+            .collect(),
+        None => Vec::new(),
+    };
+    let kept: Vec<Option<reuse::TableTrials>> = match &mut share {
+        Some((Share::Take(r), design)) => prints
+            .iter()
+            .enumerate()
+            .map(|(ti, p)| {
+                let found = r.find(start_s, ti, p);
+                if found.is_some() {
+                    let name = plan.tables[ti].name.clone();
+                    r.taken
+                        .push((design.to_string(), start_s / stream::DAY_S, name));
+                }
+                found
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let drawn: Vec<(Vec<trial::TableTrial>, Vec<cluster::NodeLoad>)> = (0..plan.trials)
         .into_par_iter()
         .map(|t| {
-            let out = trial::run_trial(&plan, store, t);
+            let out = trial::run_trial_with(&plan, store, t, &kept);
             progress(Progress::Trial);
             out
         })
         .collect();
+    if let Some((Share::Keep(r), _)) = share {
+        for (ti, print) in prints.into_iter().enumerate() {
+            let trials = drawn
+                .iter()
+                .map(|(tt, nl)| {
+                    let mut t = tt[ti].clone();
+                    // Variants draw no representative detail.
+                    t.timeseries = None;
+                    t.hot_keys = Vec::new();
+                    (t, nl[ti].clone())
+                })
+                .collect();
+            r.keep(start_s, ti, print, trials);
+        }
+    }
+    let trials: Vec<Vec<trial::TableTrial>> = drawn.into_iter().map(|(t, _)| t).collect();
     let mut scenario = scenario.clone();
     scenario.simulation.seed = plan.seed;
     scenario.simulation.trials = plan.trials;

@@ -169,14 +169,33 @@ pub struct Stream {
     pub is_query: bool,
     /// `shares.share(r)` of the ranks placed one by one in every trial
     /// (the head and the single draws), computed on first use.
-    pub rank_share_cache: std::sync::OnceLock<Vec<f64>>,
+    pub rank_share_cache: Memo<std::sync::OnceLock<Vec<f64>>>,
     /// (partitions, ranks placed one by one after the head) as first
     /// computed ([`super::placement::single_draw_ranks`]).
-    pub single_draws_cache: std::sync::OnceLock<(usize, u64)>,
+    pub single_draws_cache: Memo<std::sync::OnceLock<(usize, u64)>>,
     /// `shares.moments(a, b)` of the rank ranges placed as spread mass, kept
     /// as first computed ((a, b), (Σ share, Σ share²)): every trial places
     /// the same tail.
-    pub moments_cache: std::sync::Mutex<Vec<RangeMoments>>,
+    pub moments_cache: Memo<std::sync::Mutex<Vec<RangeMoments>>>,
+}
+
+/// A value computed from the rest of its struct on first use: left out of
+/// `Debug`, which then shows only what the struct is (and so compares
+/// plans, [`super::reuse`]), not what was asked of it so far.
+#[derive(Default)]
+pub struct Memo<T>(pub T);
+
+impl<T> std::ops::Deref for Memo<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> std::fmt::Debug for Memo<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("memo")
+    }
 }
 
 /// A rank range (a, b) with its (Σ share, Σ share²).

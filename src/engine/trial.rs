@@ -27,6 +27,7 @@ use super::cluster::{cluster_nodes, NodeLoad, CLUSTER_SEED};
 use super::exact::exact_segment;
 use super::placement::{BucketPlacement, Placed, Placer};
 use super::plan::{trial_seed, Plan, TablePlan};
+use super::reuse::TableTrials;
 use super::segments::{table_segments, Segment};
 use super::world::World;
 use crate::results::{KeyLoad, Timeseries};
@@ -89,6 +90,19 @@ const PARTITION_SEED: u64 = 0x9A27_1710_0C01_D5EE;
 /// `node_ranked` then holds that cluster-wide view. Those draws use their own
 /// stream (seeded from the trial's), so they never shift a table's draws.
 pub fn run_trial(plan: &Plan, store: &dyn StoreModel, t: u32) -> Vec<TableTrial> {
+    run_trial_with(plan, store, t, &[]).0
+}
+
+/// [`run_trial`], taking table `ti`'s outcome from `kept[ti]` (its trial
+/// `t`, drawn by a design whose plan for the table is the same:
+/// [`super::reuse`]) instead of simulating it; also returns every table's
+/// node rates.
+pub(super) fn run_trial_with(
+    plan: &Plan,
+    store: &dyn StoreModel,
+    t: u32,
+    kept: &[Option<TableTrials>],
+) -> (Vec<TableTrial>, Vec<NodeLoad>) {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(trial_seed(plan.seed, t));
     let mut world = World::new(&mut rng).with_values(&plan.value_ranks);
     let (mut out, loads): (Vec<TableTrial>, Vec<NodeLoad>) = plan
@@ -96,6 +110,10 @@ pub fn run_trial(plan: &Plan, store: &dyn StoreModel, t: u32) -> Vec<TableTrial>
         .iter()
         .enumerate()
         .map(|(ti, table)| {
+            if let Some(Some(trials)) = kept.get(ti) {
+                let (tt, nl) = &trials[t as usize];
+                return (tt.clone(), nl.clone());
+            }
             // Each table draws from its own stream (and the world's head
             // instances are drawn per entity), so a table's trial is the
             // same whatever the other tables are.
@@ -139,7 +157,7 @@ pub fn run_trial(plan: &Plan, store: &dyn StoreModel, t: u32) -> Vec<TableTrial>
             }
         }
     }
-    out
+    (out, loads)
 }
 
 /// One table's trial: its segments in order, each bucket's keys placed the

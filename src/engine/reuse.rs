@@ -1,0 +1,104 @@
+//! Work shared between a design and its variants (issue 14, item 2).
+//!
+//! Each table of a trial draws from its own streams, and the world's head
+//! instances are drawn per entity ([`super::trial::run_trial`]), so a
+//! table's trial depends only on its own plan, the plan's shared settings
+//! (seed, trials, windows, rate profile, method), the store's settings and
+//! the table's position. A variant that leaves a table's plan as it is, on
+//! the same checkpoint day, would draw exactly the base design's trials for
+//! it: it takes them instead of simulating the table again. The cluster's
+//! nodes are still drawn per design, from every table's node rates.
+
+use super::cluster::NodeLoad;
+use super::plan::Plan;
+use super::trial::TableTrial;
+use crate::scenario::StoreConfig;
+use std::collections::HashMap;
+use std::fmt::Write;
+use std::sync::Arc;
+
+/// One table's outcome in every trial: its trial (without the representative
+/// detail, which variants do not draw) and its node rates.
+pub(super) type TableTrials = Arc<Vec<(TableTrial, NodeLoad)>>;
+
+/// Most bytes of the base design's per-trial outcomes kept for its variants;
+/// a table beyond it is simulated again.
+pub const MAX_KEPT_BYTES: usize = 256 << 20;
+
+/// The base design's per-table trials by checkpoint day, and what variants
+/// took from them.
+#[derive(Default)]
+pub(super) struct Reuse {
+    /// (day's bits, table position) → (the table's fingerprint, its trials).
+    kept: HashMap<(u64, usize), (String, TableTrials)>,
+    bytes: usize,
+    /// Tables a variant took rather than simulated: (variant, day, table).
+    pub(super) taken: Vec<(String, f64, String)>,
+}
+
+impl Reuse {
+    /// Keeps the base design's trials of table `ti` on `day`, within
+    /// [`MAX_KEPT_BYTES`].
+    pub(super) fn keep(
+        &mut self,
+        day: f64,
+        ti: usize,
+        print: String,
+        trials: Vec<(TableTrial, NodeLoad)>,
+    ) {
+        let bytes: usize = trials.iter().map(|(t, n)| approx_bytes(t, n)).sum();
+        if self.bytes + bytes > MAX_KEPT_BYTES {
+            return;
+        }
+        self.bytes += bytes;
+        self.kept
+            .insert((day.to_bits(), ti), (print, Arc::new(trials)));
+    }
+
+    /// The base design's trials of table `ti` on `day`, when its plan had
+    /// the same fingerprint.
+    pub(super) fn find(&self, day: f64, ti: usize, print: &str) -> Option<TableTrials> {
+        self.kept
+            .get(&(day.to_bits(), ti))
+            .filter(|(p, _)| p == print)
+            .map(|(_, t)| Arc::clone(t))
+    }
+}
+
+/// What table `ti`'s trials depend on, as text: the plan's shared settings,
+/// the table's plan (its caches left out) and position, and the store's
+/// settings. Two equal fingerprints draw the same trials.
+pub(super) fn fingerprint(plan: &Plan, ti: usize, store: &StoreConfig) -> String {
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "{ti}|{:?}|{}|{}|{}|{:?}|{}|{:?}|{:?}|{:?}|{:?}",
+        plan.method,
+        plan.screen_cold,
+        plan.seed,
+        plan.trials,
+        plan.window_s,
+        plan.windows,
+        plan.horizon_days,
+        plan.rate_profile,
+        plan.value_ranks,
+        store,
+    );
+    let _ = write!(out, "|{:?}", plan.tables[ti]);
+    out
+}
+
+/// Rough heap bytes of one kept trial.
+fn approx_bytes(t: &TableTrial, n: &NodeLoad) -> usize {
+    let rows = t.ranked.len() + t.node_ranked.len();
+    let growth = t.growth.collection_by_day.len() + t.growth.item_by_day.len();
+    let nodes: usize = n
+        .segments
+        .iter()
+        .flat_map(|s| &s.lam)
+        .map(Vec::len)
+        .sum::<usize>()
+        + 2 * n.mean.len()
+        + 2 * n.exact.iter().map(Vec::len).sum::<usize>();
+    32 * rows + 8 * (growth + nodes) + 512
+}
