@@ -10,14 +10,18 @@
 //!   and stationary stretch costs [`STRETCH_S`] (a closed-form stretch), or
 //!   [`STRETCH_NORMAL_S`] when it takes more requests per window than an
 //!   exact distribution is built for, [`STRETCH_BUCKET_S`] in a time bucket
-//!   shorter than the busy period;
+//!   shorter than the busy period; when a partition's mean request rate is
+//!   under half its smallest limit, the partitions past those the patterns'
+//!   256 hottest keys can reach cost [`COLD_STRETCH_S`] (screened out as
+//!   cold); partitions are each checkpoint's layout, a global index's sized
+//!   by its entries;
 //!   stretches are the busy period's rate-profile slices and bursts, × its
 //!   time buckets when a bucket is shorter than the busy period;
 //! - a pattern's 256 hottest keys are placed by name ([`KEY_S`] each), the
 //!   next 65,536 on random partitions ([`SINGLE_KEY_S`] each), afresh in
-//!   every time bucket the busy period spans (an upper bound: placement
-//!   draws fewer where the tail cannot matter, and places patterns over the
-//!   same keys once);
+//!   every time bucket the busy period spans, once for the patterns by the
+//!   same entity on a table (an upper bound: placement draws fewer where
+//!   the tail cannot matter);
 //! - the representative trial draws every partition's 240 timeseries steps
 //!   ([`STEP_S`] each) on the first busy period and on one later busy
 //!   period a table may be judged on, `--method windows` every window of every trial
@@ -39,6 +43,13 @@ use crate::store::{Model, StoreModel, TableDemand};
 /// 0.8 µs (placement included) on 10,000 distinct hot partitions; a cold
 /// partition screened out costs less, a group of exchangeable ones far less.
 pub const STRETCH_S: f64 = 1e-6;
+/// Seconds of one stretch on a partition screened out as cold
+/// ([`super::screen`]): measured ≈ 0.5 µs per partition and trial, all in,
+/// on a 10⁷-customer DynamoDB table at day 365 (9,230 partitions with its
+/// index, 200 trials: 1.52 s CPU; 4.7 s with `--every-partition`). The
+/// partitions past [`HEAD_KEYS`] per pattern are charged at this rate: an
+/// underestimate (by up to 2.5×) where every partition runs near its limit.
+pub const COLD_STRETCH_S: f64 = 4e-7;
 /// Seconds of one closed-form stretch on a partition or node taking more
 /// than [`super::window::PANJER_MAX_MEAN_REQUESTS`] requests per window
 /// (its distribution is the Cornish–Fisher form, its cdf a bisection):
@@ -53,7 +64,9 @@ pub const STRETCH_BUCKET_S: f64 = 4e-6;
 pub const KEY_S: f64 = 3e-7;
 /// Seconds to place one of the next 65,536 keys on a random partition:
 /// measured 8.2 ns on sensor-bucket-pattern with 1 ms buckets (1.44·10¹⁰
-/// keys, 118 s CPU).
+/// keys, 118 s CPU, when each of its two patterns was placed on its own;
+/// placed once for both, 7.2·10⁹ keys and 73.6 s CPU against an estimate of
+/// 120 s).
 pub const SINGLE_KEY_S: f64 = 8e-9;
 /// Seconds of one timeseries step of the representative trial.
 pub const STEP_S: f64 = 3e-7;
@@ -115,8 +128,9 @@ impl Default for Budget {
 /// ```
 /// let s = keyheat::Scenario::from_path("scenarios/bench-big.toml").unwrap();
 /// let e = keyheat::engine::cost::estimate(&s, &Default::default()).unwrap();
-/// // 200 trials × 1,000 partitions × 1 stretch, 256 + 65,536 keys per trial.
-/// assert!(e.work_s > 0.5 && e.work_s < 20.0, "{}", e.work_s);
+/// // 200 trials × 1,000 partitions × 1 stretch, 256 + 65,536 keys per trial
+/// // (measured: 0.34 s of CPU).
+/// assert!(e.work_s > 0.2 && e.work_s < 20.0, "{}", e.work_s);
 /// ```
 pub fn estimate(scenario: &Scenario, options: &Options) -> Result<Estimate> {
     let designs = std::iter::once(scenario).chain(scenario.variants.iter().map(|v| &*v.scenario));
@@ -181,18 +195,26 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
         (0.0, 0.0, 0.0, 0.0, 0.0);
     let mut worst = (0.0f64, String::new());
     for t in &s.tables {
-        let tables = 1 + t.indexes.iter().filter(|i| !i.local).count();
-        // Partitions per busy period, averaged over the periods simulated.
-        let partitions = partitions(s, store, t, periods) * tables as f64;
-        let buckets = buckets(s, t);
-        let stretches = slices * buckets;
-        let here = partitions * stretches;
-        // Requests per window on a partition (or node) of this table.
         let ti = s
             .tables
             .iter()
             .position(|x| std::ptr::eq(x, t))
             .unwrap_or(0);
+        // Partitions per busy period, averaged over the periods simulated:
+        // the table's and each global index's (sized by its entries).
+        let partitions = partitions(s, store, ti, t.item_size.mean(), periods)
+            + t.indexes
+                .iter()
+                .filter(|i| !i.local)
+                .map(|i| {
+                    let entry = super::plan::index_entry_bytes(t, i);
+                    partitions(s, store, ti, entry, periods)
+                })
+                .sum::<f64>();
+        let buckets = buckets(s, t);
+        let stretches = slices * buckets;
+        let here = partitions * stretches;
+        // Requests per window on a partition (or node) of this table.
         let per_window: f64 = s
             .access_patterns
             .iter()
@@ -208,7 +230,23 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
         } else {
             1.0
         };
-        servers_stretches += here * weight;
+        // When a partition's mean request rate is under half its smallest
+        // limit (units taken as requests), the partitions past those the
+        // patterns' hottest keys can reach are charged as screened-out cold
+        // ones.
+        let patterns_here = s.access_patterns.iter().filter(|p| p.table == ti).count();
+        let hot = partitions.min(HEAD_KEYS * patterns_here.max(1) as f64);
+        let light =
+            smallest_limit(s, store, ti).is_some_and(|l| per_window / sim.window_s <= 0.5 * l);
+        let cold = if light
+            && matches!(options.method, Method::Aggregated | Method::Auto)
+            && !options.every_partition
+        {
+            (partitions - hot) / partitions.max(1.0) * (1.0 - COLD_STRETCH_S / STRETCH_S)
+        } else {
+            0.0
+        };
+        servers_stretches += here * weight * (1.0 - cold);
         servers += partitions;
         if here > worst.0 {
             worst = (
@@ -224,8 +262,15 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
             );
         }
     }
+    let mut placed_alike: Vec<(usize, Option<usize>, Option<&str>, bool)> = Vec::new();
     for p in &s.access_patterns {
         let t = &s.tables[p.table];
+        // Patterns by the same entity on the same table are placed once
+        // (`placement::same_placement`; read caches filter a pattern's
+        // shares, so a cached one is placed on its own).
+        let alike = (p.table, p.index, p.by.as_deref(), p.cache.is_some());
+        let shared = !alike.3 && placed_alike.contains(&alike) && options.method != Method::Exact;
+        placed_alike.push(alike);
         let cardinality: f64 = t
             .partition_key
             .entities()
@@ -241,7 +286,11 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
         } else {
             (sub - HEAD_KEYS).clamp(0.0, SINGLE_KEYS)
         };
-        let placed = (sub.min(HEAD_KEYS) * KEY_S / SINGLE_KEY_S + singles) * buckets(s, t);
+        let placed = if shared {
+            0.0
+        } else {
+            (sub.min(HEAD_KEYS) * KEY_S / SINGLE_KEY_S + singles) * buckets(s, t)
+        };
         keys += placed;
         let work = placed * SINGLE_KEY_S * trials * periods;
         if work > worst.0 * STRETCH_S * trials * periods {
@@ -311,12 +360,27 @@ fn buckets(s: &Scenario, t: &Table) -> f64 {
 /// one more of `periods`): its layout for the data it stores that day
 /// (writes at the busy rate, which can only overstate them), capped where the
 /// store caps them, plus its nodes.
-fn partitions(s: &Scenario, store: &dyn StoreModel, t: &Table, periods: f64) -> f64 {
-    let ti = s
-        .tables
-        .iter()
-        .position(|x| std::ptr::eq(x, t))
-        .unwrap_or(0);
+/// The smallest per-partition limit (units/s) of table `ti` laid out for no
+/// data, if it has one.
+fn smallest_limit(s: &Scenario, store: &dyn StoreModel, ti: usize) -> Option<f64> {
+    let t = &s.tables[ti];
+    let l = store.layout(&TableDemand {
+        name: t.name.clone(),
+        initial_bytes: 0.0,
+        has_local_index: t.indexes.iter().any(|i| i.local),
+    });
+    [
+        l.read_limit_per_s,
+        l.write_limit_per_s,
+        l.combined_limit_per_s,
+    ]
+    .into_iter()
+    .flatten()
+    .reduce(f64::min)
+}
+
+fn partitions(s: &Scenario, store: &dyn StoreModel, ti: usize, size: f64, periods: f64) -> f64 {
+    let t = &s.tables[ti];
     let keys: f64 = t
         .partition_key
         .entities()
@@ -325,9 +389,9 @@ fn partitions(s: &Scenario, store: &dyn StoreModel, t: &Table, periods: f64) -> 
         .map(|e| e.count as f64)
         .product::<f64>()
         * f64::from(t.shards.max(1));
-    let size = t.item_size.mean();
     let initial = keys * t.initial_items.mean().max(0.0) * size;
     let horizon = s.simulation.horizon_days;
+    let g = s.simulation.growth_per_day;
     let per_day: f64 = s
         .access_patterns
         .iter()
@@ -336,12 +400,21 @@ fn partitions(s: &Scenario, store: &dyn StoreModel, t: &Table, periods: f64) -> 
         .map(|p| p.rate_per_s * f64::from(p.items.max(1)))
         .sum::<f64>()
         * size
-        * 86_400.0
-        * (s.simulation.growth_per_day * horizon).exp().max(1.0);
+        * 86_400.0;
     let ttl_days = t.ttl_s.map_or(f64::INFINITY, |x| x / 86_400.0);
+    // Days of day-0 writes stored on `day`: ∫ e^{g·t} dt over the items
+    // still alive (the last `ttl` days).
+    let days_written = |day: f64| {
+        let from = (day - ttl_days).max(0.0);
+        if g.abs() < 1e-12 {
+            day - from
+        } else {
+            ((g * day).exp() - (g * from).exp()) / g
+        }
+    };
     let demand = |day: f64| TableDemand {
         name: t.name.clone(),
-        initial_bytes: initial + per_day * day.min(ttl_days),
+        initial_bytes: initial + per_day * days_written(day),
         has_local_index: t.indexes.iter().any(|i| i.local),
     };
     let most = store.max_partitions().map_or(f64::INFINITY, |m| m as f64);
