@@ -573,6 +573,13 @@ fn simulate_once(
         .collect();
     if let Some((Share::Keep(r), _)) = share {
         for (ti, print) in prints.into_iter().enumerate() {
+            let bytes = drawn
+                .iter()
+                .map(|(tt, nl)| reuse::approx_bytes(&tt[ti], &nl[ti]))
+                .sum();
+            if !r.has_room(bytes) {
+                continue;
+            }
             let trials = drawn
                 .iter()
                 .map(|(tt, nl)| {
@@ -583,7 +590,7 @@ fn simulate_once(
                     (t, nl[ti].clone())
                 })
                 .collect();
-            r.keep(start_s, ti, print, trials);
+            r.keep(start_s, ti, print, trials, bytes);
         }
     }
     let trials: Vec<Vec<trial::TableTrial>> = drawn.into_iter().map(|(t, _)| t).collect();

@@ -37,19 +37,21 @@ pub(super) struct Reuse {
 }
 
 impl Reuse {
-    /// Keeps the base design's trials of table `ti` on `day`, within
-    /// [`MAX_KEPT_BYTES`].
+    /// Whether `bytes` more fit within [`MAX_KEPT_BYTES`].
+    pub(super) fn has_room(&self, bytes: usize) -> bool {
+        self.bytes + bytes <= MAX_KEPT_BYTES
+    }
+
+    /// Keeps the base design's trials of table `ti` on `day` (`bytes` of
+    /// them by [`approx_bytes`]; see [`Reuse::has_room`]).
     pub(super) fn keep(
         &mut self,
         day: f64,
         ti: usize,
         print: String,
         trials: Vec<(TableTrial, NodeLoad)>,
+        bytes: usize,
     ) {
-        let bytes: usize = trials.iter().map(|(t, n)| approx_bytes(t, n)).sum();
-        if self.bytes + bytes > MAX_KEPT_BYTES {
-            return;
-        }
         self.bytes += bytes;
         self.kept
             .insert((day.to_bits(), ti), (print, Arc::new(trials)));
@@ -89,7 +91,7 @@ pub(super) fn fingerprint(plan: &Plan, ti: usize, store: &StoreConfig) -> String
 }
 
 /// Rough heap bytes of one kept trial.
-fn approx_bytes(t: &TableTrial, n: &NodeLoad) -> usize {
+pub(super) fn approx_bytes(t: &TableTrial, n: &NodeLoad) -> usize {
     let rows = t.ranked.len() + t.node_ranked.len();
     let growth = t.growth.collection_by_day.len() + t.growth.item_by_day.len();
     let nodes: usize = n
