@@ -230,22 +230,7 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
         } else {
             1.0
         };
-        // When a partition's mean request rate is under half its smallest
-        // limit (units taken as requests), the partitions past those the
-        // patterns' hottest keys can reach are charged as screened-out cold
-        // ones.
-        let patterns_here = s.access_patterns.iter().filter(|p| p.table == ti).count();
-        let hot = partitions.min(HEAD_KEYS * patterns_here.max(1) as f64);
-        let light =
-            smallest_limit(s, store, ti).is_some_and(|l| per_window / sim.window_s <= 0.5 * l);
-        let cold = if light
-            && matches!(options.method, Method::Aggregated | Method::Auto)
-            && !options.every_partition
-        {
-            (partitions - hot) / partitions.max(1.0) * (1.0 - COLD_STRETCH_S / STRETCH_S)
-        } else {
-            0.0
-        };
+        let cold = cold_discount(s, store, options, ti, partitions, per_window);
         servers_stretches += here * weight * (1.0 - cold);
         servers += partitions;
         if here > worst.0 {
@@ -360,6 +345,33 @@ fn buckets(s: &Scenario, t: &Table) -> f64 {
 /// one more of `periods`): its layout for the data it stores that day
 /// (writes at the busy rate, which can only overstate them), capped where the
 /// store caps them, plus its nodes.
+/// The share of table `ti`'s stretch cost saved by cold screening: when a
+/// partition's mean request rate (`per_window` over a window) is under half
+/// its smallest limit (units taken as requests), the partitions past those
+/// the patterns' hottest keys can reach cost [`COLD_STRETCH_S`] rather than
+/// [`STRETCH_S`].
+fn cold_discount(
+    s: &Scenario,
+    store: &dyn StoreModel,
+    options: &Options,
+    ti: usize,
+    partitions: f64,
+    per_window: f64,
+) -> f64 {
+    let patterns_here = s.access_patterns.iter().filter(|p| p.table == ti).count();
+    let hot = partitions.min(HEAD_KEYS * patterns_here.max(1) as f64);
+    let light =
+        smallest_limit(s, store, ti).is_some_and(|l| per_window / s.simulation.window_s <= 0.5 * l);
+    if light
+        && matches!(options.method, Method::Aggregated | Method::Auto)
+        && !options.every_partition
+    {
+        (partitions - hot) / partitions.max(1.0) * (1.0 - COLD_STRETCH_S / STRETCH_S)
+    } else {
+        0.0
+    }
+}
+
 /// The smallest per-partition limit (units/s) of table `ti` laid out for no
 /// data, if it has one.
 fn smallest_limit(s: &Scenario, store: &dyn StoreModel, ti: usize) -> Option<f64> {

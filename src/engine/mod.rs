@@ -547,7 +547,7 @@ fn simulate_once(
             .collect(),
         None => Vec::new(),
     };
-    let kept: Vec<Option<reuse::TableTrials>> = match &mut share {
+    let kept: Vec<Option<trial::TableTrials>> = match &mut share {
         Some((Share::Take(r), design)) => prints
             .iter()
             .enumerate()

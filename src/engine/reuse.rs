@@ -11,15 +11,11 @@
 
 use super::cluster::NodeLoad;
 use super::plan::Plan;
-use super::trial::TableTrial;
+use super::trial::{TableTrial, TableTrials};
 use crate::scenario::StoreConfig;
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::sync::Arc;
-
-/// One table's outcome in every trial: its trial (without the representative
-/// detail, which variants do not draw) and its node rates.
-pub(super) type TableTrials = Arc<Vec<(TableTrial, NodeLoad)>>;
 
 /// Most bytes of the base design's per-trial outcomes kept for its variants;
 /// a table beyond it is simulated again.

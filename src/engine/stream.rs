@@ -171,7 +171,7 @@ pub struct Stream {
     /// (the head and the single draws), computed on first use.
     pub rank_share_cache: Memo<std::sync::OnceLock<Vec<f64>>>,
     /// (partitions, ranks placed one by one after the head) as first
-    /// computed ([`super::placement::single_draw_ranks`]).
+    /// computed (by placement's `single_draw_ranks`).
     pub single_draws_cache: Memo<std::sync::OnceLock<(usize, u64)>>,
     /// `shares.moments(a, b)` of the rank ranges placed as spread mass, kept
     /// as first computed ((a, b), (Σ share, Σ share²)): every trial places
@@ -181,7 +181,7 @@ pub struct Stream {
 
 /// A value computed from the rest of its struct on first use: left out of
 /// `Debug`, which then shows only what the struct is (and so compares
-/// plans, [`super::reuse`]), not what was asked of it so far.
+/// plans for sharing, `src/engine/reuse.rs`), not what was asked of it so far.
 #[derive(Default)]
 pub struct Memo<T>(pub T);
 

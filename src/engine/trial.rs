@@ -27,7 +27,6 @@ use super::cluster::{cluster_nodes, NodeLoad, CLUSTER_SEED};
 use super::exact::exact_segment;
 use super::placement::{BucketPlacement, Placed, Placer};
 use super::plan::{trial_seed, Plan, TablePlan};
-use super::reuse::TableTrials;
 use super::segments::{table_segments, Segment};
 use super::world::World;
 use crate::results::{KeyLoad, Timeseries};
@@ -73,6 +72,11 @@ pub struct TableTrial {
     pub table_limit: Option<TableLimitTrial>,
 }
 
+/// One table's outcome in every trial of a design: its trial (without the
+/// representative detail) and its node rates, kept for the variants that
+/// leave the table as it is (`src/engine/reuse.rs`).
+pub(super) type TableTrials = std::sync::Arc<Vec<(TableTrial, NodeLoad)>>;
+
 /// Mixed into the seed of the streams that draw a table's constant caps.
 const CAPS_SEED: u64 = 0xCA95_7AB1_E11D_0C0D;
 /// Mixed into the seed of the stream that draws the hot keys' busiest windows.
@@ -95,7 +99,7 @@ pub fn run_trial(plan: &Plan, store: &dyn StoreModel, t: u32) -> Vec<TableTrial>
 
 /// [`run_trial`], taking table `ti`'s outcome from `kept[ti]` (its trial
 /// `t`, drawn by a design whose plan for the table is the same:
-/// [`super::reuse`]) instead of simulating it; also returns every table's
+/// `src/engine/reuse.rs`) instead of simulating it; also returns every table's
 /// node rates.
 pub(super) fn run_trial_with(
     plan: &Plan,
