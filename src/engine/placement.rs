@@ -606,9 +606,11 @@ pub const TAIL_PEAK_ERROR: f64 = 0.01;
 
 /// Bound on the expected error that placing ranks `t..=n` as normal mass
 /// (rather than key by key) makes in the busiest partition's load, as a
-/// fraction of the stream's mean load per partition: Stein's bound on each
-/// partition's tail, W₁ ≤ ρ/σ² (Chen, Goldstein and Shao, *Normal
-/// Approximation by Stein's Method*, 2011, Cor. 4.2), summed over the P
+/// fraction of the stream's mean load per partition: on each partition the
+/// tail's Wasserstein-1 distance to its normal, W₁ ≤ ρ/σ² (the L¹
+/// Berry–Esseen bound with constant 1 for independent sums, by Stein's
+/// method: Goldstein, "L¹ bounds in normal approximation", *Ann. Probab.*
+/// 35, 2007, scaled from the standardized sum), summed over the P
 /// partitions (|max Xₚ − max Yₚ| ≤ Σ|Xₚ − Yₚ|), over the mean load 1/P:
 /// P²·ρ/σ². σ² and ρ are [`placement_stats`]'s.
 pub fn tail_peak_error(s: &Stream, t: u64, n: u64, partitions: usize) -> f64 {
