@@ -423,3 +423,76 @@ fn a_variant_takes_the_tables_it_leaves_as_they_are() {
             + "\n[[variant]]\nname = \"promos-4-copies\"\nset = { \"table.promos.shards\" = 4 }\n";
     sharing_matches_every_table(&redis, &[("promos-4-copies", "sessions")]);
 }
+
+/// A light table of costly items (after a new user's match history: 5·10⁶
+/// Zipf players, items lognormal with median 4 KB and p99 16 KB, laid out
+/// on ≈ 16,000 partitions by day 365): Bernstein's bound charges every
+/// partition b·c/3 for its costliest write and screens nothing out;
+/// Chernoff's screens most partitions in every trial, and every trial's
+/// figures stay those of the full draw.
+#[test]
+fn chernoff_screening_of_a_light_table_of_costly_items_is_exact() {
+    let s = scenario(
+        r#"
+schema_version = 1
+name = "match-history"
+[store]
+kind = "dynamodb"
+read_capacity = 20000
+write_capacity = 8000
+[simulation]
+seed = 11
+trials = 40
+horizon = "365d"
+growth = "5%/month"
+[[entity]]
+name = "player"
+count = 5_000_000
+popularity = { distribution = "zipf", exponent = 0.8 }
+[[table]]
+name = "matches"
+partition_key = "USER#{player}"
+sort_key = "MATCH#{time}"
+item_size = { distribution = "lognormal", median = "4KB", p99 = "16KB" }
+[[access_pattern]]
+name = "Record match"
+table = "matches"
+operation = "put"
+rate = "100M/day"
+peak_factor = 2.5
+by = "player"
+[[access_pattern]]
+name = "Recent matches"
+table = "matches"
+operation = "query"
+rate = 500
+peak_factor = 2.5
+by = "player"
+items = 20
+"#,
+    );
+    let run = |every_partition: bool| {
+        keyheat::engine::checkpoint_trial_outcomes(
+            &s,
+            &Options {
+                every_partition,
+                ..Default::default()
+            },
+            365.0,
+        )
+        .expect("runs")
+    };
+    let (screened, full) = (run(false), run(true));
+    assert_eq!(screened.len(), 40);
+    for (a, b) in screened.iter().zip(&full) {
+        let (x, y) = (&a[0], &b[0]);
+        assert!(x.ranked.len() > 10_000, "{}", x.ranked.len());
+        assert_eq!(x.peak_utilization, y.peak_utilization);
+        assert_eq!(x.throttled_units, y.throttled_units);
+        assert_eq!(x.requested_units, y.requested_units);
+        assert_eq!(x.write_peak_utilization, y.write_peak_utilization);
+        assert_eq!(x.throttled_write_units, y.throttled_write_units);
+        // Screening took effect: cold partitions' own peaks differ.
+        assert_ne!(x.ranked, y.ranked);
+    }
+}

@@ -29,6 +29,41 @@ pub struct Severity {
     distinct: Vec<(f64, f64)>,
     /// E[S], E[S²], E[S³], E[S⁴].
     raw: [f64; 4],
+    /// E[e^{θS}] − 1 on [`mgf_theta`]'s grid, computed on first use.
+    mgf: MgfGrid,
+}
+
+/// Points of the θ grid of [`Severity::mgf_minus_one`].
+pub const MGF_GRID: usize = 81;
+
+/// The k-th θ of the grid: 2^{(k − 40)/2}, from 2⁻²⁰ to 2²⁰ per unit of
+/// cost, so that θ·cost spans every scale a Chernoff bound needs.
+pub fn mgf_theta(k: usize) -> f64 {
+    ((k as f64 - 40.0) / 2.0).exp2()
+}
+
+/// A severity's moment generating function on the θ grid, kept once
+/// computed; it is derived from the costs, so it never tells two severities
+/// apart (`PartialEq`, `Debug`) and a clone starts afresh.
+#[derive(Default)]
+struct MgfGrid(std::sync::OnceLock<Vec<f64>>);
+
+impl Clone for MgfGrid {
+    fn clone(&self) -> MgfGrid {
+        MgfGrid::default()
+    }
+}
+
+impl PartialEq for MgfGrid {
+    fn eq(&self, _: &MgfGrid) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for MgfGrid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("mgf")
+    }
 }
 
 impl Severity {
@@ -64,7 +99,25 @@ impl Severity {
             constant,
             distinct,
             raw,
+            mgf: MgfGrid::default(),
         }
+    }
+
+    /// E[e^{θS}] − 1 for each θ of the grid ([`mgf_theta`], [`MGF_GRID`]
+    /// points; +∞ where it overflows), computed once: the compound Poisson
+    /// sum of rate λ has ln E[e^{θX}] = λ·(E[e^{θS}] − 1).
+    pub fn mgf_minus_one(&self) -> &[f64] {
+        self.mgf.0.get_or_init(|| {
+            (0..MGF_GRID)
+                .map(|k| {
+                    let theta = mgf_theta(k);
+                    self.distinct
+                        .iter()
+                        .map(|&(v, p)| p * (theta * v).exp_m1())
+                        .sum::<f64>()
+                })
+                .collect()
+        })
     }
 
     /// Units of one request.

@@ -14,15 +14,23 @@
 //! Massart, *Concentration Inequalities*, 2013, §2.7, from
 //! ln E e^{θ(X−μ)} ≤ v·(e^{θb} − 1 − θb)/b²). Over W windows (union bound),
 //! P(max X ≥ μ + t) ≤ ε for t = b·c/3 + √((b·c/3)² + 2·v·c), c = ln(W/ε),
-//! with ε = [`COLD_EPSILON`] per partition and segment. A partition is cold
-//! when μ + t is below its limit and below the peak utilization of the
-//! partitions drawn in full, in every limit dimension; every other partition
+//! with ε = [`COLD_EPSILON`] per partition and segment. Where Chernoff's
+//! bound is lower it is used instead: ln E e^{θX} = Σλ·(E[e^{θS}] − 1)
+//! exactly (compound Poisson), so P(max X ≥ x) ≤ ε for x = (ln E e^{θX} +
+//! c)/θ, the least over a grid of θ ([`chernoff`]); with rare costly
+//! requests (large items) it is several times tighter, since Bernstein
+//! charges b·c/3 for the costliest. A partition is cold when its bound is
+//! below its limit and below the peak utilization of the partitions drawn
+//! in full, in every limit dimension; every other partition
 //! is drawn in full. Each partition draws from its own stream, so the
 //! partitions drawn in full draw exactly what they would with screening off
 //! (`tests/agreement.rs` checks the trials' peaks and throttled units are
 //! the same).
 
-use super::window::{cornish_fisher_upper_quantile, requested, Component, Limits, Outcome};
+use super::window::{
+    chernoff_point, cornish_fisher_upper_quantile, requested, Component, Limits, Outcome,
+};
+use crate::distributions::severity::Severity;
 use rand::Rng;
 
 /// Probability, per partition and segment, that a partition screened out as
@@ -74,9 +82,10 @@ impl ColdBound {
             }
             let a = b * c / 3.0;
             let t = a + (a * a + 2.0 * kappa[1] * c).sqrt();
+            let bound = (kappa[0] + t).min(chernoff(comps, which, c));
             Some(Dim {
                 kappa,
-                bound: kappa[0] + t,
+                bound,
                 limit,
                 is_write,
             })
@@ -141,17 +150,34 @@ impl ColdBound {
     }
 }
 
+/// Chernoff's bound for the same sum, over the θ grid of the severities'
+/// moment generating functions: P(X ≥ x) ≤ exp(ln E[e^{θX}] − θx) with
+/// ln E[e^{θX}] = Σ λ·(E[e^{θS}] − 1) (compound Poisson), so over W windows
+/// P(max X ≥ x) ≤ ε for x = (ln E[e^{θX}] + c)/θ, c = ln(W/ε); the least
+/// such x over the grid (any θ gives a valid bound). Far tighter than
+/// Bernstein's where a few costly requests could, in Bernstein's terms,
+/// reach the limit (b·c/3 with b the largest cost).
+fn chernoff(comps: &[Component<'_>], which: &dyn Fn(&Component<'_>) -> bool, c: f64) -> f64 {
+    let own: Vec<(f64, &Severity)> = comps
+        .iter()
+        .filter(|x| which(x))
+        .map(|x| (x.lambda, x.severity))
+        .collect();
+    chernoff_point(&own, c)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::distributions::severity::Severity;
 
     #[test]
-    fn bernstein_bound_of_a_poisson_count() {
+    fn bounds_of_a_poisson_count() {
         // Unit costs, λ = 4 per window, W = 3,600: c = ln(3,600 / 1e-9) =
-        // 28.912; t = c/3 + √((c/3)² + 8c) = 9.637 + √(92.88 + 231.30) =
-        // 27.642; the bound is 31.642 units. P(Poisson(4) ≥ 32) ≈ 1.3e-18 ≤
-        // ε / W = 2.8e-13: the bound holds with room.
+        // 28.912. Bernstein: t = c/3 + √((c/3)² + 8c) = 9.637 + √(92.88 +
+        // 231.30) = 27.642, a bound of 31.642 units. Chernoff on the grid
+        // θ = 2^{k/2}: (4·(e^θ − 1) + c)/θ is 29.25 at θ = √2, 27.234 at
+        // θ = 2 and 32.7 at 2√2: the bound is 27.234 units.
+        // P(Poisson(4) ≥ 28) ≈ 4.3e-15 ≤ ε / W = 2.8e-13: it holds.
         let s = Severity::from_samples(vec![1.0; 4]);
         let comps = [Component {
             lambda: 4.0,
@@ -163,17 +189,45 @@ mod tests {
             ..Limits::default()
         };
         let b = ColdBound::new(&comps, &limits, 3600);
-        assert!((b.write_utilization - 0.316_43).abs() < 1e-4, "{b:?}");
+        assert!((b.write_utilization - 0.272_34).abs() < 1e-5, "{b:?}");
         assert!((b.mean_write_utilization - 0.04).abs() < 1e-12);
-        // Cold against a drawn peak of 0.5, not against one of 0.3; never at
-        // or over the limit.
-        assert!(b.is_cold(0.5, 0.5));
-        assert!(!b.is_cold(0.3, 0.3));
+        // Cold against a drawn peak of 0.3, not against one of 0.25; never
+        // at or over the limit.
+        assert!(b.is_cold(0.3, 0.3));
+        assert!(!b.is_cold(0.25, 0.25));
         let tight = Limits {
-            write: Some(30.0),
+            write: Some(27.0),
             ..Limits::default()
         };
         assert!(!ColdBound::new(&comps, &tight, 3600).is_cold(2.0, 2.0));
+    }
+
+    #[test]
+    fn chernoff_is_far_tighter_than_bernstein_with_rare_costly_requests() {
+        // λ = 0.15 requests per window, 99% costing 1 unit and 1% costing
+        // 40, W = 3,600, c = 28.912: Bernstein's bound is μ + b·c/3 + … ≥
+        // 0.21 + 40 · 28.912 / 3 = 385.7 units. Chernoff's least on the grid
+        // is at θ = 2^{-5/2} = 0.17678: (0.15·(0.99·(e^θ − 1) + 0.01·(e^{40θ}
+        // − 1)) + c)/θ = (0.15·(0.1914 + 11.764) + c)/0.17678 = 173.69
+        // units.
+        let mut costs = vec![1.0; 99];
+        costs.push(40.0);
+        let s = Severity::from_samples(costs);
+        let comps = [Component {
+            lambda: 0.15,
+            severity: &s,
+            is_write: false,
+        }];
+        let limits = Limits {
+            read: Some(1000.0),
+            ..Limits::default()
+        };
+        let c = (3600.0f64 / COLD_EPSILON).ln();
+        let bernstein = 0.15 * s.raw_moments()[0] + 40.0 * c / 3.0;
+        let b = ColdBound::new(&comps, &limits, 3600);
+        let bound = b.utilization * 1000.0;
+        assert!((bound - 173.695).abs() < 1e-2, "{bound}");
+        assert!(bound < 0.5 * bernstein, "{bound} vs {bernstein}");
     }
 
     #[test]

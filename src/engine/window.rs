@@ -14,7 +14,7 @@
 //!   (normal with skewness and kurtosis corrections) beyond.
 
 use crate::distributions::normal::{normal_cdf, normal_quantile};
-use crate::distributions::severity::Severity;
+use crate::distributions::severity::{mgf_theta, Severity, MGF_GRID};
 use rand::Rng;
 use rand_distr::{Binomial, Distribution, Poisson, StandardNormal};
 
@@ -400,7 +400,17 @@ fn panjer(comps: &[(f64, &Severity)], total: f64, kappa: &[f64; 4]) -> Option<(f
     });
     let sev_len = sev.last().map_or(0, |e| e.0 + 1);
     let sev0 = sev.first().filter(|e| e.0 == 0).map_or(0.0, |e| e.1);
+    // Far enough that the mass left beyond is under 10⁻¹⁵ (Chernoff's bound
+    // for the compound Poisson sum: a skewed sum of few costly requests
+    // reaches far past 14 standard deviations), so that P(X > limit) is
+    // never the truncated mass itself.
+    let far = chernoff_point(comps, TRUNCATED_LOG);
     let n_max = ((kappa[0] + 14.0 * kappa[1].sqrt()) / step).ceil() as usize + sev_len + 8;
+    let n_max = if far.is_finite() {
+        n_max.max((far / step).ceil() as usize + 2)
+    } else {
+        n_max
+    };
     if n_max > PANJER_MAX_POINTS {
         return None;
     }
@@ -419,6 +429,28 @@ fn panjer(comps: &[(f64, &Severity)], total: f64, kappa: &[f64; 4]) -> Option<(f
         f[n] = total / n as f64 * acc;
     }
     Some((step, f))
+}
+
+/// −ln of the mass a window's pmf may leave beyond its last point.
+const TRUNCATED_LOG: f64 = 34.538_776_394_910_684; // ln 10¹⁵
+
+/// The least x over the θ grid with ln P(X ≥ x) ≤ −`c` by Chernoff's bound
+/// for the compound Poisson sum of `comps` (rate, costs): x = (Σλ·(E[e^{θS}]
+/// − 1) + c)/θ.
+pub(super) fn chernoff_point(comps: &[(f64, &Severity)], c: f64) -> f64 {
+    let mut best = f64::INFINITY;
+    for k in 0..MGF_GRID {
+        let log_mgf: f64 = comps
+            .iter()
+            .filter(|(lam, _)| *lam > 0.0)
+            .map(|(lam, s)| lam * s.mgf_minus_one()[k])
+            .sum();
+        if !log_mgf.is_finite() {
+            break;
+        }
+        best = best.min((log_mgf + c) / mgf_theta(k));
+    }
+    best
 }
 
 /// Greatest common divisor (gcd(0, b) = b).
