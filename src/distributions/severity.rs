@@ -39,7 +39,9 @@ pub const MGF_GRID: usize = 81;
 /// The k-th θ of the grid: 2^{(k − 40)/2}, from 2⁻²⁰ to 2²⁰ per unit of
 /// cost, so that θ·cost spans every scale a Chernoff bound needs.
 pub fn mgf_theta(k: usize) -> f64 {
-    ((k as f64 - 40.0) / 2.0).exp2()
+    static THETA: std::sync::LazyLock<[f64; MGF_GRID]> =
+        std::sync::LazyLock::new(|| std::array::from_fn(|k| ((k as f64 - 40.0) / 2.0).exp2()));
+    THETA[k.min(MGF_GRID - 1)]
 }
 
 /// A severity's moment generating function on the θ grid, kept once

@@ -28,9 +28,8 @@
 //! the same).
 
 use super::window::{
-    chernoff_point, cornish_fisher_upper_quantile, requested, Component, Limits, Outcome,
+    chernoff_least, cornish_fisher_upper_quantile, requested, Component, Limits, Outcome,
 };
-use crate::distributions::severity::Severity;
 use rand::Rng;
 
 /// Probability, per partition and segment, that a partition screened out as
@@ -158,17 +157,19 @@ impl ColdBound {
 /// Bernstein's where a few costly requests could, in Bernstein's terms,
 /// reach the limit (b·c/3 with b the largest cost).
 fn chernoff(comps: &[Component<'_>], which: &dyn Fn(&Component<'_>) -> bool, c: f64) -> f64 {
-    let own: Vec<(f64, &Severity)> = comps
-        .iter()
-        .filter(|x| which(x))
-        .map(|x| (x.lambda, x.severity))
-        .collect();
-    chernoff_point(&own, c)
+    chernoff_least(c, |k| {
+        comps
+            .iter()
+            .filter(|x| which(x) && x.lambda > 0.0)
+            .map(|x| x.lambda * x.severity.mgf_minus_one()[k])
+            .sum()
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::distributions::severity::Severity;
 
     #[test]
     fn bounds_of_a_poisson_count() {

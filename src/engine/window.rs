@@ -438,19 +438,39 @@ const TRUNCATED_LOG: f64 = 34.538_776_394_910_684; // ln 10¹⁵
 /// for the compound Poisson sum of `comps` (rate, costs): x = (Σλ·(E[e^{θS}]
 /// − 1) + c)/θ.
 pub(super) fn chernoff_point(comps: &[(f64, &Severity)], c: f64) -> f64 {
-    let mut best = f64::INFINITY;
-    for k in 0..MGF_GRID {
-        let log_mgf: f64 = comps
+    chernoff_least(c, |k| {
+        comps
             .iter()
             .filter(|(lam, _)| *lam > 0.0)
             .map(|(lam, s)| lam * s.mgf_minus_one()[k])
-            .sum();
-        if !log_mgf.is_finite() {
-            break;
+            .sum()
+    })
+}
+
+/// The least of x(θ) = (ln E[e^{θX}] + c)/θ over the θ grid, given
+/// `log_mgf(k)` = ln E[e^{θₖX}]. With ln E[e^{θX}] convex and 0 at θ = 0,
+/// θ²·x′(θ) = θ·Λ′(θ) − Λ(θ) − c only grows, so x falls then rises: a
+/// binary search on its slope finds the least in 7 steps (any θ gives a
+/// valid bound, so the result is one whatever rounding does).
+pub(super) fn chernoff_least(c: f64, log_mgf: impl Fn(usize) -> f64) -> f64 {
+    let x = |k: usize| {
+        let l = log_mgf(k);
+        if l.is_finite() {
+            (l + c) / mgf_theta(k)
+        } else {
+            f64::INFINITY
         }
-        best = best.min((log_mgf + c) / mgf_theta(k));
+    };
+    let (mut lo, mut hi) = (0usize, MGF_GRID - 1);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if x(mid + 1) < x(mid) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
     }
-    best
+    x(lo)
 }
 
 /// Greatest common divisor (gcd(0, b) = b).
