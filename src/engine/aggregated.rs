@@ -190,13 +190,13 @@ fn draw_partitions(
     };
     let mut drawn: Vec<Option<Drawn>> = vec![None; units.len()];
     if plan.screen_cold && !setup.draws_every_window() {
-        let bounds: Vec<Option<ColdBound>> = units
+        let mut bounds: Vec<Option<ColdBound>> = units
             .iter()
             .zip(&comps)
             .map(|(unit, c)| {
                 pieces_of(unit[0]).is_none().then(|| {
                     let windows = seg.windows() * unit.len();
-                    ColdBound::new(c, &setup.partition_limits, windows)
+                    ColdBound::with(c, &setup.partition_limits, windows, false)
                 })
             })
             .collect();
@@ -208,6 +208,15 @@ fn draw_partitions(
             |f: fn(&ColdBound) -> f64| bounds.iter().flatten().map(f).fold(0.0f64, f64::max);
         let mut peak = busiest(|b| b.mean_utilization);
         let mut write_peak = busiest(|b| b.mean_write_utilization);
+        // Bernstein's bound alone shows most cold servers cold; the others
+        // get Chernoff's too (the peak only falls from here, so a server
+        // cold now stays cold).
+        for (u, b) in bounds.iter_mut().enumerate() {
+            if b.is_some_and(|b| !b.is_cold(peak, write_peak)) {
+                let windows = seg.windows() * units[u].len();
+                *b = Some(ColdBound::new(&comps[u], &setup.partition_limits, windows));
+            }
+        }
         loop {
             let mut more = false;
             for u in 0..units.len() {

@@ -63,6 +63,17 @@ pub(super) struct ColdBound {
 impl ColdBound {
     /// The bound of a server with `comps` under `limits` over `windows` windows.
     pub(super) fn new(comps: &[Component<'_>], limits: &Limits, windows: usize) -> ColdBound {
+        ColdBound::with(comps, limits, windows, true)
+    }
+
+    /// [`ColdBound::new`] with Bernstein's bound alone (`chernoff_too` false):
+    /// cheaper, and enough for a server it already shows cold.
+    pub(super) fn with(
+        comps: &[Component<'_>],
+        limits: &Limits,
+        windows: usize,
+        chernoff_too: bool,
+    ) -> ColdBound {
         let c = (windows.max(1) as f64 / COLD_EPSILON).ln();
         let dim = |which: &dyn Fn(&Component<'_>) -> bool, limit: Option<f64>, is_write: bool| {
             let limit = limit?;
@@ -81,7 +92,12 @@ impl ColdBound {
             }
             let a = b * c / 3.0;
             let t = a + (a * a + 2.0 * kappa[1] * c).sqrt();
-            let bound = (kappa[0] + t).min(chernoff(comps, which, c));
+            let bernstein = kappa[0] + t;
+            let bound = if chernoff_too {
+                bernstein.min(chernoff(comps, which, c))
+            } else {
+                bernstein
+            };
             Some(Dim {
                 kappa,
                 bound,
