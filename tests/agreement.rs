@@ -496,3 +496,27 @@ items = 20
         assert_ne!(x.ranked, y.ranked);
     }
 }
+
+/// With variants, the memory estimate counts the base design's trials kept
+/// for them (its ranks per busy period, at most 256 MiB); with
+/// `--every-table` nothing is kept.
+#[test]
+fn the_memory_estimate_counts_the_trials_kept_for_variants() {
+    let path = format!(
+        "{}/scenarios/outbox-topic-gsi.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let s = keyheat::Scenario::from_path(&path).expect("loads");
+    let shared = keyheat::engine::cost::estimate(&s, &Options::default()).unwrap();
+    let every = keyheat::engine::cost::estimate(
+        &s,
+        &Options {
+            every_table: true,
+            ..Options::default()
+        },
+    )
+    .unwrap();
+    let kept = shared.memory_bytes - every.memory_bytes;
+    assert!(kept > 0.0 && kept <= 256.0 * 1_048_576.0, "{kept}");
+    assert_eq!(shared.work_s, every.work_s);
+}

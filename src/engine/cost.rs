@@ -140,9 +140,20 @@ pub fn estimate(scenario: &Scenario, options: &Options) -> Result<Estimate> {
         driver: String::new(),
     };
     let mut biggest = 0.0;
-    for d in designs {
+    let mut kept = 0.0;
+    for (i, d) in designs.enumerate() {
         let model = Model::new(&d.store, &d.source_path)?;
         let e = design(d, model.store(), options);
+        if i == 0 && !scenario.variants.is_empty() && !options.every_table {
+            // The base design's trials of every busy period, kept for the
+            // variants (engine::reuse): its ranks per period, at most
+            // MAX_KEPT_BYTES.
+            let sim = &d.simulation;
+            let periods =
+                sim.checkpoints_days.len().max(1) + usize::from(sim.growth_per_day != 0.0);
+            kept = ((e.memory_bytes - FIXED_MEMORY_BYTES).max(0.0) * periods as f64)
+                .min(super::reuse::MAX_KEPT_BYTES as f64);
+        }
         total.work_s += e.work_s;
         // Designs run one after the other: the largest sets the peak.
         total.memory_bytes = total.memory_bytes.max(e.memory_bytes);
@@ -151,8 +162,13 @@ pub fn estimate(scenario: &Scenario, options: &Options) -> Result<Estimate> {
             total.driver = e.driver;
         }
     }
+    total.memory_bytes += kept;
     Ok(total)
 }
+
+/// Memory every run holds whatever its size (the binary, the scenario,
+/// the outputs being written).
+const FIXED_MEMORY_BYTES: f64 = 64.0 * 1_048_576.0;
 
 /// Refuses `estimate` when it is over `budget`: a usage error (exit 2) with
 /// the estimate, what drives it, and the settings that change it.
@@ -314,7 +330,7 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
         } else {
             0.0
         }
-        + 64.0 * 1_048_576.0;
+        + FIXED_MEMORY_BYTES;
     Estimate {
         work_s,
         memory_bytes,

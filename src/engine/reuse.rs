@@ -25,7 +25,8 @@ pub const MAX_KEPT_BYTES: usize = 256 << 20;
 /// took from them.
 #[derive(Default)]
 pub(super) struct Reuse {
-    /// (day's bits, table position) → (the table's fingerprint, its trials).
+    /// (busy period's start in seconds, as bits; table position) → (the
+    /// table's fingerprint, its trials).
     kept: HashMap<(u64, usize), (String, TableTrials)>,
     bytes: usize,
     /// Tables a variant took rather than simulated: (variant, day, table).
@@ -38,11 +39,12 @@ impl Reuse {
         self.bytes + bytes <= MAX_KEPT_BYTES
     }
 
-    /// Keeps the base design's trials of table `ti` on `day` (`bytes` of
-    /// them by [`approx_bytes`]; see [`Reuse::has_room`]).
+    /// Keeps the base design's trials of table `ti` in the busy period
+    /// starting `start_s` seconds into the horizon (`bytes` of them by
+    /// [`approx_bytes`]; see [`Reuse::has_room`]).
     pub(super) fn keep(
         &mut self,
-        day: f64,
+        start_s: f64,
         ti: usize,
         print: String,
         trials: Vec<(TableTrial, NodeLoad)>,
@@ -50,14 +52,14 @@ impl Reuse {
     ) {
         self.bytes += bytes;
         self.kept
-            .insert((day.to_bits(), ti), (print, Arc::new(trials)));
+            .insert((start_s.to_bits(), ti), (print, Arc::new(trials)));
     }
 
-    /// The base design's trials of table `ti` on `day`, when its plan had
-    /// the same fingerprint.
-    pub(super) fn find(&self, day: f64, ti: usize, print: &str) -> Option<TableTrials> {
+    /// The base design's trials of table `ti` in the busy period starting
+    /// at `start_s`, when its plan had the same fingerprint.
+    pub(super) fn find(&self, start_s: f64, ti: usize, print: &str) -> Option<TableTrials> {
         self.kept
-            .get(&(day.to_bits(), ti))
+            .get(&(start_s.to_bits(), ti))
             .filter(|(p, _)| p == print)
             .map(|(_, t)| Arc::clone(t))
     }
