@@ -1169,6 +1169,11 @@ fn a_misspelled_rate_unit_is_fixed_with_the_users_number() {
         ("\"2k rps\"", "fix: write rate = \"2k/s\""),
         ("\"1500/Sec\"", "fix: write rate = \"1500/sec\""),
         ("\"2.5M/Day\"", "fix: write rate = \"2.5M/day\""),
+        // A second new user: these got the stock `rate = 50`, a 10×–30× trap.
+        ("\"500 ops/s\"", "fix: write rate = \"500/s\""),
+        ("\"750 req/s\"", "fix: write rate = \"750/s\""),
+        ("\"1,500/s\"", "fix: write rate = \"1500/s\""),
+        ("\"20 requests per minute\"", "fix: write rate = \"20/min\""),
     ] {
         let text = base.replacen(&rate_line, &format!("rate = {written}"), 1);
         let e = error(&text);

@@ -424,6 +424,7 @@ impl<'a, 'i> Field<'a, 'i> {
             DeValue::String(s) => units::parse_rate(s).map_err(|e| {
                 let fix = units::corrected_rate(s, e.message())
                     .or_else(|| units::corrected(s, e.message(), units::parse_rate))
+                    .or_else(|| units::salvaged_rate(s))
                     .map_or(format!("write {example}"), |c| {
                         format!("write {} = \"{c}\"", self.last_key())
                     });

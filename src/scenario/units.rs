@@ -387,6 +387,76 @@ pub fn corrected_rate(text: &str, message: &str) -> Option<String> {
     parse_rate(&candidate).is_ok().then_some(candidate)
 }
 
+/// A rate salvaged from how people write them, when no unit suggestion
+/// fits: the leading number (thousands commas dropped) with its k, M or G,
+/// words such as `ops`, `req`, `requests` dropped, and the time unit after
+/// `/` or `per` (per second when none): `"500 ops/s"` → `"500/s"`, `"1,500/s"`
+/// → `"1500/s"`, `"20 requests per minute"` → `"20/min"`. Only when the result
+/// parses, so a fix line never offers a number the user did not write.
+///
+/// ```
+/// use keyheat::scenario::units::salvaged_rate;
+/// assert_eq!(salvaged_rate("500 ops/s").as_deref(), Some("500/s"));
+/// assert_eq!(salvaged_rate("750 req/s").as_deref(), Some("750/s"));
+/// assert_eq!(salvaged_rate("1,500/s").as_deref(), Some("1500/s"));
+/// assert_eq!(salvaged_rate("2k requests per minute").as_deref(), Some("2k/min"));
+/// assert_eq!(salvaged_rate("fast"), None);
+/// ```
+pub fn salvaged_rate(text: &str) -> Option<String> {
+    let t = text.trim();
+    let end = t
+        .find(|c: char| !(c.is_ascii_digit() || matches!(c, ',' | '.' | '_')))
+        .unwrap_or(t.len());
+    let number = t[..end].replace(',', "");
+    if number.is_empty() || !number.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let mut rest = t[end..].trim_start();
+    let mut mult = "";
+    if rest.starts_with(['k', 'M', 'G'])
+        && !rest[1..].starts_with(|c: char| c.is_ascii_alphabetic())
+    {
+        mult = &rest[..1];
+        rest = rest[1..].trim_start();
+    }
+    let lower = rest.to_ascii_lowercase();
+    let (words, unit) = match lower.split_once('/') {
+        Some((w, u)) => (w.to_string(), u.trim().to_string()),
+        None => match lower.split_once(" per ") {
+            Some((w, u)) => (w.to_string(), u.trim().to_string()),
+            None => (lower.clone(), "s".to_string()),
+        },
+    };
+    const NOISE: [&str; 14] = [
+        "ops",
+        "op",
+        "req",
+        "reqs",
+        "request",
+        "requests",
+        "operations",
+        "operation",
+        "queries",
+        "writes",
+        "reads",
+        "rps",
+        "qps",
+        "tps",
+    ];
+    if !words.split_whitespace().all(|w| NOISE.contains(&w)) {
+        return None;
+    }
+    let unit = match unit.as_str() {
+        "second" | "sec" => "s",
+        "minute" => "min",
+        "hour" => "h",
+        "day" => "d",
+        u => u,
+    };
+    let candidate = format!("{number}{mult}/{unit}");
+    parse_rate(&candidate).is_ok().then_some(candidate)
+}
+
 /// The value with its unit replaced by the one a unit error suggests
 /// (`"1.2 kb"` + "did you mean `KB`?" → `"1.2KB"`), when that parses.
 pub fn corrected<T, E>(
