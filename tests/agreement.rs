@@ -310,6 +310,37 @@ fn exchangeable_partition_groups_agree_with_every_window_drawn() {
 /// change neither the trial's peak nor its throttled units. Each trial's
 /// figures must be the same in both runs, so their distributions are too
 /// (the KS statistic is 0).
+type Trials = Vec<Vec<keyheat::engine::trial::TableTrial>>;
+
+/// Every trial of `s` on checkpoint `day`, with cold screening on and off.
+fn screened_and_full(s: &keyheat::Scenario, day: f64) -> (Trials, Trials) {
+    let run = |every_partition: bool| {
+        keyheat::engine::checkpoint_trial_outcomes(
+            s,
+            &Options {
+                every_partition,
+                ..Default::default()
+            },
+            day,
+        )
+        .expect("runs")
+    };
+    (run(false), run(true))
+}
+
+/// The figures a trial reports, identical in `x` and `y`.
+fn assert_same_figures(
+    x: &keyheat::engine::trial::TableTrial,
+    y: &keyheat::engine::trial::TableTrial,
+    what: &str,
+) {
+    assert_eq!(x.peak_utilization, y.peak_utilization, "{what}");
+    assert_eq!(x.throttled_units, y.throttled_units, "{what}");
+    assert_eq!(x.requested_units, y.requested_units, "{what}");
+    assert_eq!(x.write_peak_utilization, y.write_peak_utilization, "{what}");
+    assert_eq!(x.throttled_write_units, y.throttled_write_units, "{what}");
+}
+
 #[test]
 fn cold_screening_leaves_every_trials_peak_and_throttling_unchanged() {
     // (file, checkpoint day, whether any partition is cold there): the c17
@@ -324,27 +355,12 @@ fn cold_screening_leaves_every_trials_peak_and_throttling_unchanged() {
     ] {
         let path = format!("{}/scenarios/{file}", env!("CARGO_MANIFEST_DIR"));
         let s = keyheat::Scenario::from_path(&path).expect("loads");
-        let run = |every_partition: bool| {
-            keyheat::engine::checkpoint_trial_outcomes(
-                &s,
-                &Options {
-                    every_partition,
-                    ..Default::default()
-                },
-                day,
-            )
-            .expect("runs")
-        };
-        let (screened, full) = (run(false), run(true));
+        let (screened, full) = screened_and_full(&s, day);
         assert!(screened.len() >= 200, "{file}: {} trials", screened.len());
         let mut cold = 0;
         for (a, b) in screened.iter().zip(&full) {
             for (x, y) in a.iter().zip(b) {
-                assert_eq!(x.peak_utilization, y.peak_utilization, "{file}");
-                assert_eq!(x.throttled_units, y.throttled_units, "{file}");
-                assert_eq!(x.requested_units, y.requested_units, "{file}");
-                assert_eq!(x.write_peak_utilization, y.write_peak_utilization, "{file}");
-                assert_eq!(x.throttled_write_units, y.throttled_write_units, "{file}");
+                assert_same_figures(x, y, file);
                 // Cold partitions' own peaks (the rank table) are drawn
                 // differently: count the trials where screening took effect.
                 cold += usize::from(x.ranked != y.ranked);
@@ -471,27 +487,12 @@ by = "player"
 items = 20
 "#,
     );
-    let run = |every_partition: bool| {
-        keyheat::engine::checkpoint_trial_outcomes(
-            &s,
-            &Options {
-                every_partition,
-                ..Default::default()
-            },
-            365.0,
-        )
-        .expect("runs")
-    };
-    let (screened, full) = (run(false), run(true));
+    let (screened, full) = screened_and_full(&s, 365.0);
     assert_eq!(screened.len(), 40);
     for (a, b) in screened.iter().zip(&full) {
         let (x, y) = (&a[0], &b[0]);
         assert!(x.ranked.len() > 10_000, "{}", x.ranked.len());
-        assert_eq!(x.peak_utilization, y.peak_utilization);
-        assert_eq!(x.throttled_units, y.throttled_units);
-        assert_eq!(x.requested_units, y.requested_units);
-        assert_eq!(x.write_peak_utilization, y.write_peak_utilization);
-        assert_eq!(x.throttled_write_units, y.throttled_write_units);
+        assert_same_figures(x, y, "match-history");
         // Screening took effect: cold partitions' own peaks differ.
         assert_ne!(x.ranked, y.ranked);
     }
