@@ -509,7 +509,7 @@ by = "customer"
     for trial in &trials {
         let ranked = &trial[0].ranked;
         assert_eq!(ranked.len(), 64);
-        for row in ranked {
+        for row in ranked.iter() {
             let ratio = row[0] / row[1];
             assert!((ratio - 10.0).abs() < 1e-9, "{row:?}");
         }

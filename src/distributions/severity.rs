@@ -16,7 +16,7 @@ pub const SEVERITY_MAX_ITEM_DRAWS: f64 = 4_194_304.0;
 /// Units per request: an empirical distribution of up to [`SEVERITY_SAMPLES`]
 /// costed requests (single-item costs: the mean's sampling error is ≈ 0.4% of
 /// the standard deviation of one request's cost).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct Severity {
     samples: Vec<f64>,
     /// Mean units per request.
@@ -65,6 +65,28 @@ impl PartialEq for MgfGrid {
 impl std::fmt::Debug for MgfGrid {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("mgf")
+    }
+}
+
+/// The samples as their count and a 128-bit digest of their bits (two
+/// independent 64-bit mixes), not 65,536 numbers: the Debug text tells two
+/// severities apart (src/engine/reuse.rs compares tables by it) in
+/// microseconds rather than milliseconds.
+impl std::fmt::Debug for Severity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (mut a, mut b) = (0x9e37_79b9_7f4a_7c15_u64, 0xc2b2_ae3d_27d4_eb4f_u64);
+        for x in &self.samples {
+            let v = x.to_bits();
+            a = (a ^ v).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(29);
+            b = (b.rotate_left(31) ^ v).wrapping_mul(0xff51_afd7_ed55_8ccd);
+        }
+        f.debug_struct("Severity")
+            .field("samples", &self.samples.len())
+            .field("digest", &format_args!("{a:016x}{b:016x}"))
+            .field("mean", &self.mean)
+            .field("variance", &self.variance)
+            .field("constant", &self.constant)
+            .finish_non_exhaustive()
     }
 }
 

@@ -161,7 +161,7 @@ fn breach<F: Fn(&TableTrial) -> Option<f64>>(per: &[&TableTrial], f: F) -> Breac
     }
 }
 
-fn ranks(per: &[&TableTrial], pick: fn(&TableTrial) -> &Vec<[f64; 4]>) -> Vec<PartitionRank> {
+fn ranks(per: &[&TableTrial], pick: fn(&TableTrial) -> &[[f64; 4]]) -> Vec<PartitionRank> {
     let n_ranks = per.first().map_or(0, |t| pick(t).len());
     (0..n_ranks)
         .map(|i| {

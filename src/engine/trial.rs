@@ -55,10 +55,10 @@ pub struct TableTrial {
     pub hottest_partition_share: f64,
     /// Per partition, sorted by mean utilization (hottest first):
     /// (read units/s, write units/s, mean utilization, peak utilization).
-    pub ranked: Vec<[f64; 4]>,
+    pub ranked: Ranked,
     /// The same per node, when the store has nodes: cluster-wide, the load of
     /// every table of the trial on the shared nodes (see [`run_trial`]).
-    pub node_ranked: Vec<[f64; 4]>,
+    pub node_ranked: Ranked,
     /// Cluster-wide bytes per node over the horizon, when the store tracks
     /// node memory (Redis; see [`super::memory`]). The same in every table.
     pub node_memory: Option<super::memory::MemoryTrial>,
@@ -71,6 +71,11 @@ pub struct TableTrial {
     /// The table-level limit's outcome, when the plan has one.
     pub table_limit: Option<TableLimitTrial>,
 }
+
+/// Rows ranked busiest first, (read units/s, write units/s, mean
+/// utilization, peak utilization) each; shared, since a table's trial is
+/// kept for variants and node rows are the same in every table of a trial.
+pub type Ranked = std::sync::Arc<Vec<[f64; 4]>>;
 
 /// One table's outcome in every trial of a design: its trial (without the
 /// representative detail) and its node rates, kept for the variants that
@@ -150,7 +155,7 @@ pub(super) fn run_trial_with(
         .unzip();
     if plan.tables.iter().any(|tp| tp.layout.nodes.is_some()) {
         let mut crng = Xoshiro256PlusPlus::seed_from_u64(trial_seed(plan.seed ^ CLUSTER_SEED, t));
-        let ranked = cluster_nodes(plan, &loads, &mut crng);
+        let ranked = Ranked::new(cluster_nodes(plan, &loads, &mut crng));
         let memory = store
             .key_overhead_bytes()
             .and_then(|overhead| super::memory::cluster_memory(plan, store, overhead, &mut world));
@@ -253,8 +258,8 @@ fn table_trial(
         throttled_write_units: total.throttled_write_units,
         requested_write_units: total.requested_write_units,
         hottest_partition_share,
-        ranked,
-        node_ranked,
+        ranked: Ranked::new(ranked),
+        node_ranked: Ranked::new(node_ranked),
         node_memory: None,
         growth: setup.table.growth.simulate(rng),
         hot_keys,

@@ -10,7 +10,7 @@
 use super::route::{Routing, Target};
 use crate::engine::accumulator::TableLimitTrial;
 use crate::engine::plan::{trial_seed, Plan, TablePlan};
-use crate::engine::trial::TableTrial;
+use crate::engine::trial::{Ranked, TableTrial};
 use crate::engine::window::Limits;
 use crate::logs::aggregation::{fields_of, op_of, WindowGroups, FIELD_SEPARATOR};
 use crate::results::{KeyLoad, Timeseries};
@@ -837,12 +837,12 @@ fn table_trial(
         throttled_write_units: tt.throttled_write,
         requested_write_units: tt.requested_write,
         hottest_partition_share: hottest,
-        ranked,
-        node_ranked: if tp.layout.nodes.is_some() {
+        ranked: Ranked::new(ranked),
+        node_ranked: Ranked::new(if tp.layout.nodes.is_some() {
             node_ranked.to_vec()
         } else {
             Vec::new()
-        },
+        }),
         node_memory: None,
         growth: tp.growth.simulate(&mut rng),
         hot_keys: if t == 0 {
