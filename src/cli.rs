@@ -774,17 +774,26 @@ fn simulate(s: &Scenario, options: &Options, quiet: bool) -> Result<RunResults> 
 /// A write or chart error naming the file; `out` is then left as it was.
 pub fn write_outputs(results: &RunResults, out: &Path) -> Result<Vec<PathBuf>> {
     let final_paths = crate::export::write_folder(out, &is_output_file, |dir| {
-        let mut files = crate::export::write_data_files(results, dir)?;
-        let charts = crate::charts::write_all(results, dir)?;
-        let report = crate::report::markdown(results, &charts);
-        let report_path = dir.join("report.md");
-        std::fs::write(&report_path, report).map_err(|e| Error::write(&report_path, e))?;
-        let html = crate::report::html(results, &chart_svgs(&charts)?);
-        let html_path = dir.join("report.html");
-        std::fs::write(&html_path, html).map_err(|e| Error::write(&html_path, e))?;
-        files.extend(charts);
-        files.push(report_path);
-        files.push(html_path);
+        // The data files (the timeseries can be tens of MB) and the charts
+        // with the reports are independent: written side by side.
+        let (data, charts) = rayon::join(
+            || crate::export::write_data_files(results, dir),
+            || -> Result<Vec<PathBuf>> {
+                let mut charts = crate::charts::write_all(results, dir)?;
+                let report = crate::report::markdown(results, &charts);
+                let report_path = dir.join("report.md");
+                std::fs::write(&report_path, report)
+                    .map_err(|e| Error::write(&report_path, e))?;
+                let html = crate::report::html(results, &chart_svgs(&charts)?);
+                let html_path = dir.join("report.html");
+                std::fs::write(&html_path, html).map_err(|e| Error::write(&html_path, e))?;
+                charts.push(report_path);
+                charts.push(html_path);
+                Ok(charts)
+            },
+        );
+        let mut files = data?;
+        files.extend(charts?);
         Ok(files
             .iter()
             .filter_map(|p| p.file_name().map(|n| n.to_owned()))
