@@ -782,8 +782,7 @@ pub fn write_outputs(results: &RunResults, out: &Path) -> Result<Vec<PathBuf>> {
                 let mut charts = crate::charts::write_all(results, dir)?;
                 let report = crate::report::markdown(results, &charts);
                 let report_path = dir.join("report.md");
-                std::fs::write(&report_path, report)
-                    .map_err(|e| Error::write(&report_path, e))?;
+                std::fs::write(&report_path, report).map_err(|e| Error::write(&report_path, e))?;
                 let html = crate::report::html(results, &chart_svgs(&charts)?);
                 let html_path = dir.join("report.html");
                 std::fs::write(&html_path, html).map_err(|e| Error::write(&html_path, e))?;
