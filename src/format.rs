@@ -297,6 +297,96 @@ fn scale_bytes(b: f64) -> (f64, usize) {
     (value, unit)
 }
 
+/// Significant digits of the values `timeseries.csv` writes: one trial's
+/// draws, whose noise is orders of magnitude above the sixth digit.
+pub const SERIES_DIGITS: i32 = 6;
+
+/// `x` rounded to `digits` significant digits (1 to 15), written as
+/// [`shortest_into`] writes the rounded value: 16.95008642078857 → "16.9501",
+/// 0.49499999999999994 → "0.495", 1234567.8 → "1234570".
+///
+/// The rounded value is n / 10^k (or n · 10^−k) with n an integer of at most
+/// `digits` digits and 10^k exact, one correctly rounded division: the
+/// nearest double to that decimal, whose shortest digits are the decimal's.
+/// Magnitudes are found against exact powers of ten, not a logarithm, so the
+/// bytes are the same on every platform. Zero, non-finite values and
+/// magnitudes outside [10⁻¹⁵, 10¹⁵) are written as they are.
+///
+/// ```
+/// let mut s = String::new();
+/// keyheat::format::significant_into(16.95008642078857, 6, &mut s);
+/// s.push(' ');
+/// keyheat::format::significant_into(0.49499999999999994, 6, &mut s);
+/// s.push(' ');
+/// keyheat::format::significant_into(-0.000123456789, 3, &mut s);
+/// assert_eq!(s, "16.9501 0.495 -0.000123");
+/// ```
+pub fn significant_into(x: f64, digits: i32, out: &mut String) {
+    const POW10: [f64; 38] = [
+        1e-15, 1e-14, 1e-13, 1e-12, 1e-11, 1e-10, 1e-9, 1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2,
+        1e-1, 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ];
+    let a = x.abs();
+    if !x.is_finite() || !(POW10[0]..POW10[30]).contains(&a) {
+        shortest_into(x, out);
+        return;
+    }
+    // e = ⌊log₁₀ a⌋: the largest power of ten at most a.
+    let e = POW10[..31].partition_point(|&p| p <= a) as i32 - 16;
+    let k = digits.clamp(1, 15) - 1 - e;
+    // 10^k as a double is exact up to 10²².
+    let Some(&scale) = POW10.get((k.unsigned_abs() + 15) as usize) else {
+        shortest_into(x, out);
+        return;
+    };
+    // n = a·10^k rounded, of `digits` digits (one more when it rounds up to
+    // a power of ten); written straight as the decimal n·10^−k, which is
+    // what Display writes for the nearest double to it (at most 16 digits
+    // tell doubles apart): no second formatting pass.
+    let n = if k >= 0 { a * scale } else { a / scale }.round() as u64;
+    if x < 0.0 {
+        out.push('-');
+    }
+    let mut buf = [0u8; 20];
+    let mut start = buf.len();
+    let mut m = n;
+    while m > 0 || start == buf.len() {
+        start -= 1;
+        buf[start] = b'0' + (m % 10) as u8;
+        m /= 10;
+    }
+    let digits = &buf[start..];
+    let push = |out: &mut String, bytes: &[u8]| {
+        out.extend(bytes.iter().map(|&b| b as char));
+    };
+    if k <= 0 {
+        push(out, digits);
+        out.extend(std::iter::repeat_n('0', k.unsigned_abs() as usize));
+        return;
+    }
+    let k = k as usize;
+    // The fraction's digits, its trailing zeros dropped.
+    let end = digits.len()
+        - digits
+            .iter()
+            .rev()
+            .take(k)
+            .take_while(|&&d| d == b'0')
+            .count();
+    let split = digits.len().saturating_sub(k);
+    if split == 0 {
+        out.push('0');
+    } else {
+        push(out, &digits[..split]);
+    }
+    if end > split {
+        out.push('.');
+        out.extend(std::iter::repeat_n('0', k.saturating_sub(digits.len())));
+        push(out, &digits[split..end]);
+    }
+}
+
 /// Whether Ryū's digits of `x` are certainly `Display`'s. They differ only
 /// on a tie — `x` exactly halfway between two shortest candidates (Ryū
 /// rounds it to even, `Display` up: 598329402048065.25 → …065.2 / …065.3),
@@ -494,6 +584,47 @@ mod tests {
             out.clear();
             shortest_into(x, &mut out);
             assert_eq!(out, format!("{x}"), "bits {:#x}", x.to_bits());
+        }
+    }
+
+    #[test]
+    fn significant_into_writes_the_correctly_rounded_decimal() {
+        // Against Rust's exact `{:.5e}` (the correctly rounded six-digit
+        // decimal), parsed back and written shortest: 10⁶ values over every
+        // magnitude the rounding covers, and the edges by hand.
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut out = String::new();
+        let mut check = |x: f64, want: &str| {
+            out.clear();
+            significant_into(x, 6, &mut out);
+            assert_eq!(out, want, "bits {:#x}", x.to_bits());
+        };
+        for (x, want) in [
+            (0.0, "0"),
+            (999_999.5, "1000000"),
+            (0.49499999999999994, "0.495"),
+            (1234567.8, "1234570"),
+            (-2.5e-9, "-0.0000000025"),
+            (1e15, "1000000000000000"),
+            (f64::INFINITY, "inf"),
+        ] {
+            check(x, want);
+        }
+        for _ in 0..1_000_000 {
+            let y = (next() >> 11) as f64 / (1u64 << 53) as f64;
+            let x = y * 10f64.powi((next() % 30) as i32 - 15);
+            let x = if next() % 2 == 0 { x } else { -x };
+            if x == 0.0 || x.abs() < 1e-15 {
+                continue;
+            }
+            let exact: f64 = format!("{x:.5e}").parse().unwrap_or(f64::NAN);
+            check(x, &format!("{exact}"));
         }
     }
 }

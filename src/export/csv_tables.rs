@@ -348,11 +348,15 @@ pub fn keys_csv(r: &RunResults) -> Result<Vec<u8>> {
 }
 
 /// `timeseries.csv`: per table, partition and time step of the representative
-/// trial, mean units per second and the peak window utilization in the step.
+/// trial, mean units per second and the peak window utilization in the step,
+/// each to [`SERIES_DIGITS`] significant digits (one trial's draws: the
+/// digits beyond are noise, and a table of thousands of partitions writes
+/// millions of them).
 ///
 /// # Errors
 /// Only on a CSV writer failure.
 pub fn timeseries_csv(r: &RunResults) -> Result<Vec<u8>> {
+    use crate::format::SERIES_DIGITS;
     use rayon::prelude::*;
     // The file's bulk (partitions × steps rows, millions on a large table)
     // is rendered in parallel runs of partitions, then joined in order: the
@@ -399,7 +403,7 @@ pub fn timeseries_csv(r: &RunResults) -> Result<Vec<u8>> {
                         for (cell, v) in [(&mut units, *x), (&mut util, *u)] {
                             cell.clear();
                             if v.is_finite() {
-                                crate::format::shortest_into(v, cell);
+                                crate::format::significant_into(v, SERIES_DIGITS, cell);
                             }
                         }
                         for (i, field) in [

@@ -66,6 +66,14 @@ fn timeseries_rows_are_what_the_csv_writer_writes() {
         }
         s
     };
+    // Values to six significant digits: 1/3 is written 0.333333.
+    let value = |v: f64| {
+        let mut s = String::new();
+        if v.is_finite() {
+            crate::format::significant_into(v, crate::format::SERIES_DIGITS, &mut s);
+        }
+        s
+    };
     for (p, (us, xs)) in t
         .timeseries
         .utilization
@@ -75,8 +83,14 @@ fn timeseries_rows_are_what_the_csv_writer_writes() {
     {
         for (i, (u, x)) in us.iter().zip(xs).enumerate() {
             let time = cell(i as f64 * 7.5);
-            w.write_record([t.name.as_str(), &p.to_string(), &time, &cell(*x), &cell(*u)])
-                .unwrap_or_default();
+            w.write_record([
+                t.name.as_str(),
+                &p.to_string(),
+                &time,
+                &value(*x),
+                &value(*u),
+            ])
+            .unwrap_or_default();
         }
     }
     let expected = w.into_inner().unwrap_or_default();
