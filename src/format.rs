@@ -345,46 +345,54 @@ pub fn significant_into(x: f64, digits: i32, out: &mut String) {
     // what Display writes for the nearest double to it (at most 16 digits
     // tell doubles apart): no second formatting pass.
     let n = if k >= 0 { a * scale } else { a / scale }.round() as u64;
+    // At most 16 digits, a sign, "0." and 15 zeros before them, or 22 after.
+    let mut text = [b'0'; 48];
+    let mut len = 0;
     if x < 0.0 {
-        out.push('-');
+        text[0] = b'-';
+        len = 1;
     }
-    let mut buf = [0u8; 20];
-    let mut start = buf.len();
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
     let mut m = n;
-    while m > 0 || start == buf.len() {
+    while m > 0 || start == digits.len() {
         start -= 1;
-        buf[start] = b'0' + (m % 10) as u8;
+        digits[start] = b'0' + (m % 10) as u8;
         m /= 10;
     }
-    let digits = &buf[start..];
-    let push = |out: &mut String, bytes: &[u8]| {
-        out.extend(bytes.iter().map(|&b| b as char));
+    let digits = &digits[start..];
+    let put = |text: &mut [u8; 48], len: &mut usize, bytes: &[u8]| {
+        text[*len..*len + bytes.len()].copy_from_slice(bytes);
+        *len += bytes.len();
     };
     if k <= 0 {
-        push(out, digits);
-        out.extend(std::iter::repeat_n('0', k.unsigned_abs() as usize));
-        return;
-    }
-    let k = k as usize;
-    // The fraction's digits, its trailing zeros dropped.
-    let end = digits.len()
-        - digits
-            .iter()
-            .rev()
-            .take(k)
-            .take_while(|&&d| d == b'0')
-            .count();
-    let split = digits.len().saturating_sub(k);
-    if split == 0 {
-        out.push('0');
+        put(&mut text, &mut len, digits);
+        // The zeros are already in `text`.
+        len += k.unsigned_abs() as usize;
     } else {
-        push(out, &digits[..split]);
+        let k = k as usize;
+        // The fraction's digits, its trailing zeros dropped.
+        let end = digits.len()
+            - digits
+                .iter()
+                .rev()
+                .take(k)
+                .take_while(|&&d| d == b'0')
+                .count();
+        let split = digits.len().saturating_sub(k);
+        if split == 0 {
+            put(&mut text, &mut len, b"0");
+        } else {
+            put(&mut text, &mut len, &digits[..split]);
+        }
+        if end > split {
+            put(&mut text, &mut len, b".");
+            len += k.saturating_sub(digits.len());
+            put(&mut text, &mut len, &digits[split..end]);
+        }
     }
-    if end > split {
-        out.push('.');
-        out.extend(std::iter::repeat_n('0', k.saturating_sub(digits.len())));
-        push(out, &digits[split..end]);
-    }
+    // ASCII digits, sign and point only.
+    out.push_str(std::str::from_utf8(&text[..len]).unwrap_or_default());
 }
 
 /// Whether Ryū's digits of `x` are certainly `Display`'s. They differ only

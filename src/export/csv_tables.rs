@@ -356,12 +356,25 @@ pub fn keys_csv(r: &RunResults) -> Result<Vec<u8>> {
 /// # Errors
 /// Only on a CSV writer failure.
 pub fn timeseries_csv(r: &RunResults) -> Result<Vec<u8>> {
+    Ok(timeseries_pieces(r)?.concat())
+}
+
+/// [`timeseries_csv`]'s bytes as consecutive pieces (the header, then runs
+/// of 64 partitions), written one after the other without joining them:
+/// a table of thousands of partitions renders tens of MB.
+///
+/// # Errors
+/// Only on a CSV writer failure.
+pub fn timeseries_pieces(r: &RunResults) -> Result<Vec<Vec<u8>>> {
     use crate::format::SERIES_DIGITS;
     use rayon::prelude::*;
     // The file's bulk (partitions × steps rows, millions on a large table)
-    // is rendered in parallel runs of partitions, then joined in order: the
-    // same bytes as one writer. The header is TimeseriesRow's.
-    let mut bytes = render("timeseries.csv", std::iter::empty::<TimeseriesRow>())?;
+    // is rendered in parallel runs of partitions, in order: the same bytes
+    // as one writer. The header is TimeseriesRow's.
+    let mut pieces = vec![render(
+        "timeseries.csv",
+        std::iter::empty::<TimeseriesRow>(),
+    )?];
     for t in &r.tables {
         let ts = &t.timeseries;
         let rows: Vec<_> = ts.utilization.iter().zip(&ts.units_per_s).collect();
@@ -427,13 +440,9 @@ pub fn timeseries_csv(r: &RunResults) -> Result<Vec<u8>> {
                 out
             })
             .collect();
-        // One allocation for the joined file (tens of MB on a large table).
-        bytes.reserve(chunks.iter().map(Vec::len).sum());
-        for chunk in chunks {
-            bytes.extend_from_slice(&chunk);
-        }
+        pieces.extend(chunks);
     }
-    Ok(bytes)
+    Ok(pieces)
 }
 
 /// `growth.csv`: per table and grid day, the largest item collection and item

@@ -6,7 +6,8 @@ pub mod csv_tables;
 pub mod summary;
 
 pub use csv_tables::{
-    growth_csv, keys_csv, nodes_csv, partitions_csv, patterns_csv, timeseries_csv, variants_csv,
+    growth_csv, keys_csv, nodes_csv, partitions_csv, patterns_csv, timeseries_csv,
+    timeseries_pieces, variants_csv,
 };
 pub use summary::{summary_json, Summary};
 
@@ -20,6 +21,9 @@ pub struct Exporter {
     pub file_name: &'static str,
     /// Renders the file.
     pub render: fn(&RunResults) -> Result<Vec<u8>>,
+    /// Renders the same bytes as consecutive pieces, for a file too large
+    /// to join in memory first (written piece by piece).
+    pub pieces: Option<fn(&RunResults) -> Result<Vec<Vec<u8>>>>,
 }
 
 /// The data files of the output contract, in writing order.
@@ -28,38 +32,46 @@ pub fn exporters(results: &RunResults) -> Vec<Exporter> {
         Exporter {
             file_name: "summary.json",
             render: summary_json,
+            pieces: None,
         },
         Exporter {
             file_name: "partitions.csv",
             render: partitions_csv,
+            pieces: None,
         },
         Exporter {
             file_name: "keys.csv",
             render: keys_csv,
+            pieces: None,
         },
         Exporter {
             file_name: "timeseries.csv",
             render: timeseries_csv,
+            pieces: Some(timeseries_pieces),
         },
         Exporter {
             file_name: "growth.csv",
             render: growth_csv,
+            pieces: None,
         },
         Exporter {
             file_name: "patterns.csv",
             render: patterns_csv,
+            pieces: None,
         },
     ];
     if results.tables.iter().any(|t| t.nodes.is_some()) {
         v.push(Exporter {
             file_name: "nodes.csv",
             render: nodes_csv,
+            pieces: None,
         });
     }
     if !results.variants.is_empty() {
         v.push(Exporter {
             file_name: "variants.csv",
             render: variants_csv,
+            pieces: None,
         });
     }
     v
@@ -74,8 +86,19 @@ pub fn write_data_files(results: &RunResults, dir: &Path) -> Result<Vec<PathBuf>
         .into_iter()
         .map(|e| {
             let path = dir.join(e.file_name);
-            let bytes = (e.render)(results)?;
-            std::fs::write(&path, bytes).map_err(|err| Error::write(&path, err))?;
+            let pieces = match e.pieces {
+                Some(pieces) => pieces(results)?,
+                None => vec![(e.render)(results)?],
+            };
+            let write = || -> std::io::Result<()> {
+                use std::io::Write;
+                let mut file = std::fs::File::create(&path)?;
+                for piece in &pieces {
+                    file.write_all(piece)?;
+                }
+                file.flush()
+            };
+            write().map_err(|err| Error::write(&path, err))?;
             Ok(path)
         })
         .collect()
