@@ -15,6 +15,9 @@ use crate::error::{Error, Result};
 use crate::results::RunResults;
 use std::path::{Path, PathBuf};
 
+/// A file's bytes as consecutive pieces.
+pub type Pieces = Vec<Vec<u8>>;
+
 /// One output file: its name and how to render it.
 pub struct Exporter {
     /// File name inside the output folder.
@@ -23,7 +26,7 @@ pub struct Exporter {
     pub render: fn(&RunResults) -> Result<Vec<u8>>,
     /// Renders the same bytes as consecutive pieces, for a file too large
     /// to join in memory first (written piece by piece).
-    pub pieces: Option<fn(&RunResults) -> Result<Vec<Vec<u8>>>>,
+    pub pieces: Option<fn(&RunResults) -> Result<Pieces>>,
 }
 
 /// The data files of the output contract, in writing order.
