@@ -60,12 +60,37 @@ pub fn std_dev(xs: &[f64]) -> f64 {
 /// assert_eq!(percentile(&[1.0, 2.0], 0.95), 1.95);
 /// ```
 pub fn percentile(xs: &[f64], q: f64) -> f64 {
+    percentile_in_place(&mut xs.to_vec(), q)
+}
+
+/// [`percentile`] of `xs`, reordering it: the two order statistics it
+/// interpolates are selected (O(n)) rather than the whole slice sorted, the
+/// same values as [`percentile_sorted`] of the sorted slice.
+///
+/// ```
+/// use keyheat::results::stats::percentile_in_place;
+/// assert_eq!(percentile_in_place(&mut [5.0, 1.0, 4.0, 2.0, 3.0], 0.5), 3.0);
+/// assert_eq!(percentile_in_place(&mut [2.0, 1.0], 0.95), 1.95);
+/// ```
+pub fn percentile_in_place(xs: &mut [f64], q: f64) -> f64 {
     if xs.is_empty() {
         return 0.0;
     }
-    let mut v: Vec<f64> = xs.to_vec();
-    v.sort_by(f64::total_cmp);
-    percentile_sorted(&v, q)
+    let h = (xs.len() - 1) as f64 * q.clamp(0.0, 1.0);
+    let lo = h.floor() as usize;
+    let hi = h.ceil() as usize;
+    let (_, &mut at_lo, above) = xs.select_nth_unstable_by(lo, f64::total_cmp);
+    // The next order statistic is the least of those above.
+    let at_hi = if hi > lo {
+        above
+            .iter()
+            .copied()
+            .min_by(f64::total_cmp)
+            .unwrap_or(at_lo)
+    } else {
+        at_lo
+    };
+    at_lo + (h - lo as f64) * (at_hi - at_lo)
 }
 
 /// [`percentile`] of an already sorted slice.
@@ -136,6 +161,27 @@ impl Proportion {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// Selecting the two order statistics gives the sorted slice's
+        /// percentile bit for bit, ties and signed zeros included.
+        #[test]
+        fn percentile_in_place_is_the_sorted_percentile(
+            xs in proptest::collection::vec(
+                proptest::strategy::Strategy::prop_map(-3i32..4, |k| {
+                    if k == 0 { -0.0 } else { f64::from(k) / 3.0 }
+                }),
+                0..60,
+            ),
+            q in 0.0f64..=1.0,
+        ) {
+            let mut sorted = xs.clone();
+            sorted.sort_by(f64::total_cmp);
+            let want = percentile_sorted(&sorted, q);
+            let got = percentile_in_place(&mut xs.clone(), q);
+            proptest::prop_assert_eq!(got.to_bits(), want.to_bits());
+        }
+    }
 
     #[test]
     fn wilson_interval_matches_textbook_example() {
