@@ -183,18 +183,30 @@ impl<'a> TableSetup<'a> {
 
     /// One server's streams at `lams(stream)` requests/s, as per-window components.
     pub(super) fn components(&self, lams: impl Fn(usize) -> f64) -> Vec<Component<'a>> {
+        let mut out = Vec::new();
+        self.components_into(&mut out, lams);
+        out
+    }
+
+    /// [`TableSetup::components`] appended to `out`.
+    pub(super) fn components_into(
+        &self,
+        out: &mut Vec<Component<'a>>,
+        lams: impl Fn(usize) -> f64,
+    ) {
         let window_s = self.plan.window_s;
-        self.table
-            .streams
-            .iter()
-            .enumerate()
-            .map(|(si, s)| Component {
-                lambda: lams(si) * window_s,
-                severity: &s.severity,
-                is_write: s.is_write,
-            })
-            .filter(|c| c.lambda > 0.0)
-            .collect()
+        out.extend(
+            self.table
+                .streams
+                .iter()
+                .enumerate()
+                .map(|(si, s)| Component {
+                    lambda: lams(si) * window_s,
+                    severity: &s.severity,
+                    is_write: s.is_write,
+                })
+                .filter(|c| c.lambda > 0.0),
+        );
     }
 }
 

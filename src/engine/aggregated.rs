@@ -139,10 +139,11 @@ fn draw_partitions(
     let pieces_of = |p: usize| rates.rebalanced.as_ref().and_then(|r| r.pieces[p].as_ref());
     // Each unit's streams as per-window components, built once for its
     // bound, its full draw or its cold outcome.
-    let comps: Vec<Vec<Component<'_>>> = units
-        .iter()
-        .map(|unit| setup.components(|si| rates.placed[si].per_partition[unit[0]]))
-        .collect();
+    let mut comps = UnitComponents::default();
+    for unit in &units {
+        setup.components_into(&mut comps.all, |si| rates.placed[si].per_partition[unit[0]]);
+        comps.ends.push(comps.all.len());
+    }
     let draw_full = |u: usize, acc: &mut TableAccumulator| -> Drawn {
         let unit = units[u];
         let p = unit[0];
@@ -192,8 +193,9 @@ fn draw_partitions(
     if plan.screen_cold && !setup.draws_every_window() {
         let mut bounds: Vec<Option<ColdBound>> = units
             .iter()
-            .zip(&comps)
-            .map(|(unit, c)| {
+            .enumerate()
+            .map(|(u, unit)| {
+                let c = &comps[u];
                 pieces_of(unit[0]).is_none().then(|| {
                     let windows = seg.windows() * unit.len();
                     ColdBound::with(c, &setup.partition_limits, windows, false)
@@ -266,6 +268,24 @@ fn draw_partitions(
     }
 }
 
+/// Every unit's components in one buffer (thousands of partitions per
+/// segment and trial, without a vector each): unit `u`'s are
+/// `all[ends[u − 1]..ends[u]]`, indexed as `comps[u]`.
+#[derive(Default)]
+struct UnitComponents<'a> {
+    all: Vec<Component<'a>>,
+    ends: Vec<usize>,
+}
+
+impl<'a> std::ops::Index<usize> for UnitComponents<'a> {
+    type Output = [Component<'a>];
+
+    fn index(&self, u: usize) -> &[Component<'a>] {
+        let start = if u == 0 { 0 } else { self.ends[u - 1] };
+        &self.all[start..self.ends[u]]
+    }
+}
+
 /// The units left undrawn by screening, cold: each one's outcome from its
 /// bound ([`ColdBound::outcome`]), over all its windows and, for a group,
 /// one member's own.
@@ -273,7 +293,7 @@ fn fill_cold(
     setup: &TableSetup<'_>,
     seg: &Segment,
     units: &[&[usize]],
-    comps: &[Vec<Component<'_>>],
+    comps: &UnitComponents<'_>,
     bounds: &[Option<ColdBound>],
     drawn: &mut [Option<Drawn>],
 ) {
