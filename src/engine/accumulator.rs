@@ -219,11 +219,45 @@ pub(super) struct Series {
     windows: usize,
 }
 
-impl Series {
+/// One row of a [`Series`], filled on its own (rows are filled in parallel).
+pub(super) struct SeriesRow<'s> {
+    utilization: &'s mut [f64],
+    units: &'s mut [f64],
+    steps: usize,
+    windows: usize,
+}
+
+impl SeriesRow<'_> {
     /// The first window after `window`'s timeseries step.
     pub(super) fn step_end(&self, window: usize) -> usize {
         let step = window * self.steps / self.windows;
         ((step + 1) * self.windows).div_ceil(self.steps)
+    }
+
+    /// Records window `window` of the busy period.
+    pub(super) fn record(&mut self, window: usize, util: f64, units: f64) {
+        let step = window * self.steps / self.windows;
+        if util > self.utilization[step] {
+            self.utilization[step] = util;
+        }
+        self.units[step] += units;
+    }
+}
+
+impl Series {
+    /// Every row, each to be filled on its own.
+    pub(super) fn rows(&mut self) -> Vec<SeriesRow<'_>> {
+        let (steps, windows) = (self.steps, self.windows);
+        self.utilization
+            .iter_mut()
+            .zip(self.units.iter_mut())
+            .map(|(utilization, units)| SeriesRow {
+                utilization,
+                units,
+                steps,
+                windows,
+            })
+            .collect()
     }
 
     /// Records window `window` of the busy period on `row`.

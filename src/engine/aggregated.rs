@@ -4,13 +4,14 @@
 //! ([`super::window`]), drawn window by window for the representative trial
 //! and `--method windows`, in closed form otherwise.
 
-use super::accumulator::{SegmentRates, Series, TableAccumulator, TableSetup};
+use super::accumulator::{SegmentRates, Series, SeriesRow, TableAccumulator, TableSetup};
 use super::placement::Placed;
 use super::screen::ColdBound;
 use super::segments::Segment;
 use super::window::{collapsed, draw_windows, Component, Limits, Outcome, Stretches};
 use crate::store::hash::fmix64;
 use rand_xoshiro::Xoshiro256PlusPlus;
+use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -351,28 +352,37 @@ fn draw_series(
     let Some(series) = acc.series.as_mut() else {
         return;
     };
+    // Each row draws from its own stream into its own row: in parallel
+    // (thousands of partitions on a large table), the same numbers.
+    let mut rows = series.rows();
     if setup.simulate_partitions {
         let steps = split_steps(setup, seg);
-        for p in 0..setup.p_count {
-            let mut rng = setup.series_rng(seg, p);
-            let pieces = rates.rebalanced.as_ref().and_then(|r| r.pieces[p].as_ref());
-            if let Some(pieces) = pieces {
-                for piece in pieces {
-                    let comps = setup.components(|si| piece[si]);
-                    by_steps(series, &comps, &setup.partition_limits, p, seg, &mut rng);
+        rows.par_iter_mut()
+            .take(setup.p_count)
+            .enumerate()
+            .for_each(|(p, row)| {
+                let mut rng = setup.series_rng(seg, p);
+                let pieces = rates.rebalanced.as_ref().and_then(|r| r.pieces[p].as_ref());
+                if let Some(pieces) = pieces {
+                    for piece in pieces {
+                        let comps = setup.components(|si| piece[si]);
+                        by_steps(row, &comps, &setup.partition_limits, seg, &mut rng);
+                    }
+                    return;
                 }
-                continue;
-            }
-            let comps = setup.components(|si| rates.placed[si].per_partition[p]);
-            let limits = heat_limits(setup, rates.placed, p, steps);
-            by_steps(series, &comps, &limits, p, seg, &mut rng);
-        }
+                let comps = setup.components(|si| rates.placed[si].per_partition[p]);
+                let limits = heat_limits(setup, rates.placed, p, steps);
+                by_steps(row, &comps, &limits, seg, &mut rng);
+            });
     } else if setup.nodes().is_some() && setup.simulate_nodes {
-        for n in 0..setup.n_nodes {
-            let comps = setup.components(|si| rates.node_lam[n][si]);
-            let mut rng = setup.series_rng(seg, n);
-            by_steps(series, &comps, &setup.node_limits, n, seg, &mut rng);
-        }
+        rows.par_iter_mut()
+            .take(setup.n_nodes)
+            .enumerate()
+            .for_each(|(n, row)| {
+                let comps = setup.components(|si| rates.node_lam[n][si]);
+                let mut rng = setup.series_rng(seg, n);
+                by_steps(row, &comps, &setup.node_limits, seg, &mut rng);
+            });
     }
 }
 
@@ -390,10 +400,9 @@ fn split_steps(setup: &TableSetup<'_>, seg: &Segment) -> f64 {
 /// and throttled units, with a step's units drawn from their normal
 /// approximation. `--method windows` still draws every window.
 fn by_steps(
-    series: &mut Series,
+    row: &mut SeriesRow<'_>,
     comps: &[Component<'_>],
     limits: &Limits,
-    row: usize,
     seg: &Segment,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Outcome {
@@ -401,9 +410,9 @@ fn by_steps(
     let mut out = Outcome::default();
     let mut w = seg.start;
     while w < seg.end {
-        let end = series.step_end(w).min(seg.end).max(w + 1);
+        let end = row.step_end(w).min(seg.end).max(w + 1);
         let o = stretches.draw(end - w, rng);
-        series.record(row, w, o.peak_utilization, o.requested_units);
+        row.record(w, o.peak_utilization, o.requested_units);
         out.merge(o);
         w = end;
     }
