@@ -140,7 +140,10 @@ fn draw_partitions(
     let pieces_of = |p: usize| rates.rebalanced.as_ref().and_then(|r| r.pieces[p].as_ref());
     // Each unit's streams as per-window components, built once for its
     // bound, its full draw or its cold outcome.
-    let mut comps = UnitComponents::default();
+    let mut comps = UnitComponents {
+        all: Vec::with_capacity(units.len() * setup.table.streams.len()),
+        ends: Vec::with_capacity(units.len()),
+    };
     for unit in &units {
         setup.components_into(&mut comps.all, |si| rates.placed[si].per_partition[unit[0]]);
         comps.ends.push(comps.all.len());
