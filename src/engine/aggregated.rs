@@ -140,14 +140,7 @@ fn draw_partitions(
     let pieces_of = |p: usize| rates.rebalanced.as_ref().and_then(|r| r.pieces[p].as_ref());
     // Each unit's streams as per-window components, built once for its
     // bound, its full draw or its cold outcome.
-    let mut comps = UnitComponents {
-        all: Vec::with_capacity(units.len() * setup.table.streams.len()),
-        ends: Vec::with_capacity(units.len()),
-    };
-    for unit in &units {
-        setup.components_into(&mut comps.all, |si| rates.placed[si].per_partition[unit[0]]);
-        comps.ends.push(comps.all.len());
-    }
+    let comps = UnitComponents::new(setup, rates, &units);
     let draw_full = |u: usize, acc: &mut TableAccumulator| -> Drawn {
         let unit = units[u];
         let p = unit[0];
@@ -275,10 +268,26 @@ fn draw_partitions(
 /// Every unit's components in one buffer (thousands of partitions per
 /// segment and trial, without a vector each): unit `u`'s are
 /// `all[ends[u − 1]..ends[u]]`, indexed as `comps[u]`.
-#[derive(Default)]
 struct UnitComponents<'a> {
     all: Vec<Component<'a>>,
     ends: Vec<usize>,
+}
+
+impl<'a> UnitComponents<'a> {
+    /// The components of each unit's first partition. The buffer takes its
+    /// capacity up front: grown by doubling it mapped fresh pages on every
+    /// draw.
+    fn new(setup: &TableSetup<'a>, rates: &SegmentRates<'_>, units: &[&[usize]]) -> Self {
+        let mut comps = UnitComponents {
+            all: Vec::with_capacity(units.len() * setup.table.streams.len()),
+            ends: Vec::with_capacity(units.len()),
+        };
+        for unit in units {
+            setup.components_into(&mut comps.all, |si| rates.placed[si].per_partition[unit[0]]);
+            comps.ends.push(comps.all.len());
+        }
+        comps
+    }
 }
 
 impl<'a> std::ops::Index<usize> for UnitComponents<'a> {
