@@ -98,7 +98,7 @@ impl Severity {
         let variance = samples.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n;
         let constant = samples.iter().all(|&x| x == samples[0]);
         let mut sorted = samples.clone();
-        sorted.sort_by(f64::total_cmp);
+        sorted.sort_unstable_by(f64::total_cmp);
         let mut distinct: Vec<(f64, f64)> = Vec::new();
         for x in sorted {
             match distinct.last_mut() {

@@ -178,7 +178,7 @@ fn hot_key_units(s: &Stream, base: &RankShares, f: &ReadFilter, rate: f64) -> Ve
             rate * p * f.pass(r, p) * combo * weight * s.severity.mean
         })
         .collect();
-    units.sort_by(|a, b| b.total_cmp(a));
+    units.sort_unstable_by(|a, b| b.total_cmp(a));
     units.truncate(HOT_KEYS as usize);
     units
 }
@@ -235,7 +235,7 @@ fn busiest_partition(
             top + z * (top * u2_per_u / sim.window_s).sqrt()
         })
         .collect();
-    peaks.sort_by(f64::total_cmp);
+    peaks.sort_unstable_by(f64::total_cmp);
     peaks[(PLACEMENTS * 95 / 100).min(PLACEMENTS - 1)]
 }
 

@@ -201,7 +201,7 @@ pub(super) fn cluster_memory(
     });
     let mut ranked_at_horizon = at(plan.horizon_days);
     let total_at_horizon = ranked_at_horizon.iter().sum();
-    ranked_at_horizon.sort_by(|a, b| b.total_cmp(a));
+    ranked_at_horizon.sort_unstable_by(|a, b| b.total_cmp(a));
     Some(MemoryTrial {
         peak_by_day,
         ranked_at_horizon,

@@ -123,7 +123,7 @@ impl Stat {
     /// ```
     pub fn from_samples(xs: &[f64]) -> Stat {
         let mut v: Vec<f64> = xs.to_vec();
-        v.sort_by(f64::total_cmp);
+        v.sort_unstable_by(f64::total_cmp);
         Stat {
             mean: mean(xs),
             p50: percentile_sorted(&v, 0.5),
