@@ -312,6 +312,27 @@ mod tests {
     use rand::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;
 
+    #[test]
+    fn debug_text_tells_severities_apart_by_every_sample() {
+        // The reuse fingerprint compares tables by this text: the same
+        // samples give the same text; one sample changed by one ulp, two
+        // samples swapped (the same distribution, drawn in another order)
+        // or one more sample each give another.
+        let base: Vec<f64> = (0..65_536).map(|i| 1.0 + f64::from(i % 7) * 0.5).collect();
+        let text = |xs: &[f64]| format!("{:?}", Severity::from_samples(xs.to_vec()));
+        assert_eq!(text(&base), text(&base.clone()));
+        let mut ulp = base.clone();
+        ulp[40_000] = f64::from_bits(ulp[40_000].to_bits() + 1);
+        let mut swapped = base.clone();
+        swapped.swap(3, 4);
+        let mut longer = base.clone();
+        longer.push(1.0);
+        for other in [ulp, swapped, longer] {
+            assert_ne!(text(&base), text(&other));
+        }
+        assert!(text(&base).len() < 200, "{}", text(&base));
+    }
+
     fn sample_moments(d: &SizeDist, n: usize) -> (f64, f64) {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
         let xs: Vec<f64> = (0..n).map(|_| d.sample(&mut rng)).collect();
