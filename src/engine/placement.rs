@@ -87,7 +87,18 @@ pub(super) struct Placer<'a> {
     pub(super) keep_keys: bool,
     /// Whether every key becomes an alias entry (the exact method).
     pub(super) exact: bool,
+    /// Where each head key landed in this trial, by what its text is made
+    /// of: (driver entity, instance, combination, shard, absolute bucket).
+    /// A key's place is fixed within a trial (the layout and the trial's
+    /// salt are), and a range query over N buckets asks again, in the next
+    /// bucket, for N − 1 of the keys it placed: found here rather than
+    /// formatted and hashed again. None: every key placed anew.
+    pub(super) landed: Option<std::cell::RefCell<HeadPlaces>>,
 }
+
+/// [`Placer::landed`]'s map.
+pub(super) type HeadPlaces =
+    rustc_hash::FxHashMap<(Option<usize>, u64, u64, Option<u32>, i64), usize>;
 
 /// One stream's partition rates being summed, with the exact method's alias
 /// entries when it keeps them.
@@ -373,6 +384,8 @@ impl Placer<'_> {
             place_salt: salt_place,
             name_salt: salt,
         };
+        // One buffer for every head key's text.
+        let mut key = String::with_capacity(64);
         for (r, &id) in ids.iter().enumerate() {
             let share = s.rank_share(r as u64 + 1);
             if share <= 0.0 {
@@ -385,16 +398,29 @@ impl Placer<'_> {
                 for c in 0..combos {
                     let ids = instance_ids(&table.keys, s.driver, id, c, salt);
                     for sk in &s.subkeys {
-                        let key =
-                            table
-                                .keys
-                                .format(&ids, sk.shard, bucket - i64::from(sk.bucket_back));
-                        let part = store_place(&key);
+                        let b = bucket - i64::from(sk.bucket_back);
                         let r_key = rate * share / combos as f64 * sk.weight;
+                        let known = (s.driver, id, c, sk.shard, b);
+                        let found = self
+                            .landed
+                            .as_ref()
+                            .and_then(|l| l.borrow().get(&known).copied());
+                        let part = match found {
+                            Some(part) if !self.keep_keys => part,
+                            _ => {
+                                key.clear();
+                                table.keys.format_into(&mut key, &ids, sk.shard, b);
+                                let part = store_place(&key);
+                                if let Some(l) = &self.landed {
+                                    l.borrow_mut().insert(known, part);
+                                }
+                                if self.keep_keys {
+                                    sink.keys.push((key.clone(), part, r_key));
+                                }
+                                part
+                            }
+                        };
                         sink.add(part, r_key);
-                        if self.keep_keys {
-                            sink.keys.push((key, part, r_key));
-                        }
                     }
                 }
             } else if sink.exact() {
@@ -709,5 +735,134 @@ fn spread(per: &mut [f64], mass: f64, var_keys: f64, rng: &mut Xoshiro256PlusPlu
     let scale = sd / (1.0 - 1.0 / pf).sqrt();
     for (x, zi) in per.iter_mut().zip(&z) {
         *x += (mass / pf + scale * (zi - zbar)).max(0.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{prepare, Options};
+    use crate::scenario::Scenario;
+    use rand::SeedableRng;
+
+    /// Range queries over 24 quarter-hour buckets of 4 write shards, with few enough other
+    /// instances to key each combination (three sites per sensor; ten lines
+    /// and three sites, by either): the keys a bucket's placement finds in
+    /// [`Placer::landed`] land where formatting and hashing them again puts
+    /// them, so a placer that remembers gives, bucket after bucket, what one
+    /// that does not gives, rate for rate (and fails if the map's key leaves
+    /// out any part of the key's text: the bucket, the combination, the
+    /// driving entity).
+    #[test]
+    fn keys_found_in_the_trial_map_land_where_they_are_placed_again() {
+        let text = r#"
+schema_version = 1
+name = "quarter-hours"
+[store]
+kind = "cassandra"
+nodes = 6
+replication_factor = 3
+[simulation]
+seed = 5
+trials = 2
+duration = "1h"
+[[entity]]
+name = "sensor"
+count = 100_000
+popularity = { distribution = "zipf", exponent = 1.1 }
+[[entity]]
+name = "site"
+count = 3
+popularity = "uniform"
+[[table]]
+name = "readings"
+partition_key = "{site}:{sensor}:{bucket}#{shard}"
+sort_key = "{time}"
+item_size = "100B"
+bucket = "15m"
+shards = 4
+shard_strategy = "random"
+[[access_pattern]]
+name = "ingest"
+table = "readings"
+operation = "put"
+rate = 5000
+by = "sensor"
+[[access_pattern]]
+name = "last 6 hours"
+table = "readings"
+operation = "query"
+rate = 300
+by = "sensor"
+range = "6h"
+[[entity]]
+name = "line"
+count = 10
+popularity = "uniform"
+[[table]]
+name = "lines"
+partition_key = "{site}:{line}:{bucket}"
+sort_key = "{time}"
+item_size = "100B"
+bucket = "15m"
+[[access_pattern]]
+name = "line status"
+table = "lines"
+operation = "put"
+rate = 50
+by = "line"
+[[access_pattern]]
+name = "site, last 6 hours"
+table = "lines"
+operation = "query"
+rate = 20
+by = "site"
+range = "6h"
+"#;
+        let scenario = Scenario::from_str_at(text, "quarter-hours.toml").expect("parses");
+        let (plan, model) = prepare(&scenario, &Options::default(), 0.0).expect("plans");
+        for table in &plan.tables {
+            same_with_and_without_the_map(table, model.store());
+        }
+    }
+
+    fn same_with_and_without_the_map(table: &TablePlan, store: &dyn StoreModel) {
+        let placer = |keep_keys, remember: bool| Placer {
+            store,
+            table,
+            keep_keys,
+            exact: false,
+            landed: remember.then(Default::default),
+        };
+        for keep_keys in [false, true] {
+            let (with, without) = (placer(keep_keys, true), placer(keep_keys, false));
+            let mut rng_with = Xoshiro256PlusPlus::seed_from_u64(9);
+            let mut rng_without = Xoshiro256PlusPlus::seed_from_u64(9);
+            let mut world_with = World::new(&mut Xoshiro256PlusPlus::seed_from_u64(3));
+            let mut world_without = World::new(&mut Xoshiro256PlusPlus::seed_from_u64(3));
+            for bucket in 0..6 {
+                let a = with.place_bucket(bucket, &mut world_with, &mut rng_with);
+                let b = without.place_bucket(bucket, &mut world_without, &mut rng_without);
+                for (x, y) in a.placed.iter().zip(&b.placed) {
+                    assert_eq!(x.per_partition, y.per_partition, "bucket {bucket}");
+                    assert_eq!(x.keys, y.keys, "bucket {bucket}");
+                }
+            }
+            // The query's 24 buckets back were kept, each where its text
+            // lands (uniform sites and lines alike swap keys of equal rate,
+            // which the rates above cannot tell apart).
+            let landed = with.landed.as_ref().map(|l| l.borrow().clone());
+            let landed = landed.unwrap_or_default();
+            assert!(landed.len() > 24 * 10, "{}", landed.len());
+            let p = table.layout.partitions.max(1);
+            for (&(driver, id, c, shard, bucket), &part) in &landed {
+                let ids = instance_ids(&table.keys, driver, id, c, world_with.name_salt);
+                let key = table.keys.format(&ids, shard, bucket);
+                let again = store
+                    .place_in_trial(&key, p, world_with.place_salt)
+                    .min(p - 1);
+                assert_eq!(part, again, "{key}");
+            }
+        }
     }
 }

@@ -92,17 +92,35 @@ impl KeySpace {
     /// Formats a key: `ids[i]` is the instance of `entities[i]`.
     pub fn format(&self, ids: &[u64], shard: Option<u32>, bucket: i64) -> String {
         let mut out = String::with_capacity(32);
+        self.format_into(&mut out, ids, shard, bucket);
+        out
+    }
+
+    /// [`KeySpace::format`] appended to `out` (placement formats the head's
+    /// keys in every trial and bucket: one buffer, no allocation per key).
+    pub fn format_into(&self, out: &mut String, ids: &[u64], shard: Option<u32>, bucket: i64) {
+        use std::fmt::Write;
+        // Writing to a String cannot fail.
         for part in &self.template {
             match part {
                 TemplatePart::Literal(s) => out.push_str(s),
                 TemplatePart::Entity(name) => {
                     let i = self.entities.iter().position(|(n, _)| n == name);
                     match i.and_then(|i| ids.get(i).map(|id| (i, *id))) {
-                        Some((i, id)) => out.push_str(&self.instance_name(i, id)),
+                        Some((i, id)) => {
+                            match self.values.get(i).and_then(|v| v.get(id as usize)) {
+                                Some(v) => out.push_str(v),
+                                None => {
+                                    let _ = write!(out, "{id}");
+                                }
+                            }
+                        }
                         None => out.push('?'),
                     }
                 }
-                TemplatePart::Bucket => out.push_str(&(self.bucket_base + bucket).to_string()),
+                TemplatePart::Bucket => {
+                    let _ = write!(out, "{}", self.bucket_base + bucket);
+                }
                 TemplatePart::Shard => {
                     let shard = match self.shard_by {
                         Some((e, n)) => ids
@@ -110,13 +128,12 @@ impl KeySpace {
                             .map_or(0, |&id| shard_of(&self.instance_name(e, id), n)),
                         None => shard.unwrap_or(0),
                     };
-                    out.push_str(&shard.to_string());
+                    let _ = write!(out, "{shard}");
                 }
                 TemplatePart::Time => out.push_str("<time>"),
                 TemplatePart::Id => out.push_str("<id>"),
             }
         }
-        out
     }
 }
 

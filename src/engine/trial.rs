@@ -25,10 +25,10 @@ use super::accumulator::{TableAccumulator, TableLimitTrial, TableSetup};
 use super::aggregated::aggregated_segment;
 use super::cluster::{cluster_nodes, NodeLoad, CLUSTER_SEED};
 use super::exact::exact_segment;
-use super::placement::{BucketPlacement, Placed, Placer};
+use super::placement::{BucketPlacement, HeadPlaces, Placed, Placer};
 use super::plan::{trial_seed, Plan, TablePlan};
 use super::segments::{table_segments, Segment};
-use super::world::World;
+use super::world::{World, HEAD_RANKS};
 use crate::results::{KeyLoad, Timeseries};
 use crate::store::StoreModel;
 use rand::SeedableRng;
@@ -189,6 +189,19 @@ fn run_table(
         table,
         keep_keys: representative || setup.load_split.is_some(),
         exact: setup.exact,
+        // Room for the head's keys of a bucket and of the next ones.
+        landed: Some(std::cell::RefCell::new(
+            HeadPlaces::with_capacity_and_hasher(
+                2 * HEAD_RANKS as usize
+                    * table
+                        .streams
+                        .iter()
+                        .map(|s| s.subkeys.len())
+                        .max()
+                        .unwrap_or(1),
+                Default::default(),
+            ),
+        )),
     };
     let mut acc = TableAccumulator::new(&setup);
     acc.caps_rng = Xoshiro256PlusPlus::seed_from_u64(caps_seed);
