@@ -396,7 +396,8 @@ impl Placer<'_> {
             } else if s.combos.count <= 16.0 {
                 let combos = s.combos.count as u64;
                 for c in 0..combos {
-                    let ids = instance_ids(&table.keys, s.driver, id, c, salt);
+                    // The instances named, once a key is not found.
+                    let mut named: Option<Vec<u64>> = None;
                     for sk in &s.subkeys {
                         let b = bucket - i64::from(sk.bucket_back);
                         let r_key = rate * share / combos as f64 * sk.weight;
@@ -408,8 +409,11 @@ impl Placer<'_> {
                         let part = match found {
                             Some(part) if !self.keep_keys => part,
                             _ => {
+                                let ids = named.get_or_insert_with(|| {
+                                    instance_ids(&table.keys, s.driver, id, c, salt)
+                                });
                                 key.clear();
-                                table.keys.format_into(&mut key, &ids, sk.shard, b);
+                                table.keys.format_into(&mut key, ids, sk.shard, b);
                                 let part = store_place(&key);
                                 if let Some(l) = &self.landed {
                                     l.borrow_mut().insert(known, part);
