@@ -749,14 +749,14 @@ mod tests {
     use crate::scenario::Scenario;
     use rand::SeedableRng;
 
-    /// Range queries over 24 quarter-hour buckets of 4 write shards, with few enough other
-    /// instances to key each combination (three sites per sensor; ten lines
-    /// and three sites, by either): the keys a bucket's placement finds in
-    /// [`Placer::landed`] land where formatting and hashing them again puts
-    /// them, so a placer that remembers gives, bucket after bucket, what one
-    /// that does not gives, rate for rate (and fails if the map's key leaves
-    /// out any part of the key's text: the bucket, the combination, the
-    /// driving entity).
+    /// Range queries over 24 quarter-hour buckets (of 4 write shards), with
+    /// few enough other instances to key each combination (three sites per
+    /// sensor; ten lines and three sites, by either): the keys a bucket's
+    /// placement finds in [`Placer::landed`] land where formatting and
+    /// hashing them again puts them, so a placer that remembers gives,
+    /// bucket after bucket, what one that does not gives, rate for rate
+    /// (and fails if the map's key leaves out any part of the key's text:
+    /// the bucket, the combination, the driving entity, the shard).
     #[test]
     fn keys_found_in_the_trial_map_land_where_they_are_placed_again() {
         let text = r#"
