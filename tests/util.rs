@@ -50,11 +50,14 @@ pub fn server_available(program: &str, found: bool, install: &str) -> bool {
     );
     // Written to the process's stderr directly, not through `eprintln!`,
     // which the test harness captures and hides for a passing test.
+    // The harness names each test's thread after the test.
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("a test");
     use std::io::Write;
     let _ = writeln!(
         std::io::stderr(),
-        "SKIPPED: {program} is not on this machine, so this test did not run ({install}; \
-         set KEYHEAT_REQUIRE_SERVERS=1 to make its absence fail instead)"
+        "SKIPPED: {test}: {program} is not on this machine, so this test did not run \
+         ({install}; set KEYHEAT_REQUIRE_SERVERS=1 to make its absence fail instead)"
     );
     false
 }
