@@ -1097,7 +1097,13 @@ fn durations_without_a_unit_warn_where_they_are_written() {
     .replace("item_size = \"2KB\"", "item_size = \"2KB\"\nttl = 90");
     let s = Scenario::from_str_at(&text, "u.toml").expect("valid, with warnings");
     let shown: Vec<String> = s.warnings.iter().map(ToString::to_string).collect();
-    assert_eq!(shown.len(), 3, "{shown:#?}");
+    // The fourth: day 30 is after a two-minute horizon.
+    assert_eq!(shown.len(), 4, "{shown:#?}");
+    assert!(
+        shown[3].contains("checkpoint 30 d is after the horizon (2 min)"),
+        "{}",
+        shown[3]
+    );
     assert!(shown[0].starts_with("u.toml:4:11: warning: simulation.horizon: horizon = 120 has no unit, so it is read as 120 seconds (2 min)"), "{}", shown[0]);
     assert!(
         shown[0]
@@ -1119,6 +1125,37 @@ fn durations_without_a_unit_warn_where_they_are_written() {
         .replace("checkpoints = [0,", "checkpoints = [\"0d\",")
         .replace("ttl = 90", "ttl = \"90d\"");
     let s = Scenario::from_str_at(&written, "u.toml").expect("valid");
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+}
+
+/// A checkpoint after the horizon (a new user's `"400d"` with `horizon =
+/// "365d"`) warns where it is written: sizes and breaches stop at the
+/// horizon while that busy period runs later. One at the horizon does not.
+#[test]
+fn a_checkpoint_after_the_horizon_warns_where_it_is_written() {
+    let text = base_with(
+        "name = \"errs\"\n",
+        "name = \"errs\"\n[simulation]\nhorizon = \"365d\"\ncheckpoints = [\"0d\", \"180d\", \"400d\"]\n",
+    );
+    let s = Scenario::from_str_at(&text, "c.toml").expect("valid, with a warning");
+    let shown: Vec<String> = s.warnings.iter().map(ToString::to_string).collect();
+    assert_eq!(shown.len(), 1, "{shown:#?}");
+    assert!(
+        shown[0].starts_with(
+            "c.toml:5:30: warning: simulation.checkpoints[2]: checkpoint 400 d is after the horizon (365 d)"
+        ),
+        "{}",
+        shown[0]
+    );
+    assert!(
+        shown[0].contains(
+            "fix: raise the horizon to horizon = \"400d\", or keep checkpoints within 365 d"
+        ),
+        "{}",
+        shown[0]
+    );
+    let within = text.replace("\"400d\"", "\"365d\"");
+    let s = Scenario::from_str_at(&within, "c.toml").expect("valid");
     assert!(s.warnings.is_empty(), "{:?}", s.warnings);
 }
 

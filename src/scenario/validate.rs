@@ -174,6 +174,7 @@ pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
     let tables = tables(&root, &entities, &store)?;
     let mut warnings = Vec::new();
     unitless_duration_warnings(&root, &mut warnings)?;
+    late_checkpoint_warnings(&root, &simulation, &mut warnings)?;
     let access_patterns = access_patterns(&root, &tables, &entities, &simulation, &mut warnings)?;
     zero_capacity(&root, &store, &tables, &access_patterns)?;
     let checks = checks(&root)?;
@@ -1988,6 +1989,50 @@ fn unitless_duration_warnings(root: &Section, warnings: &mut Vec<Warning>) -> Re
             if let Some(f) = table.get(key) {
                 check(&f, f.node.get_ref(), key.into());
             }
+        }
+    }
+    Ok(())
+}
+
+/// Warnings for checkpoints after the horizon: sizes, breaches and node
+/// storage are projected only to the horizon, while such a busy period runs
+/// later, so the checks would judge different days without a word (a new
+/// user's `checkpoints = ["0d", "180d", "400d"]` with `horizon = "365d"`:
+/// hot_node judged on day 400, storage on day 365).
+fn late_checkpoint_warnings(
+    root: &Section,
+    simulation: &Simulation,
+    warnings: &mut Vec<Warning>,
+) -> Result<()> {
+    let Some(sim) = root.subsection("simulation", "[simulation]")? else {
+        return Ok(());
+    };
+    let Some(f) = sim.get("checkpoints") else {
+        return Ok(());
+    };
+    let horizon = simulation.horizon_days;
+    let toml::de::DeValue::Array(items) = f.node.get_ref() else {
+        return Ok(());
+    };
+    for ((i, node), &day) in items.iter().enumerate().zip(&simulation.checkpoints_days) {
+        // Beyond the horizon by more than rounding.
+        if day > horizon * (1.0 + 1e-9) + 1e-9 {
+            let item = f.item(i, node);
+            let (d, h) = (
+                crate::format::duration(day * 86_400.0),
+                crate::format::duration(horizon * 86_400.0),
+            );
+            warnings.push(warning(
+                &item,
+                format!(
+                    "checkpoint {d} is after the horizon ({h}): sizes, breaches and node storage \
+                     are projected only to {h}, so the checks would judge different days"
+                ),
+                format!(
+                    "raise the horizon to horizon = \"{}d\", or keep checkpoints within {h}",
+                    day.ceil()
+                ),
+            ));
         }
     }
     Ok(())
