@@ -381,6 +381,34 @@ fn field_rules() {
     );
 }
 
+/// A stray minus sign or a spelled-out unit is fixed with the user's own
+/// number (a new user's `count = -42`, `item_size = "-3KB"` and `"44 bytes"`
+/// were offered the stock 1_000_000 and "2KB").
+#[test]
+fn a_stray_sign_or_spelled_unit_is_fixed_with_the_users_number() {
+    assert_eq!(
+        error(&base_with("count = 1000", "count = -42")),
+        "s.toml:9:9: entity.customer.count: must be between 1 and 1,000,000,000,000, found -42\n  fix: write count = 42"
+    );
+    assert_eq!(
+        error(&base_with("item_size = \"2KB\"", "item_size = \"-3KB\"")),
+        "s.toml:14:13: table.orders.item_size: must be > 0, found `\"-3KB\"`\n  fix: write item_size = \"3KB\""
+    );
+    assert!(error(&base_with(
+        "item_size = \"2KB\"",
+        "item_size = \"44 bytes\""
+    ))
+    .ends_with("fix: write item_size = \"44B\""),);
+    assert!(error(&base_with(
+        "item_size = \"2KB\"",
+        "item_size = \"1,500 bytes\""
+    ))
+    .ends_with("fix: write item_size = \"1500B\""),);
+    // Nothing to salvage: the stock example stays.
+    assert!(error(&base_with("item_size = \"2KB\"", "item_size = 0"))
+        .ends_with("fix: write item_size = \"2KB\""));
+}
+
 #[test]
 fn variant_path_naming_nothing() {
     let variant = |set: &str| format!("{BASE}\n[[variant]]\nname = \"a\"\nset = {{ {set} }}\n");

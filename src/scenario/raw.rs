@@ -379,10 +379,14 @@ impl<'a, 'i> Field<'a, 'i> {
                 (true, false) => format!("≤ {max}"),
                 (false, _) => format!("between {} and {}", shown(min), shown(max)),
             };
-            return Err(self.error(
-                format!("must be {range}, found {value}"),
-                format!("write {example}"),
-            ));
+            // A stray minus sign: the user's number without it, when in range.
+            let fix = match value.checked_neg() {
+                Some(n) if value < 0 && n >= i128::from(min) && n <= i128::from(max) => {
+                    format!("write {} = {n}", self.last_key())
+                }
+                _ => format!("write {example}"),
+            };
+            return Err(self.error(format!("must be {range}, found {value}"), fix));
         }
         // In [min, max] ⊂ u64, checked just above.
         Ok(value as u64)
@@ -393,6 +397,7 @@ impl<'a, 'i> Field<'a, 'i> {
         match self.node.get_ref() {
             DeValue::String(s) => units::parse_size(s).map_err(|e| {
                 let fix = units::corrected(s, e.message(), units::parse_size)
+                    .or_else(|| units::salvaged_size(s))
                     .map_or(format!("write {example}"), |c| {
                         format!("write {} = \"{c}\"", self.last_key())
                     });

@@ -457,6 +457,44 @@ pub fn salvaged_rate(text: &str) -> Option<String> {
     parse_rate(&candidate).is_ok().then_some(candidate)
 }
 
+/// A fix for a size written in a common spelling the parser does not take
+/// (`"44 bytes"`, `"1,500 bytes"`, `"2 kilobytes"`, `"1.5 mb"`): the user's
+/// number with the unit meant, when that parses; None otherwise.
+///
+/// ```
+/// use keyheat::scenario::units::salvaged_size;
+/// assert_eq!(salvaged_size("44 bytes").as_deref(), Some("44B"));
+/// assert_eq!(salvaged_size("1,500 bytes").as_deref(), Some("1500B"));
+/// assert_eq!(salvaged_size("2 kilobytes").as_deref(), Some("2KB"));
+/// assert_eq!(salvaged_size("1.5 mb").as_deref(), Some("1.5MB"));
+/// assert_eq!(salvaged_size("4 kib").as_deref(), Some("4KiB"));
+/// assert_eq!(salvaged_size("big"), None);
+/// ```
+pub fn salvaged_size(text: &str) -> Option<String> {
+    let t = text.trim();
+    let end = t
+        .find(|c: char| !(c.is_ascii_digit() || matches!(c, ',' | '.' | '_')))
+        .unwrap_or(t.len());
+    let number = t[..end].replace(',', "");
+    if number.is_empty() || !number.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let unit = match t[end..].trim().to_ascii_lowercase().as_str() {
+        "b" | "byte" | "bytes" => "B",
+        "kb" | "kilobyte" | "kilobytes" => "KB",
+        "mb" | "megabyte" | "megabytes" => "MB",
+        "gb" | "gigabyte" | "gigabytes" => "GB",
+        "tb" | "terabyte" | "terabytes" => "TB",
+        "kib" | "kibibyte" | "kibibytes" => "KiB",
+        "mib" | "mebibyte" | "mebibytes" => "MiB",
+        "gib" | "gibibyte" | "gibibytes" => "GiB",
+        "tib" | "tebibyte" | "tebibytes" => "TiB",
+        _ => return None,
+    };
+    let candidate = format!("{number}{unit}");
+    parse_size(&candidate).is_ok().then_some(candidate)
+}
+
 /// The value with its unit replaced by the one a unit error suggests
 /// (`"1.2 kb"` + "did you mean `KB`?" → `"1.2KB"`), when that parses.
 pub fn corrected<T, E>(

@@ -338,10 +338,19 @@ fn positive(f: &Field, v: f64, example: &str) -> Result<f64> {
     if v > 0.0 {
         Ok(v)
     } else {
-        Err(f.error(
-            format!("must be > 0, found `{}`", f.src.snippet(&f.span())),
-            format!("write {example}"),
-        ))
+        let written = f.src.snippet(&f.span());
+        // A stray minus sign (`-3`, `"-3KB"`): the value as written without it.
+        let fix = match written.replacen('-', "", 1) {
+            w if v < 0.0
+                && w.len() + 1 == written.len()
+                && w.trim_matches('"')
+                    .starts_with(|c: char| c.is_ascii_digit()) =>
+            {
+                format!("write {} = {w}", f.last_key())
+            }
+            _ => format!("write {example}"),
+        };
+        Err(f.error(format!("must be > 0, found `{written}`"), fix))
     }
 }
 
