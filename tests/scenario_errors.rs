@@ -381,9 +381,10 @@ fn field_rules() {
     );
 }
 
-/// A stray minus sign or a spelled-out unit is fixed with the user's own
-/// number (a new user's `count = -42`, `item_size = "-3KB"` and `"44 bytes"`
-/// were offered the stock 1_000_000 and "2KB").
+/// A stray minus sign, a spelled-out unit or a percentage is fixed with the
+/// user's own number (new users' `count = -42`, `item_size = "-3KB"`,
+/// `"44 bytes"` and `hot_share = 37.5` were offered the stock 1_000_000,
+/// "2KB" and 0.8).
 #[test]
 fn a_stray_sign_or_spelled_unit_is_fixed_with_the_users_number() {
     assert_eq!(
@@ -404,6 +405,10 @@ fn a_stray_sign_or_spelled_unit_is_fixed_with_the_users_number() {
         "item_size = \"1,500 bytes\""
     ))
     .ends_with("fix: write item_size = \"1500B\""),);
+    // A fraction written as a percentage.
+    let hotspot = "count = 1000\npopularity = { distribution = \"hotspot\", hot_fraction = 0.01, hot_share = 37.5 }";
+    assert!(error(&base_with("count = 1000", hotspot))
+        .ends_with("fix: write hot_share = 0.375 (a fraction: 37.5% is 0.375)"));
     // Nothing to salvage: the stock example stays.
     assert!(error(&base_with("item_size = \"2KB\"", "item_size = 0"))
         .ends_with("fix: write item_size = \"2KB\""));

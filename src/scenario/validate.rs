@@ -354,6 +354,18 @@ fn positive(f: &Field, v: f64, example: &str) -> Result<f64> {
     }
 }
 
+/// The fix for a fraction written as a percentage (`hot_share = 37.5`
+/// meant as 37.5%): `key = 0.375`; `stock` for anything else.
+fn percent_fix(key: &str, v: f64, stock: &str) -> String {
+    if v > 1.0 && v < 100.0 {
+        let mut f = String::new();
+        crate::format::significant_into(v / 100.0, 6, &mut f);
+        format!("write {key} = {f} (a fraction: {v}% is {f})")
+    } else {
+        stock.to_string()
+    }
+}
+
 /// `v` if ≥ 0, else an error at `f`.
 fn at_least_zero(f: &Field, v: f64, example: &str) -> Result<f64> {
     if v >= 0.0 {
@@ -954,7 +966,11 @@ fn popularity(f: &Field) -> Result<Popularity> {
             if !(0.0..=1.0).contains(&hot_share) {
                 return Err(hs.error(
                     format!("must be in [0, 1], found `{}`", hs.src.snippet(&hs.span())),
-                    "write hot_share = 0.8 (the share of requests the hot set takes)",
+                    percent_fix(
+                        "hot_share",
+                        hot_share,
+                        "write hot_share = 0.8 (the share of requests the hot set takes)",
+                    ),
                 ));
             }
             Popularity::Hotspot {
