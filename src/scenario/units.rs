@@ -387,6 +387,21 @@ pub fn corrected_rate(text: &str, message: &str) -> Option<String> {
     parse_rate(&candidate).is_ok().then_some(candidate)
 }
 
+/// The number `text` starts with, thousands commas dropped, and what
+/// follows it (leading spaces trimmed); None when it does not start with a
+/// digit.
+fn leading_number(text: &str) -> Option<(String, &str)> {
+    let t = text.trim();
+    let end = t
+        .find(|c: char| !(c.is_ascii_digit() || matches!(c, ',' | '.' | '_')))
+        .unwrap_or(t.len());
+    let number = t[..end].replace(',', "");
+    if number.is_empty() || !number.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    Some((number, t[end..].trim_start()))
+}
+
 /// A rate salvaged from how people write them, when no unit suggestion
 /// fits: the leading number (thousands commas dropped) with its k, M or G,
 /// words such as `ops`, `req`, `requests` dropped, and the time unit after
@@ -403,15 +418,7 @@ pub fn corrected_rate(text: &str, message: &str) -> Option<String> {
 /// assert_eq!(salvaged_rate("fast"), None);
 /// ```
 pub fn salvaged_rate(text: &str) -> Option<String> {
-    let t = text.trim();
-    let end = t
-        .find(|c: char| !(c.is_ascii_digit() || matches!(c, ',' | '.' | '_')))
-        .unwrap_or(t.len());
-    let number = t[..end].replace(',', "");
-    if number.is_empty() || !number.starts_with(|c: char| c.is_ascii_digit()) {
-        return None;
-    }
-    let mut rest = t[end..].trim_start();
+    let (number, mut rest) = leading_number(text)?;
     let mut mult = "";
     if rest.starts_with(['k', 'M', 'G'])
         && !rest[1..].starts_with(|c: char| c.is_ascii_alphabetic())
@@ -471,15 +478,8 @@ pub fn salvaged_rate(text: &str) -> Option<String> {
 /// assert_eq!(salvaged_size("big"), None);
 /// ```
 pub fn salvaged_size(text: &str) -> Option<String> {
-    let t = text.trim();
-    let end = t
-        .find(|c: char| !(c.is_ascii_digit() || matches!(c, ',' | '.' | '_')))
-        .unwrap_or(t.len());
-    let number = t[..end].replace(',', "");
-    if number.is_empty() || !number.starts_with(|c: char| c.is_ascii_digit()) {
-        return None;
-    }
-    let unit = match t[end..].trim().to_ascii_lowercase().as_str() {
+    let (number, rest) = leading_number(text)?;
+    let unit = match rest.trim().to_ascii_lowercase().as_str() {
         "b" | "byte" | "bytes" => "B",
         "kb" | "kilobyte" | "kilobytes" => "KB",
         "mb" | "megabyte" | "megabytes" => "MB",
