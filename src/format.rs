@@ -327,6 +327,11 @@ pub fn significant_into(x: f64, digits: i32, out: &mut String) {
         1e-1, 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
         1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     ];
+    if x.to_bits() == 0 {
+        // +0, what an idle partition's timeseries is made of.
+        out.push('0');
+        return;
+    }
     let a = x.abs();
     if !x.is_finite() || !(POW10[0]..POW10[30]).contains(&a) {
         shortest_into(x, out);
@@ -615,6 +620,7 @@ mod tests {
         };
         for (x, want) in [
             (0.0, "0"),
+            (-0.0, "-0"),
             (999_999.5, "1000000"),
             (0.49499999999999994, "0.495"),
             (1234567.8, "1234570"),

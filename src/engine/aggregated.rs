@@ -12,7 +12,9 @@ use super::window::{collapsed, draw_windows, Component, Limits, Outcome, Stretch
 use crate::store::hash::fmix64;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
-use std::collections::{HashMap, HashSet};
+use std::cell::RefCell;
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// Draws segment `seg` on the table's servers and against its table-level
@@ -134,7 +136,7 @@ fn draw_partitions(
         (0..setup.p_count).collect()
     };
     let units: Vec<&[usize]> = match &grouped {
-        Some(groups) => groups.iter().map(Vec::as_slice).collect(),
+        Some(groups) => groups.iter().collect(),
         None => singles.iter().map(std::slice::from_ref).collect(),
     };
     let pieces_of = |p: usize| rates.rebalanced.as_ref().and_then(|r| r.pieces[p].as_ref());
@@ -186,19 +188,20 @@ fn draw_partitions(
             one_peak: None,
         }
     };
-    let mut drawn: Vec<Option<Drawn>> = vec![None; units.len()];
+    // Buffers of thousands of partitions, every segment of every trial:
+    // the worker's own, reused rather than mapped afresh.
+    let (mut bounds, mut drawn) = SCRATCH.with_borrow_mut(std::mem::take);
+    drawn.clear();
+    drawn.resize(units.len(), None);
+    bounds.clear();
     if plan.screen_cold && !setup.draws_every_window() {
-        let mut bounds: Vec<Option<ColdBound>> = units
-            .iter()
-            .enumerate()
-            .map(|(u, unit)| {
-                let c = &comps[u];
-                pieces_of(unit[0]).is_none().then(|| {
-                    let windows = seg.windows() * unit.len();
-                    ColdBound::with(c, &setup.partition_limits, windows, false)
-                })
+        bounds.extend(units.iter().enumerate().map(|(u, unit)| {
+            let c = &comps[u];
+            pieces_of(unit[0]).is_none().then(|| {
+                let windows = seg.windows() * unit.len();
+                ColdBound::with(c, &setup.partition_limits, windows, false)
             })
-            .collect();
+        }));
         // The busiest mean utilization: the trial's peak reaches it (bar a
         // vanishing chance), so a partition bounded below it and the limits
         // is cold; the others are drawn, then any whose bound reaches the
@@ -243,7 +246,7 @@ fn draw_partitions(
         }
         fill_cold(setup, seg, &units, &comps, &bounds, &mut drawn);
     }
-    for (u, d) in drawn.into_iter().enumerate() {
+    for (u, d) in drawn.drain(..).enumerate() {
         let unit = units[u];
         let p = unit[0];
         let Drawn { mut all, one_peak } = d.unwrap_or_else(|| draw_full(u, acc));
@@ -263,6 +266,15 @@ fn draw_partitions(
         acc.burst_left[p] -= spend;
         out.merge(all);
     }
+    SCRATCH.set((bounds, drawn));
+}
+
+/// [`draw_partitions`]'s bounds and outcomes, one per unit.
+type UnitBuffers = (Vec<Option<ColdBound>>, Vec<Option<Drawn>>);
+
+thread_local! {
+    /// Per worker thread, the buffers of the last segment it drew.
+    static SCRATCH: RefCell<UnitBuffers> = const { RefCell::new((Vec::new(), Vec::new())) };
 }
 
 /// Every unit's components in one buffer (thousands of partitions per
@@ -383,6 +395,11 @@ fn draw_series(
                     return;
                 }
                 let comps = setup.components(|si| rates.placed[si].per_partition[p]);
+                if comps.is_empty() {
+                    // No requests: every step's units and peak are 0, what
+                    // the row holds already.
+                    return;
+                }
                 let limits = heat_limits(setup, rates.placed, p, steps);
                 by_steps(row, &comps, &limits, seg, &mut rng);
             });
@@ -433,15 +450,15 @@ fn by_steps(
 
 /// Partitions whose windows are draws of the same variable — the same
 /// request rate from every stream, the same limits — in groups, in the order
-/// of their first partition; `None` when each must be drawn on its own: the
-/// representative trial (its timeseries needs every window), burst credit
-/// or split-for-heat (per-partition state), load-split pieces, or no two
-/// partitions alike.
+/// of their first partition, each group's partitions ascending; `None` when
+/// each must be drawn on its own: the representative trial (its timeseries
+/// needs every window), burst credit or split-for-heat (per-partition
+/// state), load-split pieces, or no two partitions alike.
 fn exchangeable_groups(
     setup: &TableSetup<'_>,
     rates: &SegmentRates<'_>,
     steps: f64,
-) -> Option<Vec<Vec<usize>>> {
+) -> Option<Groups> {
     if setup.draws_every_window()
         || setup.burst_units > 0.0
         || steps > 0.0
@@ -449,39 +466,102 @@ fn exchangeable_groups(
     {
         return None;
     }
-    // Each partition's rates hashed (no allocation per partition); when no
-    // two hashes agree, no two partitions are alike.
+    // Each partition's rates hashed (no allocation per partition); a group
+    // is found by its hash, then by its rates' bits (the groups sharing a
+    // hash are chained in the order they were opened).
     let hash_of = |p: usize| {
         rates.placed.iter().fold(0u64, |h, pl| {
             fmix64(h ^ pl.per_partition[p].to_bits()).wrapping_add(0x9E37_79B9_7F4A_7C15)
         })
     };
-    let hashes: Vec<u64> = (0..setup.p_count).map(hash_of).collect();
-    let mut seen: HashSet<u64, BuildHasherDefault<Premixed>> =
-        HashSet::with_capacity_and_hasher(setup.p_count, BuildHasherDefault::default());
-    if hashes.iter().all(|h| seen.insert(*h)) {
-        return None;
-    }
     let alike = |p: usize, q: usize| {
         rates
             .placed
             .iter()
             .all(|pl| pl.per_partition[p].to_bits() == pl.per_partition[q].to_bits())
     };
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    // Per hash, the groups whose rates have it.
-    let mut index: HashMap<u64, Vec<usize>, BuildHasherDefault<Premixed>> = HashMap::default();
-    for (p, h) in hashes.into_iter().enumerate() {
-        let slot = index.entry(h).or_default();
-        match slot.iter().find(|&&g| alike(groups[g][0], p)) {
-            Some(&g) => groups[g].push(p),
-            None => {
-                slot.push(groups.len());
-                groups.push(vec![p]);
+    group_alike(setup.p_count, hash_of, alike)
+}
+
+/// Items `0..n` grouped by `alike`, in the order of each group's first
+/// item, each group's items ascending; `None` when no two are alike. An
+/// item's group is found by `hash_of` (alike items hash alike), then by
+/// `alike` among the groups sharing its hash, chained in the order they
+/// were opened.
+fn group_alike(
+    n: usize,
+    hash_of: impl Fn(usize) -> u64,
+    alike: impl Fn(usize, usize) -> bool,
+) -> Option<Groups> {
+    const NONE: usize = usize::MAX;
+    let mut index: HashMap<u64, usize, BuildHasherDefault<Premixed>> =
+        HashMap::with_capacity_and_hasher(n, BuildHasherDefault::default());
+    // Per group: its first item and the next group with its hash.
+    let (mut first, mut chain): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
+    let mut group_of: Vec<usize> = Vec::with_capacity(n);
+    for p in 0..n {
+        let open = |first: &mut Vec<usize>, chain: &mut Vec<usize>| {
+            first.push(p);
+            chain.push(NONE);
+            first.len() - 1
+        };
+        let g = match index.entry(hash_of(p)) {
+            Entry::Vacant(slot) => *slot.insert(open(&mut first, &mut chain)),
+            Entry::Occupied(slot) => {
+                let mut g = *slot.get();
+                loop {
+                    if alike(first[g], p) {
+                        break g;
+                    }
+                    if chain[g] == NONE {
+                        let new = open(&mut first, &mut chain);
+                        chain[g] = new;
+                        break new;
+                    }
+                    g = chain[g];
+                }
             }
-        }
+        };
+        group_of.push(g);
     }
-    (groups.len() < setup.p_count).then_some(groups)
+    if first.len() == n {
+        return None;
+    }
+    // The groups' items in one buffer, ascending within each.
+    let mut ends = vec![0usize; first.len()];
+    for &g in &group_of {
+        ends[g] += 1;
+    }
+    let mut next = Vec::with_capacity(ends.len());
+    let mut end = 0;
+    for e in ends.iter_mut() {
+        next.push(end);
+        end += *e;
+        *e = end;
+    }
+    let mut members = vec![0usize; n];
+    for (p, &g) in group_of.iter().enumerate() {
+        members[next[g]] = p;
+        next[g] += 1;
+    }
+    Some(Groups { members, ends })
+}
+
+/// Groups of items (partitions) in one buffer: group `g`'s are
+/// `members[ends[g − 1]..ends[g]]`.
+struct Groups {
+    members: Vec<usize>,
+    ends: Vec<usize>,
+}
+
+impl Groups {
+    /// Each group's items, in order.
+    fn iter(&self) -> impl Iterator<Item = &[usize]> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(&self.ends)
+            .map(|(start, &end)| &self.members[start..end])
+    }
 }
 
 /// A group of `n` exchangeable partitions over segment `seg`: their windows
@@ -561,5 +641,44 @@ fn draw_server(
         draw_windows(comps, limits, seg.windows(), rng, &mut rec)
     } else {
         collapsed(comps, limits, seg.windows(), rng)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The grouping by a plain scan: each item joins the first group whose
+    /// first item is alike, else opens one.
+    fn scanned(values: &[u32]) -> Vec<Vec<usize>> {
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for (p, v) in values.iter().enumerate() {
+            match groups.iter_mut().find(|g| values[g[0]] == *v) {
+                Some(g) => g.push(p),
+                None => groups.push(vec![p]),
+            }
+        }
+        groups
+    }
+
+    #[test]
+    fn groups_agree_with_a_plain_scan_even_when_hashes_collide() {
+        // 0..200 with values repeating irregularly; hashes of 3 buckets, so
+        // most groups share a hash with others and are told apart by value.
+        let values: Vec<u32> = (0..200u32).map(|i| (i * i + 7 * i) % 37).collect();
+        let alike = |p: usize, q: usize| values[p] == values[q];
+        for hash_of in [
+            &(|p: usize| u64::from(values[p] % 3)) as &dyn Fn(usize) -> u64,
+            &(|p: usize| fmix64(u64::from(values[p]))),
+            &(|_: usize| 0u64),
+        ] {
+            let groups = group_alike(values.len(), hash_of, alike).expect("alike items");
+            let got: Vec<Vec<usize>> = groups.iter().map(<[usize]>::to_vec).collect();
+            assert_eq!(got, scanned(&values));
+        }
+        // No two alike: no groups.
+        let distinct: Vec<u32> = (0..50).collect();
+        let alike = |p: usize, q: usize| distinct[p] == distinct[q];
+        assert!(group_alike(50, |p| u64::from(distinct[p] % 4), alike).is_none());
     }
 }
