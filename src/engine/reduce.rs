@@ -171,6 +171,21 @@ fn ranks(per: &[&TableTrial], pick: fn(&TableTrial) -> &[[f64; 4]]) -> Vec<Parti
     (0..n_ranks)
         .into_par_iter()
         .map_init(Vec::new, |peaks: &mut Vec<f64>, i| {
+            // A rank idle in every trial (a table's empty partitions or
+            // slots) has every figure 0, as the sums below would give.
+            if per
+                .iter()
+                .all(|t| pick(t)[i].iter().all(|x| x.to_bits() == 0))
+            {
+                return PartitionRank {
+                    rank: i + 1,
+                    read_units_per_s: 0.0,
+                    write_units_per_s: 0.0,
+                    mean_utilization: 0.0,
+                    peak_utilization: 0.0,
+                    peak_utilization_p95: 0.0,
+                };
+            }
             let avg = |k: usize| per.iter().map(|t| pick(t)[i][k]).sum::<f64>() / n;
             peaks.clear();
             peaks.extend(per.iter().map(|t| pick(t)[i][3]));
