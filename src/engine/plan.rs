@@ -1063,6 +1063,8 @@ fn severity(
     };
     let n_samples =
         ((SEVERITY_MAX_ITEM_DRAWS / per_sub.max(1.0)) as usize).clamp(4096, SEVERITY_SAMPLES);
+    // One buffer for every sample's item sizes (65,536 samples per stream).
+    let mut sizes: Vec<f64> = Vec::new();
     let samples = (0..n_samples)
         .map(|_| {
             let whole = per_sub.floor();
@@ -1072,7 +1074,8 @@ fn severity(
                 } else {
                     0.0
                 };
-            let sizes: Vec<f64> = (0..n as usize).map(|_| item_bytes(&mut rng)).collect();
+            sizes.clear();
+            sizes.extend((0..n as usize).map(|_| item_bytes(&mut rng)));
             match p.operation {
                 // A Query rounds the summed size of the items it returns.
                 Operation::Query => {

@@ -404,40 +404,35 @@ pub fn timeseries_pieces(r: &RunResults) -> Result<Vec<Vec<u8>>> {
             field.pop(); // the record's "\n"
             field
         };
+        // (Written from a &str, the field is UTF-8.)
+        let name = String::from_utf8_lossy(&name).into_owned();
         let chunks: Vec<Vec<u8>> = rows
             .par_chunks(64)
             .enumerate()
             .map(|(c, chunk)| {
-                let mut out = Vec::new();
-                let (mut units, mut util) = (String::new(), String::new());
+                // Each row written straight into the piece, sized up front
+                // for rows of the name and 32 bytes.
+                let mut prefix = String::new();
+                let mut out = String::with_capacity(chunk.len() * steps * (name.len() + 32));
                 for (k, &(utils, xs)) in chunk.iter().enumerate() {
-                    let partition = (c * 64 + k).to_string();
+                    prefix.clear();
+                    prefix.push_str(&name);
+                    prefix.push(',');
+                    prefix.push_str(&(c * 64 + k).to_string());
+                    prefix.push(',');
                     for ((u, x), time) in utils.iter().zip(xs).zip(&times) {
-                        for (cell, v) in [(&mut units, *x), (&mut util, *u)] {
-                            cell.clear();
+                        out.push_str(&prefix);
+                        out.push_str(time);
+                        for v in [*x, *u] {
+                            out.push(',');
                             if v.is_finite() {
-                                crate::format::significant_into(v, SERIES_DIGITS, cell);
+                                crate::format::significant_into(v, SERIES_DIGITS, &mut out);
                             }
                         }
-                        for (i, field) in [
-                            name.as_slice(),
-                            partition.as_bytes(),
-                            time.as_bytes(),
-                            units.as_bytes(),
-                            util.as_bytes(),
-                        ]
-                        .into_iter()
-                        .enumerate()
-                        {
-                            if i > 0 {
-                                out.push(b',');
-                            }
-                            out.extend_from_slice(field);
-                        }
-                        out.push(b'\n');
+                        out.push('\n');
                     }
                 }
-                out
+                out.into_bytes()
             })
             .collect();
         pieces.extend(chunks);
