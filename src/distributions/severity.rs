@@ -195,7 +195,40 @@ impl Severity {
     }
 }
 
+/// A [`SizeDist`] ready to draw many sizes: its log-normal σ worked out
+/// once rather than per draw (the same draws as [`SizeDist::sample`]).
+#[derive(Debug, Clone)]
+pub struct SizeSampler {
+    dist: SizeDist,
+    sigma: f64,
+}
+
+impl SizeSampler {
+    /// Draws one size, bytes.
+    pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> f64 {
+        match &self.dist {
+            SizeDist::LogNormal { median, .. } => {
+                let z: f64 = StandardNormal.sample(rng);
+                median * (self.sigma * z).exp()
+            }
+            other => other.sample(rng),
+        }
+    }
+}
+
 impl SizeDist {
+    /// A sampler of this distribution for many draws.
+    pub fn sampler(&self) -> SizeSampler {
+        let sigma = match *self {
+            SizeDist::LogNormal { median, p99 } => lognormal_sigma(median, p99),
+            _ => 0.0,
+        };
+        SizeSampler {
+            dist: self.clone(),
+            sigma,
+        }
+    }
+
     /// Draws one size, bytes.
     pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> f64 {
         match *self {
@@ -311,6 +344,32 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;
+
+    #[test]
+    fn a_sampler_draws_what_sample_draws() {
+        for dist in [
+            SizeDist::Fixed(2048.0),
+            SizeDist::Uniform {
+                min: 100.0,
+                max: 900.0,
+            },
+            SizeDist::LogNormal {
+                median: 20_000.0,
+                p99: 100_000.0,
+            },
+        ] {
+            let sampler = dist.sampler();
+            let mut a = Xoshiro256PlusPlus::seed_from_u64(11);
+            let mut b = a.clone();
+            for _ in 0..10_000 {
+                assert_eq!(
+                    sampler.sample(&mut a).to_bits(),
+                    dist.sample(&mut b).to_bits(),
+                    "{dist:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn debug_text_tells_severities_apart_by_every_sample() {

@@ -15,6 +15,7 @@ use crate::scenario::{
 use crate::store::{StoreModel, TableDemand, TableLayout};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use rayon::prelude::*;
 
 /// How request counts are drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -423,8 +424,9 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
         count: None,
         scan: None,
     };
+    // Each stream from its own seeded draws: built side by side.
     let mut streams: Vec<Stream> = patterns
-        .iter()
+        .par_iter()
         .map(|&(pi, p)| stream(scenario, store, &keys, table, pi, p, &reach))
         .collect();
     let max_bucket_span = patterns
@@ -458,7 +460,7 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
         layout.partitions,
         horizon_layout.partitions,
         day,
-        &|d| store.layout(&demand(peak_bytes(&growth, d))).partitions,
+        &|d| store.partition_count(&demand(peak_bytes(&growth, d))),
     );
     let layout = if day > 0.0 {
         store.layout(&demand(peak_bytes(&growth, day)))
@@ -485,11 +487,11 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
             count,
             scan: Some(scan),
         };
-        for (s, &(pi, p)) in streams.iter_mut().zip(&patterns) {
-            if rebuilt(p) {
-                *s = stream(scenario, store, &keys, table, pi, p, &reach);
-            }
-        }
+        streams
+            .par_iter_mut()
+            .zip(&patterns)
+            .filter(|(_, (_, p))| rebuilt(p))
+            .for_each(|(s, &(pi, p))| *s = stream(scenario, store, &keys, table, pi, p, &reach));
         // A scan's queries: one per partition (its pages aside).
         let scans = patterns.iter().any(|(_, p)| p.operation == Operation::Scan);
         let widest = streams
@@ -1051,9 +1053,10 @@ fn severity(
         Projection::All => None,
         _ => Some(index_entry_bytes(table, i)),
     });
+    let item_size = table.item_size.sampler();
     let item_bytes = |rng: &mut Xoshiro256PlusPlus| match entry {
-        None => table.item_size.sample(rng),
-        Some(None) => table.item_size.sample(rng) + 100.0,
+        None => item_size.sample(rng),
+        Some(None) => item_size.sample(rng) + 100.0,
         Some(Some(bytes)) => bytes,
     };
     let per_sub = if p.operation.is_write() {

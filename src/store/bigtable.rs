@@ -339,6 +339,10 @@ impl StoreModel for Bigtable {
         }
     }
 
+    fn partition_count(&self, table: &TableDemand) -> usize {
+        self.tablets_for(table.initial_bytes)
+    }
+
     /// The tablet of `partitions` equal-data ranges holding the key's
     /// lexicographic [`key_position`].
     fn place(&self, key: &str, partitions: usize) -> usize {

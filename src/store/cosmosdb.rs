@@ -572,6 +572,10 @@ impl StoreModel for CosmosDb {
         ("RU", "RU")
     }
 
+    fn partition_count(&self, table: &TableDemand) -> usize {
+        self.partitions_for(table)
+    }
+
     fn layout(&self, table: &TableDemand) -> TableLayout {
         let partitions = self.partitions_for(table);
         TableLayout {

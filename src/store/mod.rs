@@ -193,6 +193,14 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
     /// The table's partition count and limits.
     fn layout(&self, table: &TableDemand) -> TableLayout;
 
+    /// The table's partition count alone: `layout(table).partitions`,
+    /// without building the rest (the engine asks it for every day of the
+    /// growth grid; a store whose layout lists each partition's nodes
+    /// answers it directly).
+    fn partition_count(&self, table: &TableDemand) -> usize {
+        self.layout(table).partitions
+    }
+
     /// The partition (in `0..partitions`) a partition-key value lands on.
     fn place(&self, key: &str, partitions: usize) -> usize;
 
@@ -478,5 +486,46 @@ pub(crate) fn figure(
             source.to_string()
         },
         assumption: assumption && !set_by_user,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partition_count_is_the_layouts_partitions_on_every_store() {
+        // Every store with its defaults, and the stores whose count grows
+        // with data also with a few settings, over 0 B to 1 PB stored.
+        let mut configs: Vec<StoreConfig> = StoreKind::ALL
+            .iter()
+            .map(|(_, name)| settings::from_command_line(name, &[], None).expect("defaults"))
+            .collect();
+        for (kind, sets, nodes) in [
+            ("bigtable", vec!["tablet_size=1GB".to_string()], Some(4)),
+            ("mongodb", vec!["chunk_size=8MiB".to_string()], Some(4)),
+            ("cosmosdb", vec!["throughput=60000".to_string()], None),
+        ] {
+            configs.push(settings::from_command_line(kind, &sets, nodes).expect(kind));
+        }
+        for config in &configs {
+            let model = Model::new(config, "x").expect("model");
+            for exp in 0..=15 {
+                for local in [false, true] {
+                    let demand = TableDemand {
+                        name: "t".to_string(),
+                        initial_bytes: 3.7 * 10f64.powi(exp),
+                        has_local_index: local,
+                    };
+                    assert_eq!(
+                        model.store().partition_count(&demand),
+                        model.store().layout(&demand).partitions,
+                        "{:?} at {} B",
+                        config.kind,
+                        demand.initial_bytes
+                    );
+                }
+            }
+        }
     }
 }

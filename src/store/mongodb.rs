@@ -391,8 +391,12 @@ impl StoreModel for MongoDb {
         ("ops", "ops")
     }
 
+    fn partition_count(&self, table: &TableDemand) -> usize {
+        self.chunks(table).clamp(1, MAX_PARTITIONS)
+    }
+
     fn layout(&self, table: &TableDemand) -> TableLayout {
-        let partitions = self.chunks(table).clamp(1, MAX_PARTITIONS);
+        let partitions = self.partition_count(table);
         TableLayout {
             partitions,
             read_limit_per_s: None,
