@@ -16,6 +16,7 @@ use crate::store::{StoreModel, TableDemand, TableLayout};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
+use std::collections::HashMap;
 
 /// How request counts are drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -1012,10 +1013,53 @@ fn subkeys(table: &Table, p: &AccessPattern, reach: &Reach<'_>) -> Vec<SubKey> {
         .collect()
 }
 
+/// Severities built in this process, by the text of everything they are
+/// drawn from ([`severity`]): every checkpoint of a design, and every
+/// design of a sweep that leaves the pattern's table and store alike,
+/// builds the same ones. At most [`SEVERITY_MEMO`] are kept.
+static SEVERITIES: std::sync::Mutex<Option<HashMap<String, Severity>>> =
+    std::sync::Mutex::new(None);
+/// Most severities [`SEVERITIES`] keeps (each up to about 1.5 MB).
+const SEVERITY_MEMO: usize = 64;
+
+/// [`drawn_severity`], remembered by what it is drawn from: the seed, the
+/// pattern's index and every field but its rate (which checkpoints scale
+/// and costs do not read), the table, the store model and the fan-out.
+fn severity(
+    scenario: &Scenario,
+    store: &dyn StoreModel,
+    table: &Table,
+    pi: usize,
+    p: &AccessPattern,
+    fan: f64,
+) -> Severity {
+    let unrated = AccessPattern {
+        rate_per_s: 0.0,
+        ..p.clone()
+    };
+    let key = format!(
+        "{}|{pi}|{:x}|{unrated:?}|{table:?}|{store:?}",
+        scenario.simulation.seed,
+        fan.to_bits()
+    );
+    let memo = || SEVERITIES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(s) = memo().as_ref().and_then(|m| m.get(&key)) {
+        return s.clone();
+    }
+    let s = drawn_severity(scenario, store, table, pi, p, fan);
+    let mut m = memo();
+    let m = m.get_or_insert_with(HashMap::new);
+    if m.len() >= SEVERITY_MEMO {
+        m.clear();
+    }
+    m.insert(key, s.clone());
+    s
+}
+
 /// Units per sub-request, from [`SEVERITY_SAMPLES`] sampled requests. A read
 /// sub-request returns items/fan-out items on average (⌊x⌋ or ⌈x⌉); an
 /// `append` writes the item grown by one element.
-fn severity(
+fn drawn_severity(
     scenario: &Scenario,
     store: &dyn StoreModel,
     table: &Table,
@@ -1119,4 +1163,52 @@ pub fn trial_seed(seed: u64, trial: u32) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scenario(item_size: &str, rate: u32, seed: u64) -> Scenario {
+        Scenario::from_str_at(
+            &format!(
+                "schema_version = 1\nname = \"x\"\n[store]\nkind = \"dynamodb\"\n\
+                 [simulation]\nseed = {seed}\n[[entity]]\nname = \"u\"\ncount = 5\n\
+                 [[table]]\nname = \"t\"\npartition_key = \"{{u}}\"\nsort_key = \"{{time}}\"\n\
+                 item_size = {item_size}\n[[access_pattern]]\nname = \"q\"\ntable = \"t\"\n\
+                 operation = \"query\"\nitems = 7\nrate = {rate}\n"
+            ),
+            "x.toml",
+        )
+        .expect("scenario")
+    }
+
+    #[test]
+    fn remembered_severities_are_the_ones_drawn_and_told_apart() {
+        let lognormal = "{ distribution = \"lognormal\", median = \"2KB\", p99 = \"9KB\" }";
+        let build = |s: &Scenario, fan: f64| {
+            let model = crate::store::Model::new(&s.store, "x.toml").expect("model");
+            let (t, p) = (&s.tables[0], &s.access_patterns[0]);
+            (
+                severity(s, model.store(), t, 0, p, fan),
+                drawn_severity(s, model.store(), t, 0, p, fan),
+            )
+        };
+        let base = scenario(lognormal, 100, 1);
+        let (first, drawn) = build(&base, 1.0);
+        assert!(first == drawn);
+        // Asked again, and on a checkpoint whose rate is grown: the same.
+        assert!(build(&base, 1.0).0 == drawn);
+        assert!(build(&scenario(lognormal, 250, 1), 1.0).0 == drawn);
+        // Another item size, seed or fan-out: its own draws.
+        for (s, fan) in [
+            (scenario("\"3KB\"", 100, 1), 1.0),
+            (scenario(lognormal, 100, 2), 1.0),
+            (base.clone(), 2.0),
+        ] {
+            let (remembered, drawn_again) = build(&s, fan);
+            assert!(remembered == drawn_again);
+            assert!(remembered != drawn);
+        }
+    }
 }
