@@ -547,7 +547,7 @@ fn simulation() -> Value {
         "additionalProperties": false,
         "properties": {
             "seed": { "description": "Base seed (default 42): same scenario and seed, same results.", "type": "integer", "minimum": 0, "maximum": u64::MAX },
-            "trials": { "description": "Independent random worlds (default 200).", "type": "integer", "minimum": 1, "maximum": MAX_TRIALS },
+            "trials": { "description": "Independent random worlds (default 200; at least 2).", "type": "integer", "minimum": 2, "maximum": MAX_TRIALS },
             "window": { "description": "Time step at which per-partition limits are checked (default \"1s\"); at most duration.", "$ref": "#/$defs/duration" },
             "duration": { "description": "Simulated busy period (default \"1h\").", "$ref": "#/$defs/duration" },
             "horizon": { "description": "How far ahead size growth is projected (default \"365d\").", "$ref": "#/$defs/duration" },

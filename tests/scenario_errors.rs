@@ -412,6 +412,21 @@ fn a_stray_sign_or_spelled_unit_is_fixed_with_the_users_number() {
     // Nothing to salvage: the stock example stays.
     assert!(error(&base_with("item_size = \"2KB\"", "item_size = 0"))
         .ends_with("fix: write item_size = \"2KB\""));
+    // A growth rate in words (a new user's "4% per month" was offered 5%).
+    let growth = |g: &str| error(&format!("{BASE}\n[simulation]\ngrowth = \"{g}\"\n"));
+    assert!(growth("4% per month").ends_with("fix: write it like growth = \"4%/month\""));
+    assert!(growth("20% a year").ends_with("fix: write it like growth = \"20%/year\""));
+    assert!(growth("fast").ends_with("fix: write it like growth = \"5%/month\""));
+}
+
+/// `trials` in the file takes what `--trials` takes: at least 2 (a new
+/// user's `trials = 1` ran and printed a zero-width interval).
+#[test]
+fn one_trial_is_refused_in_the_file_as_on_the_command_line() {
+    assert_eq!(
+        error(&format!("{BASE}\n[simulation]\ntrials = 1\n")),
+        "s.toml:24:10: simulation.trials: must be between 2 and 100,000, found 1\n  fix: write trials = 200"
+    );
 }
 
 #[test]

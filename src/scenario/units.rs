@@ -387,6 +387,50 @@ pub fn corrected_rate(text: &str, message: &str) -> Option<String> {
     parse_rate(&candidate).is_ok().then_some(candidate)
 }
 
+/// A growth rate salvaged from how people write them: the leading
+/// percentage (a minus sign kept) and its period after `/`, `per`, `a` or
+/// `each`, or as `monthly`, `yearly`, `annually`, `weekly`, `daily`:
+/// `"4% per month"` → `"4%/month"`, `"20% a year"` → `"20%/year"`,
+/// `"3% monthly"` → `"3%/month"`. Only when the result parses, so a fix
+/// line never offers a number the user did not write.
+///
+/// ```
+/// use keyheat::scenario::units::salvaged_growth;
+/// assert_eq!(salvaged_growth("4% per month").as_deref(), Some("4%/month"));
+/// assert_eq!(salvaged_growth("20 % a year").as_deref(), Some("20%/year"));
+/// assert_eq!(salvaged_growth("-2.5% weekly").as_deref(), Some("-2.5%/week"));
+/// assert_eq!(salvaged_growth("1%/days").as_deref(), Some("1%/day"));
+/// assert_eq!(salvaged_growth("4 per month"), None);
+/// assert_eq!(salvaged_growth("fast"), None);
+/// ```
+pub fn salvaged_growth(text: &str) -> Option<String> {
+    let t = text.trim();
+    let (sign, t) = match t.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", t),
+    };
+    let (number, rest) = leading_number(t)?;
+    let rest = rest.strip_prefix('%')?.trim().to_ascii_lowercase();
+    let rest = rest.strip_prefix('/').unwrap_or(&rest).trim();
+    let mut words = rest.split_whitespace();
+    let mut word = words.next()?;
+    if matches!(word, "per" | "a" | "an" | "each" | "every") {
+        word = words.next()?;
+    }
+    if words.next().is_some() {
+        return None;
+    }
+    let period = match word {
+        "d" | "day" | "days" | "daily" => "day",
+        "w" | "wk" | "week" | "weeks" | "weekly" => "week",
+        "mo" | "mon" | "month" | "months" | "monthly" => "month",
+        "y" | "yr" | "year" | "years" | "yearly" | "annually" | "annum" => "year",
+        _ => return None,
+    };
+    let candidate = format!("{sign}{number}%/{period}");
+    parse_growth(&candidate).is_ok().then_some(candidate)
+}
+
 /// The number `text` starts with, thousands commas dropped, and what
 /// follows it (leading spaces trimmed); None when it does not start with a
 /// digit.

@@ -431,8 +431,9 @@ fn simulation(root: &Section) -> Result<Simulation> {
         sim.seed = f.whole(0, u64::MAX, "seed = 42")?;
     }
     if let Some(f) = section.get("trials") {
-        // In [1, MAX_TRIALS] ⊂ u32 by `whole`.
-        sim.trials = f.whole(1, MAX_TRIALS, "trials = 200")? as u32;
+        // In [2, MAX_TRIALS] ⊂ u32 by `whole`: as `--trials`, since one
+        // trial has no spread to give an interval or a percentile.
+        sim.trials = f.whole(2, MAX_TRIALS, "trials = 200")? as u32;
     }
     let window = section.get("window");
     if let Some(f) = &window {
@@ -486,8 +487,12 @@ fn simulation(root: &Section) -> Result<Simulation> {
 fn growth(f: &Field) -> Result<f64> {
     let example = "growth = \"5%/month\"";
     Ok(match f.str(example) {
-        Ok(text) => super::units::parse_growth(text)
-            .map_err(|e| f.error(e.to_string(), format!("write it like {example}")))?,
+        Ok(text) => super::units::parse_growth(text).map_err(|e| {
+            // The user's own percentage and period when they can be read.
+            let fix = super::units::salvaged_growth(text)
+                .map_or(example.to_string(), |g| format!("growth = \"{g}\""));
+            f.error(e.to_string(), format!("write it like {fix}"))
+        })?,
         Err(_) => {
             // A bare number: the fraction per month.
             let g = f.number(example)?;
