@@ -30,7 +30,9 @@ pub fn che_time(shares: &RankShares, keys: f64) -> Option<f64> {
     if shares.is_fresh() || keys >= n as f64 {
         return None;
     }
-    let held = |t: f64| shares.sum_f(1, n, &|p| -(-p * t).exp_m1());
+    // Hundreds of evaluations over one range: its shares worked out once.
+    let range = shares.range_sum(1, n);
+    let held = |t: f64| range.sum(&|p| -(-p * t).exp_m1());
     let mut hi = 1.0;
     for _ in 0..400 {
         if held(hi) >= keys {
