@@ -1106,6 +1106,16 @@ fn store_setting_errors_name_their_line() {
         "s.toml:6:14: store.chunk_size: must be from 1 MiB to 1 GiB, found 2 GiB\n  \
          fix: set chunk_size within that range, or remove it to take the default"
     );
+    // A bare number is bytes: out of range, the fix names the unit it fits
+    // in (a new user's `chunk_size = 128` got no hint).
+    assert_eq!(
+        error(&base_with(
+            "kind = \"dynamodb\"",
+            "kind = \"mongodb\"\nchunk_size = 128"
+        )),
+        "s.toml:6:14: store.chunk_size: must be from 1 MiB to 1 GiB, found 128 B\n  \
+         fix: write chunk_size = \"128MiB\" (a bare number is bytes)"
+    );
     assert_eq!(
         error(&base_with("kind = \"dynamodb\"", "kind = \"mongodb\"\nchunk_size = \"64 mib\"")),
         "s.toml:6:14: store.chunk_size: `64 mib` is not a size: unknown unit `mib` (did you mean `MiB`?); \

@@ -458,6 +458,31 @@ impl Settings {
             SettingUnit::Duration | SettingUnit::Age => crate::format::duration(v),
             _ => crate::format::sig3(v),
         };
+        // A bare number for a size is bytes: when it is out of range and
+        // would fit in KiB, MiB, GiB or TiB, the fix names that unit
+        // (`chunk_size = 128` → `chunk_size = "128MiB"`).
+        let within = |min: f64, max: f64| {
+            let bare = shown.trim().parse::<f64>().is_ok_and(|v| v == x);
+            [
+                ("KiB", 1024.0),
+                ("MiB", 1_048_576.0),
+                ("GiB", 1_073_741_824.0),
+                ("TiB", 1_099_511_627_776.0),
+            ]
+            .into_iter()
+            .find(|&(_, m)| {
+                bare && spec.unit == SettingUnit::Size && (min..=max).contains(&(x * m))
+            })
+            .map_or(
+                format!("set {name} within that range, or remove it to take the default"),
+                |(u, _)| {
+                    format!(
+                        "write {name} = \"{}{u}\" (a bare number is bytes)",
+                        shown.trim()
+                    )
+                },
+            )
+        };
         let (ok, message, fix) = match spec.bounds {
             Bounds::Positive(..) if !(x > 0.0 && x.is_finite()) => (
                 false,
@@ -477,7 +502,7 @@ impl Settings {
                     in_unit(max),
                     in_unit(x)
                 ),
-                format!("set {name} within that range, or remove it to take the default"),
+                within(min, max),
             ),
             Bounds::NonNegative(max) => (
                 x <= max,
@@ -509,7 +534,7 @@ impl Settings {
                         shown(max),
                         shown(x)
                     ),
-                    format!("set {name} within that range, or remove it to take the default"),
+                    within(min, max),
                 )
             }
         };
