@@ -206,12 +206,13 @@ pub struct SizeSampler {
 impl SizeSampler {
     /// Draws one size, bytes.
     pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> f64 {
-        match &self.dist {
+        match self.dist {
+            SizeDist::Fixed(b) => b,
+            SizeDist::Uniform { min, max } => min + (max - min) * rng.random::<f64>(),
             SizeDist::LogNormal { median, .. } => {
                 let z: f64 = StandardNormal.sample(rng);
                 median * (self.sigma * z).exp()
             }
-            other => other.sample(rng),
         }
     }
 }
@@ -229,16 +230,9 @@ impl SizeDist {
         }
     }
 
-    /// Draws one size, bytes.
+    /// Draws one size, bytes (for many, take a [`SizeDist::sampler`]).
     pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> f64 {
-        match *self {
-            SizeDist::Fixed(b) => b,
-            SizeDist::Uniform { min, max } => min + (max - min) * rng.random::<f64>(),
-            SizeDist::LogNormal { median, p99 } => {
-                let z: f64 = StandardNormal.sample(rng);
-                median * (lognormal_sigma(median, p99) * z).exp()
-            }
-        }
+        self.sampler().sample(rng)
     }
 
     /// Mean bytes: fixed b; uniform (min+max)/2; log-normal median·e^{σ²/2}.
@@ -358,15 +352,22 @@ mod tests {
                 p99: 100_000.0,
             },
         ] {
+            // The draw written out: median·e^{σz}, σ = ln(p99/median)/z₀.₉₉.
+            let by_hand = |rng: &mut Xoshiro256PlusPlus| match dist {
+                SizeDist::Fixed(b) => b,
+                SizeDist::Uniform { min, max } => min + (max - min) * rng.random::<f64>(),
+                SizeDist::LogNormal { median, p99 } => {
+                    let z: f64 = StandardNormal.sample(rng);
+                    median * ((p99 / median).ln() / 2.326_347_874_040_841 * z).exp()
+                }
+            };
             let sampler = dist.sampler();
             let mut a = Xoshiro256PlusPlus::seed_from_u64(11);
-            let mut b = a.clone();
+            let (mut b, mut c) = (a.clone(), a.clone());
             for _ in 0..10_000 {
-                assert_eq!(
-                    sampler.sample(&mut a).to_bits(),
-                    dist.sample(&mut b).to_bits(),
-                    "{dist:?}"
-                );
+                let want = by_hand(&mut b).to_bits();
+                assert_eq!(sampler.sample(&mut a).to_bits(), want, "{dist:?}");
+                assert_eq!(dist.sample(&mut c).to_bits(), want, "{dist:?}");
             }
         }
     }

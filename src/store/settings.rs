@@ -463,25 +463,21 @@ impl Settings {
         // (`chunk_size = 128` → `chunk_size = "128MiB"`).
         let within = |min: f64, max: f64| {
             let bare = shown.trim().parse::<f64>().is_ok_and(|v| v == x);
-            [
-                ("KiB", 1024.0),
-                ("MiB", 1_048_576.0),
-                ("GiB", 1_073_741_824.0),
-                ("TiB", 1_099_511_627_776.0),
-            ]
-            .into_iter()
-            .find(|&(_, m)| {
-                bare && spec.unit == SettingUnit::Size && (min..=max).contains(&(x * m))
-            })
-            .map_or(
-                format!("set {name} within that range, or remove it to take the default"),
-                |(u, _)| {
-                    format!(
-                        "write {name} = \"{}{u}\" (a bare number is bytes)",
-                        shown.trim()
-                    )
-                },
-            )
+            crate::scenario::units::SIZE_UNITS
+                .iter()
+                .filter(|(u, _)| matches!(*u, "KiB" | "MiB" | "GiB" | "TiB"))
+                .find(|&&(_, m)| {
+                    bare && spec.unit == SettingUnit::Size && (min..=max).contains(&(x * m))
+                })
+                .map_or(
+                    format!("set {name} within that range, or remove it to take the default"),
+                    |(u, _)| {
+                        format!(
+                            "write {name} = \"{}{u}\" (a bare number is bytes)",
+                            shown.trim()
+                        )
+                    },
+                )
         };
         let (ok, message, fix) = match spec.bounds {
             Bounds::Positive(..) if !(x > 0.0 && x.is_finite()) => (
