@@ -231,13 +231,9 @@ mod tests {
     fn rank_busiest_is_the_plain_sort_by_busier() {
         // Rows of few distinct values (ties in every figure), idle rows,
         // -0, negative and NaN figures, on every size around the cut-off.
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        use rand::{Rng, SeedableRng};
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+        let mut next = || rng.random::<u64>();
         let values = [0.0, -0.0, 0.5, 1.0, 2.5, -1.0, f64::NAN, 1e-300];
         for n in [0, 1, 63, 64, 65, 300, 2000] {
             for idle_share in [0, 50, 95] {
