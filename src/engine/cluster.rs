@@ -86,8 +86,10 @@ pub(super) fn cluster_nodes(
 /// Cluster's 16,384 slots) are sorted cheaper: idle rows (every figure +0)
 /// are set aside and put back where they rank; the others are sorted as
 /// (key, index) pairs, the key the first of those figures that differs
-/// between rows, as an integer in `total_cmp`'s order, so most comparisons
-/// are one integer compare and only equal keys compare the rows.
+/// between rows, as an integer in `total_cmp`'s order, so that comparisons
+/// are integer compares; rows tied on the key (a run of servers of equal
+/// load, thousands when partitions are drawn in exchangeable groups) are
+/// then ordered by the other figures as integers too.
 pub(super) fn rank_busiest(rows: &mut [[f64; 4]]) {
     if rows.len() < 64 {
         rows.sort_unstable_by(busier);
@@ -118,10 +120,29 @@ pub(super) fn rank_busiest(rows: &mut [[f64; 4]]) {
         .iter()
         .map(|&i| (key(primary(&rows[i as usize])), i))
         .collect();
-    keyed.sort_unstable_by(|a, b| {
-        a.0.cmp(&b.0)
-            .then_with(|| busier(&rows[a.1 as usize], &rows[b.1 as usize]))
-    });
+    keyed.sort_unstable_by_key(|e| e.0);
+    // Rows tied on the key (servers of equal load) are put in busier's
+    // order by all five figures as integers (the same key, then the rest),
+    // without reading the rows at each comparison.
+    let mut run = 0;
+    while run < keyed.len() {
+        let first = keyed[run].0;
+        let end = run + keyed[run..].iter().take_while(|e| e.0 == first).count();
+        if end - run > 1 {
+            let mut tied: Vec<([u64; 4], u32)> = keyed[run..end]
+                .iter()
+                .map(|&(_, i)| {
+                    let r = &rows[i as usize];
+                    ([key(r[3]), key(r[0] + r[1]), key(r[0]), key(r[1])], i)
+                })
+                .collect();
+            tied.sort_unstable_by_key(|e| e.0);
+            for (slot, e) in keyed[run..end].iter_mut().zip(&tied) {
+                slot.1 = e.1;
+            }
+        }
+        run = end;
+    }
     let idle = rows.len() - keyed.len();
     let at = keyed.partition_point(|e| busier(&rows[e.1 as usize], &IDLE).is_lt());
     let mut sorted: Vec<[f64; 4]> = Vec::with_capacity(rows.len());
