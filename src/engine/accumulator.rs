@@ -210,6 +210,16 @@ impl<'a> TableSetup<'a> {
     }
 }
 
+/// Whether a rank row is idle: every figure +0.
+pub(super) fn is_idle(row: &[f64; 4]) -> bool {
+    row.iter().all(|x| x.to_bits() == 0)
+}
+
+thread_local! {
+    /// Per worker thread, the rows of the last table it ranked.
+    static RANK_ROWS: std::cell::RefCell<Vec<[f64; 4]>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// The representative trial's timeseries being filled: per row (partition
 /// or node) and step, the peak window utilization and the summed units.
 pub(super) struct Series {
@@ -483,30 +493,36 @@ impl TableAccumulator {
     /// of the table's units.
     pub(super) fn partition_ranking(&self, setup: &TableSetup<'_>) -> (Vec<[f64; 4]>, f64) {
         let window_s = setup.plan.window_s;
-        let mut ranked: Vec<[f64; 4]> = (0..setup.p_count)
-            .map(|p| {
-                let mu = if setup.simulate_partitions {
-                    setup
-                        .partition_limits
-                        .apply(
-                            self.piece_mean[p][0] * window_s,
-                            self.piece_mean[p][1] * window_s,
-                        )
-                        .0
-                } else {
-                    0.0
-                };
-                [self.mean_read[p], self.mean_write[p], mu, self.peak[p]]
-            })
-            .collect();
-        let total_units: f64 = ranked.iter().map(|r| r[0] + r[1]).sum();
-        let hottest_partition_share = if total_units > 0.0 {
-            ranked.iter().map(|r| r[0] + r[1]).fold(0.0, f64::max) / total_units
-        } else {
-            0.0
+        let row = |p: usize| {
+            let mu = if setup.simulate_partitions {
+                setup
+                    .partition_limits
+                    .apply(
+                        self.piece_mean[p][0] * window_s,
+                        self.piece_mean[p][1] * window_s,
+                    )
+                    .0
+            } else {
+                0.0
+            };
+            [self.mean_read[p], self.mean_write[p], mu, self.peak[p]]
         };
-        rank_busiest(&mut ranked);
-        (ranked, hottest_partition_share)
+        // Ranked in the worker's own buffer (thousands of rows every trial,
+        // most of them idle on a sparse table); only the busy ones are kept.
+        RANK_ROWS.with_borrow_mut(|ranked| {
+            ranked.clear();
+            ranked.extend((0..setup.p_count).map(row));
+            let total_units: f64 = ranked.iter().map(|r| r[0] + r[1]).sum();
+            let hottest_partition_share = if total_units > 0.0 {
+                ranked.iter().map(|r| r[0] + r[1]).fold(0.0, f64::max) / total_units
+            } else {
+                0.0
+            };
+            rank_busiest(ranked);
+            // Idle rows (every figure +0) rank last.
+            let busy = ranked.len() - ranked.iter().rev().take_while(|r| is_idle(r)).count();
+            (ranked[..busy].to_vec(), hottest_partition_share)
+        })
     }
 
     /// The same per node, this table's load alone.

@@ -161,9 +161,35 @@ fn breach<F: Fn(&TableTrial) -> Option<f64>>(per: &[&TableTrial], f: F) -> Breac
     }
 }
 
-fn ranks(per: &[&TableTrial], pick: fn(&TableTrial) -> &[[f64; 4]]) -> Vec<PartitionRank> {
+/// Figure `k` summed over a trial's `n` rank rows in rank order, from −0
+/// as `Iterator::sum` folds: the busy rows it keeps, then (when it left
+/// idle ones out) their +0, which turns a −0 sum to +0 and leaves any
+/// other as it is.
+fn rows_sum(rows: &[[f64; 4]], n: usize, k: usize) -> f64 {
+    let sum: f64 = rows.iter().map(|r| r[k]).sum();
+    if rows.len() < n {
+        sum + 0.0
+    } else {
+        sum
+    }
+}
+
+/// Per rank of `n_ranks`, its figures over the trials; a trial's rows
+/// beyond those `pick` gives are idle (every figure +0: a trial keeps its
+/// busy rows only).
+fn ranks(
+    per: &[&TableTrial],
+    pick: fn(&TableTrial) -> &[[f64; 4]],
+    n_ranks: usize,
+) -> Vec<PartitionRank> {
+    let rows: Vec<&[[f64; 4]]> = per.iter().map(|t| pick(t)).collect();
+    rank_stats(&rows, n_ranks)
+}
+
+/// [`ranks`] of each trial's rows.
+fn rank_stats(per: &[&[[f64; 4]]], n_ranks: usize) -> Vec<PartitionRank> {
     use rayon::prelude::*;
-    let n_ranks = per.first().map_or(0, |t| pick(t).len());
+    const IDLE: [f64; 4] = [0.0; 4];
     // Thousands of ranks over hundreds of trials: each rank's column summed
     // as `mean` sums it, without collecting it, and one buffer per worker
     // for the peaks' percentile.
@@ -175,7 +201,7 @@ fn ranks(per: &[&TableTrial], pick: fn(&TableTrial) -> &[[f64; 4]]) -> Vec<Parti
             // slots) has every figure 0, as the sums below would give.
             if per
                 .iter()
-                .all(|t| pick(t)[i].iter().all(|x| x.to_bits() == 0))
+                .all(|t| t.get(i).is_none_or(super::accumulator::is_idle))
             {
                 return PartitionRank {
                     rank: i + 1,
@@ -191,7 +217,7 @@ fn ranks(per: &[&TableTrial], pick: fn(&TableTrial) -> &[[f64; 4]]) -> Vec<Parti
             let mut sums = [-0.0f64; 3];
             peaks.clear();
             for t in per {
-                let row = pick(t)[i];
+                let row = t.get(i).copied().unwrap_or(IDLE);
                 for (sum, x) in sums.iter_mut().zip(row) {
                     *sum += x;
                 }
@@ -370,9 +396,10 @@ fn table_results(
     per: &[&TableTrial],
     headroom: f64,
 ) -> TableResults {
-    let partition_ranks = ranks(per, |t| &t.ranked);
+    let partition_ranks = ranks(per, |t| &t.ranked, tp.layout.partitions.max(1));
     let nodes = tp.layout.nodes.as_ref().map(|n| {
-        let node_ranks = ranks(per, |t| &t.node_ranked);
+        let n_nodes = per.first().map_or(0, |t| t.node_ranked.len());
+        let node_ranks = ranks(per, |t| &t.node_ranked, n_nodes);
         NodeResults {
             tables: vec![tp.name.clone()],
             memory: None,
@@ -469,12 +496,12 @@ fn table_results(
         requests_per_s: tp.requests_per_s,
         read_units_per_s: mean(
             &per.iter()
-                .map(|t| t.ranked.iter().map(|r| r[0]).sum::<f64>())
+                .map(|t| rows_sum(&t.ranked, tp.layout.partitions.max(1), 0))
                 .collect::<Vec<_>>(),
         ),
         write_units_per_s: mean(
             &per.iter()
-                .map(|t| t.ranked.iter().map(|r| r[1]).sum::<f64>())
+                .map(|t| rows_sum(&t.ranked, tp.layout.partitions.max(1), 1))
                 .collect::<Vec<_>>(),
         ),
         mean_read_units_per_s: tp
@@ -722,4 +749,83 @@ pub fn warnings(scenario: &Scenario) -> Vec<crate::scenario::Warning> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// Trials' rank rows with idle rows (every figure +0) ranked last, as
+    /// `rank_busiest` leaves them: some trials all idle, some with rows of
+    /// −0 figures.
+    fn trials_of_rows(n: usize) -> Vec<Vec<[f64; 4]>> {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(17);
+        (0..40)
+            .map(|t| {
+                let busy = if t % 7 == 0 {
+                    0
+                } else {
+                    rng.random_range(0..=n)
+                };
+                let mut rows: Vec<[f64; 4]> = (0..busy)
+                    .map(|_| {
+                        let mut r = [0.0; 4];
+                        for x in &mut r {
+                            *x = match rng.random_range(0..4) {
+                                0 => 0.0,
+                                1 => -0.0,
+                                _ => rng.random::<f64>() * 1e3,
+                            };
+                        }
+                        r
+                    })
+                    .collect();
+                rows.resize(n, [0.0; 4]);
+                rows
+            })
+            .collect()
+    }
+
+    /// A trial's rows without its idle suffix, as `partition_ranking` keeps them.
+    fn busy_prefix(rows: &[[f64; 4]]) -> &[[f64; 4]] {
+        let idle = rows
+            .iter()
+            .rev()
+            .take_while(|r| super::super::accumulator::is_idle(r))
+            .count();
+        &rows[..rows.len() - idle]
+    }
+
+    #[test]
+    fn rank_figures_are_the_same_without_the_idle_rows() {
+        let n = 300;
+        let full = trials_of_rows(n);
+        let all: Vec<&[[f64; 4]]> = full.iter().map(Vec::as_slice).collect();
+        let kept: Vec<&[[f64; 4]]> = full.iter().map(|r| busy_prefix(r)).collect();
+        assert!(kept.iter().any(|r| r.is_empty()) && kept.iter().any(|r| r.len() < n));
+        // Bit for bit, every rank's figures, and each trial's column sums
+        // (a sum of only idle rows is +0, not −0).
+        let bits = |v: Vec<PartitionRank>| -> Vec<[u64; 5]> {
+            v.iter()
+                .map(|r| {
+                    [
+                        r.read_units_per_s,
+                        r.write_units_per_s,
+                        r.mean_utilization,
+                        r.peak_utilization,
+                        r.peak_utilization_p95,
+                    ]
+                    .map(f64::to_bits)
+                })
+                .collect()
+        };
+        assert_eq!(bits(rank_stats(&kept, n)), bits(rank_stats(&all, n)));
+        for (rows, busy) in all.iter().zip(&kept) {
+            for k in 0..2 {
+                let plain: f64 = rows.iter().map(|r| r[k]).sum();
+                assert_eq!(rows_sum(busy, n, k).to_bits(), plain.to_bits());
+            }
+        }
+    }
 }

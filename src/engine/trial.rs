@@ -54,7 +54,9 @@ pub struct TableTrial {
     /// Expected share of requested units on the hottest partition.
     pub hottest_partition_share: f64,
     /// Per partition, sorted by mean utilization (hottest first):
-    /// (read units/s, write units/s, mean utilization, peak utilization).
+    /// (read units/s, write units/s, mean utilization, peak utilization);
+    /// the idle partitions that rank last (every figure 0) are left out, so
+    /// there are at most as many rows as partitions.
     pub ranked: Ranked,
     /// The same per node, when the store has nodes: cluster-wide, the load of
     /// every table of the trial on the shared nodes (see [`run_trial`]).
