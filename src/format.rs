@@ -337,8 +337,7 @@ pub fn significant_into(x: f64, digits: i32, out: &mut String) {
         shortest_into(x, out);
         return;
     }
-    // e = ⌊log₁₀ a⌋: the largest power of ten at most a.
-    let e = POW10[..31].partition_point(|&p| p <= a) as i32 - 16;
+    let e = decimal_exponent(a, &POW10[..31]);
     let k = digits.clamp(1, 15) - 1 - e;
     // 10^k as a double is exact up to 10²².
     let Some(&scale) = POW10.get((k.unsigned_abs() + 15) as usize) else {
@@ -349,7 +348,7 @@ pub fn significant_into(x: f64, digits: i32, out: &mut String) {
     // a power of ten); written straight as the decimal n·10^−k, which is
     // what Display writes for the nearest double to it (at most 16 digits
     // tell doubles apart): no second formatting pass.
-    let n = if k >= 0 { a * scale } else { a / scale }.round() as u64;
+    let n = round_below_2_53(if k >= 0 { a * scale } else { a / scale });
     // At most 16 digits, a sign, "0." and 15 zeros before them, or 22 after.
     let mut text = [b'0'; 48];
     let mut len = 0;
@@ -398,6 +397,33 @@ pub fn significant_into(x: f64, digits: i32, out: &mut String) {
     }
     // ASCII digits, sign and point only.
     out.push_str(std::str::from_utf8(&text[..len]).unwrap_or_default());
+}
+
+/// ⌊log₁₀ a⌋ for `a` in [10⁻¹⁵, 10¹⁵): the largest i with `pow10[i + 15]`
+/// ≤ a (`pow10` the doubles nearest 10⁻¹⁵..10¹⁵), a binary search's answer
+/// without its unpredictable branches. From a's binary exponent b:
+/// ⌊b·log₁₀ 2⌋ (1233 / 4096) is never above it (10^⌊b·log₁₀ 2⌋ ≤ 2^b ≤ a,
+/// by at least 2.4% for b ≠ 0 in this range, far beyond the doubles'
+/// rounding) and at most one below: moved up to the table's boundary.
+fn decimal_exponent(a: f64, pow10: &[f64]) -> i32 {
+    let binary = ((a.to_bits() >> 52) & 0x7FF) as i32 - 1023;
+    let mut e = ((binary * 1233) >> 12).clamp(-15, 14);
+    while e < 14 && pow10[(e + 16) as usize] <= a {
+        e += 1;
+    }
+    e
+}
+
+/// `v.round() as u64` for v in [0, 2⁵³), without `f64::round` (a library
+/// call on the baseline x86-64 target): there v − ⌊v⌋ is exact, and half
+/// rounds away from zero.
+fn round_below_2_53(v: f64) -> u64 {
+    let whole = v as u64;
+    if v - whole as f64 >= 0.5 {
+        whole + 1
+    } else {
+        whole
+    }
 }
 
 /// Whether Ryū's digits of `x` are certainly `Display`'s. They differ only
@@ -597,6 +623,49 @@ mod tests {
             out.clear();
             shortest_into(x, &mut out);
             assert_eq!(out, format!("{x}"), "bits {:#x}", x.to_bits());
+        }
+    }
+
+    #[test]
+    fn the_exponent_and_rounding_shortcuts_are_the_plain_ones() {
+        // Against the binary search and f64::round they replace, on every
+        // power of ten and its neighbours and on random values of every
+        // magnitude (and fractions of exactly one half).
+        let pow10: Vec<f64> = (-15..=15)
+            .map(|i| format!("1e{i}").parse().unwrap())
+            .collect();
+        let plain = |a: f64| pow10.partition_point(|&p| p <= a) as i32 - 16;
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut values: Vec<f64> = pow10
+            .iter()
+            .flat_map(|&p| {
+                [
+                    p,
+                    f64::from_bits(p.to_bits() - 1),
+                    f64::from_bits(p.to_bits() + 1),
+                ]
+            })
+            .filter(|&a| (pow10[0]..pow10[30]).contains(&a))
+            .collect();
+        values.extend((0..200_000).map(|_| {
+            let y = (next() >> 11) as f64 / (1u64 << 53) as f64;
+            (y * 10f64.powi((next() % 31) as i32 - 15)).max(pow10[0])
+        }));
+        for a in values.into_iter().filter(|&a| a < pow10[30]) {
+            assert_eq!(decimal_exponent(a, &pow10), plain(a), "{a:e}");
+        }
+        for _ in 0..200_000 {
+            let v = (next() >> 11) as f64 / (1u64 << (next() % 53)) as f64;
+            let half = (next() % (1 << 40)) as f64 + 0.5;
+            for x in [v, half, v.floor()] {
+                assert_eq!(round_below_2_53(x), x.round() as u64, "{x}");
+            }
         }
     }
 
