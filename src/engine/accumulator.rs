@@ -195,18 +195,20 @@ impl<'a> TableSetup<'a> {
         lams: impl Fn(usize) -> f64,
     ) {
         let window_s = self.plan.window_s;
-        out.extend(
-            self.table
-                .streams
-                .iter()
-                .enumerate()
-                .map(|(si, s)| Component {
-                    lambda: lams(si) * window_s,
+        // A plain loop: built in place (the iterator chain built each
+        // component on the stack and copied it out in odd-sized pieces, at
+        // thousands of partitions per segment).
+        out.reserve(self.table.streams.len());
+        for (si, s) in self.table.streams.iter().enumerate() {
+            let lambda = lams(si) * window_s;
+            if lambda > 0.0 {
+                out.push(Component {
+                    lambda,
                     severity: &s.severity,
                     is_write: s.is_write,
-                })
-                .filter(|c| c.lambda > 0.0),
-        );
+                });
+            }
+        }
     }
 }
 
