@@ -214,7 +214,7 @@ fn draw_partitions(
         // get Chernoff's too (the peak only falls from here, so a server
         // cold now stays cold).
         for (u, b) in bounds.iter_mut().enumerate() {
-            if b.is_some_and(|b| !b.is_cold(peak, write_peak)) {
+            if b.as_ref().is_some_and(|b| !b.is_cold(peak, write_peak)) {
                 let windows = seg.windows() * units[u].len();
                 *b = Some(ColdBound::new(&comps[u], &setup.partition_limits, windows));
             }
@@ -222,7 +222,11 @@ fn draw_partitions(
         loop {
             let mut more = false;
             for u in 0..units.len() {
-                if drawn[u].is_some() || bounds[u].is_some_and(|b| b.is_cold(peak, write_peak)) {
+                if drawn[u].is_some()
+                    || bounds[u]
+                        .as_ref()
+                        .is_some_and(|b| b.is_cold(peak, write_peak))
+                {
                     continue;
                 }
                 drawn[u] = Some(draw_full(u, acc));
@@ -323,7 +327,7 @@ fn fill_cold(
     drawn: &mut [Option<Drawn>],
 ) {
     for (u, d) in drawn.iter_mut().enumerate() {
-        if let (None, Some(bound)) = (&d, bounds[u]) {
+        if let (None, Some(bound)) = (&d, &bounds[u]) {
             let mut prng = setup.partition_rng(seg, units[u][0]);
             let n = units[u].len();
             let all = bound.outcome(&comps[u], seg.windows() * n, &mut prng);
