@@ -525,22 +525,62 @@ impl Placer<'_> {
         let p_count = self.partitions();
         let rate = s.busy_rate_per_s;
         let n = s.shares.count();
-        let combos = enumerated_combos(s);
         let single_ranks = if sink.exact() {
             n - head
         } else {
             single_draw_ranks(s, n, head, p_count)
         };
-        // Per rank: its requests split over the combinations (evenly, or by
-        // the hottest ones' shares) and the sub-keys, each on a random
-        // partition (products in the order rate · share · q · weight).
+        let ranks = head + 1..=head + single_ranks;
+        // The common case (one combination, one sub-key, no alias
+        // entries) straight over the cached shares: the same draws and sums
+        // as single_draws makes.
+        let one_key =
+            s.combos.uniform && enumerated_combos(s) == 1 && s.subkeys.len() == 1 && !sink.exact();
+        match s.rank_shares(*ranks.start(), *ranks.end()) {
+            Some(shares) if one_key => {
+                let w = s.subkeys[0].weight;
+                for &share in shares {
+                    let per_combo = rate * (share / 1.0);
+                    let part = rng.random_range(0..p_count);
+                    sink.per[part] += per_combo * w;
+                }
+            }
+            _ => self.single_draws(s, ranks, rng, sink),
+        }
+        let tail_start = head + single_ranks + 1;
+        if tail_start <= n {
+            let (m1, m2) = s.share_moments(tail_start, n);
+            let w_sq: f64 = s.subkeys.iter().map(|k| k.weight * k.weight).sum();
+            let var = if s.combos.uniform {
+                rate * rate * m2 * w_sq / s.combos.count
+            } else {
+                rate * rate * m2 * w_sq * s.combos.sum_sq
+            };
+            sink.spread(rate * m1 * s.fan_out(), var);
+        }
+    }
+
+    /// Ranks `ranks` one by one: per rank, its requests split over the
+    /// combinations (evenly, or by the hottest ones' shares) and the
+    /// sub-keys, each on a random partition (products in the order rate ·
+    /// share · q · weight).
+    fn single_draws(
+        &self,
+        s: &Stream,
+        ranks: std::ops::RangeInclusive<u64>,
+        rng: &mut Xoshiro256PlusPlus,
+        sink: &mut Sink<'_>,
+    ) {
+        let p_count = self.partitions();
+        let rate = s.busy_rate_per_s;
+        let combos = enumerated_combos(s);
         let qs: Vec<f64> = if combos > 1 {
             s.combos.top.iter().map(|t| t.1).collect()
         } else {
             vec![1.0]
         };
         let weights: Vec<f64> = s.subkeys.iter().map(|sk| sk.weight).collect();
-        for r in head + 1..=head + single_ranks {
+        for r in ranks {
             if s.combos.uniform {
                 let per_combo = rate * (s.rank_share(r) / combos as f64);
                 for _ in 0..combos {
@@ -559,17 +599,6 @@ impl Placer<'_> {
                     }
                 }
             }
-        }
-        let tail_start = head + single_ranks + 1;
-        if tail_start <= n {
-            let (m1, m2) = s.share_moments(tail_start, n);
-            let w_sq: f64 = s.subkeys.iter().map(|k| k.weight * k.weight).sum();
-            let var = if s.combos.uniform {
-                rate * rate * m2 * w_sq / s.combos.count
-            } else {
-                rate * rate * m2 * w_sq * s.combos.sum_sq
-            };
-            sink.spread(rate * m1 * s.fan_out(), var);
         }
     }
 }

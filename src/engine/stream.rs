@@ -254,6 +254,17 @@ impl Stream {
             .unwrap_or_else(|| self.shares.share(r))
     }
 
+    /// [`Stream::rank_share`] of ranks `a..=b` (1-based) as one slice of
+    /// the cache, when the cache holds them all.
+    pub fn rank_shares(&self, a: u64, b: u64) -> Option<&[f64]> {
+        if a == 0 || b > CACHED_RANKS {
+            return None;
+        }
+        self.rank_share(a);
+        let cache = self.rank_share_cache.get()?;
+        cache.get((a - 1) as usize..b as usize)
+    }
+
     /// `shares.moments(a, b)`, from the stream's cache when this range was
     /// asked before (the same value, computed once per plan).
     pub fn share_moments(&self, a: u64, b: u64) -> (f64, f64) {
