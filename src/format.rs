@@ -528,6 +528,16 @@ pub fn shortest_into(x: f64, out: &mut String) {
 mod tests {
     use super::*;
 
+    /// Marsaglia's xorshift64 from `state`: the tests' random bits.
+    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        }
+    }
+
     #[test]
     fn sig3_keeps_three_significant_figures_across_magnitudes() {
         let cases = [
@@ -595,13 +605,7 @@ mod tests {
             -5e-324,
             9007199254740993.0,
         ];
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15u64);
         // Short binary fractions of large numbers: where ties live.
         for k in 0..12 {
             for _ in 0..20_000 {
@@ -635,13 +639,7 @@ mod tests {
             .map(|i| format!("1e{i}").parse().unwrap())
             .collect();
         let plain = |a: f64| pow10.partition_point(|&p| p <= a) as i32 - 16;
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15u64);
         let mut values: Vec<f64> = pow10
             .iter()
             .flat_map(|&p| {
@@ -674,13 +672,7 @@ mod tests {
         // Against Rust's exact `{:.5e}` (the correctly rounded six-digit
         // decimal), parsed back and written shortest: 10⁶ values over every
         // magnitude the rounding covers, and the edges by hand.
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x2545_F491_4F6C_DD1Du64);
         let mut out = String::new();
         let mut check = |x: f64, want: &str| {
             out.clear();
@@ -702,7 +694,7 @@ mod tests {
         for _ in 0..1_000_000 {
             let y = (next() >> 11) as f64 / (1u64 << 53) as f64;
             let x = y * 10f64.powi((next() % 30) as i32 - 15);
-            let x = if next() % 2 == 0 { x } else { -x };
+            let x = if next().is_multiple_of(2) { x } else { -x };
             if x == 0.0 || x.abs() < 1e-15 {
                 continue;
             }

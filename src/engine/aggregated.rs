@@ -195,30 +195,10 @@ fn draw_partitions(
     drawn.resize(units.len(), None);
     bounds.clear();
     if plan.screen_cold && !setup.draws_every_window() {
-        bounds.extend(units.iter().enumerate().map(|(u, unit)| {
-            let c = &comps[u];
-            pieces_of(unit[0]).is_none().then(|| {
-                let windows = seg.windows() * unit.len();
-                ColdBound::with(c, &setup.partition_limits, windows, false)
-            })
-        }));
-        // The busiest mean utilization: the trial's peak reaches it (bar a
-        // vanishing chance), so a partition bounded below it and the limits
-        // is cold; the others are drawn, then any whose bound reaches the
+        let (mut peak, mut write_peak) =
+            cold_bounds(setup, seg, rates, &units, &comps, &mut bounds);
+        // The units not cold are drawn, then any whose bound reaches the
         // peak they drew too.
-        let busiest =
-            |f: fn(&ColdBound) -> f64| bounds.iter().flatten().map(f).fold(0.0f64, f64::max);
-        let mut peak = busiest(|b| b.mean_utilization);
-        let mut write_peak = busiest(|b| b.mean_write_utilization);
-        // Bernstein's bound alone shows most cold servers cold; the others
-        // get Chernoff's too (the peak only falls from here, so a server
-        // cold now stays cold).
-        for (u, b) in bounds.iter_mut().enumerate() {
-            if b.as_ref().is_some_and(|b| !b.is_cold(peak, write_peak)) {
-                let windows = seg.windows() * units[u].len();
-                *b = Some(ColdBound::new(&comps[u], &setup.partition_limits, windows));
-            }
-        }
         loop {
             let mut more = false;
             for u in 0..units.len() {
@@ -271,6 +251,46 @@ fn draw_partitions(
         out.merge(all);
     }
     SCRATCH.set((bounds, drawn));
+}
+
+/// Each unit's cold bound into `bounds` (none for a load-split
+/// partition): Bernstein's, and Chernoff's too where Bernstein's alone does
+/// not show the unit cold. Returns the busiest mean utilization (all
+/// limits, write limit): the trial's peak reaches it (bar a vanishing
+/// chance), so a unit bounded below it and the limits is cold.
+fn cold_bounds(
+    setup: &TableSetup<'_>,
+    seg: &Segment,
+    rates: &SegmentRates<'_>,
+    units: &[&[usize]],
+    comps: &UnitComponents<'_>,
+    bounds: &mut Vec<Option<ColdBound>>,
+) -> (f64, f64) {
+    let split = |p: usize| {
+        rates
+            .rebalanced
+            .as_ref()
+            .is_some_and(|r| r.pieces[p].is_some())
+    };
+    bounds.extend(units.iter().enumerate().map(|(u, unit)| {
+        (!split(unit[0])).then(|| {
+            let windows = seg.windows() * unit.len();
+            ColdBound::with(&comps[u], &setup.partition_limits, windows, false)
+        })
+    }));
+    let busiest = |f: fn(&ColdBound) -> f64| bounds.iter().flatten().map(f).fold(0.0f64, f64::max);
+    let peak = busiest(|b| b.mean_utilization);
+    let write_peak = busiest(|b| b.mean_write_utilization);
+    // Bernstein's bound alone shows most cold servers cold; the others get
+    // Chernoff's too (the peak only falls from here, so a server cold now
+    // stays cold).
+    for (u, b) in bounds.iter_mut().enumerate() {
+        if b.as_ref().is_some_and(|b| !b.is_cold(peak, write_peak)) {
+            let windows = seg.windows() * units[u].len();
+            *b = Some(ColdBound::new(&comps[u], &setup.partition_limits, windows));
+        }
+    }
+    (peak, write_peak)
 }
 
 /// [`draw_partitions`]'s bounds and outcomes, one per unit.
