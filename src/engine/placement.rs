@@ -540,6 +540,7 @@ impl Placer<'_> {
             Some(shares) if one_key => {
                 let w = s.subkeys[0].weight;
                 for &share in shares {
+                    // ÷ its one combination, as single_draws divides.
                     let per_combo = rate * (share / 1.0);
                     let part = rng.random_range(0..p_count);
                     sink.per[part] += per_combo * w;
