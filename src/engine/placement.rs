@@ -532,21 +532,24 @@ impl Placer<'_> {
         };
         let ranks = head + 1..=head + single_ranks;
         // The common case (one combination, one sub-key, no alias
-        // entries) straight over the cached shares: the same draws and sums
-        // as single_draws makes.
+        // entries) straight over the shares (cached, for the ranks every
+        // trial places): the same draws and sums as single_draws makes.
         let one_key =
             s.combos.uniform && enumerated_combos(s) == 1 && s.subkeys.len() == 1 && !sink.exact();
-        match s.rank_shares(*ranks.start(), *ranks.end()) {
-            Some(shares) if one_key => {
-                let w = s.subkeys[0].weight;
-                for &share in shares {
-                    // ÷ its one combination, as single_draws divides.
-                    let per_combo = rate * (share / 1.0);
-                    let part = rng.random_range(0..p_count);
-                    sink.per[part] += per_combo * w;
-                }
+        if one_key {
+            let w = s.subkeys[0].weight;
+            let mut place = |share: f64| {
+                // ÷ its one combination, as single_draws divides.
+                let per_combo = rate * (share / 1.0);
+                let part = rng.random_range(0..p_count);
+                sink.per[part] += per_combo * w;
+            };
+            match s.rank_shares(*ranks.start(), *ranks.end()) {
+                Some(shares) => shares.iter().for_each(|&share| place(share)),
+                None => ranks.for_each(|r| place(s.rank_share(r))),
             }
-            _ => self.single_draws(s, ranks, rng, sink),
+        } else {
+            self.single_draws(s, ranks, rng, sink);
         }
         let tail_start = head + single_ranks + 1;
         if tail_start <= n {
