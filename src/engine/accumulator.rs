@@ -4,7 +4,7 @@
 //! burst credit, the table limit's outcome, the representative trial's
 //! timeseries and hot keys).
 
-use super::cluster::{rank_busiest, NodeLoad, NodeSegment};
+use super::cluster::{is_idle, rank_busiest, NodeLoad, NodeSegment};
 use super::placement::{Placed, HOT_KEYS};
 use super::plan::{trial_seed, Method, Plan, TablePlan};
 use super::rebalance::{node_rates, rebalance, stream_load, Rebalanced};
@@ -210,11 +210,6 @@ impl<'a> TableSetup<'a> {
             }
         }
     }
-}
-
-/// Whether a rank row is idle: every figure +0.
-pub(super) fn is_idle(row: &[f64; 4]) -> bool {
-    row.iter().all(|x| x.to_bits() == 0)
 }
 
 thread_local! {

@@ -79,6 +79,14 @@ pub(super) fn cluster_nodes(
     ranked
 }
 
+/// A rank row with every figure +0: a server without load.
+pub(super) const IDLE: [f64; 4] = [0.0; 4];
+
+/// Whether a rank row is idle: every figure +0 (bit for bit: −0 is not).
+pub(super) fn is_idle(row: &[f64; 4]) -> bool {
+    row.iter().all(|x| x.to_bits() == 0)
+}
+
 /// Sorts per-server rows (read units/s, write units/s, mean utilization,
 /// peak utilization) busiest first: by mean utilization, then peak, then
 /// units, then read units — a total order on the rows ([`busier`]), so any
@@ -95,8 +103,6 @@ pub(super) fn rank_busiest(rows: &mut [[f64; 4]]) {
         rows.sort_unstable_by(busier);
         return;
     }
-    const IDLE: [f64; 4] = [0.0; 4];
-    let is_idle = |r: &[f64; 4]| r.iter().all(|x| x.to_bits() == 0);
     let busy: Vec<u32> = (0..rows.len() as u32)
         .filter(|&i| !is_idle(&rows[i as usize]))
         .collect();

@@ -188,8 +188,8 @@ fn ranks(
 
 /// [`ranks`] of each trial's rows.
 fn rank_stats(per: &[&[[f64; 4]]], n_ranks: usize) -> Vec<PartitionRank> {
+    use super::cluster::{is_idle, IDLE};
     use rayon::prelude::*;
-    const IDLE: [f64; 4] = [0.0; 4];
     // Thousands of ranks over hundreds of trials: each rank's column summed
     // as `mean` sums it, without collecting it, and one buffer per worker
     // for the peaks' percentile.
@@ -199,10 +199,7 @@ fn rank_stats(per: &[&[[f64; 4]]], n_ranks: usize) -> Vec<PartitionRank> {
         .map_init(Vec::new, |peaks: &mut Vec<f64>, i| {
             // A rank idle in every trial (a table's empty partitions or
             // slots) has every figure 0, as the sums below would give.
-            if per
-                .iter()
-                .all(|t| t.get(i).is_none_or(super::accumulator::is_idle))
-            {
+            if per.iter().all(|t| t.get(i).is_none_or(is_idle)) {
                 return PartitionRank {
                     rank: i + 1,
                     read_units_per_s: 0.0,
@@ -792,7 +789,7 @@ mod tests {
         let idle = rows
             .iter()
             .rev()
-            .take_while(|r| super::super::accumulator::is_idle(r))
+            .take_while(|r| super::super::cluster::is_idle(r))
             .count();
         &rows[..rows.len() - idle]
     }
