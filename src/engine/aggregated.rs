@@ -602,9 +602,10 @@ fn draw_group(
     n: usize,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Drawn {
-    let limits = &setup.partition_limits;
-    let all = collapsed(comps, limits, seg.windows() * n, rng);
-    let one = collapsed(comps, limits, seg.windows(), rng);
+    // One build of the window distribution for both draws.
+    let stretches = Stretches::new(comps, &setup.partition_limits);
+    let all = stretches.draw(seg.windows() * n, rng);
+    let one = stretches.draw(seg.windows(), rng);
     Drawn {
         all,
         one_peak: Some(one.peak_utilization),
