@@ -6,7 +6,7 @@
 
 use super::accumulator::{SegmentRates, Series, SeriesRow, TableAccumulator, TableSetup};
 use super::placement::Placed;
-use super::screen::ColdBound;
+use super::screen::{ColdBound, ColdDraws};
 use super::segments::Segment;
 use super::window::{collapsed, draw_windows, Component, Limits, Outcome, Stretches};
 use crate::store::hash::fmix64;
@@ -346,18 +346,28 @@ fn fill_cold(
     bounds: &[Option<ColdBound>],
     drawn: &mut [Option<Drawn>],
 ) {
-    for (u, d) in drawn.iter_mut().enumerate() {
-        if let (None, Some(bound)) = (&d, &bounds[u]) {
+    // Every cold unit's draws first, then their peaks (see ColdBound::draw).
+    let mut cold: Vec<(usize, ColdDraws, Option<ColdDraws>)> = Vec::new();
+    for (u, d) in drawn.iter().enumerate() {
+        if let (None, Some(bound)) = (d, &bounds[u]) {
             let mut prng = setup.partition_rng(seg, units[u][0]);
             let n = units[u].len();
-            let all = bound.outcome(&comps[u], seg.windows() * n, &mut prng);
-            let one_peak = (n > 1).then(|| {
-                bound
-                    .outcome(&comps[u], seg.windows(), &mut prng)
-                    .peak_utilization
-            });
-            *d = Some(Drawn { all, one_peak });
+            let all = bound.draw(&comps[u], seg.windows() * n, &mut prng);
+            let one = (n > 1).then(|| bound.draw(&comps[u], seg.windows(), &mut prng));
+            cold.push((u, all, one));
         }
+    }
+    for (u, mut all, one) in cold {
+        let Some(bound) = &bounds[u] else { continue };
+        bound.peaks_into(&mut all);
+        let one_peak = one.map(|mut one| {
+            bound.peaks_into(&mut one);
+            one.0.peak_utilization
+        });
+        drawn[u] = Some(Drawn {
+            all: all.0,
+            one_peak,
+        });
     }
 }
 

@@ -142,18 +142,48 @@ impl ColdBound {
     /// units and requests drawn as a full draw draws them (the same normals,
     /// first, from `rng`), nothing throttled, and its peak a Cornish–Fisher
     /// draw of the largest of the windows, capped at the bound.
+    #[cfg(test)]
     pub(super) fn outcome<R: Rng + ?Sized>(
         &self,
         comps: &[Component<'_>],
         windows: usize,
         rng: &mut R,
     ) -> Outcome {
-        let mut out = requested(comps, windows, rng);
+        let mut draws = self.draw(comps, windows, rng);
+        self.peaks_into(&mut draws);
+        draws.0
+    }
+
+    /// What [`ColdBound::outcome`] draws from `rng`, in its order: the
+    /// requested units and requests, then each limit dimension's tail
+    /// 1 − U^{1/W} (the largest of W windows is X's quantile at U^{1/W}).
+    /// [`ColdBound::peaks_into`] turns the tails into the peaks: split so
+    /// that a segment's cold servers draw first and take their peaks in a
+    /// second pass, whose long chains of dependent arithmetic (a logarithm,
+    /// two square roots, divisions) then overlap from server to server.
+    pub(super) fn draw<R: Rng + ?Sized>(
+        &self,
+        comps: &[Component<'_>],
+        windows: usize,
+        rng: &mut R,
+    ) -> ColdDraws {
+        let out = requested(comps, windows, rng);
         let w = windows as f64;
-        for d in self.dims.iter().flatten() {
-            let u: f64 = rng.random();
-            // The largest of W windows is X's quantile at U^{1/W}: its tail 1 − U^{1/W}.
-            let tail = (-(u.ln() / w).exp_m1()).clamp(1e-300, 1.0 - 1e-16);
+        let mut tails = [0.0f64; 3];
+        for (d, tail) in self.dims.iter().zip(&mut tails) {
+            if d.is_some() {
+                let u: f64 = rng.random();
+                *tail = (-(u.ln() / w).exp_m1()).clamp(1e-300, 1.0 - 1e-16);
+            }
+        }
+        (out, tails)
+    }
+
+    /// Each dimension's peak from its drawn tail ([`ColdBound::draw`]): its
+    /// Cornish–Fisher quantile, capped at the bound, over the limit.
+    pub(super) fn peaks_into(&self, (out, tails): &mut ColdDraws) {
+        for (d, &tail) in self.dims.iter().zip(tails.iter()) {
+            let Some(d) = d else { continue };
             let peak = cornish_fisher_upper_quantile(&d.kappa, tail).clamp(0.0, d.bound);
             let util = peak / d.limit;
             out.peak_utilization = out.peak_utilization.max(util);
@@ -161,9 +191,12 @@ impl ColdBound {
                 out.write_peak_utilization = util;
             }
         }
-        out
     }
 }
+
+/// A cold server's draws ([`ColdBound::draw`]): its outcome so far and each
+/// limit dimension's tail.
+pub(super) type ColdDraws = (Outcome, [f64; 3]);
 
 /// Chernoff's bound for the same sum, over the θ grid of the severities'
 /// moment generating functions: P(X ≥ x) ≤ exp(ln E[e^{θX}] − θx) with
