@@ -322,81 +322,99 @@ pub const SERIES_DIGITS: i32 = 6;
 /// assert_eq!(s, "16.9501 0.495 -0.000123");
 /// ```
 pub fn significant_into(x: f64, digits: i32, out: &mut String) {
+    let mut text = [0u8; 48];
+    match significant_text(x, digits, &mut text) {
+        // ASCII digits, sign and point only.
+        Some(start) => out.push_str(std::str::from_utf8(&text[start..]).unwrap_or_default()),
+        None => shortest_into(x, out),
+    }
+}
+
+/// [`significant_into`] appending the text's bytes to `out` (a file's
+/// bytes, built without a UTF-8 check per number).
+///
+/// ```
+/// let mut b = Vec::new();
+/// keyheat::format::significant_bytes_into(16.95008642078857, 6, &mut b);
+/// assert_eq!(b, b"16.9501");
+/// ```
+pub fn significant_bytes_into(x: f64, digits: i32, out: &mut Vec<u8>) {
+    let mut text = [0u8; 48];
+    match significant_text(x, digits, &mut text) {
+        Some(start) => out.extend_from_slice(&text[start..]),
+        None => {
+            let mut s = String::new();
+            shortest_into(x, &mut s);
+            out.extend_from_slice(s.as_bytes());
+        }
+    }
+}
+
+/// [`significant_into`]'s text, right-aligned in `text`: returns where it
+/// starts, or `None` for what [`shortest_into`] writes as it is (non-finite
+/// values, −0, magnitudes outside [10⁻¹⁵, 10¹⁵)).
+fn significant_text(x: f64, digits: i32, text: &mut [u8; 48]) -> Option<usize> {
     const POW10: [f64; 38] = [
         1e-15, 1e-14, 1e-13, 1e-12, 1e-11, 1e-10, 1e-9, 1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2,
         1e-1, 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
         1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     ];
+    let mut at = text.len();
+    let mut put = |text: &mut [u8; 48], byte: u8| {
+        at -= 1;
+        text[at] = byte;
+        at
+    };
     if x.to_bits() == 0 {
         // +0, what an idle partition's timeseries is made of.
-        out.push('0');
-        return;
+        return Some(put(text, b'0'));
     }
     let a = x.abs();
     if !x.is_finite() || !(POW10[0]..POW10[30]).contains(&a) {
-        shortest_into(x, out);
-        return;
+        return None;
     }
     let e = decimal_exponent(a, &POW10[..31]);
     let k = digits.clamp(1, 15) - 1 - e;
     // 10^k as a double is exact up to 10²².
-    let Some(&scale) = POW10.get((k.unsigned_abs() + 15) as usize) else {
-        shortest_into(x, out);
-        return;
-    };
+    let &scale = POW10.get((k.unsigned_abs() + 15) as usize)?;
     // n = a·10^k rounded, of `digits` digits (one more when it rounds up to
     // a power of ten); written straight as the decimal n·10^−k, which is
     // what Display writes for the nearest double to it (at most 16 digits
-    // tell doubles apart): no second formatting pass.
-    let n = round_below_2_53(if k >= 0 { a * scale } else { a / scale });
-    // At most 16 digits, a sign, "0." and 15 zeros before them, or 22 after.
-    let mut text = [b'0'; 48];
-    let mut len = 0;
-    if x < 0.0 {
-        text[0] = b'-';
-        len = 1;
+    // tell doubles apart): no second formatting pass. At most 16 digits, a
+    // sign, "0." and 15 zeros before them, or 22 after; written from the
+    // right.
+    let mut m = round_below_2_53(if k >= 0 { a * scale } else { a / scale });
+    let digit = |m: u64| b'0' + (m % 10) as u8;
+    if k <= 0 {
+        for _ in 0..k.unsigned_abs() {
+            put(text, b'0');
+        }
+    } else {
+        // The fraction's k digits, its trailing zeros dropped.
+        let mut fraction = k;
+        while fraction > 0 && m.is_multiple_of(10) {
+            m /= 10;
+            fraction -= 1;
+        }
+        if fraction > 0 {
+            for _ in 0..fraction {
+                put(text, digit(m));
+                m /= 10;
+            }
+            put(text, b'.');
+        }
     }
-    let mut digits = [0u8; 20];
-    let mut start = digits.len();
-    let mut m = n;
-    while m > 0 || start == digits.len() {
-        start -= 1;
-        digits[start] = b'0' + (m % 10) as u8;
+    // The whole part, at least one digit.
+    let mut start = put(text, digit(m));
+    m /= 10;
+    while m > 0 {
+        start = put(text, digit(m));
         m /= 10;
     }
-    let digits = &digits[start..];
-    let put = |text: &mut [u8; 48], len: &mut usize, bytes: &[u8]| {
-        text[*len..*len + bytes.len()].copy_from_slice(bytes);
-        *len += bytes.len();
-    };
-    if k <= 0 {
-        put(&mut text, &mut len, digits);
-        // The zeros are already in `text`.
-        len += k.unsigned_abs() as usize;
-    } else {
-        let k = k as usize;
-        // The fraction's digits, its trailing zeros dropped.
-        let end = digits.len()
-            - digits
-                .iter()
-                .rev()
-                .take(k)
-                .take_while(|&&d| d == b'0')
-                .count();
-        let split = digits.len().saturating_sub(k);
-        if split == 0 {
-            put(&mut text, &mut len, b"0");
-        } else {
-            put(&mut text, &mut len, &digits[..split]);
-        }
-        if end > split {
-            put(&mut text, &mut len, b".");
-            len += k.saturating_sub(digits.len());
-            put(&mut text, &mut len, &digits[split..end]);
-        }
+    if x < 0.0 {
+        start = put(text, b'-');
     }
-    // ASCII digits, sign and point only.
-    out.push_str(std::str::from_utf8(&text[..len]).unwrap_or_default());
+    Some(start)
 }
 
 /// ⌊log₁₀ a⌋ for `a` in [10⁻¹⁵, 10¹⁵): the largest i with `pow10[i + 15]`

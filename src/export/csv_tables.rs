@@ -366,7 +366,7 @@ pub fn timeseries_csv(r: &RunResults) -> Result<Vec<u8>> {
 /// # Errors
 /// Only on a CSV writer failure.
 pub fn timeseries_pieces(r: &RunResults) -> Result<Vec<Vec<u8>>> {
-    use crate::format::SERIES_DIGITS;
+    use crate::format::{significant_bytes_into, SERIES_DIGITS};
     use rayon::prelude::*;
     // The file's bulk (partitions × steps rows, millions on a large table)
     // is rendered in parallel runs of partitions, in order: the same bytes
@@ -413,7 +413,7 @@ pub fn timeseries_pieces(r: &RunResults) -> Result<Vec<Vec<u8>>> {
                 // Each row written straight into the piece, sized up front
                 // for rows of the name and 32 bytes.
                 let mut prefix = String::new();
-                let mut out = String::with_capacity(chunk.len() * steps * (name.len() + 32));
+                let mut out = Vec::with_capacity(chunk.len() * steps * (name.len() + 32));
                 for (k, &(utils, xs)) in chunk.iter().enumerate() {
                     prefix.clear();
                     prefix.push_str(&name);
@@ -421,18 +421,18 @@ pub fn timeseries_pieces(r: &RunResults) -> Result<Vec<Vec<u8>>> {
                     prefix.push_str(&(c * 64 + k).to_string());
                     prefix.push(',');
                     for ((u, x), time) in utils.iter().zip(xs).zip(&times) {
-                        out.push_str(&prefix);
-                        out.push_str(time);
+                        out.extend_from_slice(prefix.as_bytes());
+                        out.extend_from_slice(time.as_bytes());
                         for v in [*x, *u] {
-                            out.push(',');
+                            out.push(b',');
                             if v.is_finite() {
-                                crate::format::significant_into(v, SERIES_DIGITS, &mut out);
+                                significant_bytes_into(v, SERIES_DIGITS, &mut out);
                             }
                         }
-                        out.push('\n');
+                        out.push(b'\n');
                     }
                 }
-                out.into_bytes()
+                out
             })
             .collect();
         pieces.extend(chunks);
