@@ -416,15 +416,29 @@ fn panjer(comps: &[(f64, &Severity)], total: f64, kappa: &[f64; 4]) -> Option<(f
     }
     let mut f = vec![0.0f64; n_max];
     f[0] = (-total * (1.0 - sev0)).exp();
-    sev.retain(|&(j, p)| j > 0 && p > 0.0);
-    let nonzero = sev;
-    for n in 1..n_max {
+    // Each nonzero cost's j·p once (the product j·p·f[n − j] is taken in
+    // that order, so the terms are the same doubles).
+    let terms: Vec<(usize, f64)> = sev
+        .iter()
+        .filter(|&&(j, p)| j > 0 && p > 0.0)
+        .map(|&(j, p)| (j, j as f64 * p))
+        .collect();
+    // Past the costliest term every term applies: no bound check.
+    let full = terms.last().map_or(n_max, |t| t.0.min(n_max));
+    for n in 1..full {
         let mut acc = 0.0;
-        for &(j, p) in &nonzero {
+        for &(j, jp) in &terms {
             if j > n {
                 break;
             }
-            acc += j as f64 * p * f[n - j];
+            acc += jp * f[n - j];
+        }
+        f[n] = total / n as f64 * acc;
+    }
+    for n in full.max(1)..n_max {
+        let mut acc = 0.0;
+        for &(j, jp) in &terms {
+            acc += jp * f[n - j];
         }
         f[n] = total / n as f64 * acc;
     }
