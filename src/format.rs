@@ -692,10 +692,15 @@ mod tests {
         // magnitude the rounding covers, and the edges by hand.
         let mut next = xorshift(0x2545_F491_4F6C_DD1Du64);
         let mut out = String::new();
+        let mut bytes = Vec::new();
         let mut check = |x: f64, want: &str| {
             out.clear();
             significant_into(x, 6, &mut out);
             assert_eq!(out, want, "bits {:#x}", x.to_bits());
+            // The file's byte writer writes the same text.
+            bytes.clear();
+            significant_bytes_into(x, 6, &mut bytes);
+            assert_eq!(bytes, want.as_bytes(), "bits {:#x}", x.to_bits());
         };
         for (x, want) in [
             (0.0, "0"),

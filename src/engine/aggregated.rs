@@ -336,8 +336,8 @@ impl<'a> std::ops::Index<usize> for UnitComponents<'a> {
 }
 
 /// The units left undrawn by screening, cold: each one's outcome from its
-/// bound ([`ColdBound::outcome`]), over all its windows and, for a group,
-/// one member's own.
+/// bound ([`ColdBound::draw`], then [`ColdBound::peaks_into`]), over all
+/// its windows and, for a group, one member's own.
 fn fill_cold(
     setup: &TableSetup<'_>,
     seg: &Segment,

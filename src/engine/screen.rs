@@ -154,7 +154,7 @@ impl ColdBound {
         draws.0
     }
 
-    /// What [`ColdBound::outcome`] draws from `rng`, in its order: the
+    /// What a cold server's outcome draws from `rng`, in its order: the
     /// requested units and requests, then each limit dimension's tail
     /// 1 − U^{1/W} (the largest of W windows is X's quantile at U^{1/W}).
     /// [`ColdBound::peaks_into`] turns the tails into the peaks: split so
