@@ -183,6 +183,10 @@ pub struct WindowUnits {
     /// value a scan would).
     cum: Vec<f64>,
     sur: std::sync::OnceLock<Vec<f64>>,
+    /// The first [`WindowUnits::excess`] asked, with its limit's bits: a
+    /// server's every stretch asks it at the same limit (a hot partition's
+    /// 240 timeseries steps would each sum the whole pmf).
+    first_excess: std::sync::OnceLock<(u64, (f64, f64))>,
 }
 
 impl WindowUnits {
@@ -202,32 +206,20 @@ impl WindowUnits {
         };
         let mut cum = Vec::new();
         if let Some((_, pmf)) = &pmf {
-            let mut c = 0.0f64;
-            cum.reserve(pmf.len());
-            for p in pmf {
-                c += p;
-                cum.push(c);
-            }
+            cum = running(pmf, 0.0, |c, p| c + p);
         }
         WindowUnits {
             kappa,
             pmf,
             cum,
             sur: std::sync::OnceLock::new(),
+            first_excess: std::sync::OnceLock::new(),
         }
     }
 
     /// The running survivals 1 − Σ p of the pmf, in its order.
     fn survivals(&self, pmf: &[f64]) -> &[f64] {
-        self.sur.get_or_init(|| {
-            let mut s = 1.0f64;
-            pmf.iter()
-                .map(|p| {
-                    s -= p;
-                    s
-                })
-                .collect()
-        })
+        self.sur.get_or_init(|| running(pmf, 1.0, |s, p| s - p))
     }
 
     /// Mean units per window.
@@ -289,6 +281,18 @@ impl WindowUnits {
 
     /// E[(X − limit)⁺] and Var[(X − limit)⁺].
     pub fn excess(&self, limit: f64) -> (f64, f64) {
+        let (bits, moments) = *self
+            .first_excess
+            .get_or_init(|| (limit.to_bits(), self.excess_at(limit)));
+        if bits == limit.to_bits() {
+            moments
+        } else {
+            self.excess_at(limit)
+        }
+    }
+
+    /// [`WindowUnits::excess`], computed.
+    fn excess_at(&self, limit: f64) -> (f64, f64) {
         if let Some((step, pmf)) = &self.pmf {
             let (mut m1, mut m2) = (0.0, 0.0);
             for (i, p) in pmf.iter().enumerate() {
@@ -314,6 +318,24 @@ impl WindowUnits {
         let m2 = ((a * a + sd * sd) * cdf + a * sd * phi).max(0.0);
         (m1, (m2 - m1 * m1).max(0.0))
     }
+}
+
+/// Running values of `step` over `pmf` from `start`, one per point, each
+/// step taken in order: the running sums (or survivals) of a pmf. Points of
+/// mass +0 leave a running value as it is (x + 0 and x − 0 are x for every
+/// x ≥ +0 here), so they are not stepped: a fine lattice's pmf (costs
+/// sharing only a small step) is mostly +0 between the sums its costs can
+/// make, and a running sum is a chain of dependent additions.
+fn running(pmf: &[f64], start: f64, step: impl Fn(f64, f64) -> f64) -> Vec<f64> {
+    let mut value = start;
+    pmf.iter()
+        .map(|&p| {
+            if p.to_bits() != 0 {
+                value = step(value, p);
+            }
+            value
+        })
+        .collect()
 }
 
 /// The Cornish–Fisher upper-tail quantile of a variable with cumulants
@@ -435,12 +457,37 @@ fn panjer(comps: &[(f64, &Severity)], total: f64, kappa: &[f64; 4]) -> Option<(f
         }
         f[n] = total / n as f64 * acc;
     }
-    for n in full.max(1)..n_max {
-        let mut acc = 0.0;
-        for &(j, jp) in &terms {
-            acc += jp * f[n - j];
+    // There, f[n] reads nothing nearer than the cheapest cost's j: the j
+    // values from n on are computed side by side, term by term over slices
+    // (each value's sum still taken in the terms' order from 0, hence the
+    // same doubles), which vectorizes; a fine lattice (Cosmos DB's 4.95 and
+    // 22.3 RU share only 0.05) has tens of thousands of points.
+    let j_min = terms.first().map_or(1, |t| t.0);
+    let mut n = full.max(1);
+    if j_min < 4 {
+        for n in n..n_max {
+            let mut acc = 0.0;
+            for &(j, jp) in &terms {
+                acc += jp * f[n - j];
+            }
+            f[n] = total / n as f64 * acc;
         }
-        f[n] = total / n as f64 * acc;
+        return Some((step, f));
+    }
+    while n < n_max {
+        let end = (n + j_min).min(n_max);
+        let (done, rest) = f.split_at_mut(n);
+        // Still 0 (as `f` was made): each sum starts there.
+        let block = &mut rest[..end - n];
+        for &(j, jp) in &terms {
+            for (acc, &x) in block.iter_mut().zip(&done[n - j..end - j]) {
+                *acc += jp * x;
+            }
+        }
+        for (m, acc) in (n..end).zip(block.iter_mut()) {
+            *acc *= total / m as f64;
+        }
+        n = end;
     }
     Some((step, f))
 }
