@@ -685,6 +685,71 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_fine_lattice_is_the_plain_recursion_bit_for_bit() {
+        // Costs on the 0.05 lattice (Cosmos DB's writes 4.95 RU and queries
+        // 22.3 RU: 99 and 446 steps; then 99, 100 and 101 steps, whose
+        // terms overlap at most points): Panjer's recursion computed side by
+        // side past the costliest cost, and the running sums skipping the
+        // +0 points, against the plain recursion and running sums.
+        for costs in [
+            vec![(20.0, 4.95, 99), (6.0, 22.3, 446)],
+            vec![(9.0, 4.95, 99), (8.0, 5.0, 100), (7.0, 5.05, 101)],
+        ] {
+            let sevs: Vec<Severity> = costs
+                .iter()
+                .map(|&(_, c, _)| Severity::from_samples(vec![c; 8]))
+                .collect();
+            let comps: Vec<(f64, &Severity)> =
+                costs.iter().zip(&sevs).map(|(c, s)| (c.0, s)).collect();
+            let x = WindowUnits::new(&comps);
+            let (step, pmf) = x.pmf.clone().expect("lattice");
+            assert_eq!(step, 0.05);
+            let total: f64 = costs.iter().map(|c| c.0).sum();
+            let terms: Vec<(usize, f64)> = costs
+                .iter()
+                .map(|&(lam, _, j)| (j, j as f64 * (lam / total)))
+                .collect();
+            let mut f = vec![0.0f64; pmf.len()];
+            f[0] = (-total).exp();
+            for n in 1..f.len() {
+                let mut acc = 0.0;
+                for &(j, jp) in &terms {
+                    if j <= n {
+                        acc += jp * f[n - j];
+                    }
+                }
+                f[n] = total / n as f64 * acc;
+            }
+            assert!(pmf.len() > 5_000, "{}", pmf.len());
+            assert!(pmf.iter().zip(&f).all(|(a, b)| a.to_bits() == b.to_bits()));
+            let mut c = 0.0f64;
+            for (i, p) in pmf.iter().enumerate() {
+                c += p;
+                assert_eq!(x.cum[i].to_bits(), c.to_bits(), "{i}");
+            }
+            let mut s = 1.0f64;
+            let survivals = x.survivals(&pmf).to_vec();
+            for (i, p) in pmf.iter().enumerate() {
+                s -= p;
+                assert_eq!(survivals[i].to_bits(), s.to_bits(), "{i}");
+            }
+            // The excess is the same asked once or again.
+            assert_eq!(x.excess(300.0), x.excess(300.0));
+            assert_eq!(x.excess(300.0), x.excess_at(300.0));
+        }
+        // Most of the first lattice's points are +0: 99a + 446b steps are
+        // the only sums reached.
+        let (w, q) = (
+            Severity::from_samples(vec![4.95; 8]),
+            Severity::from_samples(vec![22.3; 8]),
+        );
+        let x = WindowUnits::new(&[(20.0, &w), (6.0, &q)]);
+        let pmf = x.pmf.map(|p| p.1).unwrap_or_default();
+        let zeros = pmf.iter().filter(|p| p.to_bits() == 0).count();
+        assert!(zeros * 3 > pmf.len() * 2, "{zeros} of {}", pmf.len());
+    }
+
+    #[test]
     fn panjer_of_unit_costs_is_the_poisson_pmf() {
         let s = Severity::from_samples(vec![1.0; 16]);
         let x = WindowUnits::new(&[(4.0, &s)]);
