@@ -322,8 +322,9 @@ impl WindowUnits {
 
 /// Running values of `step` over `pmf` from `start`, one per point, each
 /// step taken in order: the running sums (or survivals) of a pmf. Points of
-/// mass +0 leave a running value as it is (x + 0 and x − 0 are x for every
-/// x ≥ +0 here), so they are not stepped: a fine lattice's pmf (costs
+/// mass +0 leave a running value as it is (x − 0 is x for every x, and x +
+/// 0 for every x ≥ +0, as running sums from +0 are), so they are not
+/// stepped: a fine lattice's pmf (costs
 /// sharing only a small step) is mostly +0 between the sums its costs can
 /// make, and a running sum is a chain of dependent additions.
 fn running(pmf: &[f64], start: f64, step: impl Fn(f64, f64) -> f64) -> Vec<f64> {
