@@ -304,6 +304,14 @@ pub(super) struct SegmentRates<'p> {
     pub(super) node_lam: Vec<Vec<f64>>,
 }
 
+impl SegmentRates<'_> {
+    /// Partition `p`'s load-split pieces (per piece, requests/s per
+    /// stream), when its load is split.
+    pub(super) fn pieces(&self, p: usize) -> Option<&[Vec<f64>]> {
+        self.rebalanced.as_ref()?.pieces[p].as_deref()
+    }
+}
+
 /// One table's running sums over a trial's segments.
 pub(super) struct TableAccumulator {
     /// Per partition, peak window utilization.

@@ -139,7 +139,6 @@ fn draw_partitions(
         Some(groups) => groups.iter().collect(),
         None => singles.iter().map(std::slice::from_ref).collect(),
     };
-    let pieces_of = |p: usize| rates.rebalanced.as_ref().and_then(|r| r.pieces[p].as_ref());
     // Each unit's streams as per-window components, built once for its
     // bound, its full draw or its cold outcome.
     let comps = UnitComponents::new(setup, rates, &units);
@@ -150,7 +149,7 @@ fn draw_partitions(
         if unit.len() > 1 {
             return draw_group(setup, &comps[u], seg, unit.len(), &mut prng);
         }
-        if let Some(pieces) = pieces_of(p) {
+        if let Some(pieces) = rates.pieces(p) {
             // A split partition: each piece is its own server under the limit.
             let mut all = Outcome::default();
             for piece in pieces {
@@ -234,7 +233,7 @@ fn draw_partitions(
         let unit = units[u];
         let p = unit[0];
         let Drawn { mut all, one_peak } = d.unwrap_or_else(|| draw_full(u, acc));
-        if pieces_of(p).is_some() {
+        if rates.pieces(p).is_some() {
             acc.total.merge(all);
             continue;
         }
@@ -266,14 +265,8 @@ fn cold_bounds(
     comps: &UnitComponents<'_>,
     bounds: &mut Vec<Option<ColdBound>>,
 ) -> (f64, f64) {
-    let split = |p: usize| {
-        rates
-            .rebalanced
-            .as_ref()
-            .is_some_and(|r| r.pieces[p].is_some())
-    };
     bounds.extend(units.iter().enumerate().map(|(u, unit)| {
-        (!split(unit[0])).then(|| {
+        rates.pieces(unit[0]).is_none().then(|| {
             let windows = seg.windows() * unit.len();
             ColdBound::with(&comps[u], &setup.partition_limits, windows, false)
         })
@@ -420,8 +413,7 @@ fn draw_series(
             .enumerate()
             .for_each(|(p, row)| {
                 let mut rng = setup.series_rng(seg, p);
-                let pieces = rates.rebalanced.as_ref().and_then(|r| r.pieces[p].as_ref());
-                if let Some(pieces) = pieces {
+                if let Some(pieces) = rates.pieces(p) {
                     for piece in pieces {
                         let comps = setup.components(|si| piece[si]);
                         by_steps(row, &comps, &setup.partition_limits, seg, &mut rng);

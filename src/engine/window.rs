@@ -465,6 +465,8 @@ fn panjer(comps: &[(f64, &Severity)], total: f64, kappa: &[f64; 4]) -> Option<(f
     // 22.3 RU share only 0.05) has tens of thousands of points.
     let j_min = terms.first().map_or(1, |t| t.0);
     let mut n = full.max(1);
+    // Blocks narrower than 4 (a cost on the lattice's first points) are
+    // slower than the plain loop: +3% CPU on the 10⁷-customer shop.
     if j_min < 4 {
         for n in n..n_max {
             let mut acc = 0.0;
