@@ -437,8 +437,7 @@ fn panjer(comps: &[(f64, &Severity)], total: f64, kappa: &[f64; 4]) -> Option<(f
     if n_max > PANJER_MAX_POINTS {
         return None;
     }
-    let mut f = vec![0.0f64; n_max];
-    f[0] = (-total * (1.0 - sev0)).exp();
+    let f0 = (-total * (1.0 - sev0)).exp();
     // Each nonzero cost's j·p once (the product j·p·f[n − j] is taken in
     // that order, so the terms are the same doubles).
     let terms: Vec<(usize, f64)> = sev
@@ -446,6 +445,44 @@ fn panjer(comps: &[(f64, &Severity)], total: f64, kappa: &[f64; 4]) -> Option<(f
         .filter(|&&(j, p)| j > 0 && p > 0.0)
         .map(|&(j, p)| (j, j as f64 * p))
         .collect();
+    // f[n] reads nothing nearer than the cheapest cost's j_min points: the
+    // j_min values from n on are computed side by side, each value's sum
+    // still taken in the terms' order from 0 (hence the same doubles).
+    // Blocks of 2 to 7 points (costs on the lattice's first points:
+    // DynamoDB's 0.5-RCU steps) keep a register per point, whose chains of
+    // additions overlap (the 10⁷-customer shop with log-normal items −29%
+    // CPU); wider ones (a fine lattice: Cosmos DB's 4.95 and 22.3 RU share
+    // only 0.05, tens of thousands of points) go term by term over slices,
+    // which vectorizes.
+    let j_min = terms.first().map_or(1, |t| t.0);
+    if (2..8).contains(&j_min) {
+        // Led by as many +0 points as the costliest cost's j, every point
+        // takes every term: one before the first point adds j·p·(+0) = +0
+        // after the terms that apply (they are in ascending j), which
+        // leaves a sum of nonnegative terms as it is.
+        let pad = terms.last().map_or(0, |t| t.0);
+        let mut f = vec![0.0f64; pad + n_max];
+        f[pad] = f0;
+        let n = match j_min {
+            2 => panjer_in_registers::<2>(&mut f, pad, &terms, total),
+            3 => panjer_in_registers::<3>(&mut f, pad, &terms, total),
+            4 => panjer_in_registers::<4>(&mut f, pad, &terms, total),
+            5 => panjer_in_registers::<5>(&mut f, pad, &terms, total),
+            6 => panjer_in_registers::<6>(&mut f, pad, &terms, total),
+            _ => panjer_in_registers::<7>(&mut f, pad, &terms, total),
+        };
+        for n in n..n_max {
+            let mut acc = 0.0;
+            for &(j, jp) in &terms {
+                acc += jp * f[pad + n - j];
+            }
+            f[pad + n] = total / n as f64 * acc;
+        }
+        f.drain(..pad);
+        return Some((step, f));
+    }
+    let mut f = vec![0.0f64; n_max];
+    f[0] = f0;
     // Past the costliest term every term applies: no bound check.
     let full = terms.last().map_or(n_max, |t| t.0.min(n_max));
     for n in 1..full {
@@ -458,26 +495,8 @@ fn panjer(comps: &[(f64, &Severity)], total: f64, kappa: &[f64; 4]) -> Option<(f
         }
         f[n] = total / n as f64 * acc;
     }
-    // There, f[n] reads nothing nearer than the cheapest cost's j: the j
-    // values from n on are computed side by side, each value's sum still
-    // taken in the terms' order from 0 (hence the same doubles). Blocks of
-    // 2 to 7 points (costs on the lattice's first points: DynamoDB's 0.5-RCU
-    // steps) keep a register per point, whose chains of additions overlap
-    // (the 10⁷-customer shop with log-normal items −29% CPU); wider ones (a
-    // fine lattice: Cosmos DB's 4.95 and 22.3 RU share only 0.05, tens of
-    // thousands of points) go term by term over slices, which vectorizes.
-    let j_min = terms.first().map_or(1, |t| t.0);
     let mut n = full.max(1);
-    n = match j_min {
-        2 => panjer_in_registers::<2>(&mut f, &terms, total, n),
-        3 => panjer_in_registers::<3>(&mut f, &terms, total, n),
-        4 => panjer_in_registers::<4>(&mut f, &terms, total, n),
-        5 => panjer_in_registers::<5>(&mut f, &terms, total, n),
-        6 => panjer_in_registers::<6>(&mut f, &terms, total, n),
-        7 => panjer_in_registers::<7>(&mut f, &terms, total, n),
-        _ => n,
-    };
-    if j_min < 8 {
+    if j_min < 2 {
         for n in n..n_max {
             let mut acc = 0.0;
             for &(j, jp) in &terms {
@@ -505,26 +524,29 @@ fn panjer(comps: &[(f64, &Severity)], total: f64, kappa: &[f64; 4]) -> Option<(f
     Some((step, f))
 }
 
-/// Panjer's recursion from `n` on in blocks of `K` points (`K` at most the
-/// cheapest cost's lattice index, so a block reads only points before it),
-/// each point's sum in its own register in the terms' order (the plain
-/// loop's doubles); returns where the whole blocks end.
+/// Panjer's recursion from point 1 on in blocks of `K` points (`K` at most
+/// the cheapest cost's lattice index, so a block reads only points before
+/// it), point n at `f[pad + n]` after `pad` points of +0 (at least the
+/// costliest cost's j), each point's sum in its own register in the terms'
+/// order from 0; returns the first point past the whole blocks.
 fn panjer_in_registers<const K: usize>(
     f: &mut [f64],
+    pad: usize,
     terms: &[(usize, f64)],
     total: f64,
-    mut n: usize,
 ) -> usize {
-    while n + K <= f.len() {
+    let mut n = 1;
+    while pad + n + K <= f.len() {
         let mut acc = [0.0f64; K];
         for &(j, jp) in terms {
-            let x: &[f64; K] = f[n - j..n - j + K].try_into().expect("K points");
+            let at = pad + n - j;
+            let x: &[f64; K] = f[at..at + K].try_into().expect("K points");
             for (a, &x) in acc.iter_mut().zip(x) {
                 *a += jp * x;
             }
         }
         for (k, a) in acc.into_iter().enumerate() {
-            f[n + k] = total / (n + k) as f64 * a;
+            f[pad + n + k] = total / (n + k) as f64 * a;
         }
         n += K;
     }
