@@ -324,7 +324,9 @@ pub struct PatternLoad {
     /// `units_per_s` ÷ the table's busy-period units of the same side
     /// (reads or writes) summed over its patterns (0 when that side has none).
     pub units_share: f64,
-    /// Mean requests per second over a day (the pattern's `rate`).
+    /// Mean requests per second over a day (the pattern's `rate`, grown to
+    /// the first checkpoint's day: the rates the monthly cost prices, while
+    /// the busy-period figures are the judged checkpoint's).
     pub mean_requests_per_s: f64,
     /// Mean capacity units per second over a day (`rate` × units per
     /// request): what on-demand pricing bills.
