@@ -30,6 +30,41 @@ pub fn harmonic_range(a: u64, b: u64, s: f64) -> f64 {
         return 0.0;
     }
     let a = a.max(1);
+    if b - a < REMEMBERED_TERMS {
+        return harmonic_sum(a, b, s);
+    }
+    // Up to 10,000 powers each, asked again by every busy period of every
+    // design (the plan, its streams and their placement are built anew for
+    // each): sums of many terms are remembered for the process, keyed by
+    // their arguments' bits (the same sum, the same double).
+    type Sums = std::collections::HashMap<(u64, u64, u64), f64>;
+    static SUMS: std::sync::Mutex<Option<Sums>> = std::sync::Mutex::new(None);
+    let key = (a, b, s.to_bits());
+    if let Some(sum) = SUMS
+        .lock()
+        .ok()
+        .and_then(|m| m.as_ref()?.get(&key).copied())
+    {
+        return sum;
+    }
+    let sum = harmonic_sum(a, b, s);
+    if let Ok(mut m) = SUMS.lock() {
+        let m = m.get_or_insert_with(Sums::new);
+        if m.len() < REMEMBERED_SUMS {
+            m.insert(key, sum);
+        }
+    }
+    sum
+}
+
+/// Sums of at least this many terms are remembered ([`harmonic_range`]).
+const REMEMBERED_TERMS: u64 = 256;
+/// At most this many of them (16 bytes and a key each).
+const REMEMBERED_SUMS: usize = 4096;
+
+/// [`harmonic_range`], computed: exactly up to [`EXACT_TERMS`] terms, the
+/// rest by Euler–Maclaurin.
+fn harmonic_sum(a: u64, b: u64, s: f64) -> f64 {
     if b - a < EXACT_TERMS {
         // Sum small terms first for accuracy.
         return (a..=b).rev().map(|k| (k as f64).powf(-s)).sum();
@@ -517,6 +552,21 @@ impl ReadFilter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn remembered_harmonic_sums_are_the_computed_ones() {
+        // Asked twice, over ranges below and above the exact head, at
+        // exponents sharing the ranges: each is its own sum, bit for bit.
+        for _ in 0..2 {
+            for s in [0.8, 1.2, 2.4] {
+                for (a, b) in [(1, 300), (257, 65_536), (1, 1_000_000), (300, 10_000_000)] {
+                    let remembered = harmonic_range(a, b, s);
+                    assert_eq!(remembered.to_bits(), harmonic_sum(a, b, s).to_bits());
+                }
+            }
+        }
+        assert!((harmonic_range(1, 1000, 1.0) - 7.485_470_860_550_345).abs() < 1e-12);
+    }
 
     /// `sum_f`'s rule written out, share by share: a power law's ranks
     /// summed exactly up to 2·SUM_EXACT_TERMS ranks, else an exact head
