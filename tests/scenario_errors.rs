@@ -1186,6 +1186,62 @@ fn durations_without_a_unit_warn_where_they_are_written() {
     assert!(s.warnings.is_empty(), "{:?}", s.warnings);
 }
 
+/// A quoted number is a duration without a unit too (a new user's `ttl =
+/// "90"` meant as days turned a failing item collection into a pass with
+/// no word): `horizon = "120"`, `ttl = "90"`, a `bucket` and a query's
+/// `range` warn where they are written, quoted as written; with the unit,
+/// or a string that is not a number (the parser's error), they do not.
+#[test]
+fn quoted_durations_without_a_unit_warn_too() {
+    let text = base_with(
+        "name = \"errs\"\n",
+        "name = \"errs\"\n[simulation]\nhorizon = \"120\"\n",
+    )
+    .replace(
+        "item_size = \"2KB\"",
+        "item_size = \"2KB\"\nttl = \"90\"\nsort_key = \"{time}\"\nbucket = \"1_000\"",
+    )
+    .replace(
+        "by = \"customer\"\n",
+        "by = \"customer\"\n\n[[access_pattern]]\nname = \"Recent\"\ntable = \"orders\"\noperation = \"query\"\nrate = 5\nby = \"customer\"\nrange = \"1\"\n",
+    );
+    let s = Scenario::from_str_at(&text, "q.toml").expect("valid, with warnings");
+    let shown: Vec<String> = s.warnings.iter().map(ToString::to_string).collect();
+    let has = |needle: &str| shown.iter().any(|w| w.contains(needle));
+    assert!(
+        shown[0].starts_with("q.toml:4:11: warning: simulation.horizon: horizon = \"120\" has no unit, so it is read as 120 seconds (2 min)"),
+        "{shown:#?}"
+    );
+    assert!(
+        has("table.orders.ttl: ttl = \"90\" has no unit, so it is read as 90 seconds (1.5 min)"),
+        "{shown:#?}"
+    );
+    assert!(has("table.orders.bucket: bucket = \"1000\" has no unit, so it is read as 1000 seconds (16.7 min)"), "{shown:#?}");
+    assert!(
+        has("range = \"1\" has no unit, so it is read as 1 second (1 s)"),
+        "{shown:#?}"
+    );
+    assert!(
+        has("fix: write the unit: \"90d\" for days, or \"90s\" if seconds are meant"),
+        "{shown:#?}"
+    );
+    // The reading itself is unchanged (schema v1): 90 s.
+    assert_eq!(s.tables[0].ttl_s, Some(90.0));
+    let written = text
+        .replace("horizon = \"120\"", "horizon = \"120d\"")
+        .replace("ttl = \"90\"", "ttl = \"90d\"")
+        .replace("bucket = \"1_000\"", "bucket = \"1d\"")
+        .replace("range = \"1\"", "range = \"1d\"");
+    let s = Scenario::from_str_at(&written, "q.toml").expect("valid");
+    let units: Vec<String> = s
+        .warnings
+        .iter()
+        .map(ToString::to_string)
+        .filter(|w| w.contains("has no unit"))
+        .collect();
+    assert!(units.is_empty(), "{units:?}");
+}
+
 /// A checkpoint after the horizon (a new user's `"400d"` with `horizon =
 /// "365d"`) warns where it is written: sizes and breaches stop at the
 /// horizon while that busy period runs later. One at the horizon does not.

@@ -1958,23 +1958,42 @@ fn scan_warnings(section: &Section, warnings: &mut Vec<Warning>) {
     }
 }
 
-/// Warnings for durations written as bare numbers (`horizon = 120`, `ttl =
-/// 90`, `checkpoints = [0, 180]`, a time `bucket`, `window = 1000`,
-/// `duration = 3600`): a bare number is seconds, which turns a 120-day
-/// horizon into two minutes, or a 1 s window meant as 1,000 ms into 16.7
-/// minutes, and a failing design into a pass without a word. Writing the
-/// unit (`"120d"`, or `"120s"` when seconds are meant) silences it.
+/// Warnings for durations written without a unit, bare or quoted
+/// (`horizon = 120`, `ttl = "90"`, `checkpoints = [0, 180]`, a time
+/// `bucket`, a query's `range`, `window = 1000`, `duration = 3600`): a
+/// number without a unit is seconds, which turns a 120-day horizon into two
+/// minutes, or a 1 s window meant as 1,000 ms into 16.7 minutes, and a
+/// failing design into a pass without a word. Writing the unit (`"120d"`, or
+/// `"120s"` when seconds are meant) silences it.
 fn unitless_duration_warnings(root: &Section, warnings: &mut Vec<Warning>) -> Result<()> {
-    // A bare number's value (None for anything else, which the parser checks).
+    // A number's value, and whether it was quoted (None for anything else,
+    // and for a string with a unit, which the parser checks).
     let bare = |node: &DeValue<'_>| match node {
         DeValue::Integer(i) => i128::from_str_radix(i.as_str(), i.radix())
             .ok()
-            .map(|v| v as f64),
-        DeValue::Float(x) => x.as_str().parse::<f64>().ok().filter(|v| v.is_finite()),
+            .map(|v| (v as f64, false)),
+        DeValue::Float(x) => x
+            .as_str()
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .map(|v| (v, false)),
+        DeValue::String(text) => {
+            let digits = text.trim().replace('_', "");
+            let numeric = digits.bytes().any(|c| c.is_ascii_digit())
+                && digits.bytes().all(|c| c.is_ascii_digit() || c == b'.');
+            numeric
+                .then(|| digits.parse::<f64>().ok())
+                .flatten()
+                .filter(|v| v.is_finite())
+                .map(|v| (v, true))
+        }
         _ => None,
     };
     let mut check = |f: &Field, node: &DeValue<'_>, written: String| {
-        let Some(seconds) = bare(node) else { return };
+        let Some((seconds, quoted)) = bare(node) else {
+            return;
+        };
         // As written, so the fix is valid TOML (no thousands separators).
         let n = if seconds.fract() == 0.0 && seconds.abs() < 1e15 {
             format!("{}", seconds as i64)
@@ -1988,10 +2007,16 @@ fn unitless_duration_warnings(root: &Section, warnings: &mut Vec<Warning>) -> Re
         } else {
             format!("write the unit: \"{n}d\" for days, or \"{n}s\" if seconds are meant")
         };
+        let as_written = if quoted {
+            format!("\"{n}\"")
+        } else {
+            n.clone()
+        };
         warnings.push(warning(
             f,
             format!(
-                "{written} = {n} has no unit, so it is read as {n} seconds ({})",
+                "{written} = {as_written} has no unit, so it is read as {n} {} ({})",
+                if seconds == 1.0 { "second" } else { "seconds" },
                 crate::format::duration(seconds)
             ),
             fix,
@@ -2019,6 +2044,11 @@ fn unitless_duration_warnings(root: &Section, warnings: &mut Vec<Warning>) -> Re
             if let Some(f) = table.get(key) {
                 check(&f, f.node.get_ref(), key.into());
             }
+        }
+    }
+    for pattern in root.elements("access_pattern", "[[access_pattern]]")? {
+        if let Some(f) = pattern.get("range") {
+            check(&f, f.node.get_ref(), "range".into());
         }
     }
     Ok(())
