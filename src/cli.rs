@@ -587,6 +587,11 @@ fn check(scenario: &Path) -> Result<ExitCode> {
         crate::format::sig3(crate::engine::cost::DEFAULT_MAX_WORK_S),
         crate::format::bytes(crate::engine::cost::DEFAULT_MAX_MEMORY_BYTES),
     );
+    // Over a default budget, `run` refuses the design unless given more:
+    // said here, where the design is otherwise ok (a warning, exit 0).
+    if let Err(e) = crate::engine::cost::check(&cost, &crate::engine::cost::Budget::default()) {
+        let _ = writeln!(o, "warning: `keyheat run` refuses it as it is: {e}");
+    }
     // Placeholders an import left (`# TODO …`): a warning, exit 0.
     let todo = crate::import::placeholders(&s.source_text);
     if !todo.is_empty() {
@@ -616,9 +621,19 @@ fn check(scenario: &Path) -> Result<ExitCode> {
 fn run_and_write(s: &Scenario, flags: &RunFlags, out: &Path) -> Result<ExitCode> {
     let gate = flags.gate();
     gate.validate()?;
+    // A folder the writing would refuse is refused before the work.
+    crate::export::check_folder(out, &is_output_file)?;
     let started = Instant::now();
     let options = flags.options()?;
-    let results = with_threads(flags.threads, || simulate(s, &options, flags.quiet))?;
+    let results = match with_threads(flags.threads, || simulate(s, &options, flags.quiet)) {
+        Ok(results) => results,
+        Err(e) => {
+            // A refusal (the work budget) often comes of what a warning
+            // names (a duration without a unit): both are shown.
+            print_warnings(&crate::engine::scenario_warnings(s));
+            return Err(e);
+        }
+    };
     print_warnings(&results.warnings);
     let files = write_outputs(&results, out)?;
     let out = absolute(out);
@@ -1014,6 +1029,8 @@ fn replay_command(
         max_keys: log.max_keys,
         predict,
     };
+    let out = out.unwrap_or_else(|| Path::new("output").join(format!("replay-{}", s.name)));
+    crate::export::check_folder(&out, &is_output_file)?;
     let (bar, started) = log_progress(logs, log.quiet);
     let shown = AtomicBool::new(false);
     let progress = |requests: u64, bytes: u64| {
@@ -1036,7 +1053,6 @@ fn replay_command(
     });
     bar.finish_and_clear();
     let results = results?;
-    let out = out.unwrap_or_else(|| Path::new("output").join(format!("replay-{}", s.name)));
     let files = write_outputs(&results, &out)?;
     if let (false, Some(info)) = (log.quiet, results.replay.as_ref()) {
         let secs = started.elapsed().as_secs_f64();

@@ -499,6 +499,44 @@ by = "user"
         "{err}"
     );
     assert!(!out.exists());
+    // `check` says so, where the design is otherwise ok (exit 0).
+    let check = assert_cmd::Command::cargo_bin("keyheat")
+        .unwrap()
+        .args(["check", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(check.status.code(), Some(0));
+    let said = String::from_utf8_lossy(&check.stdout);
+    assert!(
+        said.contains("warning: `keyheat run` refuses it as it is: this run is estimated at 88.7 s of work on one core (budget 60.0 s)")
+            && said.contains("--max-work 134"),
+        "{said}"
+    );
+    // A folder the writing would refuse is refused first, before any work
+    // (not the budget's refusal), and keeps what it holds.
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("notes.md"), "mine").unwrap();
+    let run = assert_cmd::Command::cargo_bin("keyheat")
+        .unwrap()
+        .args([
+            "run",
+            path.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.contains("exists and is not a keyheat output folder: it holds `notes.md`")
+            && !err.contains("estimated at"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("notes.md")).unwrap(),
+        "mine"
+    );
 }
 
 /// Keys are placed afresh in every time bucket: a 1 ms bucket over a 1 h busy
@@ -526,6 +564,25 @@ fn key_placement_in_every_time_bucket_counts_in_the_estimate() {
     assert_eq!(run.status.code(), Some(2));
     let err = String::from_utf8_lossy(&run.stderr);
     assert!(err.contains("estimated at 120 s of work"), "{err}");
+    // A bucket written without its unit is the usual cause: the refusal
+    // shows the warning too.
+    let bare = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("bucket = \"1ms\"", "bucket = 0.001");
+    std::fs::write(&path, bare).unwrap();
+    let run = assert_cmd::Command::cargo_bin("keyheat")
+        .unwrap()
+        .args(["run", path.to_str().unwrap(), "--out"])
+        .arg(dir.path().join("out"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.contains("bucket = 0.001 has no unit, so it is read as 0.001 seconds")
+            && err.contains("estimated at 120 s of work"),
+        "{err}"
+    );
     assert!(
         err.contains("pattern `Push reading`: ≈ 10,000 keys placed × 3,600 time buckets × 200 trials × 1 busy period"),
         "{err}"

@@ -119,6 +119,44 @@ pub const DATA_FILES: [&str; 8] = [
     "variants.csv",
 ];
 
+/// Whether [`write_folder`] may write `out`, checked before any work is
+/// done (a run of minutes should not end refused): the same refusals,
+/// touching nothing.
+///
+/// # Errors
+/// A usage error (exit code 2) when `out` names `.` or `..`, or is a folder
+/// keyheat may not replace (`owns` tells its own files).
+pub fn check_folder(out: &Path, owns: &dyn Fn(&str) -> bool) -> Result<()> {
+    folder_parts(out)?;
+    if let Some(why) = not_replaceable(out, owns) {
+        return Err(Error::usage(format!(
+            "--out '{}' exists and is not a keyheat output folder: {why}; keyheat replaces only an empty folder or its own output, and deleted nothing\n  fix: choose a new folder (e.g. --out output/my-run), or move your files out of this one",
+            out.display()
+        )));
+    }
+    Ok(())
+}
+
+/// `out`'s parent folder (`.` when none is written) and its own name; a
+/// usage error when it names `.` or `..`.
+fn folder_parts(out: &Path) -> Result<(PathBuf, String)> {
+    let Some(name) = out
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .filter(|n| n != "." && n != "..")
+    else {
+        return Err(Error::usage(format!(
+            "--out '{}' must name a folder keyheat can create or replace, not the current or parent folder\n  fix: pass e.g. --out output/my-run",
+            out.display()
+        )));
+    };
+    let parent = match out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    Ok((parent, name))
+}
+
 /// A write in progress, for [`remove_in_progress_and_exit`]: the temporary folder
 /// being filled, and an earlier output moved aside (`(moved to, from)`)
 /// while the new one is renamed into place.
@@ -255,9 +293,20 @@ fn not_replaceable(dir: &Path, owns: &dyn Fn(&str) -> bool) -> Option<String> {
         .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
         .is_some_and(|doc| doc.get("keyheat_version").is_some_and(|v| v.is_string()));
     if !by_keyheat {
-        return Some(
-            "it is not empty and its summary.json (if any) was not written by keyheat".into(),
-        );
+        // Named, so the user sees whose folder it is.
+        let mut names: Vec<String> = entries
+            .iter()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        let more = match names.len() - 1 {
+            0 => String::new(),
+            n => format!(" and {n} more"),
+        };
+        return Some(format!(
+            "it holds `{}`{more}, and its summary.json (if any) was not written by keyheat",
+            names[0]
+        ));
     }
     let foreign = entries.iter().find(|e| {
         let name = e.file_name().to_string_lossy().into_owned();
@@ -294,27 +343,9 @@ pub fn write_folder<T>(
     owns: &dyn Fn(&str) -> bool,
     fill: impl FnOnce(&Path) -> Result<T>,
 ) -> Result<T> {
-    let Some(name) = out
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .filter(|n| n != "." && n != "..")
-    else {
-        return Err(Error::usage(format!(
-            "--out '{}' must name a folder keyheat can create or replace, not the current or parent folder\n  fix: pass e.g. --out output/my-run",
-            out.display()
-        )));
-    };
-    let parent = match out.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let (parent, name) = folder_parts(out)?;
     recover_siblings(&parent, &name, out);
-    if let Some(why) = not_replaceable(out, owns) {
-        return Err(Error::usage(format!(
-            "--out '{}' exists and is not a keyheat output folder: {why}; keyheat replaces only an empty folder or its own output, and deleted nothing\n  fix: choose a new folder (e.g. --out output/my-run), or move your files out of this one",
-            out.display()
-        )));
-    }
+    check_folder(out, owns)?;
     std::fs::create_dir_all(&parent).map_err(|e| Error::write(&parent, e))?;
     let pid = std::process::id();
     let tmp = parent.join(sibling_name(&name, "tmp", pid));

@@ -192,8 +192,25 @@ fn a_folder_with_other_files_or_another_summary_is_refused_untouched() {
     let e = write_folder(&other, &owns, write_report)
         .err()
         .map(|e| e.to_string());
-    assert!(e.unwrap_or_default().contains("was not written by keyheat"));
+    let e = e.unwrap_or_default();
+    assert!(
+        e.contains(
+            "it holds `summary.json`, and its summary.json (if any) was not written by keyheat"
+        ),
+        "{e}"
+    );
     assert!(other.join("summary.json").is_file());
+    // Checked before any work, the same refusal, touching nothing.
+    let e = check_folder(&other, &owns).err().map(|e| e.to_string());
+    assert!(e.unwrap_or_default().contains("it holds `summary.json`"));
+    std::fs::write(other.join("notes.md"), "mine").unwrap_or_default();
+    let e = check_folder(&other, &owns).err().map(|e| e.to_string());
+    assert!(e
+        .unwrap_or_default()
+        .contains("it holds `notes.md` and 1 more"));
+    assert!(check_folder(&tmp.path().join("new"), &owns).is_ok());
+    assert!(!tmp.path().join("new").exists());
+    assert!(check_folder(Path::new(".."), &owns).is_err());
     // A sub-folder.
     let nested = tmp.path().join("nested");
     earlier_output(&nested);
