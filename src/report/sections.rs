@@ -26,6 +26,20 @@ pub(super) fn has_horizon_figures(t: &TableResults) -> bool {
         || t.widest_safe_item_bucket_days.is_some()
 }
 
+/// A checkpoint's day: whole days as they are, tenths to a tenth (the
+/// breach days the engine adds are rounded so: day 180.2 is not shown as a
+/// second 180), others to 3 significant digits (`"1h"` is day 0.0417).
+fn day(d: f64) -> String {
+    let tenths = d * 10.0;
+    if d.fract() == 0.0 {
+        whole(d)
+    } else if (tenths - tenths.round()).abs() < 1e-9 {
+        format!("{d:.1}")
+    } else {
+        sig3(d)
+    }
+}
+
 /// The busy period at each checkpoint day (only with more than one checkpoint).
 pub(super) fn checkpoints(t: &TableResults) -> Option<TextTable> {
     if t.checkpoints.len() < 2 {
@@ -36,7 +50,7 @@ pub(super) fn checkpoints(t: &TableResults) -> Option<TextTable> {
         .iter()
         .map(|c| {
             vec![
-                sig3(c.day),
+                day(c.day),
                 format!("{}×", sig3(c.traffic_factor)),
                 bytes(c.stored_bytes),
                 count(c.partitions),
@@ -80,19 +94,19 @@ pub(super) fn checkpoint_sentence(t: &TableResults, headroom: f64) -> Option<Str
         (None, _) => format!(
             "The p95 peak utilization stays within the headroom {} through day {}.",
             axis(headroom),
-            sig3(last.day)
+            day(last.day)
         ),
         (Some(h), None) => format!(
             "The p95 peak utilization passes the headroom {} by day {} and stays within the limit through day {}.",
             axis(headroom),
-            sig3(h),
-            sig3(last.day)
+            day(h),
+            day(last.day)
         ),
         (Some(h), Some(l)) => format!(
             "The p95 peak utilization passes the headroom {} by day {} and the limit (throttling) by day {}.",
             axis(headroom),
-            sig3(h),
-            sig3(l)
+            day(h),
+            day(l)
         ),
     })
 }
