@@ -29,7 +29,7 @@ pub(super) fn has_horizon_figures(t: &TableResults) -> bool {
 /// A checkpoint's day: whole days as they are, tenths to a tenth (the
 /// breach days the engine adds are rounded so: day 180.2 is not shown as a
 /// second 180), others to 3 significant digits (`"1h"` is day 0.0417).
-fn day(d: f64) -> String {
+pub(super) fn day(d: f64) -> String {
     let tenths = d * 10.0;
     if d.fract() == 0.0 {
         whole(d)

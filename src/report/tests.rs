@@ -682,3 +682,15 @@ fn user_text_is_escaped_alike_and_code_spans_stay_literal() {
         "peaks at 1.23× its table limit over time (&lt;ramp>) (mean",
     );
 }
+
+#[test]
+fn checkpoint_days_keep_their_tenths() {
+    use super::sections::day;
+    // Whole days with separators, an added breach day to its tenth (not a
+    // second "180"), a day of hours to 3 significant digits.
+    assert_eq!(day(180.0), "180");
+    assert_eq!(day(36_500.0), "36,500");
+    assert_eq!(day(180.2), "180.2");
+    assert_eq!(day(0.3), "0.3");
+    assert_eq!(day(1.0 / 24.0), "0.0417");
+}
