@@ -228,6 +228,24 @@ fn on_demand_throttles_beyond_twice_the_previous_peak() {
         "{}",
         t.throttled_fraction.mean
     );
+    // The provisioned figures are listed as not used, the partitions rule
+    // as on demand's.
+    let figure = |name: &str| {
+        r.store
+            .figures
+            .iter()
+            .find(|f| f.name == name)
+            .map(|f| f.value.clone())
+            .unwrap_or_default()
+    };
+    assert!(
+        figure("write_capacity").ends_with(
+            "WCU (not used: mode = \"on_demand\" sizes the table for 2 × the previous peak)"
+        ),
+        "{}",
+        figure("write_capacity")
+    );
+    assert!(figure("read_capacity").contains("not used"));
 }
 
 #[test]

@@ -400,12 +400,18 @@ impl StoreModel for DynamoDb {
         let f = |name: &'static str, value: String, source: &str, assumption: bool| {
             figure(name, value, self.was_set(name), source, assumption)
         };
+        // On demand, the provisioned figures size nothing: said with them.
+        let unused = if self.on_demand {
+            " (not used: mode = \"on_demand\" sizes the table for 2 × the previous peak)"
+        } else {
+            ""
+        };
         let mut out = vec![
-            f("read_capacity", format!("{} RCU", exact(self.read_capacity)), "keyheat default", true),
-            f("write_capacity", format!("{} WCU", exact(self.write_capacity)), "keyheat default", true),
+            f("read_capacity", format!("{} RCU{unused}", exact(self.read_capacity)), "keyheat default", true),
+            f("write_capacity", format!("{} WCU{unused}", exact(self.write_capacity)), "keyheat default", true),
             f(
                 "highest_write_capacity",
-                format!("{} WCU", exact(self.highest_write_capacity)),
+                format!("{} WCU{unused}", exact(self.highest_write_capacity)),
                 "equals write_capacity unless set: partitions never merge",
                 true,
             ),
@@ -437,6 +443,7 @@ impl StoreModel for DynamoDb {
                 "partitions",
                 match self.partitions {
                     Some(p) => p.to_string(),
+                    None if self.on_demand => "max(ceil(size / 10 GB), ceil(2 × (previous_peak_read/3000 + previous_peak_write/1000)))".to_string(),
                     None => "max(ceil(size / 10 GB), ceil(RCU/3000 + WCU/1000))".to_string(),
                 },
                 "older Developer Guide 'Best practices for tables' planning rule",
