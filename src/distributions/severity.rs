@@ -39,9 +39,14 @@ pub const MGF_GRID: usize = 81;
 /// The k-th θ of the grid: 2^{(k − 40)/2}, from 2⁻²⁰ to 2²⁰ per unit of
 /// cost, so that θ·cost spans every scale a Chernoff bound needs.
 pub fn mgf_theta(k: usize) -> f64 {
+    mgf_thetas()[k.min(MGF_GRID - 1)]
+}
+
+/// The whole θ grid of [`mgf_theta`], for a search that reads it often.
+pub fn mgf_thetas() -> &'static [f64; MGF_GRID] {
     static THETA: std::sync::LazyLock<[f64; MGF_GRID]> =
         std::sync::LazyLock::new(|| std::array::from_fn(|k| ((k as f64 - 40.0) / 2.0).exp2()));
-    THETA[k.min(MGF_GRID - 1)]
+    &THETA
 }
 
 /// A severity's moment generating function on the θ grid, kept once

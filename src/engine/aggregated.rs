@@ -268,7 +268,7 @@ fn cold_bounds(
     bounds.extend(units.iter().enumerate().map(|(u, unit)| {
         rates.pieces(unit[0]).is_none().then(|| {
             let windows = seg.windows() * unit.len();
-            ColdBound::with(&comps[u], &setup.partition_limits, windows, false)
+            ColdBound::bernstein(&comps[u], &setup.partition_limits, windows)
         })
     }));
     let busiest = |f: fn(&ColdBound) -> f64| bounds.iter().flatten().map(f).fold(0.0f64, f64::max);
@@ -278,9 +278,9 @@ fn cold_bounds(
     // Chernoff's too (the peak only falls from here, so a server cold now
     // stays cold).
     for (u, b) in bounds.iter_mut().enumerate() {
-        if b.as_ref().is_some_and(|b| !b.is_cold(peak, write_peak)) {
+        if let Some(bound) = b.as_mut().filter(|b| !b.is_cold(peak, write_peak)) {
             let windows = seg.windows() * units[u].len();
-            *b = Some(ColdBound::new(&comps[u], &setup.partition_limits, windows));
+            *bound = bound.with_chernoff(&comps[u], windows);
         }
     }
     (peak, write_peak)

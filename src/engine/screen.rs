@@ -61,21 +61,21 @@ pub(super) struct ColdBound {
 }
 
 impl ColdBound {
-    /// The bound of a server with `comps` under `limits` over `windows` windows.
+    /// The bound of a server with `comps` under `limits` over `windows`
+    /// windows: Bernstein's, with Chernoff's where lower.
+    #[cfg(test)]
     pub(super) fn new(comps: &[Component<'_>], limits: &Limits, windows: usize) -> ColdBound {
-        ColdBound::with(comps, limits, windows, true)
+        ColdBound::bernstein(comps, limits, windows).with_chernoff(comps, windows)
     }
 
-    /// [`ColdBound::new`] with Bernstein's bound alone (`chernoff_too` false):
-    /// cheaper, and enough for a server it already shows cold.
-    pub(super) fn with(
-        comps: &[Component<'_>],
-        limits: &Limits,
-        windows: usize,
-        chernoff_too: bool,
-    ) -> ColdBound {
+    /// Each dimension's streams: reads, writes, both (the combined limit).
+    const WHICH: [fn(&Component<'_>) -> bool; 3] = [|c| !c.is_write, |c| c.is_write, |_| true];
+
+    /// Bernstein's bound alone in each dimension: cheaper, and enough for
+    /// most cold servers ([`ColdBound::with_chernoff`] tightens the others).
+    pub(super) fn bernstein(comps: &[Component<'_>], limits: &Limits, windows: usize) -> ColdBound {
         let c = (windows.max(1) as f64 / COLD_EPSILON).ln();
-        let dim = |which: &dyn Fn(&Component<'_>) -> bool, limit: Option<f64>, is_write: bool| {
+        let dim = |which: fn(&Component<'_>) -> bool, limit: Option<f64>, is_write: bool| {
             let limit = limit?;
             let mut kappa = [0.0f64; 4];
             let mut b = 0.0f64;
@@ -92,24 +92,35 @@ impl ColdBound {
             }
             let a = b * c / 3.0;
             let t = a + (a * a + 2.0 * kappa[1] * c).sqrt();
-            let bernstein = kappa[0] + t;
-            let bound = if chernoff_too {
-                bernstein.min(chernoff(comps, which, c))
-            } else {
-                bernstein
-            };
             Some(Dim {
                 kappa,
-                bound,
+                bound: kappa[0] + t,
                 limit,
                 is_write,
             })
         };
-        let dims = [
-            dim(&|c| !c.is_write, limits.read, false),
-            dim(&|c| c.is_write, limits.write, true),
-            dim(&|_| true, limits.combined, false),
-        ];
+        ColdBound::of_dims([
+            dim(Self::WHICH[0], limits.read, false),
+            dim(Self::WHICH[1], limits.write, true),
+            dim(Self::WHICH[2], limits.combined, false),
+        ])
+    }
+
+    /// The bound with Chernoff's taken where it is lower, in each
+    /// dimension (the streams and windows it was made of).
+    pub(super) fn with_chernoff(&self, comps: &[Component<'_>], windows: usize) -> ColdBound {
+        let c = (windows.max(1) as f64 / COLD_EPSILON).ln();
+        let mut dims = self.dims;
+        for (d, which) in dims.iter_mut().zip(Self::WHICH) {
+            if let Some(d) = d {
+                d.bound = d.bound.min(chernoff(comps, &which, c));
+            }
+        }
+        ColdBound::of_dims(dims)
+    }
+
+    /// The utilizations of dimensions' bounds and means.
+    fn of_dims(dims: [Option<Dim>; 3]) -> ColdBound {
         let ratio = |x: f64, l: f64| if l > 0.0 { x / l } else { f64::INFINITY };
         let (mut utilization, mut write_utilization) = (0.0f64, 0.0f64);
         let (mut mean_utilization, mut mean_write_utilization) = (0.0f64, 0.0f64);
@@ -206,13 +217,27 @@ pub(super) type ColdDraws = (Outcome, [f64; 3]);
 /// Bernstein's where a few costly requests could, in Bernstein's terms,
 /// reach the limit (b·c/3 with b the largest cost).
 fn chernoff(comps: &[Component<'_>], which: &dyn Fn(&Component<'_>) -> bool, c: f64) -> f64 {
-    chernoff_least(c, |k| {
-        comps
-            .iter()
-            .filter(|x| which(x) && x.lambda > 0.0)
-            .map(|x| x.lambda * x.severity.mgf_minus_one()[k])
-            .sum()
-    })
+    // The dimension's (rate, E[e^{θS}] − 1) pairs, taken once for the
+    // search's 15 sums (in the components' order, as each sum was taken).
+    const HELD: usize = 8;
+    let mut pairs: [(f64, &[f64]); HELD] = [(0.0, &[]); HELD];
+    let mut n = 0;
+    for x in comps.iter().filter(|x| which(x) && x.lambda > 0.0) {
+        if n == HELD {
+            // More streams on one server than held: each sum filters anew.
+            return chernoff_least(c, |k| {
+                comps
+                    .iter()
+                    .filter(|x| which(x) && x.lambda > 0.0)
+                    .map(|x| x.lambda * x.severity.mgf_minus_one()[k])
+                    .sum()
+            });
+        }
+        pairs[n] = (x.lambda, x.severity.mgf_minus_one());
+        n += 1;
+    }
+    let pairs = &pairs[..n];
+    chernoff_least(c, |k| pairs.iter().map(|&(lam, m)| lam * m[k]).sum())
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@
 //!   (normal with skewness and kurtosis corrections) beyond.
 
 use crate::distributions::normal::{normal_cdf, normal_quantile};
-use crate::distributions::severity::{mgf_theta, Severity, MGF_GRID};
+use crate::distributions::severity::{mgf_thetas, Severity, MGF_GRID};
 use rand::Rng;
 use rand_distr::{Binomial, Distribution, Poisson, StandardNormal};
 
@@ -575,10 +575,11 @@ pub(super) fn chernoff_point(comps: &[(f64, &Severity)], c: f64) -> f64 {
 /// binary search on its slope finds the least in 7 steps (any θ gives a
 /// valid bound, so the result is one whatever rounding does).
 pub(super) fn chernoff_least(c: f64, log_mgf: impl Fn(usize) -> f64) -> f64 {
+    let theta = mgf_thetas();
     let x = |k: usize| {
         let l = log_mgf(k);
         if l.is_finite() {
-            (l + c) / mgf_theta(k)
+            (l + c) / theta[k]
         } else {
             f64::INFINITY
         }
