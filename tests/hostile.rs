@@ -4,6 +4,7 @@
 //! (`scenario::limits` holds the caps).
 
 use assert_cmd::Command;
+use std::path::Path;
 
 /// A small DynamoDB scenario: a table with a global index, a put and a query.
 const DYNAMODB: &str = r#"schema_version = 1
@@ -41,6 +42,19 @@ rate = 100
 by = "user"
 range = "7d"
 "#;
+
+/// `keyheat run SCENARIO --out OUT` with `more` arguments.
+fn keyheat(scenario: &Path, out: &Path, more: &[&str]) -> std::process::Output {
+    Command::cargo_bin("keyheat")
+        .unwrap()
+        .arg("run")
+        .arg(scenario)
+        .arg("--out")
+        .arg(out)
+        .args(more)
+        .output()
+        .unwrap()
+}
 
 /// `DYNAMODB` with the first `from` replaced by `to`.
 fn with(base: &str, from: &str, to: &str) -> String {
@@ -459,16 +473,7 @@ by = "user"
     let path = dir.path().join("huge.toml");
     std::fs::write(&path, text).unwrap();
     let out = dir.path().join("out");
-    let run = assert_cmd::Command::cargo_bin("keyheat")
-        .unwrap()
-        .args([
-            "run",
-            path.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
+    let run = keyheat(&path, &out, &[]);
     assert_eq!(run.status.code(), Some(2));
     let err = String::from_utf8_lossy(&run.stderr);
     assert!(err.contains("estimated at 88.7 s of work"), "{err}");
@@ -481,17 +486,7 @@ by = "user"
     // Raising the work budget moves the refusal to memory: 2,000 trials ×
     // 100,000 partitions × 32 B = 6.4 GB of ranks + 100,000 × 240 × 16 B of
     // timeseries + 64 MiB, against a 1 GiB budget.
-    let run = assert_cmd::Command::cargo_bin("keyheat")
-        .unwrap()
-        .args([
-            "run",
-            path.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .args(["--max-work", "1000", "--max-memory", "1GiB"])
-        .output()
-        .unwrap();
+    let run = keyheat(&path, &out, &["--max-work", "1000", "--max-memory", "1GiB"]);
     assert_eq!(run.status.code(), Some(2));
     let err = String::from_utf8_lossy(&run.stderr);
     assert!(
@@ -516,16 +511,7 @@ by = "user"
     // (not the budget's refusal), and keeps what it holds.
     std::fs::create_dir_all(&out).unwrap();
     std::fs::write(out.join("notes.md"), "mine").unwrap();
-    let run = assert_cmd::Command::cargo_bin("keyheat")
-        .unwrap()
-        .args([
-            "run",
-            path.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
+    let run = keyheat(&path, &out, &[]);
     assert_eq!(run.status.code(), Some(2));
     let err = String::from_utf8_lossy(&run.stderr);
     assert!(
@@ -555,12 +541,7 @@ fn key_placement_in_every_time_bucket_counts_in_the_estimate() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.toml");
     std::fs::write(&path, text).unwrap();
-    let run = assert_cmd::Command::cargo_bin("keyheat")
-        .unwrap()
-        .args(["run", path.to_str().unwrap(), "--out"])
-        .arg(dir.path().join("out"))
-        .output()
-        .unwrap();
+    let run = keyheat(&path, &dir.path().join("out"), &[]);
     assert_eq!(run.status.code(), Some(2));
     let err = String::from_utf8_lossy(&run.stderr);
     assert!(err.contains("estimated at 120 s of work"), "{err}");
@@ -570,12 +551,7 @@ fn key_placement_in_every_time_bucket_counts_in_the_estimate() {
         .unwrap()
         .replace("bucket = \"1ms\"", "bucket = 0.001");
     std::fs::write(&path, bare).unwrap();
-    let run = assert_cmd::Command::cargo_bin("keyheat")
-        .unwrap()
-        .args(["run", path.to_str().unwrap(), "--out"])
-        .arg(dir.path().join("out"))
-        .output()
-        .unwrap();
+    let run = keyheat(&path, &dir.path().join("out"), &[]);
     assert_eq!(run.status.code(), Some(2));
     let err = String::from_utf8_lossy(&run.stderr);
     assert!(
