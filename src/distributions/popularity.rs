@@ -59,7 +59,7 @@ pub fn harmonic_range(a: u64, b: u64, s: f64) -> f64 {
 
 /// Sums of at least this many terms are remembered ([`harmonic_range`]).
 const REMEMBERED_TERMS: u64 = 256;
-/// At most this many of them (16 bytes and a key each).
+/// At most this many of them (a 24-byte key and a double each).
 const REMEMBERED_SUMS: usize = 4096;
 
 /// [`harmonic_range`], computed: exactly up to [`EXACT_TERMS`] terms, the

@@ -540,7 +540,9 @@ fn panjer_in_registers<const K: usize>(
         let mut acc = [0.0f64; K];
         for &(j, jp) in terms {
             let at = pad + n - j;
-            let x: &[f64; K] = f[at..at + K].try_into().expect("K points");
+            let x: &[f64; K] = f[at..at + K]
+                .try_into()
+                .expect("a K-point slice is [f64; K]");
             for (a, &x) in acc.iter_mut().zip(x) {
                 *a += jp * x;
             }
@@ -815,9 +817,10 @@ mod tests {
     fn narrow_blocks_are_the_plain_recursion_bit_for_bit() {
         // Thirty costs from j_min to j_min + 29 whole units (DynamoDB's
         // read units of a log-normal item size start a few 0.5-RCU steps
-        // up): Panjer's recursion past the costliest cost computed a block
-        // of j_min points at a time, one register per point, against the
-        // plain recursion, for every block width and none (j_min 1, 8, 9).
+        // up): Panjer's recursion computed a block of j_min points at a
+        // time from the first point, one register per point, over a pmf led
+        // by +0 points, against the plain recursion, for every block width
+        // and none (j_min 1, 8, 9).
         for j_min in 1..=9usize {
             let costs: Vec<(f64, usize)> = (0..30)
                 .map(|i| (0.1 + 0.013 * i as f64, j_min + i))
