@@ -50,6 +50,12 @@ pub struct GrowthClass {
     /// its `per_rank` combinations × shards (else the class is one group of
     /// equal-share combinations).
     pub alike_combos: bool,
+    /// (items, appends, writes) per key per day averaged over the class's
+    /// ranks: the rates above are its first (busiest) rank's, which bound
+    /// its keys' size; summed over the keys (node memory and storage), the
+    /// mean is what they hold. The same as the rates for a class of one
+    /// rank or of equal shares.
+    pub mean_rates: (f64, f64, f64),
 }
 
 /// Growth of one table.
@@ -298,6 +304,19 @@ impl GrowthPlan {
             n
         };
         items * item + c.appends_per_day * tau * ee + alive * key_overhead
+    }
+
+    /// [`GrowthPlan::key_bytes`] of a mean key of class `c` (its
+    /// `mean_rates`): what its keys hold, summed, is its keys × this.
+    pub fn mean_key_bytes(&self, c: &GrowthClass, t: f64, key_overhead: f64) -> f64 {
+        let (items_per_day, appends_per_day, writes_per_day) = c.mean_rates;
+        let mean = GrowthClass {
+            items_per_day,
+            appends_per_day,
+            writes_per_day,
+            ..c.clone()
+        };
+        self.key_bytes(&mean, t, key_overhead)
     }
 
     /// ∫₀ᴴ e^{r·s} ds: days of day-0 traffic over the whole horizon.
@@ -922,6 +941,7 @@ impl ClassBuilder<'_> {
                 driver: None,
                 rank_count: 0,
                 alike_combos: true,
+                mean_rates: (0.0, 0.0, 0.0),
             });
         }
         classes
@@ -930,21 +950,23 @@ impl ClassBuilder<'_> {
     /// Every write makes a new key: no key grows past one write.
     fn fresh(&self, group: &[&Stream], driver: Option<usize>) -> GrowthClass {
         let scenario = self.scenario;
+        let writes_per_day = group
+            .iter()
+            .filter(|s| scenario.access_patterns[s.pattern].operation != Operation::Delete)
+            .map(|s| per_day(s) * items_of(scenario, s))
+            .sum();
         GrowthClass {
             keys: f64::MAX,
             items_per_day: 0.0,
             appends_per_day: 0.0,
-            writes_per_day: group
-                .iter()
-                .filter(|s| scenario.access_patterns[s.pattern].operation != Operation::Delete)
-                .map(|s| per_day(s) * items_of(scenario, s))
-                .sum(),
+            writes_per_day,
             ranks: (0, 0),
             per_rank: 1.0,
             fresh: true,
             driver,
             rank_count: 0,
             alike_combos: true,
+            mean_rates: (0.0, 0.0, writes_per_day),
         }
     }
 
@@ -980,8 +1002,13 @@ impl ClassBuilder<'_> {
                     .collect()
             };
             for (per_key, key_share) in groups {
-                let (items_per_day, appends_per_day, writes_per_day) =
-                    self.rank_rates(group, a, key_share);
+                let rates = self.rank_rates(group, a, key_share);
+                let (items_per_day, appends_per_day, writes_per_day) = rates;
+                let mean_rates = if b == a {
+                    rates
+                } else {
+                    self.band_rates(group, (a, b), key_share)
+                };
                 classes.push(GrowthClass {
                     keys: (b - a + 1) as f64 * per_key * self.buckets_over_horizon,
                     items_per_day,
@@ -993,6 +1020,7 @@ impl ClassBuilder<'_> {
                     driver,
                     rank_count: n,
                     alike_combos: first.combos.uniform,
+                    mean_rates,
                 });
             }
             a = b + 1;
@@ -1003,11 +1031,40 @@ impl ClassBuilder<'_> {
     /// into one key's): (new items per day net of deletes, appends per day,
     /// writes per day).
     fn rank_rates(&self, group: &[&Stream], rank: u64, key_share: KeyShare) -> (f64, f64, f64) {
+        self.rates_at(group, key_share, |s| s.shares.share(rank))
+    }
+
+    /// [`GrowthPlan::rank_rates`] averaged over ranks `a..=b`: each
+    /// stream's mean share of them (its share where they are all equal).
+    fn band_rates(
+        &self,
+        group: &[&Stream],
+        (a, b): (u64, u64),
+        key_share: KeyShare,
+    ) -> (f64, f64, f64) {
+        self.rates_at(group, key_share, |s| {
+            let first = s.shares.share(a);
+            if first == s.shares.share(b) {
+                first
+            } else {
+                s.shares.moments(a, b).0 / (b - a + 1) as f64
+            }
+        })
+    }
+
+    /// Per key, given each stream's share of the key's rank: (new items per
+    /// day net of deletes, appends per day, writes per day).
+    fn rates_at(
+        &self,
+        group: &[&Stream],
+        key_share: KeyShare,
+        rank_share: impl Fn(&Stream) -> f64,
+    ) -> (f64, f64, f64) {
         let mut items = 0.0;
         let mut appends = 0.0;
         let mut writes = 0.0;
         for s in group {
-            let share = key_share.of(s.shares.share(rank));
+            let share = key_share.of(rank_share(s));
             let op = self.scenario.access_patterns[s.pattern].operation;
             let written = per_day(s) * items_of(self.scenario, s) * share;
             match op {

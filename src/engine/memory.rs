@@ -2,9 +2,10 @@
 //! summed over every table of the scenario.
 //!
 //! Per table and growth class ([`super::growth::GrowthClass`]), one key holds
-//! [`super::growth::GrowthPlan::key_bytes`] at day t (its items, the store's
-//! per-item overhead and the store's per-key overhead, growing as the class
-//! is written; a TTL stops the growth). Where those keys live:
+//! [`super::growth::GrowthPlan::mean_key_bytes`] at day t (its items, the
+//! store's per-item overhead and the store's per-key overhead, growing as
+//! the class is written at its ranks' mean rate; a TTL stops the growth), so
+//! that the nodes together hold the table. Where those keys live:
 //! - the hottest ranks (up to [`super::world::HEAD_RANKS`]) are formatted
 //!   and placed key by key with the store's own function, on the instances
 //!   the trial's traffic uses, so a hot key's bytes sit on its node;
@@ -71,7 +72,7 @@ fn add_table_day(
     out: &mut [f64],
 ) {
     for (c, (head, spread)) in table.growth.classes.iter().zip(placed) {
-        let per_key = table.growth.key_bytes(c, day, key_overhead);
+        let per_key = table.growth.mean_key_bytes(c, day, key_overhead);
         if per_key <= 0.0 {
             continue;
         }
