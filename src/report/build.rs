@@ -19,6 +19,7 @@ const HOT_KEYS: usize = 10;
 /// file stem, in the writer's order).
 pub(super) fn document(r: &RunResults, charts: &[Chart]) -> Document {
     let mut body = vec![verdicts(r)];
+    body.extend(scenario_warnings(r));
     body.extend(super::replay::section(r));
     body.extend([checklist(r), key_figures(r)]);
     body.extend(when_it_breaks(r));
@@ -38,6 +39,46 @@ pub(super) fn document(r: &RunResults, charts: &[Chart]) -> Document {
         body,
         version: r.keyheat_version.clone(),
     }
+}
+
+/// The scenario's warnings, where the verdicts are read: a value that looks
+/// like a mistake (a duration without a unit is seconds) can turn a failing
+/// design into a pass, and the terminal that printed it is not the review.
+fn scenario_warnings(r: &RunResults) -> Option<Block> {
+    if r.warnings.is_empty() {
+        return None;
+    }
+    let rows = r
+        .warnings
+        .iter()
+        .map(|w| {
+            vec![
+                format!("{}:{}", w.line, w.column),
+                w.key.clone(),
+                w.message.clone(),
+                w.fix.clone(),
+            ]
+        })
+        .collect();
+    Some(section(
+        "warnings",
+        Some("Warnings"),
+        "Scenario warnings",
+        vec![
+            note(format!(
+                "keyheat read these values of {} as written, but they look like mistakes: the verdicts above are for the values as read.",
+                r.warnings[0].path
+            )),
+            text_table(
+                "warnings",
+                TextTable {
+                    head: head(&["line:column", "key", "warning", "fix"]),
+                    right: vec![false; 4],
+                    rows,
+                },
+            ),
+        ],
+    ))
 }
 
 fn section(

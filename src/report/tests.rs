@@ -694,3 +694,30 @@ fn checkpoint_days_keep_their_tenths() {
     assert_eq!(day(0.3), "0.3");
     assert_eq!(day(1.0 / 24.0), "0.0417");
 }
+
+#[test]
+fn the_scenarios_warnings_are_in_the_report() {
+    // A TTL read as 90 seconds passes a design meant to keep 90 days: the
+    // review reads the warning beside the verdicts, in both formats.
+    let mut r = fixture::results();
+    assert!(!markdown(&r, &[]).contains("Scenario warnings"));
+    r.warnings.push(crate::scenario::Warning {
+        path: "audit.toml".to_string(),
+        line: 49,
+        column: 7,
+        key: "table.events.ttl".to_string(),
+        message: "ttl = \"90\" has no unit, so it is read as 90 seconds (1.5 min)".to_string(),
+        fix: "write the unit: \"90d\" for days, or \"90s\" if seconds are meant".to_string(),
+    });
+    let md = markdown(&r, &[]);
+    has(&md, "## Scenario warnings");
+    has(&md, "keyheat read these values of audit.toml as written");
+    has(
+        &md,
+        "| 49:7 | table.events.ttl | ttl = \"90\" has no unit, so it is read as 90 seconds (1.5 min) | write the unit:",
+    );
+    let at = |heading: &str| md.find(heading).unwrap_or_else(|| panic!("{heading}"));
+    assert!(at("## Scenario warnings") > at("## Verdicts"));
+    let html = super::html(&r, &[]);
+    assert!(html.contains("Scenario warnings") && html.contains("table.events.ttl"));
+}
