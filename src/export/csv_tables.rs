@@ -532,7 +532,7 @@ fn variant_row<'a>(
     t: &'a TableResults,
     verdicts: &[Verdict],
 ) -> VariantRow<'a> {
-    let mine = || verdicts.iter().filter(|v| v.table == t.name);
+    let mine = || verdicts.iter().filter(|v| v.concerns(&t.name));
     let status = mine()
         .map(|v| v.status)
         .max()

@@ -295,3 +295,40 @@ fn an_unwritable_folder_is_a_write_error_with_a_fix() {
     assert!(text.starts_with("could not write"), "{text}");
     assert!(text.contains("\n  fix: "), "{text}");
 }
+
+/// A cluster check on nodes that two tables share (its `table` names both,
+/// joined with " + ") is each table's in `variants.csv`: a design failing
+/// `node_storage` read "pass" on every row (a new user's finding).
+#[test]
+fn a_cluster_check_counts_for_every_table_it_names() {
+    let mut r = fixture::results();
+    let name = r.tables[0].name.clone();
+    let mut other = r.tables[0].clone();
+    other.name = "totals".to_string();
+    r.tables.push(other);
+    r.verdicts = vec![crate::results::Verdict {
+        check: "node_storage".into(),
+        table: format!("{name} + totals"),
+        status: crate::results::Status::Fail,
+        detail: String::new(),
+    }];
+    let bytes = variants_csv(&r).unwrap_or_default();
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    // Both named tables fail; the fixture's third table is not named.
+    for row in text.lines().skip(1) {
+        let named = row.starts_with(&format!("base,,{name},")) || row.starts_with("base,,totals,");
+        assert_eq!(
+            named,
+            row.contains(",fail,") && row.ends_with("node_storage fail"),
+            "{text}"
+        );
+    }
+    assert_eq!(
+        crate::report::table_status(&r.verdicts, "totals"),
+        crate::results::Status::Fail
+    );
+    assert_eq!(
+        crate::report::table_status(&r.verdicts, "tot"),
+        crate::results::Status::Pass
+    );
+}

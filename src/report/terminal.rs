@@ -95,11 +95,12 @@ pub fn first_breach_day(t: &TableResults) -> Option<f64> {
         .reduce(f64::min)
 }
 
-/// The worst verdict on table `table` among `verdicts` (`pass` without any).
+/// The worst verdict on table `table` among `verdicts` (`pass` without
+/// any), the cluster's checks on nodes it shares included.
 pub fn table_status(verdicts: &[Verdict], table: &str) -> Status {
     verdicts
         .iter()
-        .filter(|v| v.table == table)
+        .filter(|v| v.concerns(table))
         .map(|v| v.status)
         .max()
         .unwrap_or(Status::Pass)

@@ -691,6 +691,26 @@ pub struct Verdict {
     pub detail: String,
 }
 
+impl Verdict {
+    /// Whether the verdict is on `table`: its own, or a cluster check on
+    /// the nodes it shares with other tables (`table` names them joined
+    /// with `" + "`).
+    ///
+    /// ```
+    /// use keyheat::results::{Status, Verdict};
+    /// let v = Verdict {
+    ///     check: "node_storage".into(),
+    ///     table: "txn + totals".into(),
+    ///     status: Status::Fail,
+    ///     detail: String::new(),
+    /// };
+    /// assert!(v.concerns("txn") && v.concerns("totals") && !v.concerns("tx"));
+    /// ```
+    pub fn concerns(&self, table: &str) -> bool {
+        self.table == table || self.table.split(" + ").any(|t| t == table)
+    }
+}
+
 /// One row of the design-review checklist: a static check of the scenario
 /// (no simulation), on one table, index or access pattern.
 #[derive(Debug, Clone, Serialize, PartialEq)]
