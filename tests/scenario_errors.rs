@@ -1242,6 +1242,29 @@ fn quoted_durations_without_a_unit_warn_too() {
     assert!(units.is_empty(), "{units:?}");
 }
 
+/// A bare growth is a fraction per month: a new user's `growth = 4` meant
+/// as 4%/month is 400%/month, × 3.2·10⁸ by day 365, refused; the error
+/// says how the number was read and gives the percentage's spelling.
+/// Traffic past 10⁶ × is refused however it is written.
+#[test]
+fn a_bare_growth_over_the_cap_says_how_it_was_read() {
+    let text = base_with(
+        "name = \"errs\"\n",
+        "name = \"errs\"\n[simulation]\ngrowth = 4\n",
+    );
+    assert_eq!(
+        error(&text),
+        "s.toml:4:10: simulation.growth: traffic grows (or shrinks) e^19.6 = 319,000,000 × by day 365, more than 1,000,000 ×: a bare number is a fraction per month, so growth = 4 is 400%/month\n  \
+         fix: write growth = \"4%/month\" if a percentage was meant, or lower growth, or shorten the horizon and the checkpoints"
+    );
+    let text = text.replace("growth = 4", "growth = \"400%/month\"");
+    assert_eq!(
+        error(&text),
+        "s.toml:4:10: simulation.growth: traffic grows (or shrinks) e^19.6 = 319,000,000 × by day 365, more than 1,000,000 ×\n  \
+         fix: lower growth, or shorten the horizon and the checkpoints"
+    );
+}
+
 /// A checkpoint after the horizon (a new user's `"400d"` with `horizon =
 /// "365d"`) warns where it is written: sizes and breaches stop at the
 /// horizon while that busy period runs later. One at the horizon does not.

@@ -702,7 +702,18 @@ fn check_span(
         );
         let fix = "lower growth, or shorten the horizon and the checkpoints";
         return Err(match section.get("growth") {
-            Some(f) => f.error(message, fix),
+            // A bare number is a fraction per month: `growth = 4` is
+            // 400%/month, most likely meant as "4%/month".
+            Some(f) => match f.number("").ok().filter(|_| f.str("").is_err()) {
+                Some(g) => f.error(
+                    format!(
+                        "{message}: a bare number is a fraction per month, so growth = {g} is {}%/month",
+                        crate::format::sig3(g * 100.0)
+                    ),
+                    format!("write growth = \"{g}%/month\" if a percentage was meant, or {fix}"),
+                ),
+                None => f.error(message, fix),
+            },
             None => section
                 .src
                 .error(&section.span, "simulation.growth", message, fix),
