@@ -479,6 +479,27 @@ fn invalid_variant_values_point_at_the_variant() {
     );
 }
 
+/// A variant's error shows the base design's warnings after its fix: a
+/// TTL without its unit may be the cause, and the warnings were not shown
+/// when the file failed (a new user's bucket = 1 surfaced only as a
+/// variant's fan-out over 100,000).
+#[test]
+fn a_variants_error_shows_the_warnings() {
+    let text = format!(
+        "{}\n[[variant]]\nname = \"a\"\nset = {{ \"table.orders.shards\" = 0 }}\n",
+        BASE.replace("item_size = \"2KB\"", "item_size = \"2KB\"\nttl = \"30\"")
+    );
+    let e = error(&text);
+    assert!(
+        e.starts_with("s.toml:26:33: table.orders.shards: variant `a` (line 24): must be between 1 and 100,000, found 0\n  fix: write shards = 16\n"),
+        "{e}"
+    );
+    assert!(
+        e.ends_with("s.toml:15:7: warning: table.orders.ttl: ttl = \"30\" has no unit, so it is read as 30 seconds (30 s)\n  fix: write the unit: \"30d\" for days, or \"30s\" if seconds are meant"),
+        "{e}"
+    );
+}
+
 #[test]
 fn error_kind_carries_the_position() {
     let err = Scenario::from_str_at(&base_with("rate = 50", "rate = 0"), "s.toml").unwrap_err();

@@ -68,7 +68,31 @@ impl Scenario {
         let src = raw::Source::new(text, path);
         let doc = src.parse_document()?;
         let mut scenario = validate::scenario(&src, doc.get_ref())?;
-        scenario.variants = variants::expand(&src, doc.get_ref())?;
+        scenario.variants = variants::expand(&src, doc.get_ref())
+            .map_err(|e| with_warnings(e, &scenario.warnings))?;
         Ok(scenario)
+    }
+}
+
+/// A variant's error with the base design's warnings after its fix: the
+/// cause is often one of them (a `bucket = 1` read as 1 second makes a
+/// variant's fan-out 86,400 queries), which would otherwise not be shown.
+fn with_warnings(e: crate::Error, warnings: &[Warning]) -> crate::Error {
+    match e.kind() {
+        crate::ErrorKind::Scenario {
+            path,
+            line,
+            column,
+            key,
+            message,
+            fix,
+        } if !warnings.is_empty() => {
+            let mut fix = fix.clone();
+            for w in warnings {
+                fix.push_str(&format!("\n{w}"));
+            }
+            crate::Error::scenario(path, (*line, *column), key.as_str(), message.as_str(), fix)
+        }
+        _ => e,
     }
 }
