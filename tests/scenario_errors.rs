@@ -500,6 +500,32 @@ fn a_variants_error_shows_the_warnings() {
     );
 }
 
+/// A node's disk or memory as a bare number is bytes: `node_storage = 2`
+/// meant as 2 TB failed `node_storage` on day 2.5·10⁻¹⁰ (a new user's
+/// finding). Under a MiB it is refused with the unit to write; a bare
+/// byte count of a real disk stays accepted.
+#[test]
+fn a_nodes_disk_or_memory_without_a_unit_is_refused_when_tiny() {
+    let cassandra = |storage: &str| {
+        BASE.replace(
+            "kind = \"dynamodb\"",
+            &format!("kind = \"cassandra\"\nnode_storage = {storage}"),
+        )
+    };
+    assert_eq!(
+        error(&cassandra("2")),
+        "s.toml:6:16: store.node_storage: node_storage = 2 is 2 bytes (a size without a unit is bytes), less than any node holds\n  \
+         fix: write the unit, e.g. node_storage = \"2TB\""
+    );
+    assert!(Scenario::from_str_at(&cassandra("2000000000000"), "s.toml").is_ok());
+    assert!(Scenario::from_str_at(&cassandra("\"2TB\""), "s.toml").is_ok());
+    let redis = BASE.replace(
+        "kind = \"dynamodb\"",
+        "kind = \"redis-cluster\"\nnode_memory = 16",
+    );
+    assert!(error(&redis).contains("node_memory = 16 is 16 bytes"));
+}
+
 #[test]
 fn error_kind_carries_the_position() {
     let err = Scenario::from_str_at(&base_with("rate = 50", "rate = 0"), "s.toml").unwrap_err();

@@ -408,6 +408,18 @@ impl Settings {
             )?,
         };
         self.check_bounds(spec, x, &shown)?;
+        // A node's disk or memory written as a bare number is bytes: under
+        // a MiB no node holds so little, and the unit was left out (a new
+        // user's node_storage = 2 failed on day 2.5·10⁻¹⁰).
+        let whole_node = ["node_storage", "node_disk", "node_memory"].contains(&name);
+        if whole_node && matches!(written, SettingValue::Number(_)) && x < 1_048_576.0 {
+            let unit = if name == "node_memory" { "GB" } else { "TB" };
+            return Err(self.error(
+                name,
+                format!("{name} = {shown} is {shown} bytes (a size without a unit is bytes), less than any node holds"),
+                format!("write the unit, e.g. {name} = \"{shown}{unit}\""),
+            ));
+        }
         Ok(SettingValue::Number(x))
     }
 
