@@ -98,6 +98,33 @@ impl Error {
         })
     }
 
+    /// A scenario error with its message and fix rewritten (`message`,
+    /// `fix` given the old ones), at the same position; any other error as
+    /// it is.
+    ///
+    /// ```
+    /// let e = keyheat::Error::scenario("s.toml", (3, 1), "store.x", "bad", "fix it");
+    /// let e = e.rewritten(|m| format!("variant `a`: {m}"), |f| format!("{f} now"));
+    /// assert_eq!(e.to_string(), "s.toml:3:1: store.x: variant `a`: bad\n  fix: fix it now");
+    /// ```
+    pub fn rewritten(
+        self,
+        message: impl FnOnce(&str) -> String,
+        fix: impl FnOnce(&str) -> String,
+    ) -> Error {
+        match *self.0 {
+            ErrorKind::Scenario {
+                path,
+                line,
+                column,
+                key,
+                message: m,
+                fix: f,
+            } => Error::scenario(&path, (line, column), key, message(&m), fix(&f)),
+            kind => Error::new(kind),
+        }
+    }
+
     /// Whether the error is the user's input (exit code 2) rather than the environment (1).
     pub fn is_bad_input(&self) -> bool {
         matches!(

@@ -78,21 +78,12 @@ impl Scenario {
 /// cause is often one of them (a `bucket = 1` read as 1 second makes a
 /// variant's fan-out 86,400 queries), which would otherwise not be shown.
 fn with_warnings(e: crate::Error, warnings: &[Warning]) -> crate::Error {
-    match e.kind() {
-        crate::ErrorKind::Scenario {
-            path,
-            line,
-            column,
-            key,
-            message,
-            fix,
-        } if !warnings.is_empty() => {
-            let mut fix = fix.clone();
-            for w in warnings {
-                fix.push_str(&format!("\n{w}"));
-            }
-            crate::Error::scenario(path, (*line, *column), key.as_str(), message.as_str(), fix)
-        }
-        _ => e,
+    if warnings.is_empty() {
+        return e;
     }
+    e.rewritten(str::to_string, |fix| {
+        warnings
+            .iter()
+            .fold(fix.to_string(), |all, w| format!("{all}\n{w}"))
+    })
 }

@@ -30,7 +30,7 @@ use super::suggest::{did_you_mean, list};
 use super::validate::{
     CHECKS_KEYS, ENTITY_KEYS, INDEX_KEYS, PATTERN_KEYS, SIMULATION_KEYS, TABLE_KEYS,
 };
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::ops::Range;
@@ -143,23 +143,10 @@ fn build(src: &Source, doc: &DeTable, spec: &Spec) -> Result<Variant> {
 /// assert!(e.to_string().starts_with("s.toml:3:1: store.x: variant `a` (line 23): bad"));
 /// ```
 pub fn in_variant(err: Error, name: &str, at_line: usize) -> Error {
-    match err.kind() {
-        ErrorKind::Scenario {
-            path,
-            line,
-            column,
-            key,
-            message,
-            fix,
-        } => Error::scenario(
-            path,
-            (*line, *column),
-            key.clone(),
-            format!("variant `{name}` (line {at_line}): {message}"),
-            fix.clone(),
-        ),
-        _ => err,
-    }
+    err.rewritten(
+        |message| format!("variant `{name}` (line {at_line}): {message}"),
+        str::to_string,
+    )
 }
 
 /// Reads `[[variant]]`s.
