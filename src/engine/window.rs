@@ -471,13 +471,7 @@ fn panjer(comps: &[(f64, &Severity)], total: f64, kappa: &[f64; 4]) -> Option<(f
             6 => panjer_in_registers::<6>(&mut f, pad, &terms, total),
             _ => panjer_in_registers::<7>(&mut f, pad, &terms, total),
         };
-        for n in n..n_max {
-            let mut acc = 0.0;
-            for &(j, jp) in &terms {
-                acc += jp * f[pad + n - j];
-            }
-            f[pad + n] = total / n as f64 * acc;
-        }
+        panjer_plain(&mut f, pad, &terms, total, n);
         f.drain(..pad);
         return Some((step, f));
     }
@@ -497,13 +491,7 @@ fn panjer(comps: &[(f64, &Severity)], total: f64, kappa: &[f64; 4]) -> Option<(f
     }
     let mut n = full.max(1);
     if j_min < 2 {
-        for n in n..n_max {
-            let mut acc = 0.0;
-            for &(j, jp) in &terms {
-                acc += jp * f[n - j];
-            }
-            f[n] = total / n as f64 * acc;
-        }
+        panjer_plain(&mut f, 0, &terms, total, n);
         return Some((step, f));
     }
     while n < n_max {
@@ -522,6 +510,19 @@ fn panjer(comps: &[(f64, &Severity)], total: f64, kappa: &[f64; 4]) -> Option<(f
         n = end;
     }
     Some((step, f))
+}
+
+/// Panjer's recursion from point `from` to the end, one point at a time,
+/// point n at `f[pad + n]`, every term applying (n past the costliest
+/// cost's j, or `pad` +0 points before the first).
+fn panjer_plain(f: &mut [f64], pad: usize, terms: &[(usize, f64)], total: f64, from: usize) {
+    for n in from..f.len() - pad {
+        let mut acc = 0.0;
+        for &(j, jp) in terms {
+            acc += jp * f[pad + n - j];
+        }
+        f[pad + n] = total / n as f64 * acc;
+    }
 }
 
 /// Panjer's recursion from point 1 on in blocks of `K` points (`K` at most
