@@ -294,8 +294,19 @@ impl WindowUnits {
     /// [`WindowUnits::excess`], computed.
     fn excess_at(&self, limit: f64) -> (f64, f64) {
         if let Some((step, pmf)) = &self.pmf {
+            // Points at or below the limit add nothing: the sums start at
+            // the first point above it (i·step never falls as i grows, so
+            // the same points add, in the same order).
+            let above = |i: usize| i as f64 * step - limit > 0.0;
+            let mut first = ((limit / step).floor().max(0.0) as usize).min(pmf.len());
+            while first > 0 && above(first - 1) {
+                first -= 1;
+            }
+            while first < pmf.len() && !above(first) {
+                first += 1;
+            }
             let (mut m1, mut m2) = (0.0, 0.0);
-            for (i, p) in pmf.iter().enumerate() {
+            for (i, p) in pmf.iter().enumerate().skip(first) {
                 let e = i as f64 * step - limit;
                 if e > 0.0 {
                     m1 += e * p;
@@ -801,6 +812,23 @@ mod tests {
             // The excess is the same asked once or again.
             assert_eq!(x.excess(300.0), x.excess(300.0));
             assert_eq!(x.excess(300.0), x.excess_at(300.0));
+            // Begun at the first point above the limit, the excess is the
+            // sum over every point, bit for bit: limits on a lattice point,
+            // between points, below 0 and past the pmf.
+            for limit in [-3.0, 0.0, 0.05, 12.34, 300.0, 301.15, 1e9, f64::INFINITY] {
+                let (mut m1, mut m2) = (0.0f64, 0.0f64);
+                for (i, p) in pmf.iter().enumerate() {
+                    let e = i as f64 * step - limit;
+                    if e > 0.0 {
+                        m1 += e * p;
+                        m2 += e * e * p;
+                    }
+                }
+                let (e1, v) = x.excess_at(limit);
+                assert_eq!(e1.to_bits(), m1.to_bits(), "{limit}");
+                let var: f64 = (m2 - m1 * m1).max(0.0);
+                assert_eq!(v.to_bits(), var.to_bits(), "{limit}");
+            }
         }
         // Most of the first lattice's points are +0: 99a + 446b steps are
         // the only sums reached.
