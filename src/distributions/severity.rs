@@ -30,7 +30,9 @@ pub struct Severity {
     /// E[S], E[S²], E[S³], E[S⁴].
     raw: [f64; 4],
     /// E[e^{θS}] − 1 on [`mgf_theta`]'s grid, computed on first use.
-    mgf: MgfGrid,
+    mgf: Derived<Vec<f64>>,
+    /// [`Severity::lattice`], computed on first use.
+    lattice: Derived<[Option<u64>; LATTICE_STEPS.len()]>,
 }
 
 /// Points of the θ grid of [`Severity::mgf_minus_one`].
@@ -49,27 +51,41 @@ pub fn mgf_thetas() -> &'static [f64; MGF_GRID] {
     &THETA
 }
 
-/// A severity's moment generating function on the θ grid, kept once
-/// computed; it is derived from the costs, so it never tells two severities
-/// apart (`PartialEq`, `Debug`) and a clone starts afresh.
-#[derive(Default)]
-struct MgfGrid(std::sync::OnceLock<Vec<f64>>);
+/// The lattice steps a severity's costs are tried on, coarsest first
+/// ([`Severity::lattice`]).
+pub const LATTICE_STEPS: [f64; 6] = [1.0, 0.5, 0.25, 0.1, 0.05, 0.01];
 
-impl Clone for MgfGrid {
-    fn clone(&self) -> MgfGrid {
-        MgfGrid::default()
+/// Lattice indices from here on count in no lattice's divisor
+/// ([`Severity::lattice`]): a cost this many steps up is past what a pmf
+/// on the lattice can hold.
+pub const LATTICE_MAX_INDEX: usize = 400_000;
+
+/// Something derived from a severity's costs, kept once computed (the MGF
+/// grid, the lattices): it never tells two severities apart (`PartialEq`,
+/// `Debug`) and a clone starts afresh.
+struct Derived<T>(std::sync::OnceLock<T>);
+
+impl<T> Default for Derived<T> {
+    fn default() -> Derived<T> {
+        Derived(std::sync::OnceLock::new())
     }
 }
 
-impl PartialEq for MgfGrid {
-    fn eq(&self, _: &MgfGrid) -> bool {
+impl<T> Clone for Derived<T> {
+    fn clone(&self) -> Derived<T> {
+        Derived::default()
+    }
+}
+
+impl<T> PartialEq for Derived<T> {
+    fn eq(&self, _: &Derived<T>) -> bool {
         true
     }
 }
 
-impl std::fmt::Debug for MgfGrid {
+impl<T> std::fmt::Debug for Derived<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("mgf")
+        f.write_str("derived")
     }
 }
 
@@ -128,7 +144,8 @@ impl Severity {
             constant,
             distinct,
             raw,
-            mgf: MgfGrid::default(),
+            mgf: Derived::default(),
+            lattice: Derived::default(),
         }
     }
 
@@ -170,13 +187,24 @@ impl Severity {
         &self.distinct
     }
 
-    /// Whether every cost is a whole multiple of `step` (at most 64 distinct costs).
-    pub fn on_lattice(&self, step: f64) -> bool {
-        self.distinct.len() <= 64
-            && self
-                .distinct
-                .iter()
-                .all(|(v, _)| ((v / step) - (v / step).round()).abs() < 1e-9)
+    /// For each step of [`LATTICE_STEPS`], whether every cost is a whole
+    /// multiple j of it, and then the greatest common divisor of those j
+    /// from 1 to below [`LATTICE_MAX_INDEX`] (0 when there are none):
+    /// Some(gcd), else None. Computed once (a log-normal size's costs are
+    /// thousands of distinct values, asked for every server's window).
+    pub fn lattice(&self) -> &[Option<u64>; LATTICE_STEPS.len()] {
+        self.lattice.0.get_or_init(|| {
+            LATTICE_STEPS.map(|step| {
+                let on = |v: f64| ((v / step) - (v / step).round()).abs() < 1e-9;
+                self.distinct.iter().all(|&(v, _)| on(v)).then(|| {
+                    self.distinct
+                        .iter()
+                        .map(|(v, _)| (v / step).round())
+                        .filter(|&j| j >= 1.0 && j < LATTICE_MAX_INDEX as f64)
+                        .fold(0u64, |g, j| gcd(g, j as u64))
+                })
+            })
+        })
     }
 
     /// Units of `n` requests: exact sum of draws for small `n`, the normal
@@ -338,11 +366,43 @@ impl CountDist {
     }
 }
 
+/// Greatest common divisor (gcd(0, b) = b).
+pub fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use rand::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;
+
+    #[test]
+    fn lattices_are_the_whole_multiples_and_their_divisor() {
+        // 1, 2.5 and 4 units: not whole on 1; on 0.5 as 2, 5, 8 (divisor
+        // 1); on 0.25 as 4, 10, 16 (2); on 0.1 as 10, 25, 40 (5); on 0.05
+        // (10); on 0.01 (50).
+        let s = Severity::from_samples(vec![1.0, 2.5, 4.0, 2.5]);
+        assert_eq!(
+            *s.lattice(),
+            [None, Some(1), Some(2), Some(5), Some(10), Some(50)]
+        );
+        // A cost 400,000 steps up or more counts in no divisor; 0.3 is
+        // whole only on 0.1 and finer.
+        let far = Severity::from_samples(vec![6.0, 9.0, 400_000.0]);
+        assert_eq!(far.lattice()[0], Some(3));
+        let odd = Severity::from_samples(vec![0.3]);
+        assert_eq!(
+            *odd.lattice(),
+            [None, None, None, Some(3), Some(6), Some(30)]
+        );
+        // Kept once computed, and not carried by a clone.
+        assert!(std::ptr::eq(s.lattice(), s.lattice()));
+        assert_eq!(s.clone().lattice(), s.lattice());
+    }
 
     #[test]
     fn a_sampler_draws_what_sample_draws() {
