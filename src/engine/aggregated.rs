@@ -194,38 +194,45 @@ fn draw_partitions(
     drawn.resize(units.len(), None);
     bounds.clear();
     if plan.screen_cold && !setup.draws_every_window() {
-        let (mut peak, mut write_peak) =
-            cold_bounds(setup, seg, rates, &units, &comps, &mut bounds);
-        // The units not cold are drawn, then any whose bound reaches the
-        // peak they drew too.
-        loop {
-            let mut more = false;
+        let (peak, write_peak) = cold_bounds(setup, seg, rates, &units, &comps, &mut bounds);
+        // The units not cold against the busiest mean are drawn busiest
+        // bound first, the peaks they reach raising the bar the rest must
+        // clear: a unit bounded below a peak already drawn is cold.
+        let mut order: Vec<usize> = (0..units.len())
+            .filter(|&u| {
+                !bounds[u]
+                    .as_ref()
+                    .is_some_and(|b| b.is_cold(peak, write_peak))
+            })
+            .collect();
+        let key = |u: usize| bounds[u].as_ref().map_or(f64::INFINITY, |b| b.utilization);
+        order.sort_by(|&a, &b| key(b).total_cmp(&key(a)).then(a.cmp(&b)));
+        let (mut reached, mut write_reached) = (0.0f64, 0.0f64);
+        for u in order {
+            if bounds[u]
+                .as_ref()
+                .is_some_and(|b| b.is_cold(reached, write_reached))
+            {
+                continue;
+            }
+            let d = draw_full(u, acc);
+            reached = reached.max(d.all.peak_utilization);
+            write_reached = write_reached.max(d.all.write_peak_utilization);
+            drawn[u] = Some(d);
+        }
+        // The busiest mean is the trial's peak bar a vanishing chance: where
+        // the draws fell short of it, the units it showed cold are checked
+        // against what they reached.
+        if reached < peak || write_reached < write_peak {
             for u in 0..units.len() {
-                if drawn[u].is_some()
-                    || bounds[u]
+                if drawn[u].is_none()
+                    && !bounds[u]
                         .as_ref()
-                        .is_some_and(|b| b.is_cold(peak, write_peak))
+                        .is_some_and(|b| b.is_cold(reached, write_reached))
                 {
-                    continue;
+                    drawn[u] = Some(draw_full(u, acc));
                 }
-                drawn[u] = Some(draw_full(u, acc));
-                more = true;
             }
-            let reached = |f: fn(&Outcome) -> f64| {
-                drawn
-                    .iter()
-                    .flatten()
-                    .map(|d| f(&d.all))
-                    .fold(0.0f64, f64::max)
-            };
-            let (p2, w2) = (
-                reached(|o| o.peak_utilization),
-                reached(|o| o.write_peak_utilization),
-            );
-            if !more || (p2 >= peak && w2 >= write_peak) {
-                break;
-            }
-            (peak, write_peak) = (p2.min(peak), w2.min(write_peak));
         }
         fill_cold(setup, seg, &units, &comps, &bounds, &mut drawn);
     }
