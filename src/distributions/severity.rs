@@ -33,6 +33,8 @@ pub struct Severity {
     mgf: Derived<Vec<f64>>,
     /// [`Severity::lattice`], computed on first use.
     lattice: Derived<[Option<u64>; LATTICE_STEPS.len()]>,
+    /// P(S ≥ v) for each distinct cost v, computed on first use.
+    survival: Derived<Vec<f64>>,
 }
 
 /// Points of the θ grid of [`Severity::mgf_minus_one`].
@@ -146,6 +148,7 @@ impl Severity {
             raw,
             mgf: Derived::default(),
             lattice: Derived::default(),
+            survival: Derived::default(),
         }
     }
 
@@ -185,6 +188,30 @@ impl Severity {
     /// Distinct costs and their probabilities, ascending.
     pub fn pmf(&self) -> &[(f64, f64)] {
         &self.distinct
+    }
+
+    /// The largest cost v with P(S ≥ v) ≥ `tail` (0 when even the
+    /// cheapest falls short: `tail` > 1).
+    pub fn at_least_with(&self, tail: f64) -> f64 {
+        let survival = self.survival.0.get_or_init(|| {
+            let mut above = 0.0;
+            let mut s: Vec<f64> = self
+                .distinct
+                .iter()
+                .rev()
+                .map(|&(_, p)| {
+                    above += p;
+                    above
+                })
+                .collect();
+            s.reverse();
+            s
+        });
+        // Survivals fall as costs rise: the last at or above the tail.
+        match survival.partition_point(|&s| s >= tail) {
+            0 => 0.0,
+            k => self.distinct[k - 1].0,
+        }
     }
 
     /// For each step of [`LATTICE_STEPS`], whether every cost is a whole
@@ -379,6 +406,18 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;
+
+    #[test]
+    fn the_costliest_reached_with_a_given_chance() {
+        // P(S ≥ 1) = 1, P(S ≥ 2) = ½, P(S ≥ 40) = ¼.
+        let s = Severity::from_samples(vec![1.0, 2.0, 40.0, 1.0]);
+        assert_eq!(s.at_least_with(0.25), 40.0);
+        assert_eq!(s.at_least_with(0.26), 2.0);
+        assert_eq!(s.at_least_with(0.5), 2.0);
+        assert_eq!(s.at_least_with(1.0), 1.0);
+        assert_eq!(s.at_least_with(1.5), 0.0);
+        assert_eq!(s.at_least_with(1e-9), 40.0);
+    }
 
     #[test]
     fn lattices_are_the_whole_multiples_and_their_divisor() {

@@ -359,9 +359,9 @@ fn fill_cold(
     }
     for (u, mut all, one) in cold {
         let Some(bound) = &bounds[u] else { continue };
-        bound.peaks_into(&mut all);
+        bound.peaks_into(&comps[u], &mut all);
         let one_peak = one.map(|mut one| {
-            bound.peaks_into(&mut one);
+            bound.peaks_into(&comps[u], &mut one);
             one.0.peak_utilization
         });
         drawn[u] = Some(Drawn {

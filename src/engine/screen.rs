@@ -6,7 +6,8 @@
 //! utilization or throttled units. Such a partition contributes its
 //! requested units (their normal draw, the same one a full draw makes) and
 //! no throttled units; its own peak, which only the rank table shows, is a
-//! Cornish–Fisher draw of the largest of W windows, capped at the bound.
+//! Cornish–Fisher draw of the largest of W windows, kept between bounds on
+//! that quantile ([`ColdBound::peaks_into`]).
 //!
 //! The bound is Bernstein's inequality for a compound Poisson sum of costs
 //! in [0, b] with mean μ = Σλ·E[S] and variance v = Σλ·E[S²]:
@@ -162,7 +163,7 @@ impl ColdBound {
         rng: &mut R,
     ) -> Outcome {
         let mut draws = self.draw(comps, windows, rng);
-        self.peaks_into(&mut draws);
+        self.peaks_into(comps, &mut draws);
         draws.0
     }
 
@@ -191,12 +192,26 @@ impl ColdBound {
         (out, tails)
     }
 
-    /// Each dimension's peak from its drawn tail ([`ColdBound::draw`]): its
-    /// Cornish–Fisher quantile, capped at the bound, over the limit.
-    pub(super) fn peaks_into(&self, (out, tails): &mut ColdDraws) {
-        for (d, &tail) in self.dims.iter().zip(tails.iter()) {
+    /// Each dimension's peak from its drawn tail τ ([`ColdBound::draw`]):
+    /// its Cornish–Fisher quantile, kept between two bounds on X's quantile
+    /// at τ, over the limit. Above, Chernoff's (P(X ≥ x) ≤ τ for x = (ln
+    /// E[e^{θX}] + ln(1/τ))/θ) and the screening bound; below, one request:
+    /// P(X ≥ v) ≥ (1 − e^{−λ})·P(S ≥ v) for each stream. A light load of
+    /// widely spread costs is far from normal, and its Cornish–Fisher
+    /// quantile far off, either way (a write of 1 to 275 WCU, 1.1 a window:
+    /// 882 WCU at 10⁻⁶; 99% of 1 unit and 1% of 40 at 0.15 a window: 0 at
+    /// 2·10⁻⁴, where a window with a 40-unit request is 7 times likelier).
+    pub(super) fn peaks_into(&self, comps: &[Component<'_>], (out, tails): &mut ColdDraws) {
+        for ((d, &tail), which) in self.dims.iter().zip(tails.iter()).zip(Self::WHICH) {
             let Some(d) = d else { continue };
-            let peak = cornish_fisher_upper_quantile(&d.kappa, tail).clamp(0.0, d.bound);
+            let one = comps
+                .iter()
+                .filter(|c| which(c) && c.lambda > 0.0)
+                .map(|c| c.severity.at_least_with(tail / -(-c.lambda).exp_m1()))
+                .fold(0.0f64, f64::max);
+            let above = chernoff(comps, &which, -tail.ln()).min(d.bound);
+            let cf = cornish_fisher_upper_quantile(&d.kappa, tail);
+            let peak = cf.clamp(one.min(above), above).max(0.0);
             let util = peak / d.limit;
             out.peak_utilization = out.peak_utilization.max(util);
             if d.is_write {
@@ -330,6 +345,44 @@ mod tests {
         peaks.sort_by(f64::total_cmp);
         let median = peaks[1000];
         assert!((median - 252.0).abs() < 3.0, "{median}");
+        assert!(peaks[2000] <= b.utilization * 1000.0);
+    }
+
+    #[test]
+    fn a_cold_peak_of_rare_costly_requests_lies_between_its_bounds() {
+        // λ = 0.15 requests per window, 99% costing 1 unit and 1% costing
+        // 40, W = 3,600. The largest window's median: P(X ≤ x)^3600 = ½,
+        // so P(X > x) = 1.93e-4; a window holds a 40-unit request with
+        // probability (1 − e^{−0.15}) · 0.01 = 1.39e-3, over 7 times that,
+        // so the median peak is at least 40 units. Cornish–Fisher's skewness
+        // (≈ 15) term drives that quantile below 0; the one-request bound
+        // lifts the draw to 40, and Chernoff's bound on the quantile caps
+        // it.
+        let mut costs = vec![1.0; 99];
+        costs.push(40.0);
+        let s = Severity::from_samples(costs);
+        let comps = [Component {
+            lambda: 0.15,
+            severity: &s,
+            is_write: false,
+        }];
+        let limits = Limits {
+            read: Some(1000.0),
+            ..Limits::default()
+        };
+        let b = ColdBound::new(&comps, &limits, 3600);
+        let tail = 1.0 - 0.5f64.powf(1.0 / 3600.0);
+        let cf = cornish_fisher_upper_quantile(&b.dims[0].expect("read").kappa, tail);
+        let ch = chernoff(&comps, &ColdBound::WHICH[0], -tail.ln());
+        assert!(cf < 40.0, "{cf}");
+        assert!((40.0..120.0).contains(&ch), "{ch}");
+        assert_eq!(s.at_least_with(tail / -(-0.15f64).exp_m1()), 40.0);
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
+        let mut peaks: Vec<f64> = (0..2001)
+            .map(|_| b.outcome(&comps, 3600, &mut rng).peak_utilization * 1000.0)
+            .collect();
+        peaks.sort_by(f64::total_cmp);
+        assert!((40.0..=ch).contains(&peaks[1000]), "{}", peaks[1000]);
         assert!(peaks[2000] <= b.utilization * 1000.0);
     }
     use rand::SeedableRng;
