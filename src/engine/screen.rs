@@ -293,6 +293,29 @@ mod tests {
         assert!(!ColdBound::new(&comps, &tight, 3600).is_cold(2.0, 2.0));
     }
 
+    /// 99% of requests costing 1 unit and 1% costing 40.
+    fn rare_costly() -> Severity {
+        let mut costs = vec![1.0; 99];
+        costs.push(40.0);
+        Severity::from_samples(costs)
+    }
+
+    /// Reads of costs `s`, `lambda` a window.
+    fn reads(s: &Severity, lambda: f64) -> Component<'_> {
+        Component {
+            lambda,
+            severity: s,
+            is_write: false,
+        }
+    }
+
+    /// A read limit of 1,000 units a window.
+    const READS_OF_1000: Limits = Limits {
+        read: Some(1000.0),
+        write: None,
+        combined: None,
+    };
+
     #[test]
     fn chernoff_is_far_tighter_than_bernstein_with_rare_costly_requests() {
         // λ = 0.15 requests per window, 99% costing 1 unit and 1% costing
@@ -301,18 +324,9 @@ mod tests {
         // is at θ = 2^{-5/2} = 0.17678: (0.15·(0.99·(e^θ − 1) + 0.01·(e^{40θ}
         // − 1)) + c)/θ = (0.15·(0.1914 + 11.764) + c)/0.17678 = 173.69
         // units.
-        let mut costs = vec![1.0; 99];
-        costs.push(40.0);
-        let s = Severity::from_samples(costs);
-        let comps = [Component {
-            lambda: 0.15,
-            severity: &s,
-            is_write: false,
-        }];
-        let limits = Limits {
-            read: Some(1000.0),
-            ..Limits::default()
-        };
+        let s = rare_costly();
+        let comps = [reads(&s, 0.15)];
+        let limits = READS_OF_1000;
         let c = (3600.0f64 / COLD_EPSILON).ln();
         let bernstein = 0.15 * s.raw_moments()[0] + 40.0 * c / 3.0;
         let b = ColdBound::new(&comps, &limits, 3600);
@@ -358,18 +372,9 @@ mod tests {
         // (≈ 15) term drives that quantile below 0; the one-request bound
         // lifts the draw to 40, and Chernoff's bound on the quantile caps
         // it.
-        let mut costs = vec![1.0; 99];
-        costs.push(40.0);
-        let s = Severity::from_samples(costs);
-        let comps = [Component {
-            lambda: 0.15,
-            severity: &s,
-            is_write: false,
-        }];
-        let limits = Limits {
-            read: Some(1000.0),
-            ..Limits::default()
-        };
+        let s = rare_costly();
+        let comps = [reads(&s, 0.15)];
+        let limits = READS_OF_1000;
         let b = ColdBound::new(&comps, &limits, 3600);
         let tail = 1.0 - 0.5f64.powf(1.0 / 3600.0);
         let cf = cornish_fisher_upper_quantile(&b.dims[0].expect("read").kappa, tail);
