@@ -35,7 +35,13 @@ pub struct Severity {
     lattice: Derived<[Option<u64>; LATTICE_STEPS.len()]>,
     /// P(S ≥ v) for each distinct cost v, computed on first use.
     survival: Derived<Vec<f64>>,
+    /// [`Severity::on_step`]'s pmfs, by the step's bits.
+    on_steps: Derived<std::sync::Mutex<Vec<(u64, OnStep)>>>,
 }
+
+/// A severity's costs as a sparse pmf on a lattice, (index, probability)
+/// ascending ([`Severity::on_step`]); None where the costs do not fit.
+pub type OnStep = Option<std::sync::Arc<Vec<(usize, f64)>>>;
 
 /// Points of the θ grid of [`Severity::mgf_minus_one`].
 pub const MGF_GRID: usize = 81;
@@ -149,6 +155,7 @@ impl Severity {
             mgf: Derived::default(),
             lattice: Derived::default(),
             survival: Derived::default(),
+            on_steps: Derived::default(),
         }
     }
 
@@ -188,6 +195,33 @@ impl Severity {
     /// Distinct costs and their probabilities, ascending.
     pub fn pmf(&self) -> &[(f64, f64)] {
         &self.distinct
+    }
+
+    /// The costs on the lattice of step `step` as `build` puts them (a
+    /// pure function of the costs and the step), built once per step and
+    /// kept: a log-normal's tens of thousands of costs are put on a lattice
+    /// for every server's window distribution, on a few steps.
+    pub fn on_step(
+        &self,
+        step: f64,
+        build: impl FnOnce(&Severity) -> Option<Vec<(usize, f64)>>,
+    ) -> OnStep {
+        let cache = self.on_steps.0.get_or_init(Default::default);
+        let bits = step.to_bits();
+        if let Some((_, v)) = cache
+            .lock()
+            .expect("not poisoned")
+            .iter()
+            .find(|e| e.0 == bits)
+        {
+            return v.clone();
+        }
+        let built = build(self).map(std::sync::Arc::new);
+        let mut held = cache.lock().expect("not poisoned");
+        if !held.iter().any(|e| e.0 == bits) {
+            held.push((bits, built.clone()));
+        }
+        built
     }
 
     /// The largest cost v with P(S ≥ v) ≥ `tail` (0 when even the
@@ -406,6 +440,27 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
     use rand_xoshiro::Xoshiro256PlusPlus;
+
+    #[test]
+    fn a_lattice_pmf_is_built_once_per_step() {
+        let s = Severity::from_samples(vec![1.5, 2.25]);
+        let built = std::cell::Cell::new(0);
+        let build = |s: &Severity| {
+            built.set(built.get() + 1);
+            Some(s.pmf().iter().map(|&(v, p)| (v as usize, p)).collect())
+        };
+        let a = s.on_step(0.5, build).expect("built");
+        let b = s.on_step(0.5, build).expect("kept");
+        assert!(std::sync::Arc::ptr_eq(&a, &b));
+        assert_eq!(*a, vec![(1, 0.5), (2, 0.5)]);
+        assert!(s.on_step(0.25, |_| None).is_none());
+        assert!(s.on_step(0.25, build).is_none(), "None is kept too");
+        assert_eq!(built.get(), 1);
+        assert!(
+            s.clone().on_step(0.5, |_| None).is_none(),
+            "a clone starts afresh"
+        );
+    }
 
     #[test]
     fn the_costliest_reached_with_a_given_chance() {

@@ -435,27 +435,44 @@ fn lattice_severity(
     Some(merged(sev))
 }
 
-/// The components' merged cost pmf on the lattice of step `step`, each cost
-/// v between points k = ⌊v/step⌋ and k + 1 putting (k + 1 − v/step) of its
-/// mass on k and the rest on k + 1, so that it keeps its mean (local moment
-/// matching, as [`dispersed`]); None past the pmf's budget.
+/// The components' merged cost pmf on the lattice of step `step`: each
+/// component's costs as [`on_step`] puts them (kept by the severity, per
+/// step), weighted by its share of the requests; None past the pmf's
+/// budget.
 fn shared_severity(comps: &[(f64, &Severity)], total: f64, step: f64) -> Option<Vec<(usize, f64)>> {
-    let mut sev = Vec::with_capacity(2 * comps.iter().map(|(_, s)| s.pmf().len()).sum::<usize>());
+    let mut sev = Vec::new();
     for (lam, s) in comps {
-        for (v, p) in s.pmf() {
-            let x = v / step;
-            let k = x.floor();
-            if x.is_nan() || k + 1.0 >= PANJER_MAX_POINTS as f64 {
-                return None;
-            }
-            let (mass, up) = (lam / total * p, x - k);
-            sev.push((k as usize, mass * (1.0 - up)));
-            if up > 0.0 {
-                sev.push((k as usize + 1, mass * up));
-            }
-        }
+        let own = s.on_step(step, |s| on_step(s, step))?;
+        sev.extend(own.iter().map(|&(j, p)| (j, lam / total * p)));
     }
     Some(merged(sev))
+}
+
+/// A severity's costs on the lattice of step `step`, each cost v between
+/// points k = ⌊v/step⌋ and k + 1 putting (k + 1 − v/step) of its mass on k
+/// and the rest on k + 1, so that it keeps its mean (local moment matching,
+/// as [`dispersed`]); past [`PANJER_MAX_COSTS`] distinct costs, on the
+/// sparser points of [`on_cost_grid`]. None past the pmf's budget.
+fn on_step(s: &Severity, step: f64) -> Option<Vec<(usize, f64)>> {
+    let mut sev = Vec::with_capacity(2 * s.pmf().len());
+    for (v, p) in s.pmf() {
+        let x = v / step;
+        let k = x.floor();
+        if x.is_nan() || k + 1.0 >= PANJER_MAX_POINTS as f64 {
+            return None;
+        }
+        let up = x - k;
+        sev.push((k as usize, p * (1.0 - up)));
+        if up > 0.0 {
+            sev.push((k as usize + 1, p * up));
+        }
+    }
+    let sev = merged(sev);
+    Some(if s.pmf().len() > PANJER_MAX_COSTS {
+        on_cost_grid(&sev)
+    } else {
+        sev
+    })
 }
 
 /// `sev` sorted by index, the masses of one index summed in their order.
@@ -559,8 +576,9 @@ fn panjer(comps: &[(f64, &Severity)], total: f64, kappa: &[f64; 4]) -> Option<(f
         }
     };
     // A cost of many distinct values (a wide log-normal item size: a
-    // write of 1 to 275 WCU) on a sparser set of points.
-    if comps.iter().any(|(_, s)| s.pmf().len() > PANJER_MAX_COSTS) {
+    // write of 1 to 275 WCU) on a sparser set of points (costs on no
+    // lattice were, by on_step).
+    if shared.is_some() && comps.iter().any(|(_, s)| s.pmf().len() > PANJER_MAX_COSTS) {
         sev = on_cost_grid(&sev);
     }
     // Far enough that the mass left beyond is under 10⁻¹⁵ (Chernoff's bound
