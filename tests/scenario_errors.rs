@@ -1422,3 +1422,43 @@ fn a_spelled_out_duration_unit_is_fixed_with_the_users_number() {
         assert!(e.contains("did you mean"), "{written}: {e}");
     }
 }
+
+/// An item size written as a bare number is bytes, as before (schema v1),
+/// with a warning naming the key and the fix: a new user's log-normal
+/// `median = 2, p99 = 40`, meant as KB, was 2 and 40 bytes without a word.
+#[test]
+fn item_sizes_without_a_unit_warn() {
+    let text = base_with("name = \"errs\"\n", "name = \"errs\"\n").replace(
+        "item_size = \"2KB\"",
+        "item_size = { distribution = \"lognormal\", median = 2, p99 = 40 }",
+    );
+    let s = Scenario::from_str_at(&text, "z.toml").expect("valid, with warnings");
+    let shown: Vec<String> = s.warnings.iter().map(ToString::to_string).collect();
+    let has = |needle: &str| shown.iter().any(|w| w.contains(needle));
+    assert!(
+        has("warning: table.orders.item_size.median: median = 2 has no unit, so it is read as 2 bytes"),
+        "{shown:#?}"
+    );
+    assert!(
+        has("fix: write the unit: p99 = \"40KB\" for kilobytes, or \"40B\" if bytes are meant"),
+        "{shown:#?}"
+    );
+    let fixed = Scenario::from_str_at(
+        &text
+            .replace("= 2,", "= \"2B\",")
+            .replace("= 40 }", "= \"40B\" }"),
+        "z.toml",
+    )
+    .expect("valid");
+    assert!(fixed.warnings.is_empty(), "{:#?}", fixed.warnings);
+    let bare = base_with("name = \"errs\"\n", "name = \"errs\"\n")
+        .replace("item_size = \"2KB\"", "item_size = 300");
+    let s = Scenario::from_str_at(&bare, "z.toml").expect("valid, with a warning");
+    assert!(
+        s.warnings.iter().any(|w| w
+            .to_string()
+            .contains("item_size = 300 has no unit, so it is read as 300 bytes")),
+        "{:#?}",
+        s.warnings
+    );
+}

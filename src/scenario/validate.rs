@@ -174,6 +174,7 @@ pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
     let tables = tables(&root, &entities, &store)?;
     let mut warnings = Vec::new();
     unitless_duration_warnings(&root, &mut warnings)?;
+    unitless_size_warnings(&root, &mut warnings)?;
     late_checkpoint_warnings(&root, &simulation, &mut warnings)?;
     let access_patterns = access_patterns(&root, &tables, &entities, &simulation, &mut warnings)?;
     zero_capacity(&root, &store, &tables, &access_patterns)?;
@@ -2060,6 +2061,46 @@ fn unitless_duration_warnings(root: &Section, warnings: &mut Vec<Warning>) -> Re
     for pattern in root.elements("access_pattern", "[[access_pattern]]")? {
         if let Some(f) = pattern.get("range") {
             check(&f, f.node.get_ref(), "range".into());
+        }
+    }
+    Ok(())
+}
+
+/// Warnings for item sizes written as a bare number (`item_size = 2`,
+/// `median = 2, p99 = 40`): a number without a unit is bytes, which turns
+/// a 2 KB item meant into 2 bytes and every size check into a pass without
+/// a word (a new user's log-normal "median = 2, p99 = 40", meant as KB).
+/// Writing the unit (`"2KB"`, or `"2B"` when bytes are meant) silences it.
+fn unitless_size_warnings(root: &Section, warnings: &mut Vec<Warning>) -> Result<()> {
+    let bare = |f: &Field| match f.node.get_ref() {
+        DeValue::Integer(i) => i128::from_str_radix(i.as_str(), i.radix())
+            .ok()
+            .map(|v| v.to_string()),
+        DeValue::Float(x) => Some(x.as_str().to_string()),
+        _ => None,
+    };
+    for table in root.elements("table", "[[table]]")? {
+        let Some(f) = table.get("item_size") else {
+            continue;
+        };
+        let fields: Vec<(Field, &str)> = match f.node.get_ref() {
+            DeValue::Table(_) => {
+                let dist = f.table("item_size = { distribution = \"lognormal\", median = \"1.2KB\", p99 = \"6KB\" }")?;
+                ["median", "p99", "min", "max"]
+                    .into_iter()
+                    .filter_map(|k| dist.get(k).map(|g| (g, k)))
+                    .collect()
+            }
+            _ => vec![(f, "item_size")],
+        };
+        for (g, name) in fields {
+            if let Some(n) = bare(&g) {
+                warnings.push(warning(
+                    &g,
+                    format!("{name} = {n} has no unit, so it is read as {n} bytes"),
+                    format!("write the unit: {name} = \"{n}KB\" for kilobytes, or \"{n}B\" if bytes are meant"),
+                ));
+            }
         }
     }
     Ok(())
