@@ -104,14 +104,28 @@ pub fn percentile_sorted(v: &[f64], q: f64) -> f64 {
     v[lo] + (h - lo as f64) * (v[hi] - v[lo])
 }
 
-/// 95% confidence interval of the mean: mean ± 1.96·s/√n.
+/// 95% confidence interval of the mean: mean ± 1.96·s/√n, its lower end
+/// at least 0 when no sample is negative (a mean of such samples cannot be:
+/// a throttled fraction of 4.47e-9 over trials mostly at 0 read
+/// "[-4.29e-9, 1.32e-8]", a breach day "[-1.57, 10.9]").
+///
+/// ```
+/// use keyheat::results::stats::ci95_mean;
+/// assert_eq!(ci95_mean(&[0.0, 0.0, 0.0, 9.0])[0], 0.0);
+/// assert!(ci95_mean(&[-1.0, 0.0, 0.0, 9.0])[0] < 0.0);
+/// ```
 pub fn ci95_mean(xs: &[f64]) -> [f64; 2] {
     let m = mean(xs);
     if xs.len() < 2 {
         return [m, m];
     }
     let half = Z95 * std_dev(xs) / (xs.len() as f64).sqrt();
-    [m - half, m + half]
+    let low = if xs.iter().all(|&x| x >= 0.0) {
+        (m - half).max(0.0)
+    } else {
+        m - half
+    };
+    [low, m + half]
 }
 
 impl Stat {
