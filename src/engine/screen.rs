@@ -24,8 +24,9 @@
 //! below its limit and below the peak utilization of the partitions drawn
 //! in full, in every limit dimension; every other partition
 //! is drawn in full. They are drawn busiest bound first, so that the peaks
-//! of the few that set the trial's peak screen the many that cannot. Each partition draws from its own stream, so the
-//! partitions drawn in full draw exactly what they would with screening off
+//! of the few that set the trial's peak screen the many that cannot. Each
+//! partition draws from its own stream, so the partitions drawn in full
+//! draw exactly what they would with screening off
 //! (`tests/agreement.rs` checks the trials' peaks and throttled units are
 //! the same).
 

@@ -461,11 +461,7 @@ fn on_step(s: &Severity, step: f64) -> Option<Vec<(usize, f64)>> {
         if x.is_nan() || k + 1.0 >= PANJER_MAX_POINTS as f64 {
             return None;
         }
-        let up = x - k;
-        sev.push((k as usize, p * (1.0 - up)));
-        if up > 0.0 {
-            sev.push((k as usize + 1, p * up));
-        }
+        share(&mut sev, (k as usize, k as usize + 1), x - k, *p);
     }
     let sev = merged(sev);
     Some(if s.pmf().len() > PANJER_MAX_COSTS {
@@ -473,6 +469,16 @@ fn on_step(s: &Severity, step: f64) -> Option<Vec<(usize, f64)>> {
     } else {
         sev
     })
+}
+
+/// Mass `p` of a cost `up` of the way from point `lo` to point `hi` (0 ≤
+/// up < 1), shared between them so that it keeps its mean: 1 − up of it on
+/// `lo`, `up` on `hi` (all of it on `lo` at 0).
+fn share(out: &mut Vec<(usize, f64)>, (lo, hi): (usize, usize), up: f64, p: f64) {
+    out.push((lo, p * (1.0 - up)));
+    if up > 0.0 {
+        out.push((hi, p * up));
+    }
 }
 
 /// `sev` sorted by index, the masses of one index summed in their order.
@@ -506,13 +512,7 @@ fn on_cost_grid(sev: &[(usize, f64)]) -> Vec<(usize, f64)> {
         while hi <= j {
             (lo, hi) = (hi, next(hi));
         }
-        if j == lo {
-            coarse.push((j, p));
-        } else {
-            let up = (j - lo) as f64 / (hi - lo) as f64;
-            coarse.push((lo, p * (1.0 - up)));
-            coarse.push((hi, p * up));
-        }
+        share(&mut coarse, (lo, hi), (j - lo) as f64 / (hi - lo) as f64, p);
     }
     merged(coarse)
 }
@@ -531,13 +531,7 @@ fn dispersed(sev: &[(usize, f64)], m: usize) -> Vec<(usize, f64)> {
     let mut coarse = Vec::with_capacity(2 * sev.len());
     for &(j, p) in sev {
         let (k, r) = (j / m, j % m);
-        if r == 0 {
-            coarse.push((k, p));
-        } else {
-            let up = r as f64 / m as f64;
-            coarse.push((k, p * (1.0 - up)));
-            coarse.push((k + 1, p * up));
-        }
+        share(&mut coarse, (k, k + 1), r as f64 / m as f64, p);
     }
     merged(coarse)
 }
