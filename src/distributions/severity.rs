@@ -37,6 +37,8 @@ pub struct Severity {
     survival: Derived<Vec<f64>>,
     /// [`Severity::on_step`]'s pmfs, by the step's bits.
     on_steps: Derived<std::sync::Mutex<Vec<(u64, OnStep)>>>,
+    /// [`Severity::digest`], computed on first use.
+    digest: Derived<u128>,
 }
 
 /// A severity's costs as a sparse pmf on a lattice, (index, probability)
@@ -103,15 +105,9 @@ impl<T> std::fmt::Debug for Derived<T> {
 /// microseconds rather than milliseconds.
 impl std::fmt::Debug for Severity {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let (mut a, mut b) = (0x9e37_79b9_7f4a_7c15_u64, 0xc2b2_ae3d_27d4_eb4f_u64);
-        for x in &self.samples {
-            let v = x.to_bits();
-            a = (a ^ v).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(29);
-            b = (b.rotate_left(31) ^ v).wrapping_mul(0xff51_afd7_ed55_8ccd);
-        }
         f.debug_struct("Severity")
             .field("samples", &self.samples.len())
-            .field("digest", &format_args!("{a:016x}{b:016x}"))
+            .field("digest", &format_args!("{:032x}", self.digest()))
             .field("mean", &self.mean)
             .field("variance", &self.variance)
             .field("constant", &self.constant)
@@ -156,7 +152,25 @@ impl Severity {
             lattice: Derived::default(),
             survival: Derived::default(),
             on_steps: Derived::default(),
+            digest: Derived::default(),
         }
+    }
+
+    /// A 128-bit digest of the samples' bits (two independent 64-bit
+    /// mixes, as the Debug text shows), computed once: what tells this
+    /// severity's costs apart from another's where something built from
+    /// them is kept for later (the engine keeps window distributions by
+    /// their streams' rates and costs).
+    pub fn digest(&self) -> u128 {
+        *self.digest.0.get_or_init(|| {
+            let (mut a, mut b) = (0x9e37_79b9_7f4a_7c15_u64, 0xc2b2_ae3d_27d4_eb4f_u64);
+            for x in &self.samples {
+                let v = x.to_bits();
+                a = (a ^ v).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(29);
+                b = (b.rotate_left(31) ^ v).wrapping_mul(0xff51_afd7_ed55_8ccd);
+            }
+            (u128::from(a) << 64) | u128::from(b)
+        })
     }
 
     /// E[e^{θS}] − 1 for each θ of the grid ([`mgf_theta`], [`MGF_GRID`]

@@ -9,13 +9,13 @@ use super::placement::Placed;
 use super::screen::{ColdBound, ColdDraws};
 use super::segments::Segment;
 use super::window::{collapsed, draw_windows, Component, Limits, Outcome, Stretches};
-use crate::store::hash::fmix64;
+use crate::store::hash::{fmix64, Premixed};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 use std::cell::RefCell;
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 
 /// Draws segment `seg` on the table's servers and against its table-level
 /// limit, adding the outcome to `acc`.
@@ -368,24 +368,6 @@ fn fill_cold(
             all: all.0,
             one_peak,
         });
-    }
-}
-
-/// A hasher for keys that are already well mixed (fmix64): the key is the hash.
-#[derive(Default)]
-struct Premixed(u64);
-
-impl Hasher for Premixed {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 = (self.0 << 8) | u64::from(*b);
-        }
-    }
-    fn write_u64(&mut self, k: u64) {
-        self.0 = k;
     }
 }
 

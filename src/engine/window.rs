@@ -24,8 +24,13 @@ use crate::distributions::normal::{normal_cdf, normal_quantile};
 use crate::distributions::severity::{
     gcd, mgf_thetas, Severity, LATTICE_MAX_INDEX, LATTICE_STEPS, MGF_GRID,
 };
+use crate::store::hash::{fmix64, Premixed};
 use rand::Rng;
 use rand_distr::{Binomial, Distribution, Poisson, StandardNormal};
+use std::collections::{HashMap, HashSet};
+use std::hash::BuildHasherDefault;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// Largest mean requests per window for which X's distribution is computed exactly.
 pub const PANJER_MAX_MEAN_REQUESTS: f64 = 600.0;
@@ -42,6 +47,17 @@ const PANJER_MAX_COSTS: usize = 64;
 /// ([`dispersed`]) of at most this many points: a step of at most
 /// 1/8,192 of X's computed range, the costs' means kept.
 const PANJER_FINE_POINTS: usize = 8_192;
+
+/// Most pmf points of the window distributions [`WindowUnits::kept`]
+/// keeps at once (a point's mass, running sum and survival: 24 bytes, so
+/// at most 48 MiB); past it the store is emptied and fills afresh.
+const KEPT_POINTS: usize = 1 << 21;
+/// Most hashes of streams built once that [`WindowUnits::kept`]
+/// remembers (past it they are forgotten).
+const KEPT_SEEN: usize = 1 << 16;
+/// Fewest pmf points of a distribution worth keeping: a shorter one is
+/// built about as fast as it is found.
+const KEPT_MIN_POINTS: usize = 512;
 
 /// One stream's requests on a server: mean requests per window and their costs.
 #[derive(Debug, Clone, Copy)]
@@ -209,6 +225,27 @@ pub struct WindowUnits {
     first_excess: std::sync::OnceLock<(u64, (f64, f64))>,
 }
 
+/// The window distributions [`WindowUnits::kept`] keeps, by a hash of
+/// their streams (each rate's bits and cost distribution's digest, in
+/// order) and then the streams themselves, and their pmfs' points in all.
+#[derive(Default)]
+struct Kept {
+    by_streams: HashMap<u64, Vec<KeptUnits>, BuildHasherDefault<Premixed>>,
+    points: usize,
+    /// The hashes of the streams built once with a long pmf, not kept yet.
+    seen: HashSet<u64, BuildHasherDefault<Premixed>>,
+}
+
+/// One kept distribution: its streams (each rate's bits and cost
+/// distribution's digest) and the distribution.
+type KeptUnits = (Vec<(u64, u128)>, Arc<WindowUnits>);
+
+/// The kept window distributions of the whole process (its worker threads
+/// share them), and whether any is kept (a server's build then skips the
+/// lock: most tables never build a pmf long enough to keep).
+static KEPT: std::sync::LazyLock<Mutex<Kept>> = std::sync::LazyLock::new(Mutex::default);
+static KEPT_ANY: AtomicBool = AtomicBool::new(false);
+
 impl WindowUnits {
     /// Builds the distribution of Σ components' units.
     pub fn new(comps: &[(f64, &Severity)]) -> WindowUnits {
@@ -235,6 +272,67 @@ impl WindowUnits {
             sur: std::sync::OnceLock::new(),
             first_excess: std::sync::OnceLock::new(),
         }
+    }
+
+    /// [`WindowUnits::new`], or the distribution built before for the same
+    /// streams (each rate to the bit, each cost distribution by its
+    /// [`Severity::digest`]) where its pmf was long enough to keep: a
+    /// table's nodes, or its evenly loaded partitions, often carry the same
+    /// streams segment after segment and trial after trial (a salted key's
+    /// shards on Bigtable's nodes: 81,200 builds of 3 distributions), and a
+    /// pmf of thousands of points is the costliest thing a server's draw
+    /// builds. The distribution is a function of the streams alone, so
+    /// what is kept never changes a figure.
+    pub fn kept(comps: &[(f64, &Severity)]) -> Arc<WindowUnits> {
+        let total: f64 = comps.iter().map(|(l, _)| l).sum();
+        if !(total > 0.0 && total <= PANJER_MAX_MEAN_REQUESTS) {
+            // Cornish–Fisher's four cumulants: nothing worth keeping.
+            return Arc::new(WindowUnits::new(comps));
+        }
+        let streams = |i: usize| (comps[i].0.to_bits(), comps[i].1.digest());
+        let hash = (0..comps.len()).fold(0x9e37_79b9_7f4a_7c15_u64, |h, i| {
+            let (l, d) = streams(i);
+            fmix64(h ^ fmix64(l ^ fmix64(d as u64 ^ fmix64((d >> 64) as u64))))
+        });
+        let store = || {
+            KEPT.lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        };
+        if KEPT_ANY.load(Ordering::Relaxed) {
+            let kept = store();
+            let same = |(key, _): &&KeptUnits| {
+                key.len() == comps.len() && (0..comps.len()).all(|i| key[i] == streams(i))
+            };
+            if let Some((_, x)) = kept.by_streams.get(&hash).and_then(|v| v.iter().find(same)) {
+                return Arc::clone(x);
+            }
+        }
+        let x = Arc::new(WindowUnits::new(comps));
+        let points = x.pmf.as_ref().map_or(0, |(_, pmf)| pmf.len());
+        if points >= KEPT_MIN_POINTS {
+            let mut kept = store();
+            // Kept the second time its streams are built: most servers'
+            // streams are their own (a partition of a few keys of their own
+            // rates), and keeping each one's pmf only spends memory.
+            if kept.seen.len() >= KEPT_SEEN {
+                kept.seen.clear();
+            }
+            if kept.seen.insert(hash) {
+                return x;
+            }
+            if kept.points + points > KEPT_POINTS {
+                kept.by_streams.clear();
+                kept.points = 0;
+            }
+            let key = (0..comps.len()).map(streams).collect();
+            kept.by_streams
+                .entry(hash)
+                .or_default()
+                .push((key, Arc::clone(&x)));
+            kept.points += points;
+            KEPT_ANY.store(true, Ordering::Relaxed);
+        }
+        x
     }
 
     /// The running survivals 1 − Σ p of the pmf, in its order.
@@ -846,7 +944,7 @@ pub fn collapsed<R: Rng + ?Sized>(
 pub struct Stretches<'a> {
     /// (distribution, limit, whether it is the combined limit, whether it
     /// is the write dimension, P(X ≤ limit))
-    dims: Vec<(WindowUnits, f64, bool, bool, f64)>,
+    dims: Vec<(Arc<WindowUnits>, f64, bool, bool, f64)>,
     comps: &'a [Component<'a>],
 }
 
@@ -873,7 +971,7 @@ impl<'a> Stretches<'a> {
                     .map(|c| (c.lambda, c.severity)),
             );
             if !dim.is_empty() {
-                let x = WindowUnits::new(&dim);
+                let x = WindowUnits::kept(&dim);
                 let below = x.cdf(limit);
                 dims.push((x, limit, combined, write, below));
             }
@@ -1370,5 +1468,32 @@ mod tests {
         let x = WindowUnits::new(&[(2.0, &s)]);
         assert!(x.pmf.is_none());
         assert_eq!(x.kappa[0], 2e12);
+    }
+
+    #[test]
+    fn a_kept_distribution_is_the_one_its_own_streams_build() {
+        // Bigtable's node time per write and per read (1/14 and 1/7.25
+        // ms: on no lattice, so on one of a 64th of the mean): thousands
+        // of points at 5 requests a window, long enough to keep.
+        let a = Severity::from_samples(vec![1.0 / 14.0, 1.0 / 7.25]);
+        let b = Severity::from_samples(vec![1.0 / 14.0, 1.0 / 7.0]);
+        let pmf = |x: &WindowUnits| x.pmf.clone().expect("a lattice pmf");
+        let built = pmf(&WindowUnits::new(&[(5.0, &a)]));
+        assert!(built.1.len() >= KEPT_MIN_POINTS, "{}", built.1.len());
+        assert_eq!(pmf(&WindowUnits::kept(&[(5.0, &a)])), built);
+        // The same rate with other costs, the same costs at another rate,
+        // or the streams in another order: each its own distribution.
+        for comps in [
+            vec![(5.0, &b)],
+            vec![(5.000_000_001, &a)],
+            vec![(5.0, &a), (0.5, &b)],
+            vec![(0.5, &b), (5.0, &a)],
+        ] {
+            let kept = WindowUnits::kept(&comps);
+            assert_eq!(pmf(&kept), pmf(&WindowUnits::new(&comps)));
+            assert_ne!(pmf(&kept), built);
+        }
+        // Asked again (a clone: the same costs), the first is still the one.
+        assert_eq!(pmf(&WindowUnits::kept(&[(5.0, &a.clone())])), built);
     }
 }

@@ -12,6 +12,25 @@ const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 /// FNV-1a 64-bit prime.
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
+/// A hasher for keys that are already well mixed ([`fmix64`]): the key is
+/// the hash (a map keyed by such hashes skips hashing them again).
+#[derive(Default)]
+pub struct Premixed(u64);
+
+impl std::hash::Hasher for Premixed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 << 8) | u64::from(*b);
+        }
+    }
+    fn write_u64(&mut self, k: u64) {
+        self.0 = k;
+    }
+}
+
 /// MurmurHash3's 64-bit finaliser.
 ///
 /// ```
