@@ -656,3 +656,69 @@ fn a_read_through_a_mongodb_index_without_the_shard_key_reaches_every_shard() {
         );
     }
 }
+
+/// Growing traffic on Bigtable: the tablets multiply with the data (10 days
+/// of 200 B rows: day 0 stores nothing, day 365 hundreds of GB), so the
+/// partitions' worst checkpoint is day 0, but the nodes' load only grows
+/// with the traffic. Writes 10,000/s × 1000/14,000 = 714.3 node-ms/s on
+/// day 0; × 1.1^{365/30} = 3.1886 on day 365, over 2 nodes: 1,138.8
+/// node-ms/s each, 1.139 of a node's 1,000 (a new user's report: the nodes
+/// were judged on day 0's 0.377 and passed).
+#[test]
+fn nodes_are_judged_at_their_own_worst_checkpoint() {
+    let r = crate::util::run(
+        r#"
+schema_version = 1
+name = "meters-growing"
+[store]
+kind = "bigtable"
+nodes = 2
+[simulation]
+seed = 7
+trials = 20
+window = "1s"
+duration = "10m"
+horizon = "365d"
+growth = "10%/month"
+checkpoints = ["0d", "365d"]
+[[entity]]
+name = "device"
+count = 200_000
+[[table]]
+name = "telemetry"
+partition_key = "{device}"
+sort_key = "{time}"
+item_size = "200B"
+ttl = "10d"
+[[access_pattern]]
+name = "Ingest reading"
+table = "telemetry"
+operation = "put"
+rate = 10000
+by = "device"
+"#,
+    );
+    let t = &r.tables[0];
+    assert_eq!(t.day, 0.0, "the partitions' worst day");
+    let nodes = t.nodes.as_ref().expect("node results");
+    assert_eq!(nodes.day, 365.0);
+    assert!(
+        (nodes.traffic_factor - 3.1886).abs() < 1e-3,
+        "{}",
+        nodes.traffic_factor
+    );
+    let mean = 10_000.0 / 14.0 * nodes.traffic_factor / 2.0 / 1000.0;
+    let u = nodes.peak_utilization;
+    assert!(u.mean > mean && u.p95 < mean * 1.1, "{u:?} vs mean {mean}");
+    assert_eq!(verdict(&r, "hot_node"), Fail);
+    let v = r
+        .verdicts
+        .iter()
+        .find(|v| v.check == "hot_node")
+        .expect("hot_node");
+    assert!(
+        v.detail.contains("at day 365 (traffic × 3.19)"),
+        "{}",
+        v.detail
+    );
+}

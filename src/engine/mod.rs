@@ -27,7 +27,7 @@ pub mod window;
 pub mod world;
 
 use crate::error::Result;
-use crate::results::{RunResults, TableResults};
+use crate::results::{RunResults, Stat, TableResults};
 use crate::scenario::Scenario;
 use crate::store::Model;
 use rayon::prelude::*;
@@ -409,6 +409,29 @@ fn simulate(
             take_busy_period(t, &d.tables[ti]);
         }
     }
+    // The nodes' load figures are those of their own worst checkpoint: a
+    // node's load grows with the traffic whatever the data does to the
+    // partitions (Bigtable's tablets and MongoDB's chunks multiply with
+    // the data, so the partitions' worst day can be day 0 while the
+    // nodes' is the horizon's).
+    for (ti, t) in main.tables.iter_mut().enumerate() {
+        let peaks: Option<Vec<Stat>> = points
+            .iter()
+            .map(|(_, _, d)| d.tables[ti].nodes.as_ref().map(|n| n.peak_utilization))
+            .collect();
+        let Some(i) = peaks.and_then(|p| crate::results::judged_peak(&p)) else {
+            continue;
+        };
+        let (day, factor, d) = &points[i];
+        if let (Some(n), Some(at)) = (t.nodes.as_mut(), d.tables[ti].nodes.as_ref()) {
+            // Node memory is over the horizon: day 0's stays.
+            let memory = n.memory.take();
+            *n = at.clone();
+            n.memory = memory;
+            n.day = *day;
+            n.traffic_factor = *factor;
+        }
+    }
     if detail {
         judged_detail(scenario, options, &points, &mut main)?;
     }
@@ -513,12 +536,6 @@ fn take_busy_period(t: &mut TableResults, at: &TableResults) {
         p.units_share = a.units_share;
     }
     t.partition_ranks = at.partition_ranks.clone();
-    if let (Some(n), Some(a)) = (t.nodes.as_mut(), at.nodes.as_ref()) {
-        // Node memory is over the horizon: day 0's stays.
-        let memory = n.memory.take();
-        *n = a.clone();
-        n.memory = memory;
-    }
     t.placement = at.placement;
     t.fan_out = at.fan_out;
     t.hot_keys = at.hot_keys.clone();

@@ -424,6 +424,8 @@ fn table_results(
                 }
             }),
             ranks: node_ranks,
+            day: 0.0,
+            traffic_factor: 1.0,
         }
     });
     let grid = tp.growth.grid();

@@ -295,6 +295,14 @@ pub struct NodeSummary<'a> {
     pub peak_utilization: Stat,
     /// Share of the units on the busiest node, per trial.
     pub hottest_node_share: MeanCi,
+    /// Day of the horizon whose busy period the node load figures
+    /// describe: the checkpoint of the nodes' own worst peak, which the
+    /// `hot_node` verdict judges (0 without growth; it need not be the
+    /// table's `day`: tablets and chunks multiply with the data, nodes do
+    /// not).
+    pub day: f64,
+    /// Traffic multiplier of that day.
+    pub traffic_factor: f64,
     /// The tables (and global indexes) whose load is summed on the nodes.
     pub tables: &'a [String],
     /// Per-node load by rank, 1 = each trial's busiest (`{rank,
@@ -524,6 +532,8 @@ impl<'a> From<&'a NodeResults> for NodeSummary<'a> {
             limits_per_s: n.limits_per_s,
             peak_utilization: n.peak_utilization,
             hottest_node_share: n.hottest_node_share.into(),
+            day: n.day,
+            traffic_factor: n.traffic_factor,
             tables: &n.tables,
             ranks: &n.ranks,
             memory: n

@@ -158,6 +158,8 @@ fn capacity_nodes_and_placement() {
             peak_utilization_p95: 0.8,
         }],
         tables: vec!["orders.by_status".to_string()],
+        day: 0.0,
+        traffic_factor: 1.0,
         memory: Some(crate::results::NodeMemory {
             check: "node_memory".into(),
             key_overhead_bytes: 56.0,

@@ -452,6 +452,14 @@ pub struct NodeResults {
     pub hottest_node_share: Stat,
     /// Per-node load by rank (1 = each trial's busiest node).
     pub ranks: Vec<PartitionRank>,
+    /// Day of the horizon whose busy period the load figures above
+    /// describe: the checkpoint of the nodes' own worst peak
+    /// ([`judged_peak`]; 0 without growth), which need not be the
+    /// partitions' (tablets and chunks multiply with the data, nodes
+    /// do not).
+    pub day: f64,
+    /// Traffic multiplier of that day.
+    pub traffic_factor: f64,
     /// Bytes held per node over the horizon, when the store keeps its data
     /// in memory (Redis Cluster) or the scenario sets `node_storage`.
     pub memory: Option<NodeMemory>,
@@ -506,12 +514,17 @@ pub struct NodeMemory {
 /// assert_eq!(judged_checkpoint(&[at(0.0, 2.0, 2.1), at(365.0, 2.005, 2.11)]), Some(0));
 /// ```
 pub fn judged_checkpoint(checkpoints: &[Checkpoint]) -> Option<usize> {
-    let worst = checkpoints
-        .iter()
-        .max_by(|a, b| a.peak_utilization.p95.total_cmp(&b.peak_utilization.p95))?;
-    checkpoints
-        .iter()
-        .position(|c| c.peak_utilization.ci95[1] >= worst.peak_utilization.ci95[0])
+    let peaks: Vec<Stat> = checkpoints.iter().map(|c| c.peak_utilization).collect();
+    judged_peak(&peaks)
+}
+
+/// [`judged_checkpoint`]'s rule on any peak utilization taken at each
+/// checkpoint (the nodes' as well as the partitions'): the earliest whose
+/// mean is statistically tied with the worst's (the worst by p95).
+/// `None` without any.
+pub fn judged_peak(peaks: &[Stat]) -> Option<usize> {
+    let worst = peaks.iter().max_by(|a, b| a.p95.total_cmp(&b.p95))?;
+    peaks.iter().position(|p| p.ci95[1] >= worst.ci95[0])
 }
 
 /// The busy period at one point of the horizon.

@@ -210,12 +210,22 @@ fn node_limit_words([r, w, c]: [Option<f64>; 3], ru: &str, wu: &str) -> Vec<Stri
 /// The `hot_node` verdict of the cluster a table's nodes belong to.
 fn hot_node(n: &NodeResults, node_limits: &[String], headroom: f64) -> Verdict {
     let u = &n.peak_utilization;
+    // The nodes' own worst checkpoint: say which day when it is not day 0.
+    let at = if n.day > 0.0 {
+        format!(
+            " at day {} (traffic × {})",
+            sig3(n.day),
+            sig3(n.traffic_factor)
+        )
+    } else {
+        String::new()
+    };
     Verdict {
         check: "hot_node".into(),
         table: n.tables.join(" + "),
         status: status_for(u.p95, 1.0, headroom),
         detail: format!(
-            "p95 peak {label} utilization {} (mean {} [{}, {}]) of the per-{label} limit ({}) over {} {label}s, every table's load summed; busiest {label} takes {}% of the load (mean; even: {}%)",
+            "p95 peak {label} utilization {}{at} (mean {} [{}, {}]) of the per-{label} limit ({}) over {} {label}s, every table's load summed; busiest {label} takes {}% of the load (mean; even: {}%)",
             sig3(u.p95),
             sig3(u.mean),
             sig3(u.ci95[0]),
