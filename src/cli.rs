@@ -168,8 +168,8 @@ pub enum Command {
         flags: RunFlags,
     },
     /// Compare whole alternative designs: the first scenario is the base, the
-    /// others its alternatives; writes one report with the comparison and the
-    /// recommendation.
+    /// others its alternatives (each file's own variants too); writes one
+    /// report with the comparison and the recommendation.
     Compare {
         /// Two or more scenario files.
         #[arg(required = true, num_args = 2..)]
@@ -511,20 +511,32 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             for path in &scenarios {
                 designs.push(Scenario::from_path(path)?);
             }
+            // The first file's own variants stay its variants; each other
+            // file is an alternative, followed by its own variants named
+            // `<its name>: <variant>`.
             let mut base = designs.remove(0);
-            base.variants = designs
-                .into_iter()
-                .zip(scenarios.iter().skip(1))
-                .map(|(d, path)| crate::scenario::Variant {
-                    name: d.name.clone(),
-                    set: vec![(
-                        "scenario".to_string(),
-                        serde_json::Value::String(path.display().to_string()),
-                    )],
+            for (mut d, path) in designs.into_iter().zip(scenarios.iter().skip(1)) {
+                let from = |mut set: Vec<(String, serde_json::Value)>| {
+                    let file = serde_json::Value::String(path.display().to_string());
+                    set.insert(0, ("scenario".to_string(), file));
+                    set
+                };
+                let own = std::mem::take(&mut d.variants);
+                let name = d.name.clone();
+                base.variants.push(crate::scenario::Variant {
+                    name: name.clone(),
+                    set: from(Vec::new()),
                     scenario: Box::new(d),
                     line: 0,
-                })
-                .collect();
+                });
+                base.variants
+                    .extend(own.into_iter().map(|v| crate::scenario::Variant {
+                        name: format!("{name}: {}", v.name),
+                        set: from(v.set),
+                        scenario: v.scenario,
+                        line: 0,
+                    }));
+            }
             let out =
                 out.unwrap_or_else(|| Path::new("output").join(format!("compare-{}", base.name)));
             run_and_write(&base, &flags, &out)

@@ -162,6 +162,49 @@ fn compare_recommends_the_first_passing_alternative() {
     assert!(out.join("variants.png").is_file());
 }
 
+/// Each file's own variants are compared too (a new user's wide-row
+/// variant vanished from `compare`): the first file's as its variants, a
+/// later file's after it, named `<its name>: <variant>`.
+#[test]
+fn compare_keeps_each_files_own_variants() {
+    let dir = tempfile::tempdir().unwrap();
+    let names = |files: [&str; 2]| -> Vec<String> {
+        let out = dir.path().join(files[0]);
+        keyheat()
+            .arg("compare")
+            .args(files.map(|f| format!("scenarios/{f}.toml")))
+            .args(["--trials", "2", "--quiet", "--out"])
+            .arg(&out)
+            .current_dir(root())
+            .assert()
+            .success();
+        let summary: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+        summary["variants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(
+        names(["outbox-topic-gsi", "outbox-topic-gsi-sharded"]),
+        [
+            "index-shards-3",
+            "index-shards-32-by-order",
+            "outbox-topic-gsi-sharded"
+        ]
+    );
+    assert_eq!(
+        names(["outbox-topic-gsi-sharded", "outbox-topic-gsi"]),
+        [
+            "outbox-topic-gsi",
+            "outbox-topic-gsi: index-shards-3",
+            "outbox-topic-gsi: index-shards-32-by-order"
+        ]
+    );
+}
+
 /// `--fail-on-breach` with `--min-days` / `--max-utilization`: sensor-unbucketed
 /// fails its size check (first breach around day 58); sensor-daily-buckets
 /// passes every check at a p95 peak utilization of about 0.02.
