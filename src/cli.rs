@@ -748,9 +748,16 @@ fn with_threads<T: Send>(
     }
 }
 
+/// Seconds between the plain progress lines of a run whose stderr is not a
+/// terminal (a pipe, a CI log), unless `KEYHEAT_PROGRESS_EVERY_S` sets it.
+const PLAIN_PROGRESS_EVERY_S: f64 = 10.0;
+
 /// Runs the engine with a progress bar on stderr, shown only for runs over a
-/// second and only when stderr is a terminal.
+/// second and only when stderr is a terminal; otherwise (a pipe, a CI log) a
+/// plain line every [`PLAIN_PROGRESS_EVERY_S`] seconds, so a long run is
+/// not taken for a hang. Nothing with `quiet`.
 fn simulate(s: &Scenario, options: &Options, quiet: bool) -> Result<RunResults> {
+    use std::io::IsTerminal;
     let total = engine::total_trials(s, options);
     let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
     if let Ok(style) = ProgressStyle::with_template(
@@ -761,6 +768,12 @@ fn simulate(s: &Scenario, options: &Options, quiet: bool) -> Result<RunResults> 
     bar.set_prefix(s.name.clone());
     let start = Instant::now();
     let shown = AtomicBool::new(false);
+    let every = std::env::var("KEYHEAT_PROGRESS_EVERY_S")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+        .filter(|v| v.is_finite() && *v >= 0.0)
+        .unwrap_or(PLAIN_PROGRESS_EVERY_S);
+    let plain = (!quiet && !std::io::stderr().is_terminal()).then(|| std::sync::Mutex::new(start));
     let progress = |p: engine::Progress<'_>| {
         match p {
             engine::Progress::BusyPeriod {
@@ -785,6 +798,19 @@ fn simulate(s: &Scenario, options: &Options, quiet: bool) -> Result<RunResults> 
         if !quiet && !shown.load(Ordering::Relaxed) && start.elapsed() > Duration::from_secs(1) {
             shown.store(true, Ordering::Relaxed);
             bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+        if let Some(Ok(mut last)) = plain.as_ref().map(std::sync::Mutex::try_lock) {
+            if last.elapsed().as_secs_f64() >= every {
+                *last = Instant::now();
+                eprintln!(
+                    "keyheat: {}: {}/{} trial runs · {} ({:.1} s so far)",
+                    s.name,
+                    bar.position(),
+                    bar.length().unwrap_or(0),
+                    bar.message(),
+                    start.elapsed().as_secs_f64()
+                );
+            }
         }
     };
     let r = engine::run(s, options, &progress).and_then(|mut r| {

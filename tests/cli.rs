@@ -162,6 +162,41 @@ fn compare_recommends_the_first_passing_alternative() {
     assert!(out.join("variants.png").is_file());
 }
 
+/// A run whose stderr is not a terminal (a pipe, a CI log) prints a plain
+/// progress line every 10 s (here every 0 s), so a long run is not taken
+/// for a hang (a new user's piped 15-minute run printed nothing); none with
+/// `--quiet`.
+#[test]
+fn piped_runs_print_plain_progress_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |quiet: bool| {
+        let mut cmd = keyheat();
+        cmd.args([
+            "run",
+            "scenarios/orders-by-date.toml",
+            "--trials",
+            "4",
+            "--out",
+        ])
+        .arg(dir.path().join(format!("o{quiet}")))
+        .env("KEYHEAT_PROGRESS_EVERY_S", "0")
+        .current_dir(root());
+        if quiet {
+            cmd.arg("--quiet");
+        }
+        let a = cmd.assert().success();
+        String::from_utf8_lossy(&a.get_output().stderr).to_string()
+    };
+    let err = run(false);
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with("keyheat: orders-by-date: ")
+                && l.contains("/4 trial runs · base, day 0: 4 trials")),
+        "{err}"
+    );
+    assert!(!run(true).contains("trial runs"));
+}
+
 /// Each file's own variants are compared too (a new user's wide-row
 /// variant vanished from `compare`): the first file's as its variants, a
 /// later file's after it, named `<its name>: <variant>`.
