@@ -554,7 +554,7 @@ fn variants(r: &RunResults, charts: &[Chart]) -> Option<Block> {
             chart,
             stem: VARIANTS_STEM.to_string(),
             alt: "variant comparison: p95 of peak utilization".to_string(),
-            caption: vec![text("p95 over trials of peak utilization per design (base first) and table, coloured by that table's hot_partition verdict (green pass, amber warn, red fail); red line: limit; dashed: headroom; the recommended variant is boxed and starred.")],
+            caption: vec![text("p95 over trials of peak utilization per design (base first) and table, coloured by the worst of that table's verdicts in that design (green every check passes, amber a warning, red a failing check, a size ceiling too); red line: limit; dashed: headroom; the recommended variant is boxed and starred.")],
         }));
     }
     Some(section(

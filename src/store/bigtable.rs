@@ -392,7 +392,7 @@ impl StoreModel for Bigtable {
         };
         (check == row_check).then(|| {
             format!(
-                "a Bigtable row over {} bytes ({} MiB) cannot be read in full (API Row); keep rows under ~100 MB",
+                "a Bigtable row over {} bytes ({} MiB) cannot be read in full (API Row); Google's schema design guide recommends rows of ~100 MB at most, well below the limit the bucket and shard advice is sized against",
                 exact(self.row_size_limit),
                 exact(self.row_size_limit / 1_048_576.0)
             )
