@@ -409,29 +409,7 @@ fn simulate(
             take_busy_period(t, &d.tables[ti]);
         }
     }
-    // The nodes' load figures are those of their own worst checkpoint: a
-    // node's load grows with the traffic whatever the data does to the
-    // partitions (Bigtable's tablets and MongoDB's chunks multiply with
-    // the data, so the partitions' worst day can be day 0 while the
-    // nodes' is the horizon's).
-    for (ti, t) in main.tables.iter_mut().enumerate() {
-        let peaks: Option<Vec<Stat>> = points
-            .iter()
-            .map(|(_, _, d)| d.tables[ti].nodes.as_ref().map(|n| n.peak_utilization))
-            .collect();
-        let Some(i) = peaks.and_then(|p| crate::results::judged_peak(&p)) else {
-            continue;
-        };
-        let (day, factor, d) = &points[i];
-        if let (Some(n), Some(at)) = (t.nodes.as_mut(), d.tables[ti].nodes.as_ref()) {
-            // Node memory is over the horizon: day 0's stays.
-            let memory = n.memory.take();
-            *n = at.clone();
-            n.memory = memory;
-            n.day = *day;
-            n.traffic_factor = *factor;
-        }
-    }
+    judge_nodes(&points, &mut main);
     if detail {
         judged_detail(scenario, options, &points, &mut main)?;
     }
@@ -456,6 +434,32 @@ fn simulate(
     let model = Model::new(&scenario.store, &scenario.source_path)?;
     reduce::set_monthly_costs(scenario, model.store(), &mut main.tables);
     Ok(main)
+}
+
+/// Each table's node load figures from the nodes' own worst checkpoint
+/// ([`crate::results::judged_peak`]): a node's load grows with the traffic
+/// whatever the data does to the partitions (Bigtable's tablets and
+/// MongoDB's chunks multiply with the data, so the partitions' worst day
+/// can be day 0 while the nodes' is the horizon's).
+fn judge_nodes(points: &[(f64, f64, reduce::Design)], main: &mut reduce::Design) {
+    for (ti, t) in main.tables.iter_mut().enumerate() {
+        let peaks: Option<Vec<Stat>> = points
+            .iter()
+            .map(|(_, _, d)| d.tables[ti].nodes.as_ref().map(|n| n.peak_utilization))
+            .collect();
+        let Some(i) = peaks.and_then(|p| crate::results::judged_peak(&p)) else {
+            continue;
+        };
+        let (day, factor, d) = &points[i];
+        if let (Some(n), Some(at)) = (t.nodes.as_mut(), d.tables[ti].nodes.as_ref()) {
+            // Node memory is over the horizon: day 0's stays.
+            let memory = n.memory.take();
+            *n = at.clone();
+            n.memory = memory;
+            n.day = *day;
+            n.traffic_factor = *factor;
+        }
+    }
 }
 
 /// How a design shares its tables' trials ([`reuse`]): the base design
