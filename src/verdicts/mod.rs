@@ -93,9 +93,9 @@ pub fn static_verdicts(scenario: &Scenario, store: &dyn StoreModel) -> Vec<Verdi
 
 /// Every verdict of one design: the per-table checks (one `hot_node` and
 /// `node_memory` for the cluster the tables share), with the store's note on
-/// what a breach means; then the key and table-limit checks and the static
-/// checks, marked with the day and traffic of the busiest checkpoint when
-/// traffic grows.
+/// what a breach means; then the key and table-limit checks, marked with the
+/// day and traffic of the busiest checkpoint when traffic grows, and the
+/// static checks (which hold whatever the traffic).
 fn design(scenario: &Scenario, store: &dyn StoreModel, tables: &[TableResults]) -> Vec<Verdict> {
     let (ru, wu) = store.unit_names();
     let headroom = scenario.checks.headroom;
@@ -132,7 +132,6 @@ fn design(scenario: &Scenario, store: &dyn StoreModel, tables: &[TableResults]) 
         .iter()
         .flat_map(|t| keys::verdicts(t, headroom, ru, wu))
         .collect();
-    keyed.extend(static_verdicts(scenario, store));
     keyed.extend(copies::verdicts(scenario));
     // Key checks judge the busiest traffic: say which day when traffic grows.
     let busiest = tables.first().and_then(|t| {
@@ -151,5 +150,8 @@ fn design(scenario: &Scenario, store: &dyn StoreModel, tables: &[TableResults]) 
         }
     }
     v.extend(keyed);
+    // Static checks (a row key's longest size) hold whatever the traffic:
+    // no day.
+    v.extend(static_verdicts(scenario, store));
     v
 }
