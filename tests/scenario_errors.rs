@@ -301,6 +301,14 @@ fn schema_version_and_name() {
         "s.toml:1:1: schema_version: missing `schema_version` in the top level\n  \
          fix: add schema_version = 1 as the first line of the file"
     );
+    // An empty file (or one of comments only) says so.
+    for empty in ["", "\n# a design to come\n\n"] {
+        assert_eq!(
+            error(empty),
+            "s.toml:1:1: schema_version: the file holds no settings (it is empty or only comments)\n  \
+             fix: start from a shipped scenario (e.g. scenarios/orders-by-customer.toml) or the scenario format in README.md; its first line is schema_version = 1"
+        );
+    }
     assert_eq!(
         error(&base_with("schema_version = 1", "schema_version = 2")),
         "s.toml:1:18: schema_version: schema_version 2 is not supported; this keyheat reads schema version 1\n  \

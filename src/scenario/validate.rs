@@ -210,6 +210,14 @@ pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
 }
 
 fn schema_version(root: &Section) -> Result<()> {
+    if root.table.is_empty() {
+        return Err(root.src.error(
+            &root.span,
+            "schema_version",
+            "the file holds no settings (it is empty or only comments)",
+            "start from a shipped scenario (e.g. scenarios/orders-by-customer.toml) or the scenario format in README.md; its first line is schema_version = 1",
+        ));
+    }
     let f = root.get("schema_version").ok_or_else(|| {
         root.missing(
             "schema_version",
