@@ -721,6 +721,15 @@ by = "device"
         "{}",
         v.detail
     );
+    // The report's headline gives the nodes' peak and day beside the
+    // tablets'.
+    let report = keyheat::report::markdown(&r, &[]);
+    let headline = format!(
+        "The busiest node peaks at {}× the per-node limit (mean; p95 {}×, day 365).",
+        keyheat::format::sig3(u.mean),
+        keyheat::format::sig3(u.p95)
+    );
+    assert!(report.contains(&headline), "{report}");
     // The row key's size holds whatever the traffic: no day on it.
     let k = r
         .verdicts

@@ -183,7 +183,7 @@ fn busiest_table(r: &RunResults) -> Vec<Inline> {
     let Some(t) = hottest else {
         return vec![];
     };
-    vec![
+    let mut p = vec![
         text(" The busiest table, "),
         strong(&t.name),
         text(format!(", peaks at {}× ", sig3(t.peak_utilization.mean))),
@@ -194,7 +194,23 @@ fn busiest_table(r: &RunResults) -> Vec<Inline> {
             sig3(t.peak_utilization.p95),
             percent(t.throttled_fraction.mean),
         )),
-    ]
+    ];
+    // Where the store limits nodes, the busiest node's peak (what
+    // `hot_node` judges, on its own worst day).
+    if let Some(n) = sections::cluster(r) {
+        let at = if n.day > 0.0 {
+            format!(", day {}", sig3(n.day))
+        } else {
+            String::new()
+        };
+        p.push(text(format!(
+            " The busiest {label} peaks at {}× the per-{label} limit (mean; p95 {}×{at}).",
+            sig3(n.peak_utilization.mean),
+            sig3(n.peak_utilization.p95),
+            label = n.label,
+        )));
+    }
+    p
 }
 
 /// The variant the summary recommends, if variants were compared.
