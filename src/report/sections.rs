@@ -767,13 +767,16 @@ pub(super) fn finite(x: f64) -> f64 {
     }
 }
 
-/// Earliest mean breach day over a design's tables and both ceilings.
+/// Earliest mean breach day over a design's tables and their ceilings
+/// (item collection, item, rows: the terminal's and `variants.csv`'s
+/// first breach).
 pub(super) fn first_breach(tables: &[TableResults]) -> String {
     let mut best: Option<(f64, &str, &str)> = None;
     for t in tables {
         for (b, what) in [
             (&t.size_breach, "item collection"),
             (&t.item_size_breach, "item"),
+            (&t.rows_breach, "rows"),
         ] {
             if let Some(day) = b.mean_day.filter(|d| d.is_finite()) {
                 if best.is_none_or(|(d, _, _)| day < d) {
