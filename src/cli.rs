@@ -724,9 +724,9 @@ impl BreachGate {
         });
         let too_soon = self.min_days.is_some_and(|d| {
             r.tables.iter().any(|t| {
-                [&t.size_breach, &t.item_size_breach, &t.rows_breach]
+                t.breaches()
                     .iter()
-                    .any(|b| b.mean_day.is_some_and(|day| day < d))
+                    .any(|(_, b)| b.mean_day.is_some_and(|day| day < d))
             })
         });
         failed || too_hot || too_soon

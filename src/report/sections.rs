@@ -768,16 +768,11 @@ pub(super) fn finite(x: f64) -> f64 {
 }
 
 /// Earliest mean breach day over a design's tables and their ceilings
-/// (item collection, item, rows: the terminal's and `variants.csv`'s
-/// first breach).
+/// ([`TableResults::breaches`], as the terminal's first breach).
 pub(super) fn first_breach(tables: &[TableResults]) -> String {
     let mut best: Option<(f64, &str, &str)> = None;
     for t in tables {
-        for (b, what) in [
-            (&t.size_breach, "item collection"),
-            (&t.item_size_breach, "item"),
-            (&t.rows_breach, "rows"),
-        ] {
+        for (what, b) in t.breaches() {
             if let Some(day) = b.mean_day.filter(|d| d.is_finite()) {
                 if best.is_none_or(|(d, _, _)| day < d) {
                     best = Some((day, what, &t.name));

@@ -89,9 +89,9 @@ pub fn terminal_table(r: &RunResults) -> Vec<String> {
 /// The earliest mean first-breach day of a table's item-collection, item
 /// and rows ceilings, if any breaches within the horizon.
 pub fn first_breach_day(t: &TableResults) -> Option<f64> {
-    [&t.size_breach, &t.item_size_breach, &t.rows_breach]
+    t.breaches()
         .iter()
-        .filter_map(|b| b.mean_day.filter(|d| d.is_finite()))
+        .filter_map(|(_, b)| b.mean_day.filter(|d| d.is_finite()))
         .reduce(f64::min)
 }
 

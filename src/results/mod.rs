@@ -294,6 +294,19 @@ pub struct TableResults {
     pub key_checks: KeyChecks,
 }
 
+impl TableResults {
+    /// The table's ceiling breaches, each with what it is a breach of:
+    /// the item collection's size, the item's, the item collection's rows
+    /// (every place that asks for "the first breach" asks all three).
+    pub fn breaches(&self) -> [(&'static str, &Breach); 3] {
+        [
+            ("item collection", &self.size_breach),
+            ("item", &self.item_size_breach),
+            ("rows", &self.rows_breach),
+        ]
+    }
+}
+
 /// One access pattern's requests, capacity units and cost on its table (or
 /// index): the capacity-review spreadsheet's row. Busy-period figures are of
 /// the checkpoint the table's figures describe ([`TableResults::day`]); the
