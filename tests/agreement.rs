@@ -12,20 +12,26 @@ use keyheat::engine::{trial_outcomes, Options};
 const TRIALS: u32 = 200;
 
 fn text(popularity: &str) -> String {
+    text_over(popularity, 20, "200_000", 5000, 280)
+}
+
+/// `count` users of `popularity` writing `rate` a second over `partitions`
+/// partitions of `limit` writes a second.
+fn text_over(popularity: &str, partitions: u32, count: &str, rate: u32, limit: u32) -> String {
     format!(
         r#"
 schema_version = 1
 name = "agreement"
 [store]
 kind = "generic"
-partitions = 20
-partition_write_limit = 280
+partitions = {partitions}
+partition_write_limit = {limit}
 [simulation]
 trials = {TRIALS}
 duration = "60s"
 [[entity]]
 name = "user"
-count = 200_000
+count = {count}
 popularity = {popularity}
 [[table]]
 name = "t"
@@ -35,7 +41,7 @@ item_size = "1KB"
 name = "write"
 table = "t"
 operation = "put"
-rate = 5000
+rate = {rate}
 by = "user"
 "#
     )
@@ -92,7 +98,14 @@ fn outcomes(
 }
 
 fn compare(popularity: &str) {
-    let s = scenario(&text(popularity));
+    compare_text(popularity, &text(popularity));
+}
+
+/// The two methods' peaks and throttled fractions on scenario `text`
+/// (named `what` in messages).
+fn compare_text(what: &str, text: &str) {
+    let popularity = what;
+    let s = scenario(text);
     // Different seeds: independent samples.
     let exact = outcomes(&s, Method::Exact, 101);
     let aggregated = outcomes(&s, Method::Aggregated, 202);
@@ -143,6 +156,28 @@ fn zipf_12_methods_agree() {
 #[test]
 fn hotspot_methods_agree() {
     compare(r#"{ distribution = "hotspot", hot_fraction = 0.2, hot_share = 0.8 }"#);
+}
+
+#[test]
+fn counted_uniform_tails_agree_with_every_key_placed() {
+    // Too few keys a partition for the normal mass, more than partitions:
+    // the aggregated method draws the keys' counts per partition (20 keys
+    // a partition: counted one by one; 50: conditional binomials), the
+    // exact method places every key. A mean of 20 writes/s a partition
+    // against a limit of 30: the busiest partitions are those with the most
+    // keys, so the counts' spread sets both the peak and the throttling.
+    for (partitions, count, rate) in [(500, 10_000, 10_000), (200, 10_000, 4_000)] {
+        let uniform = r#"{ distribution = "uniform" }"#;
+        let text = text_over(uniform, partitions, &count.to_string(), rate, 30);
+        let s = scenario(&text);
+        let placement = keyheat::engine::run(&s, &Options::default(), &|_| {})
+            .expect("runs")
+            .tables[0]
+            .placement;
+        assert_eq!(placement.keys_placed, count as f64, "{placement:?}");
+        assert_eq!(placement.keys_as_mass, 0.0, "{placement:?}");
+        compare_text(&format!("{count} uniform keys over {partitions}"), &text);
+    }
 }
 
 #[test]

@@ -223,6 +223,36 @@ impl RankShares {
         }
     }
 
+    /// The share every rank of `a..=b` (1-based, inclusive) takes, when
+    /// they all take the same one: uniform popularity, a hotspot's hot or
+    /// cold instances, equal weights. `None` when they differ (or the
+    /// range is empty or out of bounds).
+    ///
+    /// ```
+    /// use keyheat::distributions::popularity::RankShares;
+    /// use keyheat::scenario::Popularity;
+    /// let h = RankShares::new(&Popularity::Hotspot { hot_fraction: 0.2, hot_share: 0.8 }, 100);
+    /// assert!((h.constant_share(21, 100).unwrap() - 0.2 / 80.0).abs() < 1e-15);
+    /// assert_eq!(h.constant_share(20, 100), None);
+    /// assert_eq!(RankShares::new(&Popularity::Uniform, 50).constant_share(1, 50), Some(0.02));
+    /// ```
+    pub fn constant_share(&self, a: u64, b: u64) -> Option<f64> {
+        if a == 0 || b < a || b > self.count() {
+            return None;
+        }
+        match &self.kind {
+            Kind::Uniform => Some(self.share(a)),
+            Kind::Hotspot { hot, .. } => {
+                (a > *hot || b <= *hot || self.is_uniform()).then(|| self.share(a))
+            }
+            Kind::Weights(w) => {
+                let s = &w[(a - 1) as usize..b as usize];
+                s.iter().all(|x| *x == s[0]).then_some(s[0])
+            }
+            Kind::Power { .. } | Kind::Fresh | Kind::Filtered { .. } => None,
+        }
+    }
+
     /// Whether every operation picks a fresh instance.
     pub fn is_fresh(&self) -> bool {
         self.kind == Kind::Fresh
