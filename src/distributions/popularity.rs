@@ -223,35 +223,58 @@ impl RankShares {
         }
     }
 
-    /// The share every rank of `a..=b` (1-based, inclusive) takes, when
-    /// they all take the same one: uniform popularity, a hotspot's hot or
-    /// cold instances, equal weights. `None` when they differ (or the
-    /// range is empty or out of bounds).
+    /// Ranks `a..=b` (1-based, inclusive) as runs of equal shares, in rank
+    /// order: (ranks in the run, their share each). Uniform popularity is
+    /// one run, a hotspot's hot and cold instances two, equal weights one
+    /// run each. `None` where shares change from rank to rank (a power
+    /// law), for more than [`RankShares::MAX_RUNS`] runs, or for an empty
+    /// or out-of-bounds range.
     ///
     /// ```
     /// use keyheat::distributions::popularity::RankShares;
     /// use keyheat::scenario::Popularity;
     /// let h = RankShares::new(&Popularity::Hotspot { hot_fraction: 0.2, hot_share: 0.8 }, 100);
-    /// assert!((h.constant_share(21, 100).unwrap() - 0.2 / 80.0).abs() < 1e-15);
-    /// assert_eq!(h.constant_share(20, 100), None);
-    /// assert_eq!(RankShares::new(&Popularity::Uniform, 50).constant_share(1, 50), Some(0.02));
+    /// let runs = h.constant_runs(11, 100).unwrap();
+    /// assert_eq!(runs.len(), 2);
+    /// assert_eq!((runs[0].0, runs[0].1), (10, 0.04));
+    /// assert_eq!(runs[1].0, 80);
+    /// assert!((runs[1].1 - 0.2 / 80.0).abs() < 1e-15);
+    /// let u = RankShares::new(&Popularity::Uniform, 50);
+    /// assert_eq!(u.constant_runs(1, 50), Some(vec![(50, 0.02)]));
+    /// assert_eq!(RankShares::new(&Popularity::Zipf { exponent: 1.0 }, 50).constant_runs(1, 50), None);
     /// ```
-    pub fn constant_share(&self, a: u64, b: u64) -> Option<f64> {
+    pub fn constant_runs(&self, a: u64, b: u64) -> Option<Vec<(u64, f64)>> {
         if a == 0 || b < a || b > self.count() {
             return None;
         }
         match &self.kind {
-            Kind::Uniform => Some(self.share(a)),
+            Kind::Uniform => Some(vec![(b - a + 1, self.share(a))]),
             Kind::Hotspot { hot, .. } => {
-                (a > *hot || b <= *hot || self.is_uniform()).then(|| self.share(a))
+                if a > *hot || b <= *hot || self.is_uniform() {
+                    Some(vec![(b - a + 1, self.share(a))])
+                } else {
+                    Some(vec![(hot - a + 1, self.share(a)), (b - hot, self.share(b))])
+                }
             }
             Kind::Weights(w) => {
-                let s = &w[(a - 1) as usize..b as usize];
-                s.iter().all(|x| *x == s[0]).then_some(s[0])
+                let mut runs: Vec<(u64, f64)> = Vec::new();
+                for &x in &w[(a - 1) as usize..b as usize] {
+                    if let Some((n, _)) = runs.last_mut().filter(|(_, share)| *share == x) {
+                        *n += 1;
+                    } else if runs.len() == Self::MAX_RUNS {
+                        return None;
+                    } else {
+                        runs.push((1, x));
+                    }
+                }
+                Some(runs)
             }
             Kind::Power { .. } | Kind::Fresh | Kind::Filtered { .. } => None,
         }
     }
+
+    /// Most runs [`RankShares::constant_runs`] returns.
+    pub const MAX_RUNS: usize = 16;
 
     /// Whether every operation picks a fresh instance.
     pub fn is_fresh(&self) -> bool {

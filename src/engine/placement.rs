@@ -526,10 +526,12 @@ impl Placer<'_> {
         let rate = s.busy_rate_per_s;
         let n = s.shares.count();
         if !sink.exact() {
-            if let Some((share, keys)) = counted_tail(s, head, n, p_count) {
-                // ÷ its one combination, as the single draws divide.
-                let per_key = rate * (share / 1.0) * s.subkeys[0].weight;
-                multinomial_into(&mut sink.per, keys, per_key, rng);
+            if let Some(runs) = counted_tail(s, head, n, p_count) {
+                for (keys, share) in runs {
+                    // ÷ its one combination, as the single draws divide.
+                    let per_key = rate * (share / 1.0) * s.subkeys[0].weight;
+                    multinomial_into(&mut sink.per, keys, per_key, rng);
+                }
                 return;
             }
         }
@@ -617,21 +619,23 @@ impl Placer<'_> {
 
 /// A stream's tail (the ranks after `head`) that is placed one by one
 /// ([`single_draw_ranks`]: too few keys a partition for the normal mass)
-/// yet outnumbers the partitions, and whose keys all take one share, each
-/// one placement unit (one sub-key, one combination drawn): (the share, the
-/// keys). Such keys land on partitions as a multinomial's counts, drawn by
-/// [`multinomial_into`] in less than single draws' O(keys), from exactly
-/// the distribution single draws give. (Where the normal mass takes over
-/// the tail, it stays: a binomial per partition costs more than the normal
-/// draws, and its error is already bounded by [`TAIL_PEAK_ERROR`].)
-fn counted_tail(s: &Stream, head: u64, n: u64, partitions: usize) -> Option<(f64, u64)> {
+/// yet outnumbers the partitions, and whose keys come in runs of one share
+/// (`RankShares::constant_runs`: uniform popularity, a hotspot's hot and
+/// cold instances), each key one placement unit (one sub-key, one
+/// combination drawn): each run's (keys, share). A run's keys land on
+/// partitions as a multinomial's counts, drawn by [`multinomial_into`] in
+/// less than single draws' O(keys), from exactly the distribution single
+/// draws give. (Where the normal mass takes over the tail, it stays: a
+/// binomial per partition costs more than the normal draws, and its error
+/// is already bounded by [`TAIL_PEAK_ERROR`].)
+fn counted_tail(s: &Stream, head: u64, n: u64, partitions: usize) -> Option<Vec<(u64, f64)>> {
     let one_key = s.combos.uniform && enumerated_combos(s) == 1 && s.subkeys.len() == 1;
     let keys = n.checked_sub(head)?;
     if !one_key || keys == 0 || keys < partitions as u64 {
         return None;
     }
-    let share = s.shares.constant_share(head + 1, n)?;
-    (single_draw_ranks(s, n, head, partitions) == keys).then_some((share, keys))
+    let runs = s.shares.constant_runs(head + 1, n)?;
+    (single_draw_ranks(s, n, head, partitions) == keys).then_some(runs)
 }
 
 /// Keys per partition up to which [`multinomial_into`] counts keys one by
@@ -799,7 +803,7 @@ pub fn placement_stats(s: &Stream, partitions: usize) -> PlacementStats {
     let subkeys = s.subkeys.len() as f64 * s.combos.count;
     let single = match counted_tail(s, head, n, partitions) {
         // Counted exactly: as if placed one by one.
-        Some((_, keys)) => keys,
+        Some(_) => n - head,
         None => single_draw_ranks(s, n, head, partitions),
     };
     let tail_start = head + single + 1;
