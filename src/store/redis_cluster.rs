@@ -293,6 +293,12 @@ impl StoreModel for RedisCluster {
         }
     }
 
+    /// Always the 16,384 hash slots, without building the layout's list of
+    /// each slot's nodes (the engine asks for every day of the growth grid).
+    fn partition_count(&self, _table: &TableDemand) -> usize {
+        HASH_SLOTS
+    }
+
     /// The key's hash slot when `partitions` is 16,384 (the layout's count);
     /// for any other count, slot ranges scaled onto `0..partitions`.
     fn place(&self, key: &str, partitions: usize) -> usize {
