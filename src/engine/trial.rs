@@ -33,7 +33,6 @@ use crate::results::{KeyLoad, Timeseries};
 use crate::store::StoreModel;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use std::collections::HashMap;
 
 /// What one trial produced for one table.
 #[derive(Debug, Clone, PartialEq)]
@@ -208,13 +207,18 @@ fn run_table(
     let mut acc = TableAccumulator::new(&setup);
     acc.caps_rng = Xoshiro256PlusPlus::seed_from_u64(caps_seed);
     // One placement per bucket: the keys of a bucket stay where they land
-    // while the rate multiplier changes.
-    let mut placements: HashMap<i64, BucketPlacement> = HashMap::new();
+    // while the rate multiplier changes. Segments come in time order, each
+    // bucket's in one run (table_segments), so only the current bucket's
+    // placement is kept: a 1-minute bucket over a 1-hour busy period held
+    // 60 of them, each a rate per partition per stream.
+    let mut current: Option<(i64, BucketPlacement)> = None;
     for seg in &segments {
-        let bucket = placements
-            .entry(seg.bucket)
-            .or_insert_with(|| placer.place_bucket(seg.bucket, world, rng));
-        run_segment(&setup, &mut acc, bucket, seg, rng);
+        if current.as_ref().is_none_or(|(b, _)| *b != seg.bucket) {
+            current = Some((seg.bucket, placer.place_bucket(seg.bucket, world, rng)));
+        }
+        if let Some((_, bucket)) = &current {
+            run_segment(&setup, &mut acc, bucket, seg, rng);
+        }
     }
     table_trial(&setup, acc, rng)
 }
