@@ -570,3 +570,57 @@ fn the_memory_estimate_counts_the_trials_kept_for_variants() {
     assert!(kept > 0.0 && kept <= 256.0 * 1_048_576.0, "{kept}");
     assert_eq!(shared.work_s, every.work_s);
 }
+
+/// The memory estimate counts the rank table's rows each trial keeps: on
+/// Redis Cluster the masters are drawn, but every hash slot a key reaches
+/// is ranked. 10⁶ keys reach all 16,384 slots: 200 trials × (16,384 + 3
+/// masters) × 32 B = 104.9 MB over the 64 MiB every run holds, against
+/// 200 × 3 × 32 B before (a new user's six-table Redis design was estimated
+/// at 69.3 MB and peaked at 837 MB; now 860 MB). 100 keys reach 16,384 ·
+/// (1 − e^{−100/16,384}) = 99.7 slots.
+#[test]
+fn the_memory_estimate_counts_every_ranked_slot() {
+    let text = |count: u32| {
+        format!(
+            r#"
+schema_version = 1
+name = "slots"
+[store]
+kind = "redis-cluster"
+masters = 3
+[simulation]
+trials = 200
+duration = "60s"
+[[entity]]
+name = "session"
+count = {count}
+[[table]]
+name = "sessions"
+partition_key = "sess:{{session}}"
+item_size = "1KB"
+[[access_pattern]]
+name = "read"
+table = "sessions"
+operation = "get"
+rate = 1000
+by = "session"
+"#
+        )
+    };
+    let memory = |count: u32| {
+        let s = scenario(&text(count));
+        let e = keyheat::engine::cost::estimate(&s, &Options::default()).unwrap();
+        e.memory_bytes - 64.0 * 1_048_576.0
+    };
+    let rows = |m: f64| m / (200.0 * 32.0);
+    // The representative trial's timeseries: 16 B per drawn server and
+    // step (3 masters × 60 steps), besides the ranks.
+    let series = 3.0 * 60.0 * 16.0;
+    assert!((rows(memory(1_000_000) - series) - 16_387.0).abs() < 0.5);
+    let few = 16_384.0 * -(-100.0f64 / 16_384.0).exp_m1() + 3.0;
+    assert!(
+        (rows(memory(100) - series) - few).abs() < 0.5,
+        "{}",
+        rows(memory(100))
+    );
+}

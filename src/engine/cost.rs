@@ -29,7 +29,8 @@
 //! - each pattern's unit costs are sampled once per design (up to 4,194,304
 //!   item sizes, [`SIZE_DRAW_S`] each).
 //!
-//! Memory: every trial keeps each partition's ranks (32 B) and each node's;
+//! Memory: every trial keeps each partition's ranks (32 B) and each node's
+//! (every one, where only the nodes are drawn: Redis Cluster's 16,384 slots);
 //! the representative trial's timeseries holds 16 B per partition and step;
 //! the exact method an alias entry (16 B) per key.
 
@@ -209,6 +210,7 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
     let slices = (sim.profile.len().max(1) + 2 * sim.bursts.len()) as f64;
     let (mut servers_stretches, mut keys, mut servers, mut requests, mut sizes) =
         (0.0, 0.0, 0.0, 0.0, 0.0);
+    let mut ranked_rows = 0.0;
     let mut worst = (0.0f64, String::new());
     for t in &s.tables {
         let ti = s
@@ -218,15 +220,19 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
             .unwrap_or(0);
         // Partitions per busy period, averaged over the periods simulated:
         // the table's and each global index's (sized by its entries).
-        let partitions = partitions(s, store, ti, t.item_size.mean(), periods)
-            + t.indexes
-                .iter()
-                .filter(|i| !i.local)
-                .map(|i| {
-                    let entry = super::plan::index_entry_bytes(t, i);
-                    partitions(s, store, ti, entry, periods)
-                })
-                .sum::<f64>();
+        let [partitions, rows] = t
+            .indexes
+            .iter()
+            .filter(|i| !i.local)
+            .map(|i| {
+                let entry = super::plan::index_entry_bytes(t, i);
+                partitions(s, store, ti, entry, periods)
+            })
+            .fold(
+                partitions(s, store, ti, t.item_size.mean(), periods),
+                |a, b| [a[0] + b[0], a[1] + b[1]],
+            );
+        ranked_rows += rows;
         let buckets = buckets(s, t);
         let stretches = slices * buckets;
         let here = partitions * stretches;
@@ -323,7 +329,7 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
             _ => 0.0,
         };
     let work_s = periods * per_period + sizes * SIZE_DRAW_S;
-    let memory_bytes = trials * servers * 32.0
+    let memory_bytes = trials * ranked_rows * 32.0
         + servers * STEPS.min(windows) * 16.0
         + if options.method == Method::Exact {
             keys * SINGLE_KEY_S / KEY_S * 16.0
@@ -407,7 +413,16 @@ fn smallest_limit(s: &Scenario, store: &dyn StoreModel, ti: usize) -> Option<f64
     .reduce(f64::min)
 }
 
-fn partitions(s: &Scenario, store: &dyn StoreModel, ti: usize, size: f64, periods: f64) -> f64 {
+/// Table `ti`'s servers per busy period, averaged over the periods
+/// simulated, with items of `size` bytes: [servers whose windows are drawn,
+/// rows of its rank table (every partition and node)].
+fn partitions(
+    s: &Scenario,
+    store: &dyn StoreModel,
+    ti: usize,
+    size: f64,
+    periods: f64,
+) -> [f64; 2] {
     let t = &s.tables[ti];
     let keys: f64 = t
         .partition_key
@@ -448,20 +463,27 @@ fn partitions(s: &Scenario, store: &dyn StoreModel, ti: usize, size: f64, period
     let most = store.max_partitions().map_or(f64::INFINITY, |m| m as f64);
     // Servers whose windows are drawn: partitions when they have their own
     // limits, else the nodes (Cassandra, Redis slots).
+    // Each trial also keeps the rank table's rows of every partition a key
+    // reaches (drawn or not; K keys on P partitions reach P·(1 − e^{−K/P})
+    // of them) and every node's: [servers drawn, ranked rows].
     let at = |day: f64| {
         let l = store.layout(&demand(day));
         let limited = l.read_limit_per_s.is_some()
             || l.write_limit_per_s.is_some()
             || l.combined_limit_per_s.is_some();
         let nodes = l.nodes.as_ref().map_or(0.0, |n| n.nodes as f64);
+        let p = (l.partitions as f64).min(most);
+        let rows = p * -(-keys / p.max(1.0)).exp_m1() + nodes;
         if limited || nodes == 0.0 {
-            (l.partitions as f64).min(most) + nodes
+            [p + nodes, rows]
         } else {
-            nodes
+            [nodes, rows]
         }
     };
+    let add = |a: [f64; 2], b: [f64; 2]| [a[0] + b[0], a[1] + b[1]];
     let days = &s.simulation.checkpoints_days;
-    let mut sum: f64 = days.iter().map(|&d| at(d)).sum::<f64>().max(at(0.0));
+    let (first, listed) = (at(0.0), days.iter().map(|&d| at(d)).fold([0.0, 0.0], add));
+    let mut sum = [listed[0].max(first[0]), listed[1].max(first[1])];
     let mut n = days.len().max(1) as f64;
     // The horizon's layout is simulated too when it lowers a limit.
     let (l0, lh) = (store.layout(&demand(0.0)), store.layout(&demand(horizon)));
@@ -470,8 +492,8 @@ fn partitions(s: &Scenario, store: &dyn StoreModel, ti: usize, size: f64, period
         || lower(l0.write_limit_per_s, lh.write_limit_per_s)
         || lower(l0.combined_limit_per_s, lh.combined_limit_per_s)
     {
-        sum += at(horizon);
+        sum = add(sum, at(horizon));
         n += 1.0;
     }
-    sum / n * (n / periods).max(1.0)
+    sum.map(|x| x / n * (n / periods).max(1.0))
 }
