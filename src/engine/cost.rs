@@ -220,18 +220,7 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
             .unwrap_or(0);
         // Partitions per busy period, averaged over the periods simulated:
         // the table's and each global index's (sized by its entries).
-        let [partitions, rows] = t
-            .indexes
-            .iter()
-            .filter(|i| !i.local)
-            .map(|i| {
-                let entry = super::plan::index_entry_bytes(t, i);
-                partitions(s, store, ti, entry, periods)
-            })
-            .fold(
-                partitions(s, store, ti, t.item_size.mean(), periods),
-                |a, b| [a[0] + b[0], a[1] + b[1]],
-            );
+        let [partitions, rows] = table_partitions(s, store, ti, periods);
         ranked_rows += rows;
         let buckets = buckets(s, t);
         let stretches = slices * buckets;
@@ -411,6 +400,23 @@ fn smallest_limit(s: &Scenario, store: &dyn StoreModel, ti: usize) -> Option<f64
     .into_iter()
     .flatten()
     .reduce(f64::min)
+}
+
+/// [`partitions`] of table `ti` and of each of its global indexes (sized
+/// by their entries), summed.
+fn table_partitions(s: &Scenario, store: &dyn StoreModel, ti: usize, periods: f64) -> [f64; 2] {
+    let t = &s.tables[ti];
+    t.indexes
+        .iter()
+        .filter(|i| !i.local)
+        .map(|i| {
+            let entry = super::plan::index_entry_bytes(t, i);
+            partitions(s, store, ti, entry, periods)
+        })
+        .fold(
+            partitions(s, store, ti, t.item_size.mean(), periods),
+            |a, b| [a[0] + b[0], a[1] + b[1]],
+        )
 }
 
 /// Table `ti`'s servers per busy period, averaged over the periods
