@@ -544,9 +544,7 @@ impl Placer<'_> {
         // The common case (one combination, one sub-key, no alias
         // entries) straight over the shares (cached, for the ranks every
         // trial places): the same draws and sums as single_draws makes.
-        let one_key =
-            s.combos.uniform && enumerated_combos(s) == 1 && s.subkeys.len() == 1 && !sink.exact();
-        if one_key {
+        if one_unit_per_rank(s) && !sink.exact() {
             let w = s.subkeys[0].weight;
             let mut place = |share: f64| {
                 // ÷ its one combination, as single_draws divides.
@@ -617,6 +615,12 @@ impl Placer<'_> {
     }
 }
 
+/// Whether each of a stream's ranks is one placement unit: one sub-key,
+/// its combinations alike and drawn as one.
+fn one_unit_per_rank(s: &Stream) -> bool {
+    s.combos.uniform && enumerated_combos(s) == 1 && s.subkeys.len() == 1
+}
+
 /// A stream's tail (the ranks after `head`) that is placed one by one
 /// ([`single_draw_ranks`]: too few keys a partition for the normal mass)
 /// yet outnumbers the partitions, and whose keys come in runs of one share
@@ -629,9 +633,8 @@ impl Placer<'_> {
 /// binomial per partition costs more than the normal draws, and its error
 /// is already bounded by [`TAIL_PEAK_ERROR`].)
 fn counted_tail(s: &Stream, head: u64, n: u64, partitions: usize) -> Option<Vec<(u64, f64)>> {
-    let one_key = s.combos.uniform && enumerated_combos(s) == 1 && s.subkeys.len() == 1;
     let keys = n.checked_sub(head)?;
-    if !one_key || keys == 0 || keys < partitions as u64 {
+    if !one_unit_per_rank(s) || keys == 0 || keys < partitions as u64 {
         return None;
     }
     let runs = s.shares.constant_runs(head + 1, n)?;
