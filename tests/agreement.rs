@@ -192,6 +192,89 @@ fn counted_tails_agree_with_every_key_placed() {
     }
 }
 
+/// `count` users, Zipf 0.8, writing 5,000 a second for a minute, on a
+/// store (`store`: its `[store]` lines) that limits nodes, not partitions.
+fn node_text(store: &str, count: &str) -> String {
+    format!(
+        r#"
+schema_version = 1
+name = "agreement-nodes"
+[store]
+{store}
+[simulation]
+trials = {TRIALS}
+duration = "60s"
+[[entity]]
+name = "user"
+count = {count}
+popularity = {{ distribution = "zipf", exponent = 0.8 }}
+[[table]]
+name = "t"
+partition_key = "U#{{user}}"
+item_size = "100B"
+[[access_pattern]]
+name = "write"
+table = "t"
+operation = "put"
+rate = 5000
+by = "user"
+"#
+    )
+}
+
+#[test]
+fn node_judged_tails_agree_with_every_key_placed() {
+    // Where only nodes carry a throughput limit, the tail's error is
+    // bounded over the nodes: N²·m₃/m₂ for the tail's share moments, which
+    // a Zipf 0.8 tail past the 256 head keys meets with no single draws
+    // (over the partitions it would take the cap of 65,536 and more). The
+    // node peaks and throttling, the verdict's figures, must agree with
+    // every key placed:
+    // - Cassandra, 6 nodes, RF 3 (a write on 3 of them), 96 token ranges,
+    //   200,000 users, nodes of 2,500 ops/s (2,500 a node on average);
+    // - Redis Cluster, 6 masters of 1,000 ops/s on 16,384 slots (833 a
+    //   master on average), 1,200,000 users (the tail keeps ≥ 64 keys a
+    //   slot, the normal mass's condition).
+    let zipf = |r: f64| r.powf(-0.8);
+    for (store, count, n, nodes) in [
+        (
+            "kind = \"cassandra\"\nnodes = 6\nreplication_factor = 3\nnode_ops_per_s = 2500",
+            "200_000",
+            200_000u64,
+            6.0f64,
+        ),
+        (
+            "kind = \"redis-cluster\"\nmasters = 6\nnode_ops_per_s = 1000",
+            "1_200_000",
+            1_200_000,
+            6.0,
+        ),
+    ] {
+        let text = node_text(store, count);
+        let s = scenario(&text);
+        let placement = keyheat::engine::run(&s, &Options::default(), &|_| {})
+            .expect("runs")
+            .tables[0]
+            .placement;
+        assert_eq!(placement.keys_placed, 256.0, "{placement:?}");
+        assert_eq!(placement.keys_as_mass, (n - 256) as f64, "{placement:?}");
+        // The bound from the shares summed here: q_r = r^−0.8 / H.
+        let h: f64 = (1..=n).map(|r| zipf(r as f64)).sum();
+        let (m2, m3) = (257..=n).fold((0.0f64, 0.0f64), |(a, b), r| {
+            let q = zipf(r as f64) / h;
+            (a + q * q, b + q * q * q)
+        });
+        let bound = nodes * nodes * m3 / m2;
+        assert!(
+            (placement.tail_peak_error_bound - bound).abs() < 1e-6 * bound,
+            "{} vs {bound}",
+            placement.tail_peak_error_bound
+        );
+        assert!(bound < 0.01, "{bound}");
+        compare_text(&format!("{count} Zipf 0.8 keys, {store}"), &text);
+    }
+}
+
 #[test]
 fn tail_placement_reports_its_bound_and_the_tail_holds_it() {
     // 200,000 uniform keys over 20 partitions: each key's share q = 1/200,000

@@ -6,7 +6,10 @@
 //! - the next ranks, as many as can matter ([`single_draw_ranks`]: none when
 //!   the tail's [`tail_peak_error`] is within [`TAIL_PEAK_ERROR`] anyway, up
 //!   to [`MAX_SINGLE_DRAWS`] sub-keys), each land on a uniformly random
-//!   partition (what hashing a random instance does);
+//!   partition (what hashing a random instance does). The error is bounded
+//!   on the servers the verdicts judge against a throughput limit
+//!   ([`Servers`]): the partitions, or the nodes where only they are
+//!   limited;
 //! - the rest of the tail is placed as per-partition mass: mean share/P and
 //!   the multinomial variance Σq²·(1/P)(1 − 1/P), drawn as normals projected
 //!   onto the total (error bound reported in the summary).
@@ -21,7 +24,7 @@ use super::plan::TablePlan;
 use super::stream::Stream;
 use super::world::{instance_ids, named_ids, World, HEAD_RANKS};
 use crate::scenario::TemplatePart;
-use crate::store::StoreModel;
+use crate::store::{StoreModel, TableLayout};
 use rand::Rng;
 use rand_distr::{Distribution, StandardNormal};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -523,10 +526,11 @@ impl Placer<'_> {
     /// rest as per-partition mass.
     fn tail(&self, s: &Stream, head: u64, rng: &mut Xoshiro256PlusPlus, sink: &mut Sink<'_>) {
         let p_count = self.partitions();
+        let servers = Servers::of(&self.table.layout);
         let rate = s.busy_rate_per_s;
         let n = s.shares.count();
         if !sink.exact() {
-            if let Some(runs) = counted_tail(s, head, n, p_count) {
+            if let Some(runs) = counted_tail(s, head, n, servers) {
                 for (keys, share) in runs {
                     // ÷ its one combination, as the single draws divide.
                     let per_key = rate * (share / 1.0) * s.subkeys[0].weight;
@@ -538,7 +542,7 @@ impl Placer<'_> {
         let single_ranks = if sink.exact() {
             n - head
         } else {
-            single_draw_ranks(s, n, head, p_count)
+            single_draw_ranks(s, n, head, servers)
         };
         let ranks = head + 1..=head + single_ranks;
         // The common case (one combination, one sub-key, no alias
@@ -632,13 +636,13 @@ fn one_unit_per_rank(s: &Stream) -> bool {
 /// draws give. (Where the normal mass takes over the tail, it stays: a
 /// binomial per partition costs more than the normal draws, and its error
 /// is already bounded by [`TAIL_PEAK_ERROR`].)
-fn counted_tail(s: &Stream, head: u64, n: u64, partitions: usize) -> Option<Vec<(u64, f64)>> {
+fn counted_tail(s: &Stream, head: u64, n: u64, servers: Servers) -> Option<Vec<(u64, f64)>> {
     let keys = n.checked_sub(head)?;
-    if !one_unit_per_rank(s) || keys == 0 || keys < partitions as u64 {
+    if !one_unit_per_rank(s) || keys == 0 || keys < servers.partitions as u64 {
         return None;
     }
     let runs = s.shares.constant_runs(head + 1, n)?;
-    (single_draw_ranks(s, n, head, partitions) == keys).then_some(runs)
+    (single_draw_ranks(s, n, head, servers) == keys).then_some(runs)
 }
 
 /// Keys per partition up to which [`multinomial_into`] counts keys one by
@@ -708,12 +712,59 @@ fn enumerated_combos(s: &Stream) -> u64 {
     }
 }
 
+/// The servers whose load placement's error is bounded over
+/// ([`tail_peak_error`]): those the verdicts judge against a throughput
+/// limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Servers {
+    /// Partitions the keys land on, uniformly at random (what hashing a
+    /// random instance does).
+    pub partitions: usize,
+    /// The nodes, when only they carry a throughput limit (Redis Cluster's
+    /// masters, Cassandra's nodes: each node's load is a fixed mix of its
+    /// partitions' loads, and no partition's load is judged); `None` when
+    /// the partitions carry one, or nothing does.
+    pub limited_nodes: Option<usize>,
+}
+
+impl Servers {
+    /// The servers judged in `layout`.
+    pub fn of(layout: &TableLayout) -> Servers {
+        let partition_limited = layout.read_limit_per_s.is_some()
+            || layout.write_limit_per_s.is_some()
+            || layout.combined_limit_per_s.is_some();
+        let limited_nodes = layout
+            .nodes
+            .as_ref()
+            .filter(|n| {
+                !partition_limited
+                    && (n.read_limit_per_s.is_some()
+                        || n.write_limit_per_s.is_some()
+                        || n.combined_limit_per_s.is_some())
+            })
+            .map(|n| n.nodes.max(1));
+        Servers {
+            partitions: layout.partitions.max(1),
+            limited_nodes,
+        }
+    }
+
+    /// Partitions alone judged: `partitions` of them.
+    pub fn partitions(partitions: usize) -> Servers {
+        Servers {
+            partitions: partitions.max(1),
+            limited_nodes: None,
+        }
+    }
+}
+
 /// Ranks beyond the head placed one by one: the fewest, on the ladder 0,
-/// 256, 1,024, … sub-keys, whose tail keeps [`tail_peak_error`] within
-/// [`TAIL_PEAK_ERROR`], else up to [`MAX_SINGLE_DRAWS`] sub-keys; all of
-/// them when too few would be left for the normal approximation (fewer than
-/// 64 sub-keys per partition).
-pub fn single_draw_ranks(s: &Stream, n: u64, head: u64, partitions: usize) -> u64 {
+/// 256, 1,024, … sub-keys, whose tail keeps [`tail_peak_error`] over the
+/// judged `servers` within [`TAIL_PEAK_ERROR`], else up to
+/// [`MAX_SINGLE_DRAWS`] sub-keys; all of them when too few would be left
+/// for the normal approximation (fewer than 64 sub-keys per partition).
+pub fn single_draw_ranks(s: &Stream, n: u64, head: u64, servers: Servers) -> u64 {
+    let partitions = servers.partitions;
     let combos = enumerated_combos(s);
     let units_per_rank = (s.subkeys.len() as u64 * combos).max(1);
     let tail_ranks = n.saturating_sub(head);
@@ -721,38 +772,64 @@ pub fn single_draw_ranks(s: &Stream, n: u64, head: u64, partitions: usize) -> u6
     if ((tail_ranks - cap) as f64 * units_per_rank as f64) < 64.0 * partitions as f64 {
         return tail_ranks;
     }
-    if let Some(&(p, k)) = s.single_draws_cache.get() {
-        if p == partitions {
+    let cache_key = (partitions, servers.limited_nodes.unwrap_or(0));
+    if let Some(&(p, nodes, k)) = s.single_draws_cache.get() {
+        if (p, nodes) == cache_key {
             return k;
         }
     }
     let mut sub_keys = 0u64;
     let single = loop {
         let k = sub_keys / units_per_rank;
-        if k >= cap || tail_peak_error(s, head + k + 1, n, partitions) <= TAIL_PEAK_ERROR {
+        if k >= cap || tail_peak_error(s, head + k + 1, n, servers) <= TAIL_PEAK_ERROR {
             break k.min(cap);
         }
         sub_keys = (sub_keys * 4).max(256);
     };
-    let _ = s.single_draws_cache.set((partitions, single));
+    let _ = s.single_draws_cache.set((cache_key.0, cache_key.1, single));
     single
 }
 
 /// Largest [`tail_peak_error`] a stream's tail is placed as mass with (when
-/// fewer than [`MAX_SINGLE_DRAWS`] single draws reach it): 1% of a
-/// partition's mean load.
+/// fewer than [`MAX_SINGLE_DRAWS`] single draws reach it): 1% of a judged
+/// server's mean load.
 pub const TAIL_PEAK_ERROR: f64 = 0.01;
 
 /// Bound on the expected error that placing ranks `t..=n` as normal mass
-/// (rather than key by key) makes in the busiest partition's load, as a
-/// fraction of the stream's mean load per partition: on each partition the
-/// tail's Wasserstein-1 distance to its normal, W₁ ≤ ρ/σ² (the L¹
+/// (rather than key by key) makes in the busiest judged server's load, as a
+/// fraction of the stream's mean load per server. On each server the
+/// tail's Wasserstein-1 distance to its normal is W₁ ≤ ρ/σ² (the L¹
 /// Berry–Esseen bound with constant 1 for independent sums, by Stein's
 /// method: Goldstein, "L¹ bounds in normal approximation", *Ann. Probab.*
-/// 35, 2007, scaled from the standardized sum), summed over the P
-/// partitions (|max Xₚ − max Yₚ| ≤ Σ|Xₚ − Yₚ|), over the mean load 1/P:
-/// P²·ρ/σ². σ² and ρ are [`placement_stats`]'s.
-pub fn tail_peak_error(s: &Stream, t: u64, n: u64, partitions: usize) -> f64 {
+/// 35, 2007, scaled from the standardized sum); summed over the servers
+/// (|max Xₛ − max Yₛ| ≤ Σ|Xₛ − Yₛ|) and over the mean load 1/S, S²·ρ/σ².
+/// - Partitions judged (S = P): each sub-key on a partition with
+///   probability p = 1/P, ρ/σ² from [`tail_moments`] ([`placement_stats`]'s
+///   σ² and ρ).
+/// - Nodes judged (S = N): a node takes a fixed fraction Y ∈ [0, 1] of
+///   each partition's load (all of it, or its share of the reads with
+///   replicas), so a sub-key of share q puts q·Y on it, Y i.i.d. over
+///   sub-keys; E|Y − EY|³ ≤ Var(Y), hence ρ/σ² ≤ Σq³ / Σq² = m₃/(m₂·k) for
+///   k sub-keys a rank, whatever Y's law. The mass's per-partition
+///   normals, projected onto their total, have the multinomial's
+///   covariances, so every node's sum of them has its exact mean and
+///   variance: the bound is the one for the normal with those moments.
+pub fn tail_peak_error(s: &Stream, t: u64, n: u64, servers: Servers) -> f64 {
+    if let Some(nodes) = servers.limited_nodes {
+        if t > n {
+            return 0.0;
+        }
+        let (_, m2) = s.share_moments(t, n);
+        let m3 = s.shares.third_moment(t, n);
+        let k = (s.subkeys.len() as f64 * s.combos.count).max(1.0);
+        let nf = nodes.max(1) as f64;
+        return if m2 > 0.0 {
+            nf * nf * m3 / (m2 * k)
+        } else {
+            0.0
+        };
+    }
+    let partitions = servers.partitions;
     let (var, rho) = tail_moments(s, t, n, partitions);
     let pf = partitions.max(1) as f64;
     if var > 0.0 {
@@ -798,17 +875,18 @@ pub struct PlacementStats {
 }
 
 /// Placement statistics of one stream over `partitions` partitions.
-pub fn placement_stats(s: &Stream, partitions: usize) -> PlacementStats {
+pub fn placement_stats(s: &Stream, servers: Servers) -> PlacementStats {
+    let partitions = servers.partitions;
     if s.shares.is_fresh() {
         return PlacementStats::default();
     }
     let n = s.shares.count();
     let head = n.min(HEAD_RANKS);
     let subkeys = s.subkeys.len() as f64 * s.combos.count;
-    let single = match counted_tail(s, head, n, partitions) {
+    let single = match counted_tail(s, head, n, servers) {
         // Counted exactly: as if placed one by one.
         Some(_) => n - head,
-        None => single_draw_ranks(s, n, head, partitions),
+        None => single_draw_ranks(s, n, head, servers),
     };
     let tail_start = head + single + 1;
     let mut st = PlacementStats {
@@ -826,7 +904,7 @@ pub fn placement_stats(s: &Stream, partitions: usize) -> PlacementStats {
         } else {
             0.0
         };
-        st.tail_peak_error_bound = tail_peak_error(s, tail_start, n, partitions);
+        st.tail_peak_error_bound = tail_peak_error(s, tail_start, n, servers);
     }
     st
 }

@@ -356,7 +356,7 @@ fn placement(tp: &super::plan::TablePlan) -> Placement {
     let mut out = Placement::default();
     let total: f64 = tp.streams.iter().map(|s| s.busy_rate_per_s).sum();
     for s in &tp.streams {
-        let st = super::placement::placement_stats(s, tp.layout.partitions);
+        let st = super::placement::placement_stats(s, super::placement::Servers::of(&tp.layout));
         out.keys_placed += st.keys_placed;
         out.keys_as_mass += st.keys_as_mass;
         if total > 0.0 {

@@ -187,9 +187,9 @@ pub struct Stream {
     /// `shares.share(r)` of the ranks placed one by one in every trial
     /// (the head and the single draws), computed on first use.
     pub rank_share_cache: Memo<std::sync::OnceLock<Vec<f64>>>,
-    /// (partitions, ranks placed one by one after the head) as first
-    /// computed (by placement's `single_draw_ranks`).
-    pub single_draws_cache: Memo<std::sync::OnceLock<(usize, u64)>>,
+    /// (partitions, limited nodes or 0, ranks placed one by one after the
+    /// head) as first computed (by placement's `single_draw_ranks`).
+    pub single_draws_cache: Memo<std::sync::OnceLock<(usize, usize, u64)>>,
     /// `shares.moments(a, b)` of the rank ranges placed as spread mass, kept
     /// as first computed ((a, b), (Σ share, Σ share²)): every trial places
     /// the same tail.

@@ -568,6 +568,22 @@ pub(super) fn utilization_basis(t: &TableResults) -> String {
 /// The note above the table-limit table.
 pub(super) const TABLE_LIMIT_NOTE: &str = "Limits on the whole table, applied per window to the table's units summed over its partitions: constant read and write caps (DynamoDB's provisioned capacity, on-demand's twice the previous peak) or a reads + writes limit that changes over simulated time (Firestore's ramp; steps far above the traffic are left out). A window's excess is throttled and counts in the table's throttled share. Throttling stops at the end of the last stationary stretch (one step, one rate) in which a window went over a limit; minutes count from the start of the busy period.";
 
+/// A table's bound on the busiest judged server's error: over its
+/// partitions, or over its nodes (named, e.g. "(masters)") where only the
+/// nodes carry a throughput limit (`engine::placement::Servers`).
+fn peak_error(t: &TableResults) -> String {
+    let bound = sig3(t.placement.tail_peak_error_bound);
+    let partition_limited = t.partition_read_limit_per_s.is_some()
+        || t.partition_write_limit_per_s.is_some()
+        || t.partition_combined_limit_per_s.is_some();
+    match &t.nodes {
+        Some(n) if !partition_limited && n.limits_per_s.iter().any(Option::is_some) => {
+            format!("{bound} ({}s)", n.label)
+        }
+        _ => bound,
+    }
+}
+
 /// The key-placement approximation per table.
 pub(super) fn placement(r: &RunResults) -> TextTable {
     let rows = r
@@ -581,7 +597,7 @@ pub(super) fn placement(r: &RunResults) -> TextTable {
                 whole(p.keys_as_mass),
                 percent(p.tail_share),
                 sig3(p.tail_cdf_error_bound),
-                sig3(p.tail_peak_error_bound),
+                peak_error(t),
             ]
         })
         .collect();
@@ -592,7 +608,7 @@ pub(super) fn placement(r: &RunResults) -> TextTable {
             "keys placed as mass",
             "share of requests on mass-placed keys",
             "Berry–Esseen bound on the tail-load CDF error",
-            "bound on the busiest partition's error (× mean partition load)",
+            "bound on the busiest judged server's error (× its mean load)",
         ]
         .map(String::from)
         .to_vec(),

@@ -573,9 +573,11 @@ pub struct Placement {
     /// partition's tail load (0 when no key is placed as mass).
     pub tail_cdf_error_bound: f64,
     /// Largest bound, over patterns, on the expected error that placing the
-    /// tail as mass makes in the busiest partition's load, as a fraction of
-    /// the pattern's mean load per partition (Stein's bound summed over
-    /// partitions; 0 when no key is placed as mass).
+    /// tail as mass makes in the busiest judged server's load, as a fraction
+    /// of the pattern's mean load per server (Stein's bound summed over the
+    /// servers; 0 when no key is placed as mass). The servers judged are the
+    /// partitions, or the nodes where only the nodes carry a throughput
+    /// limit (Redis Cluster's masters, Cassandra's nodes).
     pub tail_peak_error_bound: f64,
 }
 
