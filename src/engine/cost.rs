@@ -32,9 +32,11 @@
 //! Memory: every trial keeps each partition's ranks (32 B) and each node's
 //! (every one, where only the nodes are drawn: Redis Cluster's 16,384 slots);
 //! the representative trial's timeseries holds 16 B per partition and step;
-//! the exact method an alias entry (16 B) per key.
+//! the exact method an alias entry (16 B) per key; a pattern whose whole
+//! tail is placed one by one, its keys' shares (8 B a rank).
 
 use super::plan::Method;
+use super::stream::{CACHED_RANKS, MAX_CACHED_RANKS};
 use super::Options;
 use crate::error::{Error, Result};
 use crate::scenario::{Operation, Scenario, Table};
@@ -167,6 +169,30 @@ pub fn estimate(scenario: &Scenario, options: &Options) -> Result<Estimate> {
     Ok(total)
 }
 
+/// Bytes of the shares pattern `p` keeps over `sub` keys on at most
+/// `partitions` partitions (`Stream::keep_rank_shares`): 8 B a rank where
+/// its whole tail is placed one by one past the cached ranks (fewer than
+/// 64 keys a partition left after them), an upper bound; none where the
+/// tail is counted (its driver's popularity uniform or a hotspot: keys in
+/// runs of one share) or placed as mass.
+fn share_cache(s: &Scenario, p: &crate::scenario::AccessPattern, sub: f64, partitions: f64) -> f64 {
+    let counted = p
+        .by
+        .as_deref()
+        .and_then(|by| s.entities.iter().find(|e| e.name == by))
+        .is_some_and(|e| {
+            matches!(
+                e.popularity,
+                crate::scenario::Popularity::Uniform | crate::scenario::Popularity::Hotspot { .. }
+            )
+        });
+    let whole_tail = 64.0 * partitions + CACHED_RANKS as f64;
+    if counted || sub <= CACHED_RANKS as f64 || sub >= whole_tail {
+        return 0.0;
+    }
+    8.0 * sub.min(MAX_CACHED_RANKS as f64)
+}
+
 /// Memory every run holds whatever its size (the binary, the scenario,
 /// the outputs being written).
 const FIXED_MEMORY_BYTES: f64 = 64.0 * 1_048_576.0;
@@ -211,6 +237,8 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
     let (mut servers_stretches, mut keys, mut servers, mut requests, mut sizes) =
         (0.0, 0.0, 0.0, 0.0, 0.0);
     let mut ranked_rows = 0.0;
+    let mut share_cache_bytes = 0.0;
+    let mut most_partitions = vec![1.0f64; s.tables.len()];
     let mut worst = (0.0f64, String::new());
     for t in &s.tables {
         let ti = s
@@ -220,7 +248,8 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
             .unwrap_or(0);
         // Partitions per busy period, averaged over the periods simulated:
         // the table's and each global index's (sized by its entries).
-        let [partitions, rows] = table_partitions(s, store, ti, periods);
+        let [partitions, rows, most] = table_partitions(s, store, ti, periods);
+        most_partitions[ti] = most;
         ranked_rows += rows;
         let buckets = buckets(s, t);
         let stretches = slices * buckets;
@@ -288,6 +317,9 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
             (sub.min(HEAD_KEYS) * KEY_S / SINGLE_KEY_S + singles) * buckets(s, t)
         };
         keys += placed;
+        if !shared && options.method != Method::Exact {
+            share_cache_bytes += share_cache(s, p, sub, most_partitions[p.table]);
+        }
         let work = placed * SINGLE_KEY_S * trials * periods;
         if work > worst.0 * STRETCH_S * trials * periods {
             worst = (
@@ -325,6 +357,7 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
         } else {
             0.0
         }
+        + share_cache_bytes
         + FIXED_MEMORY_BYTES;
     Estimate {
         work_s,
@@ -403,8 +436,8 @@ fn smallest_limit(s: &Scenario, store: &dyn StoreModel, ti: usize) -> Option<f64
 }
 
 /// [`partitions`] of table `ti` and of each of its global indexes (sized
-/// by their entries), summed.
-fn table_partitions(s: &Scenario, store: &dyn StoreModel, ti: usize, periods: f64) -> [f64; 2] {
+/// by their entries): servers and rows summed, the most partitions of any.
+fn table_partitions(s: &Scenario, store: &dyn StoreModel, ti: usize, periods: f64) -> [f64; 3] {
     let t = &s.tables[ti];
     t.indexes
         .iter()
@@ -415,20 +448,21 @@ fn table_partitions(s: &Scenario, store: &dyn StoreModel, ti: usize, periods: f6
         })
         .fold(
             partitions(s, store, ti, t.item_size.mean(), periods),
-            |a, b| [a[0] + b[0], a[1] + b[1]],
+            |a, b| [a[0] + b[0], a[1] + b[1], a[2].max(b[2])],
         )
 }
 
 /// Table `ti`'s servers per busy period, averaged over the periods
 /// simulated, with items of `size` bytes: [servers whose windows are drawn,
-/// rows of its rank table (every partition and node)].
+/// rows of its rank table (every partition and node), partitions at the
+/// horizon (the most of any period)].
 fn partitions(
     s: &Scenario,
     store: &dyn StoreModel,
     ti: usize,
     size: f64,
     periods: f64,
-) -> [f64; 2] {
+) -> [f64; 3] {
     let t = &s.tables[ti];
     let keys: f64 = t
         .partition_key
@@ -490,6 +524,8 @@ fn partitions(
     let days = &s.simulation.checkpoints_days;
     let (first, listed) = (at(0.0), days.iter().map(|&d| at(d)).fold([0.0, 0.0], add));
     let mut sum = [listed[0].max(first[0]), listed[1].max(first[1])];
+    // Partitions only multiply with the data: the horizon's are the most.
+    let most_partitions = (store.layout(&demand(horizon)).partitions as f64).min(most);
     let mut n = days.len().max(1) as f64;
     // The horizon's layout is simulated too when it lowers a limit.
     let (l0, lh) = (store.layout(&demand(0.0)), store.layout(&demand(horizon)));
@@ -501,5 +537,6 @@ fn partitions(
         sum = add(sum, at(horizon));
         n += 1.0;
     }
-    sum.map(|x| x / n * (n / periods).max(1.0))
+    let [servers, rows] = sum.map(|x| x / n * (n / periods).max(1.0));
+    [servers, rows, most_partitions]
 }

@@ -223,8 +223,14 @@ const CACHED_MOMENTS: usize = 64;
 
 /// Ranks whose shares a stream keeps ([`Stream::rank_share`]): the head
 /// (256) and the single draws (65,536) every trial places one by one
-/// (placement checks the sum against its own constants).
+/// (placement checks the sum against its own constants), or more where
+/// every trial places more ([`Stream::keep_rank_shares`]).
 pub const CACHED_RANKS: u64 = 256 + 65_536;
+
+/// Ranks whose shares a stream keeps at most (16 MiB of them): a whole
+/// tail placed one by one has fewer than 64 keys a partition past the
+/// single draws, 1,114,368 ranks on Redis Cluster's 16,384 slots.
+pub const MAX_CACHED_RANKS: u64 = 1 << 21;
 
 impl Stream {
     /// Share of the stream's requests on its busiest logical key: the
@@ -241,28 +247,38 @@ impl Stream {
     /// `shares.share(r)`, from the stream's cache for the ranks every
     /// trial places one by one (the same value, computed once per plan).
     pub fn rank_share(&self, r: u64) -> f64 {
-        if r == 0 || r > CACHED_RANKS {
+        if r == 0 || r > MAX_CACHED_RANKS {
             return self.shares.share(r);
         }
-        let cache = self.rank_share_cache.get_or_init(|| {
-            let n = self.shares.count().min(CACHED_RANKS);
-            (1..=n).map(|r| self.shares.share(r)).collect()
-        });
-        cache
+        self.keep_rank_shares(CACHED_RANKS)
             .get((r - 1) as usize)
             .copied()
             .unwrap_or_else(|| self.shares.share(r))
     }
 
+    /// The cache of shares, made on first use for ranks 1 to `ranks`
+    /// (at least [`CACHED_RANKS`], at most [`MAX_CACHED_RANKS`] and the
+    /// stream's count): placement asks first for the ranks each trial
+    /// places one by one, so that none recomputes a share (a power) per
+    /// key per trial. A later call keeps the first call's ranks.
+    pub fn keep_rank_shares(&self, ranks: u64) -> &[f64] {
+        self.rank_share_cache.get_or_init(|| {
+            let n = self
+                .shares
+                .count()
+                .min(ranks.clamp(CACHED_RANKS, MAX_CACHED_RANKS));
+            (1..=n).map(|r| self.shares.share(r)).collect()
+        })
+    }
+
     /// [`Stream::rank_share`] of ranks `a..=b` (1-based) as one slice of
     /// the cache, when the cache holds them all.
     pub fn rank_shares(&self, a: u64, b: u64) -> Option<&[f64]> {
-        if a == 0 || b > CACHED_RANKS {
+        if a == 0 || b > MAX_CACHED_RANKS {
             return None;
         }
-        self.rank_share(a);
-        let cache = self.rank_share_cache.get()?;
-        cache.get((a - 1) as usize..b as usize)
+        self.keep_rank_shares(CACHED_RANKS)
+            .get((a - 1) as usize..b as usize)
     }
 
     /// `shares.moments(a, b)`, from the stream's cache when this range was
