@@ -762,14 +762,6 @@ impl Servers {
             limited_nodes,
         }
     }
-
-    /// Partitions alone judged: `partitions` of them.
-    pub fn partitions(partitions: usize) -> Servers {
-        Servers {
-            partitions: partitions.max(1),
-            limited_nodes: None,
-        }
-    }
 }
 
 /// Ranks beyond the head placed one by one: the fewest, on the ladder 0,
@@ -888,7 +880,8 @@ pub struct PlacementStats {
     pub tail_peak_error_bound: f64,
 }
 
-/// Placement statistics of one stream over `partitions` partitions.
+/// Placement statistics of one stream over `servers` (its partitions, the
+/// error bound over the judged servers).
 pub fn placement_stats(s: &Stream, servers: Servers) -> PlacementStats {
     let partitions = servers.partitions;
     if s.shares.is_fresh() {
