@@ -707,3 +707,90 @@ by = "session"
         rows(memory(100))
     );
 }
+
+fn history_text(query: bool) -> String {
+    let query = if query {
+        r#"
+[[access_pattern]]
+name = "history"
+table = "messages"
+operation = "query"
+rate = 20
+by = "conversation"
+items = 10
+range = "10d"
+"#
+    } else {
+        ""
+    };
+    format!(
+        r#"
+schema_version = 1
+name = "agreement-history"
+[store]
+kind = "cassandra"
+nodes = 6
+replication_factor = 3
+node_ops_per_s = 1800
+[simulation]
+trials = {TRIALS}
+duration = "60s"
+[[entity]]
+name = "conversation"
+count = 2000
+popularity = {{ distribution = "zipf", exponent = 0.8 }}
+[[table]]
+name = "messages"
+partition_key = "C#{{conversation}}#{{bucket}}"
+sort_key = "{{time}}"
+bucket = "1h"
+item_size = "200B"
+[[access_pattern]]
+name = "send"
+table = "messages"
+operation = "put"
+rate = 200
+by = "conversation"
+{query}"#
+    )
+}
+
+#[test]
+fn range_history_placed_as_mass_agrees_with_every_key_placed() {
+    // A 10-day range over hourly buckets reads 240 sub-keys a request, 239
+    // of them in buckets no write of the busy period touches. Past the 20
+    // nearest of the 20 hottest ranks (kept by name for the hot-key
+    // table), the head's history keys go as mass where their bound
+    // N²·(Σs³/Σs²)·(Σw³/Σw²)/fan-out meets 1%: over 6 nodes, the 256 head
+    // ranks of a 2,000-conversation Zipf 0.8 and 239 unit weights, 0.0050
+    // (summed here). Node peaks and throttling must agree with every key
+    // placed (the exact method), KS at 5%.
+    let put_only = scenario(&history_text(false));
+    let put_keys = keyheat::engine::run(&put_only, &Options::default(), &|_| {})
+        .expect("runs")
+        .tables[0]
+        .placement
+        .keys_placed;
+    let text = history_text(true);
+    let s = scenario(&text);
+    let placement = keyheat::engine::run(&s, &Options::default(), &|_| {})
+        .expect("runs")
+        .tables[0]
+        .placement;
+    // The query: 256 head ranks × its current bucket, and 20 × 20 history keys.
+    assert_eq!(
+        placement.keys_placed,
+        put_keys + 256.0 + 400.0,
+        "{placement:?}"
+    );
+    let zipf = |r: f64| r.powf(-0.8);
+    let h: f64 = (1..=2000).map(|r| zipf(r as f64)).sum();
+    let (s2, s3) = (1..=256).fold((0.0f64, 0.0f64), |(a, b), r| {
+        let q = zipf(r as f64) / h;
+        (a + q * q, b + q * q * q)
+    });
+    let bound = 36.0 * (s3 / s2) * 239.0 / 239.0 / 240.0;
+    assert!((bound - 0.00506).abs() < 5e-5, "{bound}");
+    assert!(placement.tail_peak_error_bound >= bound, "{placement:?}");
+    compare_text("a 10-day range over hourly buckets, Cassandra nodes", &text);
+}

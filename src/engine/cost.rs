@@ -225,6 +225,10 @@ pub fn check(estimate: &Estimate, budget: &Budget) -> Result<()> {
     Ok(())
 }
 
+/// What makes two patterns' placements one (`placement::same_placement`):
+/// table, index, `by` entity, a read cache, a query's fan-out.
+type Alike<'s> = (usize, Option<usize>, Option<&'s str>, bool, Option<u64>);
+
 /// One design's estimate.
 fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
     let sim = &s.simulation;
@@ -239,6 +243,7 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
     let mut ranked_rows = 0.0;
     let mut share_cache_bytes = 0.0;
     let mut most_partitions = vec![1.0f64; s.tables.len()];
+    let mut judged_servers = vec![1.0f64; s.tables.len()];
     let mut worst = (0.0f64, String::new());
     for t in &s.tables {
         let ti = s
@@ -248,8 +253,9 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
             .unwrap_or(0);
         // Partitions per busy period, averaged over the periods simulated:
         // the table's and each global index's (sized by its entries).
-        let [partitions, rows, most] = table_partitions(s, store, ti, periods);
+        let [partitions, rows, most, judged] = table_partitions(s, store, ti, periods);
         most_partitions[ti] = most;
+        judged_servers[ti] = judged;
         ranked_rows += rows;
         let buckets = buckets(s, t);
         let stretches = slices * buckets;
@@ -287,13 +293,22 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
             );
         }
     }
-    let mut placed_alike: Vec<(usize, Option<usize>, Option<&str>, bool)> = Vec::new();
+    let mut placed_alike: Vec<Alike<'_>> = Vec::new();
     for p in &s.access_patterns {
         let t = &s.tables[p.table];
         // Patterns by the same entity on the same table are placed once
         // (`placement::same_placement`; read caches filter a pattern's
         // shares, so a cached one is placed on its own).
-        let alike = (p.table, p.index, p.by.as_deref(), p.cache.is_some());
+        // (A query over several buckets or shards has its own sub-keys.)
+        let head_sub_keys = head_sub_keys(s, p, judged_servers[p.table]);
+        let fan_out = (p.operation == Operation::Query).then(|| query_fan_out(s, p));
+        let alike = (
+            p.table,
+            p.index,
+            p.by.as_deref(),
+            p.cache.is_some(),
+            fan_out,
+        );
         let shared = !alike.3 && placed_alike.contains(&alike) && options.method != Method::Exact;
         placed_alike.push(alike);
         let cardinality: f64 = t
@@ -314,7 +329,7 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
         let placed = if shared {
             0.0
         } else {
-            (sub.min(HEAD_KEYS) * KEY_S / SINGLE_KEY_S + singles) * buckets(s, t)
+            (sub.min(HEAD_KEYS) * head_sub_keys * KEY_S / SINGLE_KEY_S + singles) * buckets(s, t)
         };
         keys += placed;
         if !shared && options.method != Method::Exact {
@@ -327,7 +342,7 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
                 format!(
                     "pattern `{}`: ≈ {} keys placed × {} × {} × {}",
                     p.name,
-                    crate::format::whole(sub.min(HEAD_KEYS) + singles),
+                    crate::format::whole(sub.min(HEAD_KEYS) * head_sub_keys + singles),
                     crate::format::plural(buckets(s, t) as usize, "time bucket", "time buckets"),
                     crate::format::plural(trials as usize, "trial", "trials"),
                     crate::format::plural(periods as usize, "busy period", "busy periods"),
@@ -376,6 +391,57 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
 
 /// Time buckets of table `t` a busy period spans (1 without a bucket; the
 /// keys are placed afresh in each, and each is a stretch of its own).
+/// Sub-keys each of a pattern's head keys places by name: a query's
+/// ⌈`range` ÷ `bucket`⌉ buckets × the table's shards, but for its history
+/// keys where they go as mass (`placement::history_peak_error` within
+/// `HISTORY_PEAK_ERROR`, taken here with equal weights and one combination
+/// over `judged` servers: S²·(Σs³/Σs²) ÷ fan-out): then the current bucket
+/// and the 20 × 20 kept by name, about 2 a rank. 1 for any other pattern.
+fn head_sub_keys(s: &Scenario, p: &crate::scenario::AccessPattern, judged: f64) -> f64 {
+    let t = &s.tables[p.table];
+    let (Operation::Query, Some(_), Some(_)) = (p.operation, t.bucket_s, p.range_s) else {
+        return 1.0;
+    };
+    let shards = f64::from(t.shards.max(1));
+    let fan_out = query_fan_out(s, p) as f64;
+    let history = fan_out - shards;
+    let Some(e) =
+        p.by.as_deref()
+            .and_then(|by| s.entities.iter().find(|e| e.name == by))
+    else {
+        return fan_out;
+    };
+    let shares = crate::distributions::popularity::RankShares::new(&e.popularity, e.count);
+    let (s2, s3) = (1..=(HEAD_KEYS as u64).min(e.count))
+        .map(|r| shares.share(r))
+        .fold((0.0, 0.0), |(a, b), q| (a + q * q, b + q * q * q));
+    let bound = if s2 > 0.0 {
+        judged * judged * (s3 / s2) / fan_out
+    } else {
+        0.0
+    };
+    if history > HOT_KEYS && bound <= super::placement::HISTORY_PEAK_ERROR {
+        shards + HOT_KEYS * HOT_KEYS / HEAD_KEYS
+    } else {
+        fan_out
+    }
+}
+
+/// A query's sub-keys a request: ⌈`range` ÷ `bucket`⌉ × the table's
+/// shards (at most the fan-out the scenario allows).
+fn query_fan_out(s: &Scenario, p: &crate::scenario::AccessPattern) -> u64 {
+    let t = &s.tables[p.table];
+    let span = match (t.bucket_s, p.range_s) {
+        (Some(b), Some(r)) if b > 0.0 => (r / b).ceil().max(1.0),
+        _ => 1.0,
+    };
+    let most = crate::scenario::limits::MAX_FAN_OUT;
+    (span * f64::from(t.shards.max(1))).min(most) as u64
+}
+
+/// Hot keys the head keeps by name among its history keys, per hot rank.
+const HOT_KEYS: f64 = super::placement::HOT_KEYS as f64;
+
 fn buckets(s: &Scenario, t: &Table) -> f64 {
     let sim = &s.simulation;
     t.bucket_s.map_or(1.0, |b| {
@@ -437,7 +503,7 @@ fn smallest_limit(s: &Scenario, store: &dyn StoreModel, ti: usize) -> Option<f64
 
 /// [`partitions`] of table `ti` and of each of its global indexes (sized
 /// by their entries): servers and rows summed, the most partitions of any.
-fn table_partitions(s: &Scenario, store: &dyn StoreModel, ti: usize, periods: f64) -> [f64; 3] {
+fn table_partitions(s: &Scenario, store: &dyn StoreModel, ti: usize, periods: f64) -> [f64; 4] {
     let t = &s.tables[ti];
     t.indexes
         .iter()
@@ -448,21 +514,22 @@ fn table_partitions(s: &Scenario, store: &dyn StoreModel, ti: usize, periods: f6
         })
         .fold(
             partitions(s, store, ti, t.item_size.mean(), periods),
-            |a, b| [a[0] + b[0], a[1] + b[1], a[2].max(b[2])],
+            |a, b| [a[0] + b[0], a[1] + b[1], a[2].max(b[2]), a[3].max(b[3])],
         )
 }
 
 /// Table `ti`'s servers per busy period, averaged over the periods
 /// simulated, with items of `size` bytes: [servers whose windows are drawn,
 /// rows of its rank table (every partition and node), partitions at the
-/// horizon (the most of any period)].
+/// horizon (the most of any period), servers judged at the horizon (its
+/// partitions, or its nodes where only they carry a limit)].
 fn partitions(
     s: &Scenario,
     store: &dyn StoreModel,
     ti: usize,
     size: f64,
     periods: f64,
-) -> [f64; 3] {
+) -> [f64; 4] {
     let t = &s.tables[ti];
     let keys: f64 = t
         .partition_key
@@ -526,6 +593,9 @@ fn partitions(
     let mut sum = [listed[0].max(first[0]), listed[1].max(first[1])];
     // Partitions only multiply with the data: the horizon's are the most.
     let most_partitions = (store.layout(&demand(horizon)).partitions as f64).min(most);
+    let judged = super::placement::Servers::of(&store.layout(&demand(horizon)))
+        .limited_nodes
+        .map_or(most_partitions, |n| n as f64);
     let mut n = days.len().max(1) as f64;
     // The horizon's layout is simulated too when it lowers a limit.
     let (l0, lh) = (store.layout(&demand(0.0)), store.layout(&demand(horizon)));
@@ -538,5 +608,5 @@ fn partitions(
         n += 1.0;
     }
     let [servers, rows] = sum.map(|x| x / n * (n / periods).max(1.0));
-    [servers, rows, most_partitions]
+    [servers, rows, most_partitions, judged]
 }

@@ -97,6 +97,21 @@ pub(super) struct Placer<'a> {
     /// bucket, for N − 1 of the keys it placed: found here rather than
     /// formatted and hashed again. None: every key placed anew.
     pub(super) landed: Option<std::cell::RefCell<HeadPlaces>>,
+    /// The trial's first time bucket: a head key's sub-key in an older
+    /// bucket is read only by range queries in this busy period (every
+    /// write goes to a current bucket), and goes as mass where
+    /// [`Placer::history_keys`] allows. None: every sub-key placed by name.
+    pub(super) history_before: Option<i64>,
+}
+
+/// Which of a stream's sub-keys the head places by name, and the (Σ
+/// weight, Σ weight²) of those it places as mass ([`Placer::history_keys`]):
+/// for the [`HOT_KEYS`] hottest ranks, and for the others.
+struct History {
+    by_name_hot: Vec<usize>,
+    by_name: Vec<usize>,
+    mass_hot: (f64, f64),
+    mass: (f64, f64),
 }
 
 /// [`Placer::landed`]'s map.
@@ -392,6 +407,9 @@ impl Placer<'_> {
         };
         // One buffer for every head key's text.
         let mut key = String::with_capacity(64);
+        let history = self.history_keys(s, bucket, sink.exact());
+        // The history sub-keys' mass and Σ rate² (as independent keys).
+        let mut history_mass = (0.0, 0.0);
         for (r, &id) in ids.iter().enumerate() {
             let share = s.rank_share(r as u64 + 1);
             if share <= 0.0 {
@@ -401,10 +419,20 @@ impl Placer<'_> {
                 self.head_combinations(s, (id, share), &top, bucket, rng, sink);
             } else if s.combos.count <= 16.0 {
                 let combos = s.combos.count as u64;
+                // The hottest ranks keep their nearest history keys by
+                // name, for the hot-key table.
+                let (by_name, (w1, w2)) = if r < HOT_KEYS {
+                    (&history.by_name_hot, history.mass_hot)
+                } else {
+                    (&history.by_name, history.mass)
+                };
                 for c in 0..combos {
+                    let per_key = rate * share / combos as f64;
+                    history_mass.0 += per_key * w1;
+                    history_mass.1 += per_key * per_key * w2;
                     // The instances named, once a key is not found.
                     let mut named: Option<Vec<u64>> = None;
-                    for sk in &s.subkeys {
+                    for sk in by_name.iter().map(|&j| &s.subkeys[j]) {
                         let b = bucket - i64::from(sk.bucket_back);
                         let r_key = rate * share / combos as f64 * sk.weight;
                         let known = (s.driver, id, c, sk.shard, b);
@@ -450,6 +478,51 @@ impl Placer<'_> {
                     (rate * share).powi(2) * w_sq / m,
                 );
             }
+        }
+        sink.spread(history_mass.0, history_mass.1);
+    }
+
+    /// A range query's sub-keys in buckets older than the trial's first
+    /// ([`Placer::history_before`]): keys no write and no other request
+    /// of the busy period shares a partition's fate with, thousands a rank
+    /// when a short bucket meets a long range (a 2-year range over hourly
+    /// buckets: 17,520). Where the head's history keys, placed as normal
+    /// mass like the tail, change the busiest judged server's load by at
+    /// most [`HISTORY_PEAK_ERROR`] of the stream's mean load per server
+    /// ([`history_peak_error`]), they go as mass, but for the
+    /// [`HOT_KEYS`] nearest of the [`HOT_KEYS`] hottest ranks (the
+    /// hot-key table's candidates); otherwise (too few history keys, the
+    /// bound not met, the exact method) every sub-key by name.
+    fn history_keys(&self, s: &Stream, bucket: i64, exact: bool) -> History {
+        let all = || History {
+            by_name_hot: (0..s.subkeys.len()).collect(),
+            by_name: (0..s.subkeys.len()).collect(),
+            mass_hot: (0.0, 0.0),
+            mass: (0.0, 0.0),
+        };
+        let Some(before) = self.history_before else {
+            return all();
+        };
+        let old = |j: &usize| bucket - i64::from(s.subkeys[*j].bucket_back) < before;
+        let servers = Servers::of(&self.table.layout);
+        let old_keys = match history_as_mass(s, old, servers, exact) {
+            Some(keys) => keys,
+            None => return all(),
+        };
+        let by_name: Vec<usize> = (0..s.subkeys.len()).filter(|j| !old(j)).collect();
+        let mut by_name_hot = by_name.clone();
+        by_name_hot.extend(&old_keys[..HOT_KEYS]);
+        by_name_hot.sort_unstable();
+        let sums = |keys: &[usize]| {
+            keys.iter()
+                .map(|&j| s.subkeys[j].weight)
+                .fold((0.0, 0.0), |(a, b), w| (a + w, b + w * w))
+        };
+        History {
+            by_name_hot,
+            by_name,
+            mass_hot: sums(&old_keys[HOT_KEYS..]),
+            mass: sums(&old_keys),
         }
     }
 
@@ -796,6 +869,58 @@ pub fn single_draw_ranks(s: &Stream, n: u64, head: u64, servers: Servers) -> u64
     single
 }
 
+/// The head's history sub-keys (those `old` picks by index) when they go
+/// as mass ([`Placer::history_keys`]): more than [`HOT_KEYS`] of them, one
+/// combination or up to 16 enumerated alike, not the exact method, and
+/// [`history_peak_error`] within [`HISTORY_PEAK_ERROR`].
+fn history_as_mass(
+    s: &Stream,
+    old: impl Fn(&usize) -> bool,
+    servers: Servers,
+    exact: bool,
+) -> Option<Vec<usize>> {
+    if exact || !s.combos.uniform || s.combos.count > 16.0 {
+        return None;
+    }
+    let old_keys: Vec<usize> = (0..s.subkeys.len()).filter(old).collect();
+    if old_keys.len() <= HOT_KEYS {
+        return None;
+    }
+    let weights = old_keys.iter().map(|&j| s.subkeys[j].weight);
+    (history_peak_error(s, weights, servers) <= HISTORY_PEAK_ERROR).then_some(old_keys)
+}
+
+/// Largest [`history_peak_error`] the head's history sub-keys are placed
+/// as mass with ([`Placer::history_keys`]): the tail's, 1% of a judged server's
+/// mean load, on top of the tail's [`TAIL_PEAK_ERROR`].
+pub const HISTORY_PEAK_ERROR: f64 = TAIL_PEAK_ERROR;
+
+/// [`tail_peak_error`]'s bound for the head ranks' sub-keys of weights
+/// `weights` (each rank's history sub-keys) placed as normal mass: each
+/// such key carries q = share · w ÷ (fan-out · combinations) of the
+/// stream, so Σq³/Σq² = (Σ share³/Σ share²)·(Σw³/Σw²) ÷ (fan-out ·
+/// combinations), and the bound is S²·Σq³/Σq² over the judged servers
+/// (times p² + (1 − p)² ≤ 1 where the partitions are judged).
+pub fn history_peak_error(s: &Stream, weights: impl Iterator<Item = f64>, servers: Servers) -> f64 {
+    let (w2, w3) = weights.fold((0.0, 0.0), |(a, b), w| (a + w * w, b + w * w * w));
+    let head = s.shares.count().min(HEAD_RANKS);
+    let (s2, s3) = (1..=head)
+        .map(|r| s.rank_share(r))
+        .fold((0.0, 0.0), |(a, b), q| (a + q * q, b + q * q * q));
+    if w2 <= 0.0 || s2 <= 0.0 {
+        return 0.0;
+    }
+    let ratio = (s3 / s2) * (w3 / w2) / (s.fan_out() * s.combos.count.max(1.0));
+    match servers.limited_nodes {
+        Some(nodes) => (nodes.max(1) as f64).powi(2) * ratio,
+        None => {
+            let pf = servers.partitions.max(1) as f64;
+            let p = 1.0 / pf;
+            pf * pf * ratio * (p * p + (1.0 - p) * (1.0 - p))
+        }
+    }
+}
+
 /// Largest [`tail_peak_error`] a stream's tail is placed as mass with (when
 /// fewer than [`MAX_SINGLE_DRAWS`] single draws reach it): 1% of a judged
 /// server's mean load.
@@ -913,7 +1038,30 @@ pub fn placement_stats(s: &Stream, servers: Servers) -> PlacementStats {
         };
         st.tail_peak_error_bound = tail_peak_error(s, tail_start, n, servers);
     }
+    history_stats(s, head, servers, &mut st);
     st
+}
+
+/// The head's history sub-keys placed as mass in the busy period's first
+/// bucket (every sub-key of an earlier bucket: [`Placer::history_keys`]),
+/// moved from `st`'s keys placed one by one to its mass, with their share
+/// of the requests and their bound added to the tail's.
+fn history_stats(s: &Stream, head: u64, servers: Servers, st: &mut PlacementStats) {
+    let Some(old) = history_as_mass(s, |&j| s.subkeys[j].bucket_back >= 1, servers, false) else {
+        return;
+    };
+    let hot = head.min(HOT_KEYS as u64);
+    let combos = s.combos.count.max(1.0);
+    let fan_out = s.fan_out();
+    let named = &old[..HOT_KEYS];
+    let w = |keys: &[usize]| keys.iter().map(|&j| s.subkeys[j].weight).sum::<f64>();
+    let shares = |ranks: u64| (1..=ranks).map(|r| s.rank_share(r)).sum::<f64>();
+    let as_mass = (head * old.len() as u64 - hot * HOT_KEYS as u64) as f64 * combos;
+    st.keys_placed -= as_mass;
+    st.keys_as_mass += as_mass;
+    st.tail_share += (shares(head) * w(&old) - shares(hot) * w(named)) / fan_out;
+    let weights = old.iter().map(|&j| s.subkeys[j].weight);
+    st.tail_peak_error_bound += history_peak_error(s, weights, servers);
 }
 
 /// Adds `mass` spread over the partitions as independent keys would land:
@@ -1033,6 +1181,7 @@ by = "product"
                 keep_keys: false,
                 exact: false,
                 landed: None,
+                history_before: None,
             };
             let mut world = World::new(&mut Xoshiro256PlusPlus::seed_from_u64(3));
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
@@ -1130,6 +1279,7 @@ range = "6h"
             keep_keys,
             exact: false,
             landed: remember.then(Default::default),
+            history_before: None,
         };
         for keep_keys in [false, true] {
             let (with, without) = (placer(keep_keys, true), placer(keep_keys, false));

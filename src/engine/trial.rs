@@ -31,6 +31,11 @@ use super::segments::{table_segments, Segment};
 use super::world::{World, HEAD_RANKS};
 use crate::results::{KeyLoad, Timeseries};
 use crate::store::StoreModel;
+
+/// Sub-keys a head rank reserves room for in the map of landed keys: a
+/// 2-year range over hourly buckets would reserve 9·10⁶ entries a table
+/// trial.
+const HISTORY_ROOM: usize = 64;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -190,7 +195,9 @@ fn run_table(
         table,
         keep_keys: representative || setup.load_split.is_some(),
         exact: setup.exact,
-        // Room for the head's keys of a bucket and of the next ones.
+        // Room for the head's keys of a bucket and of the next ones (a
+        // range query's history keys mostly go as mass: the map grows when
+        // they do not).
         landed: Some(std::cell::RefCell::new(
             HeadPlaces::with_capacity_and_hasher(
                 2 * HEAD_RANKS as usize
@@ -199,10 +206,12 @@ fn run_table(
                         .iter()
                         .map(|s| s.subkeys.len())
                         .max()
-                        .unwrap_or(1),
+                        .unwrap_or(1)
+                        .min(HISTORY_ROOM),
                 Default::default(),
             ),
         )),
+        history_before: segments.first().map(|s| s.bucket),
     };
     let mut acc = TableAccumulator::new(&setup);
     acc.caps_rng = Xoshiro256PlusPlus::seed_from_u64(caps_seed);
