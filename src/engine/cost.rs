@@ -389,14 +389,13 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
     }
 }
 
-/// Time buckets of table `t` a busy period spans (1 without a bucket; the
-/// keys are placed afresh in each, and each is a stretch of its own).
 /// Sub-keys each of a pattern's head keys places by name: a query's
 /// ⌈`range` ÷ `bucket`⌉ buckets × the table's shards, but for its history
 /// keys where they go as mass (`placement::history_peak_error` within
 /// `HISTORY_PEAK_ERROR`, taken here with equal weights and one combination
-/// over `judged` servers: S²·(Σs³/Σs²) ÷ fan-out): then the current bucket
-/// and the 20 × 20 kept by name, about 2 a rank. 1 for any other pattern.
+/// over `judged` servers: S²·(Σs³/Σs²) ÷ fan-out): then the current
+/// bucket's shards and the 20 × 20 kept by name, 1.56 more a rank. 1 for
+/// any other pattern.
 fn head_sub_keys(s: &Scenario, p: &crate::scenario::AccessPattern, judged: f64) -> f64 {
     let t = &s.tables[p.table];
     let (Operation::Query, Some(_), Some(_)) = (p.operation, t.bucket_s, p.range_s) else {
@@ -442,6 +441,8 @@ fn query_fan_out(s: &Scenario, p: &crate::scenario::AccessPattern) -> u64 {
 /// Hot keys the head keeps by name among its history keys, per hot rank.
 const HOT_KEYS: f64 = super::placement::HOT_KEYS as f64;
 
+/// Time buckets of table `t` a busy period spans (1 without a bucket; the
+/// keys are placed afresh in each, and each is a stretch of its own).
 fn buckets(s: &Scenario, t: &Table) -> f64 {
     let sim = &s.simulation;
     t.bucket_s.map_or(1.0, |b| {

@@ -14,6 +14,10 @@
 //!   the multinomial variance Σq²·(1/P)(1 − 1/P), drawn as normals projected
 //!   onto the total (error bound reported in the summary).
 //!
+//! A range query's head sub-keys in buckets older than the busy period's
+//! first, which only range queries read, join the mass where their own
+//! bound allows ([`history_peak_error`]).
+//!
 //! Streams over the same keys ranked alike share one placement, scaled by
 //! their rates (rank r is the same instance in each).
 //!
@@ -492,7 +496,10 @@ impl Placer<'_> {
     /// ([`history_peak_error`]), they go as mass, but for the
     /// [`HOT_KEYS`] nearest of the [`HOT_KEYS`] hottest ranks (the
     /// hot-key table's candidates); otherwise (too few history keys, the
-    /// bound not met, the exact method) every sub-key by name.
+    /// bound not met, the exact method) every sub-key by name. The bound
+    /// counts the named ones too (the largest keys: an overstatement), and
+    /// the mass is drawn afresh in each bucket's placement, as the tail's
+    /// is.
     fn history_keys(&self, s: &Stream, bucket: i64, exact: bool) -> History {
         let all = || History {
             by_name_hot: (0..s.subkeys.len()).collect(),
