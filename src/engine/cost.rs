@@ -226,8 +226,8 @@ pub fn check(estimate: &Estimate, budget: &Budget) -> Result<()> {
 }
 
 /// What makes two patterns' placements one (`placement::same_placement`):
-/// table, index, `by` entity, a read cache, a query's fan-out.
-type Alike<'s> = (usize, Option<usize>, Option<&'s str>, bool, Option<u64>);
+/// table, index, `by` entity, a read cache, the buckets a request reads.
+type Alike<'s> = (usize, Option<usize>, Option<&'s str>, bool, u64);
 
 /// One design's estimate.
 fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
@@ -299,41 +299,25 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
         // Patterns by the same entity on the same table are placed once
         // (`placement::same_placement`; read caches filter a pattern's
         // shares, so a cached one is placed on its own).
-        // (A query over several buckets or shards has its own sub-keys.)
-        let head_sub_keys = head_sub_keys(s, p, judged_servers[p.table]);
-        let fan_out = (p.operation == Operation::Query).then(|| query_fan_out(s, p));
+        // (A query over several buckets has its own sub-keys.)
+        let buckets_read = match p.operation {
+            Operation::Query => query_fan_out(s, p) / u64::from(t.shards.max(1)),
+            _ => 1,
+        };
         let alike = (
             p.table,
             p.index,
             p.by.as_deref(),
             p.cache.is_some(),
-            fan_out,
+            buckets_read,
         );
         let shared = !alike.3 && placed_alike.contains(&alike) && options.method != Method::Exact;
         placed_alike.push(alike);
-        let cardinality: f64 = t
-            .partition_key
-            .entities()
-            .iter()
-            .filter_map(|e| s.entities.iter().find(|x| x.name == *e))
-            .map(|e| e.count as f64)
-            .product();
-        let sub = cardinality * f64::from(t.shards.max(1));
-        // Keys are placed afresh in every time bucket of the busy period.
-        // The exact method places every key (up to its limit).
-        let singles = if options.method == Method::Exact {
-            (sub - HEAD_KEYS).clamp(0.0, super::EXACT_MAX_KEYS)
-        } else {
-            (sub - HEAD_KEYS).clamp(0.0, SINGLE_KEYS)
-        };
-        let placed = if shared {
-            0.0
-        } else {
-            (sub.min(HEAD_KEYS) * head_sub_keys * KEY_S / SINGLE_KEY_S + singles) * buckets(s, t)
-        };
+        let k = pattern_keys(s, p, options, judged_servers[p.table]);
+        let placed = if shared { 0.0 } else { k.cost * buckets(s, t) };
         keys += placed;
         if !shared && options.method != Method::Exact {
-            share_cache_bytes += share_cache(s, p, sub, most_partitions[p.table]);
+            share_cache_bytes += share_cache(s, p, k.sub, most_partitions[p.table]);
         }
         let work = placed * SINGLE_KEY_S * trials * periods;
         if work > worst.0 * STRETCH_S * trials * periods {
@@ -342,7 +326,7 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
                 format!(
                     "pattern `{}`: ≈ {} keys placed × {} × {} × {}",
                     p.name,
-                    crate::format::whole(sub.min(HEAD_KEYS) * head_sub_keys + singles),
+                    crate::format::whole(k.placed),
                     crate::format::plural(buckets(s, t) as usize, "time bucket", "time buckets"),
                     crate::format::plural(trials as usize, "trial", "trials"),
                     crate::format::plural(periods as usize, "busy period", "busy periods"),
@@ -386,6 +370,48 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
         } else {
             worst.1
         },
+    }
+}
+
+/// A pattern's keys placed in one time bucket of one trial.
+struct PatternKeys {
+    /// Their cost in single draws ([`SINGLE_KEY_S`] each; a key by name
+    /// costs [`KEY_S`]).
+    cost: f64,
+    /// Keys placed one by one (by name or a single draw).
+    placed: f64,
+    /// Keys the pattern's table has (partition-key instances × shards).
+    sub: f64,
+}
+
+/// [`PatternKeys`] of `p`: its head by name (each head key's
+/// [`head_sub_keys`]), then single draws up to [`SINGLE_KEYS`] (the exact
+/// method: every key, up to its limit).
+fn pattern_keys(
+    s: &Scenario,
+    p: &crate::scenario::AccessPattern,
+    options: &Options,
+    judged: f64,
+) -> PatternKeys {
+    let t = &s.tables[p.table];
+    let cardinality: f64 = t
+        .partition_key
+        .entities()
+        .iter()
+        .filter_map(|e| s.entities.iter().find(|x| x.name == *e))
+        .map(|e| e.count as f64)
+        .product();
+    let sub = cardinality * f64::from(t.shards.max(1));
+    let singles = if options.method == Method::Exact {
+        (sub - HEAD_KEYS).clamp(0.0, super::EXACT_MAX_KEYS)
+    } else {
+        (sub - HEAD_KEYS).clamp(0.0, SINGLE_KEYS)
+    };
+    let named = sub.min(HEAD_KEYS) * head_sub_keys(s, p, judged);
+    PatternKeys {
+        cost: named * KEY_S / SINGLE_KEY_S + singles,
+        placed: named + singles,
+        sub,
     }
 }
 
