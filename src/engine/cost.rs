@@ -17,11 +17,13 @@
 //!   by its entries;
 //!   stretches are the busy period's rate-profile slices and bursts, × its
 //!   time buckets when a bucket is shorter than the busy period;
-//! - a pattern's 256 hottest keys are placed by name ([`KEY_S`] each), the
-//!   next 65,536 on random partitions ([`SINGLE_KEY_S`] each), afresh in
-//!   every time bucket the busy period spans, once for the patterns by the
-//!   same entity on a table (an upper bound: placement draws fewer where
-//!   the tail cannot matter);
+//! - a pattern's 256 hottest keys are placed by name ([`KEY_S`] each; a
+//!   query's, in every bucket its range reads unless its history keys go
+//!   as mass: [`head_sub_keys`]), the next 65,536 on random partitions
+//!   ([`SINGLE_KEY_S`] each), afresh in every time bucket the busy period
+//!   spans, once for the patterns by the same entity on a table that read
+//!   one bucket (an upper bound: placement draws fewer where the tail
+//!   cannot matter);
 //! - the representative trial draws every partition's 240 timeseries steps
 //!   ([`STEP_S`] each) on the first busy period and on one later busy
 //!   period a table may be judged on, `--method windows` every window of every trial
