@@ -30,6 +30,9 @@ pub struct KeySpace {
     /// `{bucket}` is written `bucket_base + bucket`, where the engine's
     /// `bucket` counts back from the newest (0) to older ones (−1, …).
     pub bucket_base: i64,
+    /// Per template part, the index in `entities` of the entity it names
+    /// (None for any other part, or an entity the scenario lacks).
+    slots: Vec<Option<usize>>,
 }
 
 /// The shard of an instance named `name` over `shards` write shards:
@@ -65,6 +68,14 @@ impl KeySpace {
                 values.push(e.values.clone());
             }
         }
+        let slots = template
+            .parts
+            .iter()
+            .map(|part| match part {
+                TemplatePart::Entity(name) => entities.iter().position(|(n, _)| n == name),
+                _ => None,
+            })
+            .collect();
         KeySpace {
             template: template.parts.clone(),
             entities,
@@ -72,6 +83,7 @@ impl KeySpace {
             values,
             shard_by: None,
             bucket_base: 0,
+            slots,
         }
     }
 
@@ -99,28 +111,19 @@ impl KeySpace {
     /// [`KeySpace::format`] appended to `out` (placement formats the head's
     /// keys in every trial and bucket: one buffer, no allocation per key).
     pub fn format_into(&self, out: &mut String, ids: &[u64], shard: Option<u32>, bucket: i64) {
-        use std::fmt::Write;
-        // Writing to a String cannot fail.
-        for part in &self.template {
+        // Numbers as `Display` writes them, without the formatting machinery.
+        let mut digits = itoa::Buffer::new();
+        for (part, slot) in self.template.iter().zip(&self.slots) {
             match part {
                 TemplatePart::Literal(s) => out.push_str(s),
-                TemplatePart::Entity(name) => {
-                    let i = self.entities.iter().position(|(n, _)| n == name);
-                    match i.and_then(|i| ids.get(i).map(|id| (i, *id))) {
-                        Some((i, id)) => {
-                            match self.values.get(i).and_then(|v| v.get(id as usize)) {
-                                Some(v) => out.push_str(v),
-                                None => {
-                                    let _ = write!(out, "{id}");
-                                }
-                            }
-                        }
-                        None => out.push('?'),
-                    }
-                }
-                TemplatePart::Bucket => {
-                    let _ = write!(out, "{}", self.bucket_base + bucket);
-                }
+                TemplatePart::Entity(_) => match slot.and_then(|i| ids.get(i).map(|id| (i, *id))) {
+                    Some((i, id)) => match self.values.get(i).and_then(|v| v.get(id as usize)) {
+                        Some(v) => out.push_str(v),
+                        None => out.push_str(digits.format(id)),
+                    },
+                    None => out.push('?'),
+                },
+                TemplatePart::Bucket => out.push_str(digits.format(self.bucket_base + bucket)),
                 TemplatePart::Shard => {
                     let shard = match self.shard_by {
                         Some((e, n)) => ids
@@ -128,7 +131,7 @@ impl KeySpace {
                             .map_or(0, |&id| shard_of(&self.instance_name(e, id), n)),
                         None => shard.unwrap_or(0),
                     };
-                    let _ = write!(out, "{shard}");
+                    out.push_str(digits.format(shard));
                 }
                 TemplatePart::Time => out.push_str("<time>"),
                 TemplatePart::Id => out.push_str("<id>"),
