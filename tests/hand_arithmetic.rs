@@ -260,6 +260,71 @@ fn a_table_under_its_capacity_is_not_throttled() {
     );
 }
 
+#[test]
+fn table_capacity_is_judged_on_the_day_the_grown_traffic_outruns_it() {
+    // 800 WCU/s of 1 KB puts against 1,000 provisioned fits on day 0; at
+    // 10%/month the traffic is × e^{ln(1.1)·365/30} = 3.19 by day 365, so
+    // 1 − 1,000 / (800 × 3.19) = 60.8% of the write units are over the cap.
+    // The verdict (day 365), the per-day table-limit rows and the throttled
+    // cells must all say day 365's figures, not day 0's.
+    let text = provisioned("write_capacity = 1000", 800).replace(
+        "duration = \"10m\"",
+        "duration = \"10m\"\ngrowth = \"10%/month\"\ncheckpoints = [\"0d\", \"365d\"]",
+    );
+    let r = run(&text);
+    let t = &r.tables[0];
+    let factor = (1.1f64.ln() / 30.0 * 365.0).exp();
+    assert!((t.checkpoints[1].traffic_factor - factor).abs() < 1e-9);
+    let expected = 1.0 - 1000.0 / (800.0 * factor);
+    let cap = |i: usize| {
+        t.checkpoints[i]
+            .table_limit
+            .as_ref()
+            .and_then(|l| l.caps[1].as_ref())
+            .expect("a write cap each day")
+            .throttled_fraction
+            .mean
+    };
+    assert!(cap(0) < 1e-6, "day 0: {}", cap(0));
+    assert!(
+        (cap(1) - expected).abs() < 0.005,
+        "day 365: {} vs {expected}",
+        cap(1)
+    );
+    let v = r
+        .verdicts
+        .iter()
+        .find(|v| v.check == "table_throughput" && v.detail.contains("WCU"))
+        .expect("a write table_throughput verdict");
+    assert_eq!(v.status.as_str(), "fail");
+    let pct = format!("{}%", keyheat::format::sig3(100.0 * cap(1)));
+    assert!(
+        v.detail.contains("the table limit binds")
+            && v.detail.contains(&pct)
+            && v.detail.ends_with("(day 365, traffic × 3.19)"),
+        "{}",
+        v.detail
+    );
+    // The report lists the limit on each day; the design table's throttled
+    // share is day 365's (the whole table's, the cap's share included).
+    let md = keyheat::report::markdown(&r, &[]);
+    assert!(
+        md.contains("| orders, day 0 | provisioned capacity |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| orders, day 365 | provisioned capacity |"),
+        "{md}"
+    );
+    let worst = t.checkpoints[1].throttled_fraction.mean;
+    assert!((worst - expected).abs() < 0.005, "{worst} vs {expected}");
+    let cell = keyheat::report::throttled_cell(t);
+    assert!(
+        cell.starts_with(&keyheat::format::percent(worst)),
+        "{cell} vs {worst}"
+    );
+}
+
 /// A Cassandra event journal: one journal written at `rate` rows/s of
 /// `size` each, `columns` columns per row (and `values_warning` values per
 /// partition), `bucket` (or none).

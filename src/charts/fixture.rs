@@ -280,6 +280,7 @@ fn checkpoint(day: f64, traffic_factor: f64, p95: f64, throttled: f64) -> Checkp
         partitions: 8,
         limits_per_s: [Some(3000.0), Some(1000.0), None],
         stored_bytes: 1.0e9 + day * 1.0e8,
+        table_limit: None,
     }
 }
 

@@ -252,6 +252,7 @@ pub fn reduce_trials(
                 t.partition_combined_limit_per_s,
             ],
             stored_bytes: t.stored_bytes,
+            table_limit: t.table_limit.clone(),
         }];
     }
     reduce::set_monthly_costs(scenario, store, &mut d.tables);
@@ -393,6 +394,7 @@ fn simulate(
                     d.tables[ti].partition_combined_limit_per_s,
                 ],
                 stored_bytes: d.tables[ti].stored_bytes,
+                table_limit: d.tables[ti].table_limit.clone(),
             })
             .collect();
     }

@@ -201,7 +201,7 @@ pub struct TableSummary<'a> {
     /// tail_peak_error_bound}`).
     pub placement: Placement,
     /// The busy period at each checkpoint day.
-    pub checkpoints: Vec<CheckpointSummary>,
+    pub checkpoints: Vec<CheckpointSummary<'a>>,
     /// The cluster's node load where the store has nodes (the same object
     /// in every table); `null` otherwise.
     pub nodes: Option<NodeSummary<'a>>,
@@ -266,7 +266,7 @@ pub struct BreachSummary {
 
 /// The busy period simulated at one checkpoint day.
 #[derive(Debug, Serialize)]
-pub struct CheckpointSummary {
+pub struct CheckpointSummary<'a> {
     /// Day of the horizon.
     pub day: f64,
     /// Traffic multiplier at that day.
@@ -279,6 +279,12 @@ pub struct CheckpointSummary {
     pub partitions: usize,
     /// Expected bytes the table stores that day.
     pub stored_bytes: f64,
+    /// The table-level limit that day, as the table's `table_limit`, when
+    /// the store sets one and the run has more than one checkpoint (the
+    /// table's own `table_limit` is the judged day's; the `table_throughput`
+    /// verdict judges the busiest traffic's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table_limit: Option<TableLimitSummary<'a>>,
 }
 
 /// The cluster's node load: every table's load on the shared nodes.
@@ -466,7 +472,11 @@ impl<'a> From<&'a TableResults> for TableSummary<'a> {
             partition_size_limit_bytes: t.partition_size_limit_bytes,
             item_size_limit_bytes: t.item_size_limit_bytes,
             placement: t.placement,
-            checkpoints: t.checkpoints.iter().map(CheckpointSummary::from).collect(),
+            checkpoints: t
+                .checkpoints
+                .iter()
+                .map(|c| CheckpointSummary::of(c, t.checkpoints.len() > 1))
+                .collect(),
             nodes: t.nodes.as_ref().map(NodeSummary::from),
             back_pressure: t
                 .back_pressure
@@ -511,8 +521,10 @@ impl From<&Breach> for BreachSummary {
     }
 }
 
-impl From<&Checkpoint> for CheckpointSummary {
-    fn from(c: &Checkpoint) -> Self {
+impl<'a> CheckpointSummary<'a> {
+    /// Checkpoint `c`, with its table limit when `with_limit` (a run of
+    /// several checkpoints).
+    fn of(c: &'a Checkpoint, with_limit: bool) -> Self {
         CheckpointSummary {
             day: c.day,
             traffic_factor: c.traffic_factor,
@@ -520,6 +532,11 @@ impl From<&Checkpoint> for CheckpointSummary {
             throttled_fraction: c.throttled_fraction.into(),
             partitions: c.partitions,
             stored_bytes: c.stored_bytes,
+            table_limit: c
+                .table_limit
+                .as_ref()
+                .filter(|_| with_limit)
+                .map(TableLimitSummary::from),
         }
     }
 }

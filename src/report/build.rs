@@ -183,13 +183,27 @@ fn busiest_table(r: &RunResults) -> Vec<Inline> {
     let Some(t) = hottest else {
         return vec![];
     };
+    // A later checkpoint that throttles more (the grown traffic over a
+    // table limit) is named with its day, and the judged day's figures with theirs.
+    let (at, later) = match t.most_throttled_later() {
+        Some(c) => (
+            format!(", day {}", sig3(t.day)),
+            format!(
+                "; on day {} (traffic × {}) it throttles {}",
+                sig3(c.day),
+                sig3(c.traffic_factor),
+                percent(c.throttled_fraction.mean)
+            ),
+        ),
+        None => (String::new(), String::new()),
+    };
     let mut p = vec![
         text(" The busiest table, "),
         strong(&t.name),
         text(format!(", peaks at {}× ", sig3(t.peak_utilization.mean))),
         text(sections::utilization_basis(t)),
         text(format!(
-            " (mean over {} trials; p95 {}×) and throttles {} of requested units.",
+            " (mean over {} trials; p95 {}×{at}) and throttles {} of requested units{later}.",
             count(r.trials as usize),
             sig3(t.peak_utilization.p95),
             percent(t.throttled_fraction.mean),
@@ -397,9 +411,14 @@ fn capacity(r: &RunResults) -> Option<Block> {
         ]);
     }
     if let Some(limits) = sections::table_limits(r) {
+        let by_day = if r.tables.iter().any(|t| t.checkpoints.len() > 1) {
+            sections::TABLE_LIMIT_DAYS_NOTE
+        } else {
+            ""
+        };
         blocks.extend([
             Block::Heading("Table-level limits".to_string()),
-            note(sections::TABLE_LIMIT_NOTE),
+            note(format!("{}{by_day}", sections::TABLE_LIMIT_NOTE)),
             text_table("table-limit", limits),
         ]);
     }
@@ -626,12 +645,19 @@ fn variants_table(r: &RunResults) -> Table {
                         .map_or("—".to_string(), |x| sig3(x.peak_utilization.p95)),
                 )]
             }));
+            // The worst table's throttled share, on its worst day.
             let throttled = v
                 .tables
                 .iter()
-                .map(|t| finite(t.throttled_fraction.mean))
-                .fold(0.0, f64::max);
-            cells.push(vec![text(percent(throttled))]);
+                .map(|t| {
+                    let worst = t
+                        .most_throttled_later()
+                        .map_or(t.throttled_fraction.mean, |c| c.throttled_fraction.mean);
+                    (finite(worst), t)
+                })
+                .reduce(|a, b| if b.0 > a.0 { b } else { a })
+                .map_or(percent(0.0), |(_, t)| super::throttled_cell(t));
+            cells.push(vec![text(throttled)]);
             cells.push(vec![text(first_breach(&v.tables))]);
             cells.push(vec![text(
                 v.tables

@@ -27,7 +27,7 @@ mod replay;
 mod sections;
 mod terminal;
 
-pub use terminal::{first_breach_day, table_status, terminal_table};
+pub use terminal::{first_breach_day, table_status, terminal_table, throttled_cell};
 
 use std::path::PathBuf;
 

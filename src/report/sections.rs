@@ -4,7 +4,8 @@
 
 use crate::format::{axis, bytes, count, money, percent, sig3, whole};
 use crate::results::{
-    Breach, Proportion, Recommendation, RunResults, Stat, Status, TableResults, Verdict,
+    Breach, Proportion, Recommendation, RunResults, Stat, Status, TableLimitResults, TableResults,
+    Verdict,
 };
 
 /// A table of plain text: header, right alignment per column, rows.
@@ -360,8 +361,8 @@ pub(super) fn table_limits(r: &RunResults) -> Option<TextTable> {
     let rows: Vec<Vec<String>> = r
         .tables
         .iter()
-        .filter_map(|t| t.table_limit.as_ref().map(|l| (t, l)))
-        .map(|(t, l)| {
+        .flat_map(table_limit_days)
+        .map(|(name, l)| {
             let caps: Vec<String> = ["read", "write"]
                 .iter()
                 .zip(&l.caps)
@@ -398,7 +399,7 @@ pub(super) fn table_limits(r: &RunResults) -> Option<TextTable> {
                 )
             };
             vec![
-                t.name.clone(),
+                name,
                 l.label.clone(),
                 steps,
                 mean_ci(&l.throttled_fraction, percent),
@@ -552,6 +553,27 @@ pub(super) fn node_memory(r: &RunResults) -> Option<TextTable> {
     })
 }
 
+/// A table's table limits, each with its row's name: the table's own, or,
+/// over several checkpoints, each day's (`"orders, day 365"`): the traffic
+/// the limit throttles grows, and `table_throughput` judges the busiest.
+fn table_limit_days(t: &TableResults) -> Vec<(String, &TableLimitResults)> {
+    if t.checkpoints.len() > 1 {
+        t.checkpoints
+            .iter()
+            .filter_map(|c| {
+                let l = c.table_limit.as_ref()?;
+                Some((format!("{}, day {}", t.name, sig3(c.day)), l))
+            })
+            .collect()
+    } else {
+        t.table_limit
+            .as_ref()
+            .map(|l| (t.name.clone(), l))
+            .into_iter()
+            .collect()
+    }
+}
+
 /// What a table's peak utilization is measured against, for the summary
 /// sentence: its per-partition limit, or its table limit over time when it
 /// has no per-partition limit.
@@ -567,6 +589,9 @@ pub(super) fn utilization_basis(t: &TableResults) -> String {
 
 /// The note above the table-limit table.
 pub(super) const TABLE_LIMIT_NOTE: &str = "Limits on the whole table, applied per window to the table's units summed over its partitions: constant read and write caps (DynamoDB's provisioned capacity, on-demand's twice the previous peak) or a reads + writes limit that changes over simulated time (Firestore's ramp; steps far above the traffic are left out). A window's excess is throttled and counts in the table's throttled share. Throttling stops at the end of the last stationary stretch (one step, one rate) in which a window went over a limit; minutes count from the start of the busy period.";
+
+/// Appended to [`TABLE_LIMIT_NOTE`] when traffic grows over checkpoints.
+pub(super) const TABLE_LIMIT_DAYS_NOTE: &str = " Traffic grows over the horizon, so each checkpoint day has its own row; the `table_throughput` check judges the busiest day's.";
 
 /// A table's bound on the busiest judged server's error: over its
 /// partitions, or over its nodes (named, e.g. "(masters)") where only the

@@ -22,7 +22,7 @@ const HEAD: [&str; 8] = [
 /// The table as text lines (header first), one row per design and table:
 /// `peak p95` (the p95 over trials of the peak window utilization, on the
 /// table's judged day), `throttled` (mean share of requested units
-/// throttled), `first breach` (the earliest mean first-breach day of the
+/// throttled, [`throttled_cell`]), `first breach` (the earliest mean first-breach day of the
 /// item-collection, item and rows ceilings, `—` when none within the
 /// horizon), `fan-out` (queries a whole-key read issues), `monthly cost`
 /// (with the currency; `—` without `[pricing]`) and `verdict` (the worst
@@ -95,6 +95,20 @@ pub fn first_breach_day(t: &TableResults) -> Option<f64> {
         .reduce(f64::min)
 }
 
+/// A table's throttled share as a cell: the judged day's mean, or, when a
+/// later checkpoint throttles more (a table limit the grown traffic
+/// outruns), that day's with its day: `"20.4% (day 365)"`.
+pub fn throttled_cell(t: &TableResults) -> String {
+    match t.most_throttled_later() {
+        Some(c) => format!(
+            "{} (day {})",
+            percent(c.throttled_fraction.mean),
+            sig3(c.day)
+        ),
+        None => percent(t.throttled_fraction.mean),
+    }
+}
+
 /// The worst verdict on table `table` among `verdicts` (`pass` without
 /// any), the cluster's checks on nodes it shares included.
 pub fn table_status(verdicts: &[Verdict], table: &str) -> Status {
@@ -116,7 +130,7 @@ fn row(
         design.to_string(),
         t.name.clone(),
         sig3(t.peak_utilization.p95),
-        percent(t.throttled_fraction.mean),
+        throttled_cell(t),
         first_breach_day(t).map_or("—".to_string(), |d| format!("day {}", sig3(d))),
         count(t.fan_out as usize),
         match (t.monthly_cost, currency) {

@@ -305,6 +305,36 @@ impl TableResults {
             ("rows", &self.rows_breach),
         ]
     }
+
+    /// The table-level limit at the busiest traffic (the last checkpoint of
+    /// the highest traffic factor), what the `table_throughput` verdict
+    /// judges; the table's own `table_limit` without checkpoints.
+    pub fn busiest_table_limit(&self) -> Option<&TableLimitResults> {
+        match self
+            .checkpoints
+            .iter()
+            .max_by(|a, b| a.traffic_factor.total_cmp(&b.traffic_factor))
+        {
+            Some(c) => c.table_limit.as_ref(),
+            None => self.table_limit.as_ref(),
+        }
+    }
+
+    /// The checkpoint with the highest mean throttled share, when a later
+    /// one throttles more than the judged day (`day`) does: its day and
+    /// throttled share (the first of equals). `None` when the judged day's
+    /// figures are the worst.
+    pub fn most_throttled_later(&self) -> Option<&Checkpoint> {
+        let worst = self.checkpoints.iter().reduce(|a, b| {
+            if b.throttled_fraction.mean > a.throttled_fraction.mean {
+                b
+            } else {
+                a
+            }
+        })?;
+        (worst.day != self.day && worst.throttled_fraction.mean > self.throttled_fraction.mean)
+            .then_some(worst)
+    }
 }
 
 /// One access pattern's requests, capacity units and cost on its table (or
@@ -520,6 +550,7 @@ pub struct NodeMemory {
 ///     partitions: 1,
 ///     limits_per_s: [None, None, None],
 ///     stored_bytes: 0.0,
+///     table_limit: None,
 /// };
 /// // Day 365 is clearly worse than day 0.
 /// assert_eq!(judged_checkpoint(&[at(0.0, 1.0, 1.1), at(365.0, 2.0, 2.1)]), Some(1));
@@ -558,6 +589,10 @@ pub struct Checkpoint {
     pub limits_per_s: [Option<f64>; 3],
     /// Expected bytes the table stores that day.
     pub stored_bytes: f64,
+    /// The table-level limit that day (DynamoDB's provisioned or on-demand
+    /// capacity, Firestore's ramp), when the store sets one: each
+    /// checkpoint's own, since the traffic it throttles grows.
+    pub table_limit: Option<TableLimitResults>,
 }
 
 /// The key-placement approximation in force for a table.

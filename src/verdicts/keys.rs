@@ -8,11 +8,12 @@ use super::table::status_for;
 use crate::format::sig3;
 use crate::results::{KeyChecks, Status, TableResults, Verdict};
 
-/// What the per-window simulation of side `side`'s constant cap found, when
-/// some window went over it: a sentence for the verdict, and the status of
-/// its p95 peak utilization.
+/// What the per-window simulation of side `side`'s constant cap found at
+/// the busiest traffic (the day the key checks judge), when some window
+/// went over it: a sentence for the verdict, and the status of its p95
+/// peak utilization.
 fn simulated_cap(t: &TableResults, side: usize, headroom: f64) -> (String, Status) {
-    let Some(c) = t.table_limit.as_ref().and_then(|l| l.caps[side].as_ref()) else {
+    let Some(c) = t.busiest_table_limit().and_then(|l| l.caps[side].as_ref()) else {
         return (String::new(), Status::Pass);
     };
     if c.throttled_fraction.mean <= 0.0 {
