@@ -450,12 +450,12 @@ consistency = "strong"
 /// A query through a local secondary index reads its entries, costed by
 /// their size (Developer Guide, "Provisioned throughput considerations for
 /// Local Secondary Indexes"), not the base items'. Keys, as their text plus
-/// 16 B per template part: the index key "C#{customer}" (12 + 32 = 44 B)
-/// and sort key "{time}" (6 + 16 = 22 B), the table key "C#{customer}"
-/// (44 B) and sort key "O#{time}" (8 + 32 = 40 B): 150 B. A strongly
-/// consistent query of 20 entries:
-/// - keys only: 20 × (150 + 100) = 5,000 B → ⌈5,000 / 4,096⌉ = 2 RCU;
-/// - include 2,000 B: 20 × 2,250 = 45,000 B → 11 RCU;
+/// 16 B per template part: the table key "C#{customer}" (12 + 32 = 44 B)
+/// and sort key "O#{time}" (8 + 32 = 40 B), the index sort key "{time}"
+/// (6 + 16 = 22 B; a local index shares the table's partition key): 106 B.
+/// A strongly consistent query of 20 entries:
+/// - keys only: 20 × (106 + 100) = 4,120 B → ⌈4,120 / 4,096⌉ = 2 RCU;
+/// - include 2,000 B: 20 × 2,206 = 44,120 B → 11 RCU;
 /// - all (the 1,000 B item + 100 B): 20 × 1,100 = 22,000 B → 6 RCU;
 ///
 /// and the base table's 20 items of 1,000 B: 20,000 B → 5 RCU.
@@ -504,4 +504,70 @@ by = "customer"
     assert_eq!(units("{ include = \"2000B\" }", true), 11.0);
     assert_eq!(units("\"all\"", true), 6.0);
     assert_eq!(units("\"keys_only\"", false), 5.0);
+}
+
+/// A DynamoDB item collection counts its items' local secondary index
+/// entries (API Reference, `ItemCollectionMetrics.SizeEstimateRangeGB`:
+/// "the size of all the items in the table, plus the size of all attributes
+/// projected into all of the local secondary indexes"). One user's key
+/// takes 10 puts/s of 1,000 B items; a keys-only entry is the table key
+/// "U#{user}" (8 + 2 × 16 = 40 B) and sort key "{time}" (6 + 16 = 22 B),
+/// the index sort key "K#{id}" (6 + 32 = 38 B) and 100 B: 200 B. The
+/// collection reaches 10 GiB on day 10,737,418,240 / (864,000 × 1,200) =
+/// 10.36. A second put pattern at the same rate
+/// that leaves the index untouched (a sparse index) halves the entries per
+/// item: 1,100 B an item at 20 puts/s, day 5.65.
+#[test]
+fn local_index_entries_count_in_the_item_collection() {
+    let text = |index: &str, second: &str| {
+        format!(
+            r#"
+schema_version = 1
+name = "lsi-size"
+[store]
+kind = "dynamodb"
+write_capacity = 10000
+[simulation]
+trials = 8
+duration = "1m"
+horizon = "30d"
+[[entity]]
+name = "user"
+count = 1
+[[table]]
+name = "events"
+partition_key = "U#{{user}}"
+sort_key = "{{time}}"
+item_size = "1000B"
+{index}
+[[access_pattern]]
+name = "Record"
+table = "events"
+operation = "put"
+rate = 10
+by = "user"
+{second}
+"#
+        )
+    };
+    let lsi = "[[table.index]]\nname = \"by_kind\"\nlocal = true\nsort_key = \"K#{id}\"\nprojection = \"keys_only\"";
+    let day = |index: &str, second: &str| {
+        let r = run(&text(index, second));
+        table(&r, "events")
+            .size_breach
+            .mean_day
+            .expect("a breach within 30 days")
+    };
+    let limit = 10.0 * 1024f64.powi(3);
+    let expected = |rate: f64, bytes: f64| limit / (rate * 86_400.0 * bytes);
+    let with = day(lsi, "");
+    assert!((with - expected(10.0, 1200.0)).abs() < 0.02, "{with}");
+    // Without a local index DynamoDB sets no collection limit: the key
+    // holds its 30 days of items, 864,000 × 30 × 1,000 B = 25.9 GB.
+    let r = run(&text("", ""));
+    let held = table(&r, "events").max_item_collection_bytes.mean;
+    assert!((held / 2.592e10 - 1.0).abs() < 0.005, "{held}");
+    let sparse = "[[access_pattern]]\nname = \"Record unindexed\"\ntable = \"events\"\noperation = \"put\"\nrate = 10\nby = \"user\"\nindex_untouched = [\"by_kind\"]";
+    let half = day(lsi, sparse);
+    assert!((half - expected(20.0, 1100.0)).abs() < 0.02, "{half}");
 }

@@ -215,7 +215,8 @@ impl GrowthPlan {
             collection_limit: layout.item_collection_limit_bytes,
             rows_limit: store.partition_rows_limit(),
             collection_limit_rejects_writes: store.collection_limit_rejects_writes(),
-            overhead_bytes: store.row_overhead_bytes(),
+            overhead_bytes: store.row_overhead_bytes()
+                + local_index_bytes(scenario, table, streams, store),
             item_limit: layout.item_size_limit_bytes,
             shard_by_in_key: table
                 .shard_by
@@ -878,6 +879,52 @@ impl WriteTotals {
         }
         totals
     }
+}
+
+/// Bytes each stored item adds to its item collection through the table's
+/// local secondary indexes, where the store counts them there
+/// ([`StoreModel::local_index_entries_in_collection`]): each local index's
+/// entry ([`index_entry_bytes`]: the keys, the projected attributes and
+/// 100 B) times the share of the items put or updated by patterns that
+/// write that index (an index the pattern leaves untouched holds no entry
+/// for its items: a sparse index). 0 without local indexes or puts.
+///
+/// [`StoreModel::local_index_entries_in_collection`]: crate::store::StoreModel::local_index_entries_in_collection
+/// [`index_entry_bytes`]: super::plan::index_entry_bytes
+fn local_index_bytes(
+    scenario: &Scenario,
+    table: &Table,
+    streams: &[Stream],
+    store: &dyn crate::store::StoreModel,
+) -> f64 {
+    if !store.local_index_entries_in_collection() {
+        return 0.0;
+    }
+    let written: Vec<(f64, &crate::scenario::AccessPattern)> = streams
+        .iter()
+        .filter(|s| s.is_write)
+        .map(|s| (s, &scenario.access_patterns[s.pattern]))
+        .filter(|(_, p)| matches!(p.operation, Operation::Put | Operation::Update))
+        .map(|(s, p)| (per_day(s) * items_of(scenario, s), p))
+        .collect();
+    let total: f64 = written.iter().map(|(items, _)| items).sum();
+    if total <= 0.0 {
+        return 0.0;
+    }
+    table
+        .indexes
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| i.local)
+        .map(|(x, i)| {
+            let indexed: f64 = written
+                .iter()
+                .filter(|(_, p)| p.index_writes(x) > 0.0)
+                .map(|(items, _)| items)
+                .sum();
+            indexed / total * super::plan::index_entry_bytes(table, i)
+        })
+        .sum()
 }
 
 /// Mean requests per day of a stream.

@@ -565,11 +565,19 @@ pub fn peak_bytes(growth: &super::growth::GrowthPlan, day: f64) -> f64 {
 }
 
 /// Bytes of one index entry: the keys, the projected attributes and 100 B of
-/// overhead (DynamoDB Developer Guide, "item size of a secondary index").
-/// Keys are counted as their template text plus 16 B per placeholder.
+/// overhead (DynamoDB Developer Guide, "item size of a secondary index":
+/// the table's primary key, the index key attributes, the projected
+/// attributes; a local index shares the table's partition key, so only its
+/// sort key is an attribute of its own). Keys are counted as their template
+/// text plus 16 B per template part (literal or placeholder).
 pub fn index_entry_bytes(table: &Table, index: &Index) -> f64 {
     let key_bytes = |t: &KeyTemplate| t.text.len() as f64 + 16.0 * t.parts.len() as f64;
-    let keys = key_bytes(&index.partition_key)
+    let own_partition_key = if index.local {
+        0.0
+    } else {
+        key_bytes(&index.partition_key)
+    };
+    let keys = own_partition_key
         + index.sort_key.as_ref().map_or(0.0, key_bytes)
         + key_bytes(&table.partition_key)
         + table.sort_key.as_ref().map_or(0.0, key_bytes);

@@ -267,6 +267,16 @@ impl StoreModel for DynamoDb {
         true
     }
 
+    /// An item collection "includes the size of all the items in the table,
+    /// plus the size of all attributes projected into all of the local
+    /// secondary indexes on that table" (DynamoDB API Reference,
+    /// `ItemCollectionMetrics.SizeEstimateRangeGB`; the 10 GB limit of
+    /// `ItemCollectionSizeLimitExceededException`), and a partition's 10 GB
+    /// holds its local index entries with its items.
+    fn local_index_entries_in_collection(&self) -> bool {
+        true
+    }
+
     fn kind(&self) -> StoreKind {
         StoreKind::DynamoDb
     }
@@ -505,10 +515,10 @@ impl StoreModel for DynamoDb {
         out.push(f(
             "item_collection_limit",
             format!(
-                "{} bytes (10 GB), only with a local secondary index",
+                "{} bytes (10 GB), only with a local secondary index; the collection counts each item's local index entries (keys, projected attributes, 100 B)",
                 exact(self.item_collection_limit)
             ),
-            &format!("{guide}: item collection size limit"),
+            &format!("{guide}: item collection size limit; API Reference, ItemCollectionMetrics (the size includes the attributes projected into local indexes)"),
             false,
         ));
         out

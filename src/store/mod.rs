@@ -283,6 +283,13 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
         0.0
     }
 
+    /// Whether an item's local secondary index entries are stored, and
+    /// counted, in its item collection (DynamoDB), so they add to the
+    /// collection's size and the table's stored bytes.
+    fn local_index_entries_in_collection(&self) -> bool {
+        false
+    }
+
     /// Bytes the store adds to every key it holds in memory (Redis: the
     /// keyspace entry, object header and string headers), when the store's
     /// nodes hold their data in memory and keyheat reports bytes per node
