@@ -538,7 +538,7 @@ fn table_partitions(s: &Scenario, store: &dyn StoreModel, ti: usize, periods: f6
         .iter()
         .filter(|i| !i.local)
         .map(|i| {
-            let entry = super::plan::index_entry_bytes(t, i);
+            let entry = crate::store::index_entry_bytes(t, i);
             partitions(s, store, ti, entry, periods)
         })
         .fold(

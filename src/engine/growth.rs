@@ -890,7 +890,7 @@ impl WriteTotals {
 /// for its items: a sparse index). 0 without local indexes or puts.
 ///
 /// [`StoreModel::local_index_entries_in_collection`]: crate::store::StoreModel::local_index_entries_in_collection
-/// [`index_entry_bytes`]: super::plan::index_entry_bytes
+/// [`index_entry_bytes`]: crate::store::index_entry_bytes
 fn local_index_bytes(
     scenario: &Scenario,
     table: &Table,
@@ -922,7 +922,7 @@ fn local_index_bytes(
                 .filter(|(_, p)| p.index_writes(x) > 0.0)
                 .map(|(items, _)| items)
                 .sum();
-            indexed / total * super::plan::index_entry_bytes(table, i)
+            indexed / total * crate::store::index_entry_bytes(table, i)
         })
         .sum()
 }

@@ -9,8 +9,7 @@ use super::window::Limits;
 use crate::distributions::popularity::RankShares;
 use crate::distributions::severity::{Severity, SEVERITY_MAX_ITEM_DRAWS, SEVERITY_SAMPLES};
 use crate::scenario::{
-    AccessPattern, Index, KeyTemplate, Operation, Popularity, Projection, Scenario, ShardStrategy,
-    SizeDist, Table,
+    AccessPattern, Operation, Popularity, Projection, Scenario, ShardStrategy, SizeDist, Table,
 };
 use crate::store::{StoreModel, TableDemand, TableLayout};
 use rand::{Rng, SeedableRng};
@@ -564,32 +563,8 @@ pub fn peak_bytes(growth: &super::growth::GrowthPlan, day: f64) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// Bytes of one index entry: the keys, the projected attributes and 100 B of
-/// overhead (DynamoDB Developer Guide, "item size of a secondary index":
-/// the table's primary key, the index key attributes, the projected
-/// attributes; a local index shares the table's partition key, so only its
-/// sort key is an attribute of its own). Keys are counted as their template
-/// text plus 16 B per template part (literal or placeholder).
-pub fn index_entry_bytes(table: &Table, index: &Index) -> f64 {
-    let key_bytes = |t: &KeyTemplate| t.text.len() as f64 + 16.0 * t.parts.len() as f64;
-    let own_partition_key = if index.local {
-        0.0
-    } else {
-        key_bytes(&index.partition_key)
-    };
-    let keys = own_partition_key
-        + index.sort_key.as_ref().map_or(0.0, key_bytes)
-        + key_bytes(&table.partition_key)
-        + table.sort_key.as_ref().map_or(0.0, key_bytes);
-    match &index.projection {
-        Projection::All => table.item_size.mean() + 100.0,
-        Projection::KeysOnly => keys + 100.0,
-        Projection::Include { bytes } => keys + bytes + 100.0,
-    }
-}
-
 /// A global secondary index as a table of its own: its key templates, entries
-/// of [`index_entry_bytes`], the patterns that read it, and the index writes
+/// of [`crate::store::index_entry_bytes`], the patterns that read it, and the index writes
 /// of each base write pattern ([`AccessPattern::index_writes`], DynamoDB
 /// Developer Guide, "Provisioned throughput considerations for Global
 /// Secondary Indexes"): none when the pattern leaves the index untouched,
@@ -609,7 +584,7 @@ pub fn global_index_scenario(scenario: &Scenario, ti: usize, xi: usize) -> Scena
         name: format!("{}.{}", table.name, index.name),
         partition_key: index.partition_key.clone(),
         sort_key: index.sort_key.clone(),
-        item_size: SizeDist::Fixed(index_entry_bytes(table, index)),
+        item_size: SizeDist::Fixed(crate::store::index_entry_bytes(table, index)),
         shards: index.shards,
         shard_strategy: index.shard_strategy,
         shard_by: index.shard_by.clone(),
@@ -1089,7 +1064,11 @@ fn drawn_severity(
         .filter(|(_, i)| i.local)
         .map(|(x, i)| {
             p.index_writes(x)
-                * store.write_cost(p.operation, p.consistency, index_entry_bytes(table, i))
+                * store.write_cost(
+                    p.operation,
+                    p.consistency,
+                    crate::store::index_entry_bytes(table, i),
+                )
         })
         .sum();
     // A read through a local secondary index returns its entries, costed by
@@ -1103,7 +1082,7 @@ fn drawn_severity(
         .filter(|i| i.local && !p.operation.is_write());
     let entry = local_index.map(|i| match i.projection {
         Projection::All => None,
-        _ => Some(index_entry_bytes(table, i)),
+        _ => Some(crate::store::index_entry_bytes(table, i)),
     });
     let item_size = table.item_size.sampler();
     let item_bytes = |rng: &mut Xoshiro256PlusPlus| match entry {

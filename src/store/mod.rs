@@ -496,6 +496,31 @@ pub(crate) fn figure(
     }
 }
 
+/// Bytes of one index entry: the keys, the projected attributes and 100 B of
+/// overhead (DynamoDB Developer Guide, "item size of a secondary index":
+/// the table's primary key, the index key attributes, the projected
+/// attributes; a local index shares the table's partition key, so only its
+/// sort key is an attribute of its own). Keys are counted as their template
+/// text plus 16 B per template part (literal or placeholder).
+pub fn index_entry_bytes(table: &crate::scenario::Table, index: &crate::scenario::Index) -> f64 {
+    use crate::scenario::{KeyTemplate, Projection};
+    let key_bytes = |t: &KeyTemplate| t.text.len() as f64 + 16.0 * t.parts.len() as f64;
+    let own_partition_key = if index.local {
+        0.0
+    } else {
+        key_bytes(&index.partition_key)
+    };
+    let keys = own_partition_key
+        + index.sort_key.as_ref().map_or(0.0, key_bytes)
+        + key_bytes(&table.partition_key)
+        + table.sort_key.as_ref().map_or(0.0, key_bytes);
+    match &index.projection {
+        Projection::All => table.item_size.mean() + 100.0,
+        Projection::KeysOnly => keys + 100.0,
+        Projection::Include { bytes } => keys + bytes + 100.0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
