@@ -1320,6 +1320,35 @@ fn a_bare_growth_over_the_cap_says_how_it_was_read() {
     );
 }
 
+/// A time bucket longer than the horizon warns where it is written: no
+/// write reaches a second bucket, so the bucket bounds nothing projected.
+/// A bucket of exactly the horizon does not warn.
+#[test]
+fn a_bucket_longer_than_the_horizon_warns_where_it_is_written() {
+    let text = base_with(
+        "partition_key = \"CUSTOMER#{customer}\"\n",
+        "partition_key = \"CUSTOMER#{customer}#{bucket}\"\nbucket = \"400d\"\n",
+    );
+    let s = Scenario::from_str_at(&text, "b.toml").expect("valid, with a warning");
+    let shown: Vec<String> = s.warnings.iter().map(ToString::to_string).collect();
+    assert_eq!(shown.len(), 1, "{shown:#?}");
+    assert!(
+        shown[0].starts_with(
+            "b.toml:14:10: warning: table.orders.bucket: bucket 400 d is longer than the horizon (365 d)"
+        ),
+        "{}",
+        shown[0]
+    );
+    assert!(
+        shown[0].contains("fix: raise the horizon to horizon = \"400d\""),
+        "{}",
+        shown[0]
+    );
+    let within = text.replace("\"400d\"", "\"365d\"");
+    let s = Scenario::from_str_at(&within, "b.toml").expect("valid");
+    assert!(s.warnings.is_empty(), "{:#?}", s.warnings);
+}
+
 /// A checkpoint after the horizon (a new user's `"400d"` with `horizon =
 /// "365d"`) warns where it is written: sizes and breaches stop at the
 /// horizon while that busy period runs later. One at the horizon does not.

@@ -176,6 +176,7 @@ pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
     unitless_duration_warnings(&root, &mut warnings)?;
     unitless_size_warnings(&root, &mut warnings)?;
     late_checkpoint_warnings(&root, &simulation, &mut warnings)?;
+    long_bucket_warnings(&root, &simulation, &mut warnings)?;
     let access_patterns = access_patterns(&root, &tables, &entities, &simulation, &mut warnings)?;
     zero_capacity(&root, &store, &tables, &access_patterns)?;
     let checks = checks(&root)?;
@@ -2151,6 +2152,49 @@ fn late_checkpoint_warnings(
                 format!(
                     "raise the horizon to horizon = \"{}d\", or keep checkpoints within {h}",
                     day.ceil()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Warnings for a table's (or index's) time `bucket` longer than the
+/// horizon: no write moves to a new bucket within it, so the bucket bounds
+/// nothing the projection sees (the item collection grows as if unbucketed
+/// to the horizon), while the name suggests it does.
+fn long_bucket_warnings(
+    root: &Section,
+    simulation: &Simulation,
+    warnings: &mut Vec<Warning>,
+) -> Result<()> {
+    let horizon_s = simulation.horizon_days * 86_400.0;
+    let mut sections = Vec::new();
+    for table in root.elements("table", "[[table]]")? {
+        sections.extend(table.elements("index", "[[table.index]]")?);
+        sections.push(table);
+    }
+    for section in &sections {
+        let Some(f) = section.get("bucket") else {
+            continue;
+        };
+        let Some(bucket_s) = bucket_spec(&f)?.time_s() else {
+            continue;
+        };
+        if bucket_s > horizon_s * (1.0 + 1e-9) {
+            let (b, h) = (
+                crate::format::duration(bucket_s),
+                crate::format::duration(horizon_s),
+            );
+            warnings.push(warning(
+                &f,
+                format!(
+                    "bucket {b} is longer than the horizon ({h}): no write moves to a new bucket \
+                     within it, so the projection grows each item collection as if unbucketed"
+                ),
+                format!(
+                    "raise the horizon to horizon = \"{}d\" to see the bucket roll over, or use a bucket within {h}",
+                    (bucket_s / 86_400.0).ceil()
                 ),
             ));
         }
