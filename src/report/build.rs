@@ -722,10 +722,41 @@ fn recommendation_text(r: &RunResults) -> Vec<Inline> {
             if !why.ends_with('.') {
                 p.push(text("."));
             }
-            p.push(text(" Consider more shards or a narrower time bucket."));
+            p.push(text(format!(" Consider {}.", advice(&r.verdicts))));
         }
     }
     p
+}
+
+/// What to try when no design passes, by what the base design fails: a
+/// hot partition needs its load spread (write shards: a narrower time
+/// bucket moves none of it, every write going to the current bucket), an
+/// item collection over its ceiling a narrower bucket, a table limit more
+/// capacity, full nodes more nodes.
+fn advice(verdicts: &[Verdict]) -> String {
+    let fails = |checks: &[&str]| {
+        verdicts
+            .iter()
+            .any(|v| v.status != Status::Pass && checks.contains(&v.check.as_str()))
+    };
+    let mut out = Vec::new();
+    if fails(&["hot_partition", "hot_node", "hot_key", "monotonic_index"]) {
+        out.push("more write shards for the hot partitions (a narrower time bucket moves no load off them: every write goes to the current bucket), or a cache for hot reads");
+    }
+    if fails(&["partition_size", "partition_rows"]) {
+        out.push("a narrower time bucket or more shards for the item collections that outgrow their ceiling");
+    }
+    if fails(&["table_throughput"]) {
+        out.push("more table capacity, or fewer units per request");
+    }
+    if fails(&["node_memory", "node_storage"]) {
+        out.push("more nodes, or a TTL on what fills them");
+    }
+    if out.is_empty() {
+        "more shards or a narrower time bucket".to_string()
+    } else {
+        out.join("; ")
+    }
 }
 
 fn store(r: &RunResults) -> Block {

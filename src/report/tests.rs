@@ -413,6 +413,10 @@ fn variants_table_and_recommendation() {
         &md,
         "**Recommendation:** none: no alternative passes every check. Consider",
     );
+    // The advice follows what the base design fails: a hot partition
+    // (fail) wants its writes spread, not a narrower bucket; the item
+    // collection (warn) a narrower bucket.
+    has(&md, "Consider more write shards for the hot partitions (a narrower time bucket moves no load off them: every write goes to the current bucket), or a cache for hot reads; a narrower time bucket or more shards for the item collections that outgrow their ceiling.");
     has(&md, "No variant compared passes every check.");
     assert!(!md.contains("★ recommended"));
 }
