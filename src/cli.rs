@@ -186,6 +186,10 @@ pub enum Command {
     Check {
         /// The scenario file.
         scenario: PathBuf,
+        /// Estimate a run of this many trials instead of the scenario's
+        /// `simulation.trials` (as `run --trials`).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=100_000))]
+        trials: Option<u32>,
     },
     /// Draft a scenario from a model you already have: a NoSQL Workbench
     /// data model, CQL CREATE TABLE / CREATE KEYSPACE statements, a
@@ -501,7 +505,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
                 .and_then(|()| o.flush());
             Ok(ExitCode::SUCCESS)
         }
-        Command::Check { scenario } => check(&scenario),
+        Command::Check { scenario, trials } => check(&scenario, trials),
         Command::Compare {
             scenarios,
             out,
@@ -556,7 +560,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
 /// `keyheat check`: validates, prints failing static checks (exit 3) or
 /// `ok`, then the placeholders an import left (a warning; exit 0). A closed
 /// stdout (`| head`) is not an error.
-fn check(scenario: &Path) -> Result<ExitCode> {
+fn check(scenario: &Path, trials: Option<u32>) -> Result<ExitCode> {
     use std::io::Write;
     let s = Scenario::from_path(scenario)?;
     let model = crate::store::Model::for_scenario(&s)?;
@@ -581,7 +585,11 @@ fn check(scenario: &Path) -> Result<ExitCode> {
     if !failing.is_empty() {
         return Ok(ExitCode::from(3));
     }
-    let cost = crate::engine::cost::estimate(&s, &Options::default())?;
+    let options = Options {
+        trials,
+        ..Options::default()
+    };
+    let cost = crate::engine::cost::estimate(&s, &options)?;
     let _ = writeln!(
         o,
         "{}: ok ({}, {}, {}); a run is estimated at {} s of work on one core and {} of memory (budgets {} s, {}: --max-work, --max-memory)",

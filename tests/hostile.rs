@@ -507,6 +507,23 @@ by = "user"
             && said.contains("--max-work 134"),
         "{said}"
     );
+    // `check --trials` estimates the run `run --trials` would do: half the
+    // trials, about half the work (the per-trial ranks and windows are the
+    // work), within the budget: no refusal.
+    let check = assert_cmd::Command::cargo_bin("keyheat")
+        .unwrap()
+        .args(["check", path.to_str().unwrap(), "--trials", "1000"])
+        .output()
+        .unwrap();
+    assert_eq!(check.status.code(), Some(0));
+    let halved = String::from_utf8_lossy(&check.stdout);
+    let work = |text: &str| -> f64 {
+        let at = text.find("estimated at ").expect("an estimate") + "estimated at ".len();
+        text[at..].split(' ').next().unwrap().parse().unwrap()
+    };
+    let ratio = work(&halved) / work(&said);
+    assert!((0.45..=0.55).contains(&ratio), "{ratio}: {halved}");
+    assert!(!halved.contains("refuses"), "{halved}");
     // A folder the writing would refuse is refused first, before any work
     // (not the budget's refusal), and keeps what it holds.
     std::fs::create_dir_all(&out).unwrap();
