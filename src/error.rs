@@ -157,6 +157,8 @@ impl std::fmt::Display for Error {
                     "give a file inside that folder, not the folder (a scenario: e.g. scenarios/orders-by-date.toml)"
                 } else if !path.exists() {
                     "check the path (a relative path starts from the current folder; the shipped scenarios are in scenarios/)"
+                } else if source.kind() == std::io::ErrorKind::InvalidData {
+                    "save the file as UTF-8 text (a TOML file is UTF-8; an editor's \"save with encoding\" converts it)"
                 } else {
                     "check the file's permissions"
                 };

@@ -118,6 +118,25 @@ fn thread_count_does_not_change_output_bytes() {
     }
 }
 
+/// A file that is not UTF-8 (saved as Latin-1 or UTF-16) is named as such,
+/// with the fix, not sent to check its permissions.
+#[test]
+fn a_file_that_is_not_utf8_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("latin1.toml");
+    std::fs::write(&path, b"schema_version = 1\nname = \"caf\xe9\"\n").unwrap();
+    let a = keyheat()
+        .args(["check", path.to_str().unwrap()])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+    assert!(
+        err.contains("did not contain valid UTF-8")
+            && err.contains("fix: save the file as UTF-8 text"),
+        "{err}"
+    );
+}
+
 #[test]
 fn check_validates_without_running() {
     let a = keyheat()

@@ -1282,6 +1282,16 @@ fn quoted_durations_without_a_unit_warn_too() {
     );
     // The reading itself is unchanged (schema v1): 90 s.
     assert_eq!(s.tables[0].ttl_s, Some(90.0));
+    // A round number of hours in seconds is offered as hours first.
+    let hourly = text.replace("ttl = \"90\"", "ttl = 3600");
+    let s = Scenario::from_str_at(&hourly, "q.toml").expect("valid, with warnings");
+    assert!(
+        s.warnings.iter().any(|w| w.to_string().contains(
+            "fix: write the unit: \"1h\" if 3600 seconds are meant, or \"3600d\" for days"
+        )),
+        "{:#?}",
+        s.warnings
+    );
     let written = text
         .replace("horizon = \"120\"", "horizon = \"120d\"")
         .replace("ttl = \"90\"", "ttl = \"90d\"")

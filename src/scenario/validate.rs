@@ -2025,6 +2025,9 @@ fn unitless_duration_warnings(root: &Section, warnings: &mut Vec<Warning>) -> Re
         // others days.
         let fix = if written == "window" || written == "duration" {
             format!("write the unit: \"{n}s\" if seconds are meant, or e.g. window = \"1s\", duration = \"1h\"")
+        } else if let Some(same) = whole_unit(seconds) {
+            // 3600 is likelier an hour in seconds than 3,600 days.
+            format!("write the unit: \"{same}\" if {n} seconds are meant, or \"{n}d\" for days")
         } else {
             format!("write the unit: \"{n}d\" for days, or \"{n}s\" if seconds are meant")
         };
@@ -2200,6 +2203,15 @@ fn long_bucket_warnings(
         }
     }
     Ok(())
+}
+
+/// `seconds` as a whole number of days or hours (`"1h"` for 3600), when it
+/// is one: a number that large and round was likely written in seconds.
+fn whole_unit(seconds: f64) -> Option<String> {
+    [(86_400.0, "d"), (3_600.0, "h")]
+        .into_iter()
+        .find(|(unit, _)| seconds >= *unit && (seconds / unit).fract() == 0.0)
+        .map(|(unit, name)| format!("{}{name}", (seconds / unit) as i64))
 }
 
 /// A warning at the value of `f`.
