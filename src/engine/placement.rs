@@ -25,9 +25,10 @@
 //! fresh keys and scatter-gather requests have their own closed forms.
 
 use super::plan::TablePlan;
-use super::stream::Stream;
+use super::stream::{KeySpace, Stream};
 use super::world::{instance_ids, named_ids, World, HEAD_RANKS};
 use crate::scenario::TemplatePart;
+use crate::store::hash;
 use crate::store::{StoreModel, TableLayout};
 use rand::Rng;
 use rand_distr::{Distribution, StandardNormal};
@@ -133,6 +134,47 @@ struct Sink<'e> {
     /// ([`Sink::draw_spread`]): a sum of independent normal spreads is one
     /// normal spread with the summed variance.
     spread: (f64, f64),
+}
+
+/// Keys hashed in two pieces ([`StoreModel::places_by_salted_fnv`]): the
+/// text before the template's first `{bucket}` once per instances and
+/// shard, the rest per bucket; the FNV-1a state carries over, so a key
+/// lands where its whole text would.
+struct Piecewise {
+    /// The template's first `{bucket}` part ([`KeySpace::bucket_part`]).
+    split: usize,
+    /// Per shard, the hash state of the text before the bucket, for the
+    /// instances being placed (cleared when they change).
+    prefixes: Vec<(Option<u32>, u64)>,
+}
+
+impl Piecewise {
+    /// The partition of the key of instances `ids`, `shard` and bucket `b`
+    /// among `partitions` under the trial's `salt`; `key` is a buffer.
+    fn place(
+        &mut self,
+        keys: &KeySpace,
+        key: &mut String,
+        ids: &[u64],
+        shard: Option<u32>,
+        b: i64,
+        (partitions, salt): (usize, u64),
+    ) -> usize {
+        let prefix = match self.prefixes.iter().find(|p| p.0 == shard) {
+            Some(p) => p.1,
+            None => {
+                key.clear();
+                keys.format_parts_into(key, ids, shard, b, 0..self.split);
+                let state = hash::fnv_extend(hash::FNV_OFFSET, key.as_bytes());
+                self.prefixes.push((shard, state));
+                state
+            }
+        };
+        key.clear();
+        keys.format_parts_into(key, ids, shard, b, self.split..keys.template.len());
+        let state = hash::fnv_extend(prefix, key.as_bytes());
+        hash::place_salted_state(state, partitions, salt).min(partitions - 1)
+    }
 }
 
 impl Sink<'_> {
@@ -411,6 +453,15 @@ impl Placer<'_> {
         };
         // One buffer for every head key's text.
         let mut key = String::with_capacity(64);
+        // Where the store places a key by its text's salted FNV hash and
+        // no key is kept by name, a key is hashed in two pieces: the text
+        // before its bucket once per rank, combination and shard, the rest
+        // per bucket (the same partition as the whole text).
+        let pieces = self.store.places_by_salted_fnv() && !self.keep_keys;
+        let mut piecewise = Piecewise {
+            split: table.keys.bucket_part(),
+            prefixes: Vec::new(),
+        };
         let history = self.history_keys(s, bucket, sink.exact());
         // The history sub-keys' mass and Σ rate² (as independent keys).
         let mut history_mass = (0.0, 0.0);
@@ -436,6 +487,7 @@ impl Placer<'_> {
                     history_mass.1 += per_key * per_key * w2;
                     // The instances named, once a key is not found.
                     let mut named: Option<Vec<u64>> = None;
+                    piecewise.prefixes.clear();
                     for sk in by_name.iter().map(|&j| &s.subkeys[j]) {
                         let b = bucket - i64::from(sk.bucket_back);
                         let r_key = rate * share / combos as f64 * sk.weight;
@@ -446,6 +498,18 @@ impl Placer<'_> {
                             .and_then(|l| l.borrow().get(&known).copied());
                         let part = match found {
                             Some(part) if !self.keep_keys => part,
+                            _ if pieces => {
+                                let ids = named.get_or_insert_with(|| {
+                                    instance_ids(&table.keys, s.driver, id, c, salt)
+                                });
+                                let at = (p_count, salt_place);
+                                let part =
+                                    piecewise.place(&table.keys, &mut key, ids, sk.shard, b, at);
+                                if let Some(l) = &self.landed {
+                                    l.borrow_mut().insert(known, part);
+                                }
+                                part
+                            }
                             _ => {
                                 let ids = named.get_or_insert_with(|| {
                                     instance_ids(&table.keys, s.driver, id, c, salt)
@@ -1272,10 +1336,22 @@ rate = 20
 by = "site"
 range = "6h"
 "#;
-        let scenario = Scenario::from_str_at(text, "quarter-hours.toml").expect("parses");
-        let (plan, model) = prepare(&scenario, &Options::default(), 0.0).expect("plans");
-        for table in &plan.tables {
-            same_with_and_without_the_map(table, model.store());
+        // Cassandra places each key's whole text by its Murmur3 token;
+        // DynamoDB by its salted FNV-1a, hashed in two pieces (the text
+        // before `{bucket}` once, the rest per bucket: [`Piecewise`]) when
+        // no key is kept by name — the map's keys land where the whole text
+        // does either way.
+        let dynamodb = text.replace(
+            "kind = \"cassandra\"\nnodes = 6\nreplication_factor = 3",
+            "kind = \"dynamodb\"\npartitions = 40",
+        );
+        assert_ne!(dynamodb, text);
+        for text in [text, dynamodb.as_str()] {
+            let scenario = Scenario::from_str_at(text, "quarter-hours.toml").expect("parses");
+            let (plan, model) = prepare(&scenario, &Options::default(), 0.0).expect("plans");
+            for table in &plan.tables {
+                same_with_and_without_the_map(table, model.store());
+            }
         }
     }
 

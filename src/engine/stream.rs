@@ -111,9 +111,32 @@ impl KeySpace {
     /// [`KeySpace::format`] appended to `out` (placement formats the head's
     /// keys in every trial and bucket: one buffer, no allocation per key).
     pub fn format_into(&self, out: &mut String, ids: &[u64], shard: Option<u32>, bucket: i64) {
+        self.format_parts_into(out, ids, shard, bucket, 0..self.template.len());
+    }
+
+    /// The index of the template's first `{bucket}` part (its length
+    /// without one): the parts before it are the same in every bucket.
+    pub fn bucket_part(&self) -> usize {
+        self.template
+            .iter()
+            .position(|p| matches!(p, TemplatePart::Bucket))
+            .unwrap_or(self.template.len())
+    }
+
+    /// [`KeySpace::format_into`] of the template's parts `parts` only: a
+    /// key is the text of `0..k` followed by that of `k..len`.
+    pub fn format_parts_into(
+        &self,
+        out: &mut String,
+        ids: &[u64],
+        shard: Option<u32>,
+        bucket: i64,
+        parts: std::ops::Range<usize>,
+    ) {
         // Numbers as `Display` writes them, without the formatting machinery.
         let mut digits = itoa::Buffer::new();
-        for (part, slot) in self.template.iter().zip(&self.slots) {
+        let chosen = self.template[parts.clone()].iter().zip(&self.slots[parts]);
+        for (part, slot) in chosen {
             match part {
                 TemplatePart::Literal(s) => out.push_str(s),
                 TemplatePart::Entity(_) => match slot.and_then(|i| ids.get(i).map(|id| (i, *id))) {

@@ -208,6 +208,10 @@ impl StoreModel for Firestore {
         hash::place_salted(key, partitions, salt)
     }
 
+    fn places_by_salted_fnv(&self) -> bool {
+        true
+    }
+
     fn trial_hash(&self, key: &str) -> Option<u64> {
         Some(hash::key_hash(key.as_bytes()))
     }

@@ -8,7 +8,7 @@
 //! same placement statistics, which is all keyheat predicts.
 
 /// FNV-1a 64-bit offset basis.
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+pub const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 /// FNV-1a 64-bit prime.
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
@@ -54,12 +54,25 @@ pub fn fmix64(mut k: u64) -> u64 {
 /// assert_eq!(key_hash(b"a"), fmix64(0xaf63dc4c8601ec8c));
 /// ```
 pub fn key_hash(bytes: &[u8]) -> u64 {
-    let mut h = FNV_OFFSET;
+    fmix64(fnv_extend(FNV_OFFSET, bytes))
+}
+
+/// The FNV-1a 64 state after `bytes`, from `state` (the offset basis at
+/// the start of a key): a key's text hashed in pieces, its shared prefix
+/// once, gives [`key_hash`]'s value unfinished.
+///
+/// ```
+/// use keyheat::store::hash::{fmix64, fnv_extend, key_hash, FNV_OFFSET};
+/// let prefix = fnv_extend(FNV_OFFSET, b"VEH#42#H#");
+/// assert_eq!(fmix64(fnv_extend(prefix, b"1017")), key_hash(b"VEH#42#H#1017"));
+/// ```
+pub fn fnv_extend(state: u64, bytes: &[u8]) -> u64 {
+    let mut h = state;
     for &b in bytes {
         h ^= u64::from(b);
         h = h.wrapping_mul(FNV_PRIME);
     }
-    fmix64(h)
+    h
 }
 
 /// Maps a 64-bit hash onto `0..n` by multiply-shift (Lemire's fastrange): hash
@@ -82,5 +95,11 @@ pub fn place(key: &str, partitions: usize) -> usize {
 /// [`place`] with the hash re-mixed by `salt` (a different, equally uniform
 /// placement per salt; salt 0 is not special).
 pub fn place_salted(key: &str, partitions: usize, salt: u64) -> usize {
-    range_of(fmix64(key_hash(key.as_bytes()) ^ salt), partitions.max(1))
+    place_salted_state(fnv_extend(FNV_OFFSET, key.as_bytes()), partitions, salt)
+}
+
+/// [`place_salted`] of a key whose text's FNV-1a state is `state`
+/// ([`fnv_extend`] from the offset basis over the whole key).
+pub fn place_salted_state(state: u64, partitions: usize, salt: u64) -> usize {
+    range_of(fmix64(fmix64(state) ^ salt), partitions.max(1))
 }

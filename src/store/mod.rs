@@ -214,6 +214,14 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
         self.place(key, partitions)
     }
 
+    /// Whether [`place_in_trial`](Self::place_in_trial) is
+    /// [`hash::place_salted`] (the stores whose hash is internal), so a
+    /// caller may hash a key's text in pieces ([`hash::fnv_extend`]) and
+    /// place it with [`hash::place_salted_state`]: the same partition.
+    fn places_by_salted_fnv(&self) -> bool {
+        false
+    }
+
     /// For a store whose hash is internal, placed afresh in each trial
     /// (DynamoDB, Cosmos DB, Firestore, generic): the key's unsalted 64-bit
     /// hash `h`, from which [`place_in_trial`](Self::place_in_trial)`(key,
