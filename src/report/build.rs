@@ -183,9 +183,9 @@ fn busiest_table(r: &RunResults) -> Vec<Inline> {
     let Some(t) = hottest else {
         return vec![];
     };
-    // A later checkpoint that throttles more (the grown traffic over a
+    // Another checkpoint that throttles more (the grown traffic over a
     // table limit) is named with its day, and the judged day's figures with theirs.
-    let (at, later) = match t.most_throttled_later() {
+    let (at, later) = match t.more_throttled_day() {
         Some(c) => (
             format!(", day {}", sig3(t.day)),
             format!(
@@ -651,7 +651,7 @@ fn variants_table(r: &RunResults) -> Table {
                 .iter()
                 .map(|t| {
                     let worst = t
-                        .most_throttled_later()
+                        .more_throttled_day()
                         .map_or(t.throttled_fraction.mean, |c| c.throttled_fraction.mean);
                     (finite(worst), t)
                 })

@@ -95,11 +95,11 @@ pub fn first_breach_day(t: &TableResults) -> Option<f64> {
         .reduce(f64::min)
 }
 
-/// A table's throttled share as a cell: the judged day's mean, or, when a
-/// later checkpoint throttles more (a table limit the grown traffic
+/// A table's throttled share as a cell: the judged day's mean, or, when
+/// another checkpoint throttles more (a table limit the grown traffic
 /// outruns), that day's with its day: `"20.4% (day 365)"`.
 pub fn throttled_cell(t: &TableResults) -> String {
-    match t.most_throttled_later() {
+    match t.more_throttled_day() {
         Some(c) => format!(
             "{} (day {})",
             percent(c.throttled_fraction.mean),

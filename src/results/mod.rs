@@ -320,11 +320,12 @@ impl TableResults {
         }
     }
 
-    /// The checkpoint with the highest mean throttled share, when a later
-    /// one throttles more than the judged day (`day`) does: its day and
-    /// throttled share (the first of equals). `None` when the judged day's
-    /// figures are the worst.
-    pub fn most_throttled_later(&self) -> Option<&Checkpoint> {
+    /// The checkpoint with the highest mean throttled share, when it is
+    /// another day than the judged one (`day`) and throttles more (the
+    /// first of equals): with growth, usually a later day whose traffic
+    /// outruns a table limit. `None` when the judged day's figures are the
+    /// worst.
+    pub fn more_throttled_day(&self) -> Option<&Checkpoint> {
         let worst = self.checkpoints.iter().reduce(|a, b| {
             if b.throttled_fraction.mean > a.throttled_fraction.mean {
                 b
