@@ -1268,6 +1268,16 @@ mod tests {
         assert_eq!(c.write_acks(), 5);
         let c = model_with(StoreKind::Cassandra, &[("consistency_read", w("quorum"))]).unwrap();
         assert_eq!(c.read_replicas(), 2);
+        // CQL's own spelling (`CONSISTENCY QUORUM`) reads the same.
+        let c = model_with(
+            StoreKind::Cassandra,
+            &[
+                ("consistency_read", w("ONE")),
+                ("consistency_write", w("Quorum")),
+            ],
+        )
+        .unwrap();
+        assert_eq!((c.read_replicas(), c.write_acks()), (1, 2));
     }
 
     #[test]

@@ -442,8 +442,10 @@ impl Settings {
                 format!("write {name} = \"{first}\""),
             ));
         };
-        if words.contains(&text.as_str()) {
-            return Ok(written.clone());
+        // Case aside (CQL writes `QUORUM`, the AWS console `Provisioned`),
+        // the word is the catalog's own.
+        if let Some(word) = words.iter().find(|w| w.eq_ignore_ascii_case(text)) {
+            return Ok(SettingValue::Text((*word).to_string()));
         }
         Err(match did_you_mean(text, words.iter().copied()) {
             Some(close) => self.error(
