@@ -1509,3 +1509,35 @@ fn item_sizes_without_a_unit_warn() {
         s.warnings
     );
 }
+
+/// A query's `range` over a table without a bucket (a new user's 7-day
+/// history read) changes nothing: it warns where it is written, unless a
+/// variant gives the table the bucket the range then spans.
+#[test]
+fn a_range_over_an_unbucketed_table_warns_unless_a_variant_buckets_it() {
+    let text = base_with(
+        "item_size = \"2KB\"\n",
+        "item_size = \"2KB\"\nsort_key = \"{time}\"\n",
+    )
+        + "\n[[access_pattern]]\nname = \"History\"\ntable = \"orders\"\noperation = \"query\"\n\
+         rate = 5\nby = \"customer\"\nrange = \"7d\"\n";
+    let s = Scenario::from_str_at(&text, "r.toml").expect("valid, with a warning");
+    let shown: Vec<String> = s.warnings.iter().map(ToString::to_string).collect();
+    assert_eq!(shown.len(), 1, "{shown:#?}");
+    assert!(
+        shown[0].starts_with(
+            "r.toml:30:9: warning: access_pattern.History.range: range has no effect here: \
+             table `orders` has no bucket, so a query reads its one partition key's 1 item(s)"
+        ),
+        "{}",
+        shown[0]
+    );
+    assert!(shown[0].contains("bucket = \"1d\""), "{}", shown[0]);
+    // A variant that buckets the table makes the range read 7 buckets.
+    let varied = text
+        + "\n[[variant]]\nname = \"daily\"\nset = { \"table.orders.bucket\" = \"1d\", \
+           \"table.orders.partition_key\" = \"CUSTOMER#{customer}#{bucket}\" }\n";
+    let s = Scenario::from_str_at(&varied, "r.toml").expect("valid");
+    assert!(s.warnings.is_empty(), "{:#?}", s.warnings);
+    assert_eq!(s.variants[0].scenario.tables[0].bucket_s, Some(86_400.0));
+}

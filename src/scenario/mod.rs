@@ -70,6 +70,13 @@ impl Scenario {
         let mut scenario = validate::scenario(&src, doc.get_ref())?;
         scenario.variants = variants::expand(&src, doc.get_ref())
             .map_err(|e| with_warnings(e, &scenario.warnings))?;
+        // A range over an unbucketed table is void only if no variant
+        // buckets what it reads.
+        let variants = &scenario.variants;
+        scenario.warnings.retain(|w| {
+            !w.message.starts_with(validate::RANGE_WITHOUT_BUCKET)
+                || variants.iter().all(|v| v.scenario.warnings.contains(w))
+        });
         Ok(scenario)
     }
 }

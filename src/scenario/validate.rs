@@ -2214,6 +2214,12 @@ fn whole_unit(seconds: f64) -> Option<String> {
         .map(|(unit, name)| format!("{}{name}", (seconds / unit) as i64))
 }
 
+/// How the warning on a query's `range` over what has no bucket starts:
+/// a variant that gives it a bucket makes the range count
+/// (`Scenario::from_str_at` keeps the warning only if every variant
+/// raises it too).
+pub(crate) const RANGE_WITHOUT_BUCKET: &str = "range has no effect here";
+
 /// A warning at the value of `f`.
 fn warning(f: &Field, message: impl Into<String>, fix: impl Into<String>) -> Warning {
     let (line, column) = f.src.position(f.span().start);
@@ -2316,6 +2322,22 @@ fn access_patterns(
             None => (t.bucket_s, t.shards),
         };
         let range_s = pattern_range(&section, operation, read)?;
+        let (on, bucket_items) = match index.and_then(|x| t.indexes.get(x)) {
+            Some(ix) => (format!("index `{}.{}`", t.name, ix.name), ix.bucket_items),
+            None => (format!("table `{}`", t.name), t.bucket_items),
+        };
+        if let (Some(f), None, None) = (section.get("range"), read.0, bucket_items) {
+            warnings.push(warning(
+                &f,
+                format!(
+                    "{RANGE_WITHOUT_BUCKET}: {on} has no bucket, so a query reads its one \
+                     partition key's {items} item(s) (`items`) whatever the range"
+                ),
+                "remove range, or give what it reads a bucket (bucket = \"1d\": a query reads \
+                 ceil(range ÷ bucket) buckets; bucket = { items = N }: those its last range of \
+                 writes fill)",
+            ));
+        }
         if operation == Operation::Query {
             let sort_key = match index.and_then(|x| t.indexes.get(x)) {
                 Some(ix) => ix.sort_key.as_ref(),
