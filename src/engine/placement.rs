@@ -102,6 +102,11 @@ pub(super) struct Placer<'a> {
     /// bucket, for N − 1 of the keys it placed: found here rather than
     /// formatted and hashed again. None: every key placed anew.
     pub(super) landed: Option<std::cell::RefCell<HeadPlaces>>,
+    /// The trial's last time bucket, when known: its placement does not
+    /// remember the keys of its last stream placed by name, which nothing
+    /// looks up (a 7-day range over hourly buckets: 43,000 keys a
+    /// placement). None: every placement remembers.
+    pub(super) last_bucket: Option<i64>,
     /// The trial's first time bucket: a head key's sub-key in an older
     /// bucket is read only by range queries in this busy period (every
     /// write goes to a current bucket), and goes as mass where
@@ -146,18 +151,41 @@ struct Piecewise {
     /// Per shard, the hash state of the text before the bucket, for the
     /// instances being placed (cleared when they change).
     prefixes: Vec<(Option<u32>, u64)>,
+    /// Where the text from the bucket on names no instance (no entity, no
+    /// `shard_by` shard: it is the same for every rank), that text by
+    /// sub-key, written the first time a rank asks for it; empty otherwise.
+    suffixes: Vec<Option<Box<[u8]>>>,
 }
 
 impl Piecewise {
-    /// The partition of the key of instances `ids`, `shard` and bucket `b`
-    /// among `partitions` under the trial's `salt`; `key` is a buffer.
+    /// Pieces of `keys`' text for a stream of `subkeys` sub-keys.
+    fn new(keys: &KeySpace, subkeys: usize) -> Piecewise {
+        let split = keys.bucket_part();
+        let rank_free = keys.template[split..].iter().all(|p| match p {
+            TemplatePart::Entity(_) => false,
+            TemplatePart::Shard => keys.shard_by.is_none(),
+            _ => true,
+        });
+        Piecewise {
+            split,
+            prefixes: Vec::new(),
+            suffixes: if rank_free {
+                vec![None; subkeys]
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    /// The partition of the key of instances `ids`, sub-key `j` (its
+    /// `shard` and bucket `b`) among `partitions` under the trial's
+    /// `salt`; `key` is a buffer.
     fn place(
         &mut self,
         keys: &KeySpace,
         key: &mut String,
         ids: &[u64],
-        shard: Option<u32>,
-        b: i64,
+        (j, shard, b): (usize, Option<u32>, i64),
         (partitions, salt): (usize, u64),
     ) -> usize {
         let prefix = match self.prefixes.iter().find(|p| p.0 == shard) {
@@ -170,9 +198,21 @@ impl Piecewise {
                 state
             }
         };
-        key.clear();
-        keys.format_parts_into(key, ids, shard, b, self.split..keys.template.len());
-        let state = hash::fnv_extend(prefix, key.as_bytes());
+        let rest = self.split..keys.template.len();
+        let state = match self.suffixes.get_mut(j) {
+            Some(Some(text)) => hash::fnv_extend(prefix, text),
+            Some(slot) => {
+                key.clear();
+                keys.format_parts_into(key, ids, shard, b, rest);
+                let text = slot.insert(key.as_bytes().into());
+                hash::fnv_extend(prefix, text)
+            }
+            None => {
+                key.clear();
+                keys.format_parts_into(key, ids, shard, b, rest);
+                hash::fnv_extend(prefix, key.as_bytes())
+            }
+        };
         hash::place_salted_state(state, partitions, salt).min(partitions - 1)
     }
 }
@@ -229,14 +269,22 @@ impl Placer<'_> {
             .map(|_| self.exact.then(Vec::new))
             .collect();
         let streams = &self.table.streams;
+        // A stream over the same keys as an earlier one, ranked alike, hits
+        // the same instances: its rates land where that stream's did, in
+        // proportion (Placed is linear in the rate).
+        let same: Vec<Option<usize>> = streams
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                (0..i).find(|&j| streams[j].busy_rate_per_s > 0.0 && same_placement(&streams[j], s))
+            })
+            .collect();
+        // Whether a stream placed after stream i looks keys up.
+        let later = |i: usize| same[i + 1..].iter().any(Option::is_none);
         let mut placed: Vec<Placed> = Vec::with_capacity(streams.len());
         for (i, s) in streams.iter().enumerate() {
-            // A stream over the same keys as an earlier one, ranked alike,
-            // hits the same instances: its rates land where that stream's
-            // did, in proportion (Placed is linear in the rate).
-            let same = (0..i)
-                .find(|&j| streams[j].busy_rate_per_s > 0.0 && same_placement(&streams[j], s));
-            let p = match same {
+            let remember = self.last_bucket != Some(bucket) || later(i);
+            let p = match same[i] {
                 Some(j) => {
                     let m = s.busy_rate_per_s / streams[j].busy_rate_per_s;
                     let (head, tail) = entries.split_at_mut(i);
@@ -245,7 +293,7 @@ impl Placer<'_> {
                     }
                     placed[j].scaled(m)
                 }
-                None => self.place_stream(s, bucket, world, rng, entries[i].as_mut()),
+                None => self.place_stream(s, (bucket, remember), world, rng, entries[i].as_mut()),
             };
             placed.push(p);
         }
@@ -256,11 +304,12 @@ impl Placer<'_> {
         self.table.layout.partitions.max(1)
     }
 
-    /// Places one stream's request rate on the partitions for one bucket.
+    /// Places one stream's request rate on the partitions for one bucket
+    /// (and whether its head keys are remembered in [`Placer::landed`]).
     fn place_stream(
         &self,
         s: &Stream,
-        bucket: i64,
+        (bucket, remember): (i64, bool),
         world: &mut World,
         rng: &mut Xoshiro256PlusPlus,
         entries: Option<&mut Vec<(f64, u32)>>,
@@ -305,7 +354,7 @@ impl Placer<'_> {
             if !sink.exact() {
                 s.keep_rank_shares(ranks_drawn_singly(s, head, Servers::of(&self.table.layout)));
             }
-            self.head(s, bucket, world, rng, &mut sink);
+            self.head(s, (bucket, remember), world, rng, &mut sink);
             if s.shares.count() > head {
                 self.tail(s, head, rng, &mut sink);
             }
@@ -403,7 +452,7 @@ impl Placer<'_> {
     fn head(
         &self,
         s: &Stream,
-        bucket: i64,
+        (bucket, remember): (i64, bool),
         world: &mut World,
         rng: &mut Xoshiro256PlusPlus,
         sink: &mut Sink<'_>,
@@ -458,10 +507,7 @@ impl Placer<'_> {
         // before its bucket once per rank, combination and shard, the rest
         // per bucket (the same partition as the whole text).
         let pieces = self.store.places_by_salted_fnv() && !self.keep_keys;
-        let mut piecewise = Piecewise {
-            split: table.keys.bucket_part(),
-            prefixes: Vec::new(),
-        };
+        let mut piecewise = Piecewise::new(&table.keys, s.subkeys.len());
         let history = self.history_keys(s, bucket, sink.exact());
         // The history sub-keys' mass and Σ rate² (as independent keys).
         let mut history_mass = (0.0, 0.0);
@@ -488,7 +534,8 @@ impl Placer<'_> {
                     // The instances named, once a key is not found.
                     let mut named: Option<Vec<u64>> = None;
                     piecewise.prefixes.clear();
-                    for sk in by_name.iter().map(|&j| &s.subkeys[j]) {
+                    for &j in by_name.iter() {
+                        let sk = &s.subkeys[j];
                         let b = bucket - i64::from(sk.bucket_back);
                         let r_key = rate * share / combos as f64 * sk.weight;
                         let known = (s.driver, id, c, sk.shard, b);
@@ -503,9 +550,9 @@ impl Placer<'_> {
                                     instance_ids(&table.keys, s.driver, id, c, salt)
                                 });
                                 let at = (p_count, salt_place);
-                                let part =
-                                    piecewise.place(&table.keys, &mut key, ids, sk.shard, b, at);
-                                if let Some(l) = &self.landed {
+                                let sub = (j, sk.shard, b);
+                                let part = piecewise.place(&table.keys, &mut key, ids, sub, at);
+                                if let Some(l) = self.landed.as_ref().filter(|_| remember) {
                                     l.borrow_mut().insert(known, part);
                                 }
                                 part
@@ -517,7 +564,7 @@ impl Placer<'_> {
                                 key.clear();
                                 table.keys.format_into(&mut key, ids, sk.shard, b);
                                 let part = store_place(&key);
-                                if let Some(l) = &self.landed {
+                                if let Some(l) = self.landed.as_ref().filter(|_| remember) {
                                     l.borrow_mut().insert(known, part);
                                 }
                                 if self.keep_keys {
@@ -1252,6 +1299,7 @@ by = "product"
                 keep_keys: false,
                 exact: false,
                 landed: None,
+                last_bucket: None,
                 history_before: None,
             };
             let mut world = World::new(&mut Xoshiro256PlusPlus::seed_from_u64(3));
@@ -1356,28 +1404,46 @@ range = "6h"
     }
 
     fn same_with_and_without_the_map(table: &TablePlan, store: &dyn StoreModel) {
-        let placer = |keep_keys, remember: bool| Placer {
+        let placer = |keep_keys, remember: bool, last_bucket| Placer {
             store,
             table,
             keep_keys,
             exact: false,
             landed: remember.then(Default::default),
+            last_bucket,
             history_before: None,
         };
         for keep_keys in [false, true] {
-            let (with, without) = (placer(keep_keys, true), placer(keep_keys, false));
-            let mut rng_with = Xoshiro256PlusPlus::seed_from_u64(9);
-            let mut rng_without = Xoshiro256PlusPlus::seed_from_u64(9);
-            let mut world_with = World::new(&mut Xoshiro256PlusPlus::seed_from_u64(3));
-            let mut world_without = World::new(&mut Xoshiro256PlusPlus::seed_from_u64(3));
+            let (with, without) = (
+                placer(keep_keys, true, None),
+                placer(keep_keys, false, None),
+            );
+            // Knowing bucket 5 is the last, its last stream's new keys are
+            // not remembered: the same placements.
+            let last = placer(keep_keys, true, Some(5));
+            let seeded = || Xoshiro256PlusPlus::seed_from_u64(9);
+            let (mut rng_with, mut rng_without, mut rng_last) = (seeded(), seeded(), seeded());
+            let world = || World::new(&mut Xoshiro256PlusPlus::seed_from_u64(3));
+            let (mut world_with, mut world_without, mut world_last) = (world(), world(), world());
             for bucket in 0..6 {
                 let a = with.place_bucket(bucket, &mut world_with, &mut rng_with);
                 let b = without.place_bucket(bucket, &mut world_without, &mut rng_without);
-                for (x, y) in a.placed.iter().zip(&b.placed) {
+                let c = last.place_bucket(bucket, &mut world_last, &mut rng_last);
+                for ((x, y), z) in a.placed.iter().zip(&b.placed).zip(&c.placed) {
                     assert_eq!(x.per_partition, y.per_partition, "bucket {bucket}");
                     assert_eq!(x.keys, y.keys, "bucket {bucket}");
+                    assert_eq!(x.per_partition, z.per_partition, "bucket {bucket}");
+                    assert_eq!(x.keys, z.keys, "bucket {bucket}");
                 }
             }
+            // What it left out are keys of bucket 5 only.
+            let map = |p: &Placer<'_>| p.landed.as_ref().map(|l| l.borrow().clone());
+            let (all, kept) = (
+                map(&with).unwrap_or_default(),
+                map(&last).unwrap_or_default(),
+            );
+            assert!(kept.iter().all(|(k, part)| all.get(k) == Some(part)));
+            assert!(all.keys().all(|k| kept.contains_key(k) || k.4 == 5));
             // The query's 24 buckets back were kept, each where its text
             // lands (uniform sites and lines alike swap keys of equal rate,
             // which the rates above cannot tell apart).

@@ -212,6 +212,7 @@ fn run_table(
             ),
         )),
         history_before: segments.first().map(|s| s.bucket),
+        last_bucket: segments.last().map(|s| s.bucket),
     };
     let mut acc = TableAccumulator::new(&setup);
     acc.caps_rng = Xoshiro256PlusPlus::seed_from_u64(caps_seed);
