@@ -2214,6 +2214,51 @@ fn whole_unit(seconds: f64) -> Option<String> {
         .map(|(unit, name)| format!("{}{name}", (seconds / unit) as i64))
 }
 
+/// A read's warnings on what it reads (table `t`, or its index `index`):
+/// a `range` over what has no bucket (it changes nothing; a variant may
+/// bucket it: `Scenario::from_str_at`), a query of what has no sort key.
+fn query_warnings(
+    section: &Section,
+    (t, index): (&Table, Option<usize>),
+    (operation, op_field, items): (Operation, &Field, u32),
+    warnings: &mut Vec<Warning>,
+) {
+    let ix = index.and_then(|x| t.indexes.get(x));
+    let (on, bucket_s, bucket_items, sort_key) = match ix {
+        Some(ix) => (
+            format!("index `{}.{}`", t.name, ix.name),
+            ix.bucket_s,
+            ix.bucket_items,
+            ix.sort_key.as_ref(),
+        ),
+        None => (
+            format!("table `{}`", t.name),
+            t.bucket_s,
+            t.bucket_items,
+            t.sort_key.as_ref(),
+        ),
+    };
+    if let (Some(f), None, None) = (section.get("range"), bucket_s, bucket_items) {
+        warnings.push(warning(
+            &f,
+            format!(
+                "{RANGE_WITHOUT_BUCKET}: {on} has no bucket, so a query reads its one \
+                 partition key's {items} item(s) (`items`) whatever the range"
+            ),
+            "remove range, or give what it reads a bucket (bucket = \"1d\": a query reads \
+             ceil(range ÷ bucket) buckets; bucket = { items = N }: those its last range of \
+             writes fill)",
+        ));
+    }
+    if operation == Operation::Query && sort_key.is_none() {
+        warnings.push(warning(
+            op_field,
+            format!("a query on {on}, which has no sort key: each partition key holds one item, so the query returns at most one"),
+            "add a sort_key (e.g. sort_key = \"ORDER#{time}\") to what it reads, or make it operation = \"get\"",
+        ));
+    }
+}
+
 /// How the warning on a query's `range` over what has no bucket starts:
 /// a variant that gives it a bucket makes the range count
 /// (`Scenario::from_str_at` keeps the warning only if every variant
@@ -2322,39 +2367,12 @@ fn access_patterns(
             None => (t.bucket_s, t.shards),
         };
         let range_s = pattern_range(&section, operation, read)?;
-        let (on, bucket_items) = match index.and_then(|x| t.indexes.get(x)) {
-            Some(ix) => (format!("index `{}.{}`", t.name, ix.name), ix.bucket_items),
-            None => (format!("table `{}`", t.name), t.bucket_items),
-        };
-        if let (Some(f), None, None) = (section.get("range"), read.0, bucket_items) {
-            warnings.push(warning(
-                &f,
-                format!(
-                    "{RANGE_WITHOUT_BUCKET}: {on} has no bucket, so a query reads its one \
-                     partition key's {items} item(s) (`items`) whatever the range"
-                ),
-                "remove range, or give what it reads a bucket (bucket = \"1d\": a query reads \
-                 ceil(range ÷ bucket) buckets; bucket = { items = N }: those its last range of \
-                 writes fill)",
-            ));
-        }
-        if operation == Operation::Query {
-            let sort_key = match index.and_then(|x| t.indexes.get(x)) {
-                Some(ix) => ix.sort_key.as_ref(),
-                None => t.sort_key.as_ref(),
-            };
-            if sort_key.is_none() {
-                let on = match index.and_then(|x| t.indexes.get(x)) {
-                    Some(ix) => format!("index `{}.{}`", t.name, ix.name),
-                    None => format!("table `{}`", t.name),
-                };
-                warnings.push(warning(
-                    &op_field,
-                    format!("a query on {on}, which has no sort key: each partition key holds one item, so the query returns at most one"),
-                    "add a sort_key (e.g. sort_key = \"ORDER#{time}\") to what it reads, or make it operation = \"get\"",
-                ));
-            }
-        }
+        query_warnings(
+            &section,
+            (t, index),
+            (operation, &op_field, items),
+            warnings,
+        );
         if operation == Operation::Scan {
             scan_warnings(&section, warnings);
         }
