@@ -994,12 +994,20 @@ impl ClassBuilder<'_> {
         classes
     }
 
-    /// Every write makes a new key: no key grows past one write.
+    /// Every write makes a new key: no key grows past one write. Its
+    /// stored items are those its puts (and appends) write: an update, like
+    /// a delete, stores no new item, as the table's stored items count them
+    /// ([`WriteTotals`]).
     fn fresh(&self, group: &[&Stream], driver: Option<usize>) -> GrowthClass {
         let scenario = self.scenario;
         let writes_per_day = group
             .iter()
-            .filter(|s| scenario.access_patterns[s.pattern].operation != Operation::Delete)
+            .filter(|s| {
+                !matches!(
+                    scenario.access_patterns[s.pattern].operation,
+                    Operation::Delete | Operation::Update
+                )
+            })
             .map(|s| per_day(s) * items_of(scenario, s))
             .sum();
         GrowthClass {
