@@ -127,7 +127,18 @@ pub const DATA_FILES: [&str; 8] = [
 /// A usage error (exit code 2) when `out` names `.` or `..`, or is a folder
 /// keyheat may not replace (`owns` tells its own files).
 pub fn check_folder(out: &Path, owns: &dyn Fn(&str) -> bool) -> Result<()> {
-    folder_parts(out)?;
+    let (parent, _) = folder_parts(out)?;
+    // Missing folders on the way are created; one that is a file is not.
+    if let Some(file) = parent
+        .ancestors()
+        .find(|a| std::fs::metadata(a).is_ok_and(|m| !m.is_dir()))
+    {
+        return Err(Error::usage(format!(
+            "--out '{}' cannot be created: '{}' is a file, not a folder, and deleted nothing\n  fix: choose a folder path (e.g. --out output/my-run)",
+            out.display(),
+            file.display()
+        )));
+    }
     if let Some(why) = not_replaceable(out, owns) {
         return Err(Error::usage(format!(
             "--out '{}' exists and is not a keyheat output folder: {why}; keyheat replaces only an empty folder or its own output, and deleted nothing\n  fix: choose a new folder (e.g. --out output/my-run), or move your files out of this one",

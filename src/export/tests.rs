@@ -219,6 +219,26 @@ fn a_folder_with_other_files_or_another_summary_is_refused_untouched() {
     assert!(nested.join("summary").is_dir());
 }
 
+/// An `--out` under a file (a new user's `--out notes.md/run`) is refused
+/// before any work, naming the file; missing folders on the way are fine.
+#[test]
+fn an_out_folder_under_a_file_is_refused_up_front() {
+    let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let notes = tmp.path().join("notes.md");
+    std::fs::write(&notes, "mine").unwrap_or_default();
+    for out in [notes.join("run"), notes.join("a").join("run")] {
+        let e = check_folder(&out, &owns).err().map(|e| e.to_string());
+        let e = e.unwrap_or_default();
+        assert!(
+            e.contains(&format!("'{}' is a file, not a folder", notes.display())),
+            "{e}"
+        );
+        assert!(e.contains("\n  fix: "), "{e}");
+    }
+    assert_eq!(std::fs::read_to_string(&notes).unwrap_or_default(), "mine");
+    assert!(check_folder(&tmp.path().join("a").join("b").join("run"), &owns).is_ok());
+}
+
 /// A process id no process has (above Linux's pid_max of 2²²).
 const DEAD_PID: u32 = 4_194_399;
 
