@@ -282,3 +282,66 @@ fn run_results_carry_the_checklist() {
         Status::Fail
     );
 }
+
+/// A compound ranged MongoDB shard key `{ deviceId: 1, ts: 1 }`, written
+/// `{device}#{time}` (a new user's design): a query by device reads a key
+/// range in key order, so neither the "no sort key" warning nor the advice
+/// to move `{time}` to the sort key is given; on a hashed shard key, and on
+/// a key-value store, both are.
+#[test]
+fn a_ranged_store_reads_a_time_ordered_partition_key_as_a_range() {
+    let text = |store: &str| {
+        format!(
+            "schema_version = 1\nname = \"iot\"\n[store]\n{store}\n\
+             [[entity]]\nname = \"device\"\ncount = 20000\n\
+             [[table]]\nname = \"readings\"\npartition_key = \"{{device}}#{{time}}\"\nitem_size = \"400B\"\n\
+             [[access_pattern]]\nname = \"ingest\"\ntable = \"readings\"\noperation = \"put\"\nrate = 300\nby = \"device\"\n\
+             [[access_pattern]]\nname = \"last hour\"\ntable = \"readings\"\noperation = \"query\"\nrate = 10\nby = \"device\"\nitems = 60\n"
+        )
+    };
+    for store in [
+        "kind = \"mongodb\"\nshard_key = \"ranged\"",
+        "kind = \"mongodb\"\nshard_key = \"RANGED\"",
+        "kind = \"bigtable\"",
+    ] {
+        let s = scenario(&text(store));
+        assert!(s.warnings.is_empty(), "{store}: {:#?}", s.warnings);
+        let items = review(&s);
+        assert_eq!(
+            status(&items, "access_path", "last hour"),
+            Status::Pass,
+            "{store}"
+        );
+        assert!(reason(&items, "access_path", "last hour").contains("in key order"));
+        assert_eq!(
+            status(&items, "range_sort", "last hour"),
+            Status::Pass,
+            "{store}"
+        );
+    }
+    for store in [
+        "kind = \"mongodb\"\nshard_key = \"hashed\"",
+        "kind = \"dynamodb\"",
+    ] {
+        let s = scenario(&text(store));
+        assert!(
+            s.warnings
+                .iter()
+                .any(|w| w.message.contains("which has no sort key")),
+            "{store}: {:#?}",
+            s.warnings
+        );
+        let items = review(&s);
+        assert_eq!(
+            status(&items, "access_path", "last hour"),
+            Status::Warn,
+            "{store}"
+        );
+        assert!(reason(&items, "access_path", "last hour").contains("move {time} to the sort key"));
+        assert_eq!(
+            status(&items, "range_sort", "last hour"),
+            Status::Warn,
+            "{store}"
+        );
+    }
+}

@@ -177,7 +177,13 @@ pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
     unitless_size_warnings(&root, &mut warnings)?;
     late_checkpoint_warnings(&root, &simulation, &mut warnings)?;
     long_bucket_warnings(&root, &simulation, &mut warnings)?;
-    let access_patterns = access_patterns(&root, &tables, &entities, &simulation, &mut warnings)?;
+    let ordered = crate::store::orders_keys(&store);
+    let access_patterns = access_patterns(
+        &root,
+        (&tables, &entities, ordered),
+        &simulation,
+        &mut warnings,
+    )?;
     zero_capacity(&root, &store, &tables, &access_patterns)?;
     let checks = checks(&root)?;
     let pricing = pricing(&root, &store)?;
@@ -2214,31 +2220,42 @@ fn whole_unit(seconds: f64) -> Option<String> {
         .map(|(unit, name)| format!("{}{name}", (seconds / unit) as i64))
 }
 
-/// A read's warnings on what it reads (table `t`, or its index `index`):
-/// a `range` over what has no bucket (it changes nothing; a variant may
-/// bucket it: `Scenario::from_str_at`), a query of what has no sort key.
+/// A read's warnings on what it reads (table `t`, or its index `index`, on
+/// a store that keeps keys in order when `ordered`): a `range` over what
+/// has no bucket (it changes nothing; a variant may bucket it:
+/// `Scenario::from_str_at`), a query of what has no sort key (unless its
+/// partition key has a `{time}` or `{id}` part on an ordered store: a key
+/// range, read in order).
 fn query_warnings(
     section: &Section,
-    (t, index): (&Table, Option<usize>),
+    (t, index, ordered): (&Table, Option<usize>, bool),
     (operation, op_field, items): (Operation, &Field, u32),
     warnings: &mut Vec<Warning>,
 ) {
     let ix = index.and_then(|x| t.indexes.get(x));
-    let (on, bucket_s, bucket_items, sort_key) = match ix {
+    let (on, bucket_s, bucket_items, sort_key, partition_key) = match ix {
         Some(ix) => (
             format!("index `{}.{}`", t.name, ix.name),
             ix.bucket_s,
             ix.bucket_items,
             ix.sort_key.as_ref(),
+            &ix.partition_key,
         ),
         None => (
             format!("table `{}`", t.name),
             t.bucket_s,
             t.bucket_items,
             t.sort_key.as_ref(),
+            &t.partition_key,
         ),
     };
-    if let (Some(f), None, None) = (section.get("range"), bucket_s, bucket_items) {
+    let key_range = ordered
+        && partition_key
+            .parts
+            .iter()
+            .any(|p| matches!(p, TemplatePart::Time | TemplatePart::Id));
+    if let (Some(f), None, None, false) = (section.get("range"), bucket_s, bucket_items, key_range)
+    {
         warnings.push(warning(
             &f,
             format!(
@@ -2250,7 +2267,7 @@ fn query_warnings(
              writes fill)",
         ));
     }
-    if operation == Operation::Query && sort_key.is_none() {
+    if operation == Operation::Query && sort_key.is_none() && !key_range {
         warnings.push(warning(
             op_field,
             format!("a query on {on}, which has no sort key: each partition key holds one item, so the query returns at most one"),
@@ -2278,10 +2295,11 @@ fn warning(f: &Field, message: impl Into<String>, fix: impl Into<String>) -> War
     }
 }
 
+/// The access patterns over `tables` of `entities` (on a store that keeps
+/// keys in order when `ordered`: [`crate::store::orders_keys`]).
 fn access_patterns(
     root: &Section,
-    tables: &[Table],
-    entities: &[Entity],
+    (tables, entities, ordered): (&[Table], &[Entity], bool),
     simulation: &Simulation,
     warnings: &mut Vec<Warning>,
 ) -> Result<Vec<AccessPattern>> {
@@ -2369,7 +2387,7 @@ fn access_patterns(
         let range_s = pattern_range(&section, operation, read)?;
         query_warnings(
             &section,
-            (t, index),
+            (t, index, ordered),
             (operation, &op_field, items),
             warnings,
         );

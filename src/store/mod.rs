@@ -504,6 +504,22 @@ pub(crate) fn figure(
     }
 }
 
+/// Whether the store `config` describes keeps keys in order (MongoDB with
+/// `shard_key = "ranged"`, Bigtable's row keys), read from its settings as
+/// written: a partition key whose `{time}` or `{id}` part follows the
+/// query's entity is then a key range one query reads in order, with no
+/// sort key (MongoDB's compound shard key `{ deviceId: 1, ts: 1 }`).
+pub fn orders_keys(config: &StoreConfig) -> bool {
+    match config.kind {
+        StoreKind::Bigtable => true,
+        StoreKind::MongoDb => matches!(
+            config.settings.get("shard_key"),
+            Some(crate::scenario::SettingValue::Text(t)) if t.eq_ignore_ascii_case("ranged")
+        ),
+        _ => false,
+    }
+}
+
 /// Bytes of one index entry: the keys, the projected attributes and 100 B of
 /// overhead (DynamoDB Developer Guide, "item size of a secondary index":
 /// the table's primary key, the index key attributes, the projected

@@ -236,6 +236,14 @@ fn access_path(s: &Scenario) -> Vec<ChecklistItem> {
                     })
                     .filter(|_| op == Operation::Query);
                 match per_item {
+                    // A ranged shard key or row key keeps keys in order: a
+                    // key range, read in order by one query.
+                    Some(part) if crate::store::orders_keys(&s.store) => (
+                        Status::Pass,
+                        format!(
+                            "resolves to a range read of `{on}`'s partition key `{key}` in key order (the store keeps keys in order; {part} orders the range){also}"
+                        ),
+                    ),
                     Some(part) => (
                         Status::Warn,
                         format!(
@@ -456,6 +464,18 @@ fn cardinality_verdict(s: &Scenario, sh: &Sharded<'_>, pk: &KeyTemplate) -> (Sta
 // ---------------------------------------------------------------------------
 // 3. Range reads come sorted by the sort key.
 
+/// Whether `p` reads a range of a partition key kept in order: a store
+/// that orders keys ([`crate::store::orders_keys`]) and a `{time}` or
+/// `{id}` part in the key it reads.
+fn key_range(s: &Scenario, p: &AccessPattern) -> bool {
+    crate::store::orders_keys(&s.store)
+        && target(s, p).is_some_and(|(_, pk, _)| {
+            pk.parts
+                .iter()
+                .any(|x| matches!(x, TemplatePart::Time | TemplatePart::Id))
+        })
+}
+
 fn range_sort(s: &Scenario) -> Vec<ChecklistItem> {
     const CHECK: &str = "range_sort";
     let mut out = Vec::new();
@@ -487,6 +507,12 @@ fn range_sort(s: &Scenario) -> Vec<ChecklistItem> {
                     ),
                 )
             }
+            None if key_range(s, p) => (
+                Status::Pass,
+                format!(
+                    "query on `{on}` returns items in key order: the store keeps keys in order, and its partition key ends the range in {{time}} or {{id}}"
+                ),
+            ),
             None => (
                 Status::Warn,
                 format!(
