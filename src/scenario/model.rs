@@ -105,6 +105,31 @@ impl StoreConfig {
             positions: BTreeMap::new(),
         }
     }
+
+    /// Whether the store keeps keys in order (MongoDB with `shard_key =
+    /// "ranged"`, Bigtable's row keys; the store model's `ranged`), read
+    /// from its settings as written: a partition key whose `{time}` or
+    /// `{id}` part follows the query's entity is then a key range one
+    /// query reads in order, with no sort key (MongoDB's compound shard key
+    /// `{ deviceId: 1, ts: 1 }`).
+    ///
+    /// ```
+    /// use keyheat::scenario::{SettingValue, StoreConfig, StoreKind};
+    /// let ranged = [("shard_key", SettingValue::Text("ranged".into()))];
+    /// assert!(StoreConfig::new(StoreKind::MongoDb, ranged).orders_keys());
+    /// assert!(!StoreConfig::new(StoreKind::MongoDb, []).orders_keys());
+    /// assert!(StoreConfig::new(StoreKind::Bigtable, []).orders_keys());
+    /// ```
+    pub fn orders_keys(&self) -> bool {
+        match self.kind {
+            StoreKind::Bigtable => true,
+            StoreKind::MongoDb => matches!(
+                self.settings.get("shard_key"),
+                Some(SettingValue::Text(t)) if t.eq_ignore_ascii_case("ranged")
+            ),
+            _ => false,
+        }
+    }
 }
 
 /// Where a `[store]` setting is written: 1-based (line, column) of its key

@@ -177,7 +177,7 @@ pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
     unitless_size_warnings(&root, &mut warnings)?;
     late_checkpoint_warnings(&root, &simulation, &mut warnings)?;
     long_bucket_warnings(&root, &simulation, &mut warnings)?;
-    let ordered = crate::store::orders_keys(&store);
+    let ordered = store.orders_keys();
     let access_patterns = access_patterns(
         &root,
         (&tables, &entities, ordered),
@@ -2296,7 +2296,7 @@ fn warning(f: &Field, message: impl Into<String>, fix: impl Into<String>) -> War
 }
 
 /// The access patterns over `tables` of `entities` (on a store that keeps
-/// keys in order when `ordered`: [`crate::store::orders_keys`]).
+/// keys in order when `ordered`: [`StoreConfig::orders_keys`]).
 fn access_patterns(
     root: &Section,
     (tables, entities, ordered): (&[Table], &[Entity], bool),

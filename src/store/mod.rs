@@ -504,22 +504,6 @@ pub(crate) fn figure(
     }
 }
 
-/// Whether the store `config` describes keeps keys in order (MongoDB with
-/// `shard_key = "ranged"`, Bigtable's row keys), read from its settings as
-/// written: a partition key whose `{time}` or `{id}` part follows the
-/// query's entity is then a key range one query reads in order, with no
-/// sort key (MongoDB's compound shard key `{ deviceId: 1, ts: 1 }`).
-pub fn orders_keys(config: &StoreConfig) -> bool {
-    match config.kind {
-        StoreKind::Bigtable => true,
-        StoreKind::MongoDb => matches!(
-            config.settings.get("shard_key"),
-            Some(crate::scenario::SettingValue::Text(t)) if t.eq_ignore_ascii_case("ranged")
-        ),
-        _ => false,
-    }
-}
-
 /// Bytes of one index entry: the keys, the projected attributes and 100 B of
 /// overhead (DynamoDB Developer Guide, "item size of a secondary index":
 /// the table's primary key, the index key attributes, the projected
@@ -548,6 +532,28 @@ pub fn index_entry_bytes(table: &crate::scenario::Table, index: &crate::scenario
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What the scenario reads as a store that keeps keys in order (its
+    /// warnings and checklist) is what each model places by range.
+    #[test]
+    fn the_config_orders_keys_where_the_model_places_by_range() {
+        let mut configs: Vec<StoreConfig> = StoreKind::ALL
+            .iter()
+            .map(|(_, name)| settings::from_command_line(name, &[], None).expect("defaults"))
+            .collect();
+        for word in ["ranged", "RANGED", "hashed"] {
+            let set = [format!("shard_key={word}")];
+            configs.push(settings::from_command_line("mongodb", &set, None).expect("set"));
+        }
+        let mut ordered = 0;
+        for c in &configs {
+            let model = Model::new(c, "t.toml").expect("model");
+            assert_eq!(c.orders_keys(), model.store().ranged(), "{c:?}");
+            ordered += usize::from(model.store().ranged());
+        }
+        // Bigtable, and MongoDB ranged in either case.
+        assert_eq!(ordered, 3);
+    }
 
     #[test]
     fn partition_count_is_the_layouts_partitions_on_every_store() {

@@ -238,7 +238,7 @@ fn access_path(s: &Scenario) -> Vec<ChecklistItem> {
                 match per_item {
                     // A ranged shard key or row key keeps keys in order: a
                     // key range, read in order by one query.
-                    Some(part) if crate::store::orders_keys(&s.store) => (
+                    Some(part) if s.store.orders_keys() => (
                         Status::Pass,
                         format!(
                             "resolves to a range read of `{on}`'s partition key `{key}` in key order (the store keeps keys in order; {part} orders the range){also}"
@@ -465,10 +465,10 @@ fn cardinality_verdict(s: &Scenario, sh: &Sharded<'_>, pk: &KeyTemplate) -> (Sta
 // 3. Range reads come sorted by the sort key.
 
 /// Whether `p` reads a range of a partition key kept in order: a store
-/// that orders keys ([`crate::store::orders_keys`]) and a `{time}` or
+/// that orders keys ([`crate::scenario::StoreConfig::orders_keys`]) and a `{time}` or
 /// `{id}` part in the key it reads.
 fn key_range(s: &Scenario, p: &AccessPattern) -> bool {
-    crate::store::orders_keys(&s.store)
+    s.store.orders_keys()
         && target(s, p).is_some_and(|(_, pk, _)| {
             pk.parts
                 .iter()
