@@ -738,3 +738,74 @@ by = "device"
         .expect("row_key_size");
     assert!(!k.detail.contains("traffic ×"), "{}", k.detail);
 }
+
+/// A read MongoDB broadcasts (by an index whose key lacks the shard key)
+/// asks every shard once: 10 requests/s over 4 shards are 40 operations/s
+/// in its pattern row, its share and the daily mean, as in the busy-period
+/// total (a new user saw the total count the broadcast and the rows not).
+#[test]
+fn a_broadcast_read_counts_one_operation_per_shard_everywhere() {
+    let text = r#"schema_version = 1
+name = "b"
+[store]
+kind = "mongodb"
+shards = 4
+[simulation]
+trials = 2
+[[entity]]
+name = "device"
+count = 20000
+[[entity]]
+name = "site"
+count = 200
+[[table]]
+name = "readings"
+partition_key = "{device}"
+sort_key = "{time}"
+item_size = "400B"
+[[table.index]]
+name = "by_site"
+partition_key = "{site}"
+sort_key = "{time}"
+[[access_pattern]]
+name = "device"
+table = "readings"
+operation = "query"
+rate = 30
+by = "device"
+[[access_pattern]]
+name = "site"
+table = "readings.by_site"
+operation = "query"
+rate = 10
+by = "site"
+"#;
+    let r = crate::util::run(text);
+    let t = &r.tables[0];
+    let site = t
+        .patterns
+        .iter()
+        .find(|p| p.pattern == "site")
+        .expect("site row");
+    assert_eq!((site.fan_out, site.units_per_request), (4.0, 4.0));
+    assert!(
+        (site.units_per_s - 40.0).abs() < 1e-9,
+        "{}",
+        site.units_per_s
+    );
+    assert!(
+        (site.units_share - 40.0 / 70.0).abs() < 1e-9,
+        "{}",
+        site.units_share
+    );
+    assert!(
+        (t.mean_read_units_per_s - 70.0).abs() < 1e-9,
+        "{}",
+        t.mean_read_units_per_s
+    );
+    assert!(
+        (t.read_units_per_s - 70.0).abs() < 1e-6,
+        "{}",
+        t.read_units_per_s
+    );
+}
