@@ -368,13 +368,7 @@ impl Placer<'_> {
     /// nodes, so each node takes the full request rate.
     fn broadcast(&self, s: &Stream, sink: &mut Sink<'_>) {
         let p_count = self.partitions();
-        let nodes = self
-            .table
-            .layout
-            .nodes
-            .as_ref()
-            .map_or(1, |n| n.nodes.max(1));
-        let each = s.busy_rate_per_s * nodes as f64 / p_count as f64;
+        let each = s.busy_rate_per_s * self.table.sub_requests(s) / p_count as f64;
         for part in 0..p_count {
             sink.add(part, each);
         }

@@ -118,6 +118,19 @@ pub struct TablePlan {
     pub table_limit: Option<TableLimitPlan>,
 }
 
+impl TablePlan {
+    /// Sub-requests one request of `s` makes on the table: its fan-out, or
+    /// for a broadcast (MongoDB's scatter-gather) one per node, spread
+    /// evenly over the partitions (as the placement spreads it).
+    pub fn sub_requests(&self, s: &Stream) -> f64 {
+        match self.layout.nodes.as_ref() {
+            _ if !s.broadcast => s.fan_out(),
+            Some(n) => n.nodes.max(1) as f64,
+            None => 1.0,
+        }
+    }
+}
+
 /// Table-level limits, in windows: the store's read and write units per
 /// second the whole table serves at once (DynamoDB's provisioned or
 /// on-demand capacity, [`StoreModel::key_limits`]) and a read + write limit

@@ -303,16 +303,6 @@ fn node_memory(
     })
 }
 
-/// Sub-requests one request of `s` makes on its table: its fan-out, or
-/// for a broadcast (MongoDB's scatter-gather) one per node, as the
-/// placement spreads it ([`super::placement`]).
-fn sub_requests(tp: &super::plan::TablePlan, s: &super::stream::Stream) -> f64 {
-    match tp.layout.nodes.as_ref() {
-        Some(n) if s.broadcast => n.nodes.max(1) as f64,
-        _ => s.fan_out(),
-    }
-}
-
 /// Each stream's requests and units on its table: busy-period and
 /// daily-mean rates × fan-out × mean units per sub-request, and its share of
 /// the table's units of its side. Costs are set by [`set_monthly_costs`].
@@ -321,14 +311,14 @@ pub fn pattern_loads(scenario: &Scenario, tp: &super::plan::TablePlan) -> Vec<Pa
         tp.streams
             .iter()
             .filter(|s| s.is_write == is_write)
-            .map(|s| s.busy_rate_per_s * sub_requests(tp, s) * s.severity.mean)
+            .map(|s| s.busy_rate_per_s * tp.sub_requests(s) * s.severity.mean)
             .sum()
     };
     let totals = [side_units(false), side_units(true)];
     tp.streams
         .iter()
         .map(|s| {
-            let units_per_request = sub_requests(tp, s) * s.severity.mean;
+            let units_per_request = tp.sub_requests(s) * s.severity.mean;
             let units_per_s = s.busy_rate_per_s * units_per_request;
             let total = totals[usize::from(s.is_write)];
             // A global index's streams carry the base pattern's name, or it
@@ -345,7 +335,7 @@ pub fn pattern_loads(scenario: &Scenario, tp: &super::plan::TablePlan) -> Vec<Pa
                 operation: operation.to_string(),
                 side: if s.is_write { "write" } else { "read" }.to_string(),
                 requests_per_s: s.busy_rate_per_s,
-                fan_out: sub_requests(tp, s),
+                fan_out: tp.sub_requests(s),
                 units_per_request,
                 units_per_s,
                 units_share: if total > 0.0 {
@@ -517,13 +507,13 @@ fn table_results(
             .streams
             .iter()
             .filter(|s| !s.is_write)
-            .map(|s| s.mean_rate_per_s * sub_requests(tp, s) * s.severity.mean)
+            .map(|s| s.mean_rate_per_s * tp.sub_requests(s) * s.severity.mean)
             .sum(),
         mean_write_units_per_s: tp
             .streams
             .iter()
             .filter(|s| s.is_write)
-            .map(|s| s.mean_rate_per_s * sub_requests(tp, s) * s.severity.mean)
+            .map(|s| s.mean_rate_per_s * tp.sub_requests(s) * s.severity.mean)
             .sum(),
         monthly_cost: None,
         patterns: Vec::new(),
@@ -627,7 +617,7 @@ fn key_checks(scenario: &Scenario, tp: &super::plan::TablePlan) -> KeyChecks {
         tp.streams
             .iter()
             .filter(|s| s.is_write == is_write)
-            .map(|s| s.busy_rate_per_s * sub_requests(tp, s) * s.severity.mean)
+            .map(|s| s.busy_rate_per_s * tp.sub_requests(s) * s.severity.mean)
             .sum()
     };
     let table = scenario.tables.iter().find(|t| t.name == tp.name);
