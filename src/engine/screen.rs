@@ -31,7 +31,8 @@
 //! the same).
 
 use super::window::{
-    chernoff_least, cornish_fisher_upper_quantile, requested, Component, Limits, Outcome,
+    chernoff_least, chernoff_start, cornish_fisher_upper_quantile, requested, Component, Limits,
+    Outcome,
 };
 use rand::Rng;
 
@@ -235,26 +236,32 @@ pub(super) type ColdDraws = (Outcome, [f64; 3]);
 /// reach the limit (b·c/3 with b the largest cost).
 fn chernoff(comps: &[Component<'_>], which: &dyn Fn(&Component<'_>) -> bool, c: f64) -> f64 {
     // The dimension's (rate, E[e^{θS}] − 1) pairs, taken once for the
-    // search's 15 sums (in the components' order, as each sum was taken).
+    // search's sums (in the components' order, as each sum was taken).
     const HELD: usize = 8;
     let mut pairs: [(f64, &[f64]); HELD] = [(0.0, &[]); HELD];
     let mut n = 0;
+    let (mut kappa2, mut most) = (0.0f64, 0.0f64);
     for x in comps.iter().filter(|x| which(x) && x.lambda > 0.0) {
-        if n == HELD {
-            // More streams on one server than held: each sum filters anew.
-            return chernoff_least(c, |k| {
-                comps
-                    .iter()
-                    .filter(|x| which(x) && x.lambda > 0.0)
-                    .map(|x| x.lambda * x.severity.mgf_minus_one()[k])
-                    .sum()
-            });
+        kappa2 += x.lambda * x.severity.raw_moments()[1];
+        most = most.max(x.severity.max());
+        if n < HELD {
+            pairs[n] = (x.lambda, x.severity.mgf_minus_one());
         }
-        pairs[n] = (x.lambda, x.severity.mgf_minus_one());
         n += 1;
     }
+    let start = chernoff_start(c, kappa2, most);
+    if n > HELD {
+        // More streams on one server than held: each sum filters anew.
+        return chernoff_least(c, start, |k| {
+            comps
+                .iter()
+                .filter(|x| which(x) && x.lambda > 0.0)
+                .map(|x| x.lambda * x.severity.mgf_minus_one()[k])
+                .sum()
+        });
+    }
     let pairs = &pairs[..n];
-    chernoff_least(c, |k| pairs.iter().map(|&(lam, m)| lam * m[k]).sum())
+    chernoff_least(c, start, |k| pairs.iter().map(|&(lam, m)| lam * m[k]).sum())
 }
 
 #[cfg(test)]

@@ -829,7 +829,12 @@ const TRUNCATED_LOG: f64 = 34.538_776_394_910_684; // ln 10¹⁵
 /// for the compound Poisson sum of `comps` (rate, costs): x = (Σλ·(E[e^{θS}]
 /// − 1) + c)/θ.
 pub(super) fn chernoff_point(comps: &[(f64, &Severity)], c: f64) -> f64 {
-    chernoff_least(c, |k| {
+    let (mut kappa2, mut most) = (0.0f64, 0.0f64);
+    for (lam, s) in comps.iter().filter(|(lam, _)| *lam > 0.0) {
+        kappa2 += lam * s.raw_moments()[1];
+        most = most.max(s.max());
+    }
+    chernoff_least(c, chernoff_start(c, kappa2, most), |k| {
         comps
             .iter()
             .filter(|(lam, _)| *lam > 0.0)
@@ -838,12 +843,49 @@ pub(super) fn chernoff_point(comps: &[(f64, &Severity)], c: f64) -> f64 {
     })
 }
 
+/// Where [`chernoff_least`]'s walk starts for a sum X with second cumulant
+/// `kappa2` and largest cost `most`, at `c`: the grid point nearest the
+/// optimum of Bennett's bound on ln E[e^{θX}], μθ + (κ₂/b²)(e^{θb} − 1 −
+/// θb) with b the largest cost, where θΛ′ − Λ = c reads (y − 1)eʸ + 1 =
+/// c·b²/κ₂ for y = θb (exact for costs all b; with smaller costs the
+/// optimum lies a little higher). With κ₂ or b 0 or not finite, the grid's
+/// middle.
+pub(super) fn chernoff_start(c: f64, kappa2: f64, most: f64) -> usize {
+    /// 2·log₂ y solving (y − 1)eʸ + 1 = r, for log₂ r = i/2 − 60.
+    static TWO_LOG_Y: std::sync::LazyLock<Vec<f64>> = std::sync::LazyLock::new(|| {
+        (0..=320)
+            .map(|i| {
+                let r = (f64::from(i) / 2.0 - 60.0).exp2();
+                let (mut lo, mut hi) = (0.0f64, 700.0f64);
+                for _ in 0..100 {
+                    let y = 0.5 * (lo + hi);
+                    if (y - 1.0) * y.exp() + 1.0 < r {
+                        lo = y;
+                    } else {
+                        hi = y;
+                    }
+                }
+                2.0 * (0.5 * (lo + hi)).log2()
+            })
+            .collect()
+    });
+    let r = c * most * most / kappa2;
+    if !(r.is_finite() && r > 0.0 && most.is_finite() && most > 0.0) {
+        return MGF_GRID / 2;
+    }
+    let i = ((r.log2() + 60.0) * 2.0).round().clamp(0.0, 320.0) as usize;
+    let k = (40.0 + TWO_LOG_Y[i] - 2.0 * most.log2()).round();
+    (k.max(0.0) as usize).min(MGF_GRID - 2)
+}
+
 /// The least of x(θ) = (ln E[e^{θX}] + c)/θ over the θ grid, given
-/// `log_mgf(k)` = ln E[e^{θₖX}]. With ln E[e^{θX}] convex and 0 at θ = 0,
-/// θ²·x′(θ) = θ·Λ′(θ) − Λ(θ) − c only grows, so x falls then rises: a
-/// binary search on its slope finds the least in 7 steps (any θ gives a
-/// valid bound, so the result is one whatever rounding does).
-pub(super) fn chernoff_least(c: f64, log_mgf: impl Fn(usize) -> f64) -> f64 {
+/// `log_mgf(k)` = ln E[e^{θₖX}], by a walk from grid point `start`
+/// ([`chernoff_start`]). With ln E[e^{θX}] convex and 0 at θ = 0,
+/// θ²·x′(θ) = θ·Λ′(θ) − Λ(θ) − c only grows, so x falls then rises: the
+/// least is at the first grid point k with x(k + 1) ≥ x(k), whichever point
+/// the walk starts from (the point a binary search on the slope finds; any
+/// θ gives a valid bound, so the result is one whatever rounding does).
+pub(super) fn chernoff_least(c: f64, start: usize, log_mgf: impl Fn(usize) -> f64) -> f64 {
     let theta = mgf_thetas();
     let x = |k: usize| {
         let l = log_mgf(k);
@@ -853,16 +895,32 @@ pub(super) fn chernoff_least(c: f64, log_mgf: impl Fn(usize) -> f64) -> f64 {
             f64::INFINITY
         }
     };
-    let (mut lo, mut hi) = (0usize, MGF_GRID - 1);
-    while lo < hi {
-        let mid = (lo + hi) / 2;
-        if x(mid + 1) < x(mid) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
+    let mut k = start.min(MGF_GRID - 2);
+    let (mut here, mut next) = (x(k), x(k + 1));
+    if next < here {
+        // Still falling: up to the first point where it stops.
+        loop {
+            k += 1;
+            if k == MGF_GRID - 1 {
+                return next;
+            }
+            here = next;
+            next = x(k + 1);
+            if next >= here {
+                return here;
+            }
         }
     }
-    x(lo)
+    // Not falling at k: down while the point below does not lie higher.
+    while k > 0 {
+        let below = x(k - 1);
+        if here < below {
+            break;
+        }
+        k -= 1;
+        here = below;
+    }
+    here
 }
 
 /// The peak window and the units over `limit` of `windows` independent
@@ -1022,6 +1080,51 @@ mod tests {
             f[n] = total / n as f64 * acc;
         }
         f
+    }
+
+    #[test]
+    fn chernoffs_walk_finds_the_grids_least_from_any_start() {
+        // Sums of 1-unit and 40-unit requests (1% costly) and of 2-unit
+        // requests, light to heavy, at c from a peak's ln 3,600 to a
+        // screen's ln(3,600/10⁻⁹): from every start the walk returns the
+        // least of x over all 81 grid points, the same value; from
+        // chernoff_start it looks at no more than 4 points.
+        let rare = {
+            let mut costs = vec![1.0; 99];
+            costs.push(40.0);
+            Severity::from_samples(costs)
+        };
+        let two = Severity::from_samples(vec![2.0; 3]);
+        for sev in [&rare, &two] {
+            for lam in [1e-4, 0.01, 0.15, 1.0, 30.0, 5_000.0] {
+                for c in [3600f64.ln(), (3600.0f64 / 1e-9).ln()] {
+                    let m = sev.mgf_minus_one();
+                    let x = |k: usize| {
+                        let l = lam * m[k];
+                        if l.is_finite() {
+                            (l + c) / mgf_thetas()[k]
+                        } else {
+                            f64::INFINITY
+                        }
+                    };
+                    let least = (0..MGF_GRID).map(x).fold(f64::INFINITY, f64::min);
+                    for start in 0..MGF_GRID {
+                        let got = chernoff_least(c, start, |k| lam * m[k]);
+                        assert_eq!(got, least, "λ {lam} c {c} from {start}");
+                    }
+                    let looked = std::cell::Cell::new(0);
+                    let start = chernoff_start(c, lam * sev.raw_moments()[1], sev.max());
+                    let got = chernoff_least(c, start, |k| {
+                        looked.set(looked.get() + 1);
+                        lam * m[k]
+                    });
+                    assert_eq!(got, least);
+                    assert!(looked.get() <= 4, "λ {lam} c {c}: {} points", looked.get());
+                }
+            }
+        }
+        // Without a spread (κ₂ = 0) the walk starts mid-grid.
+        assert_eq!(chernoff_start(10.0, 0.0, 0.0), MGF_GRID / 2);
     }
 
     /// Two-sample Kolmogorov–Smirnov statistic sup |F₁ − F₂| of sorted samples.
