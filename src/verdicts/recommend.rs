@@ -48,17 +48,21 @@ pub(super) fn recommend(base: &[Verdict], variants: &[VariantResults]) -> Recomm
         let (sb, nb) = change_size(b);
         sa.total_cmp(&sb).then(na.total_cmp(&nb)).then(ia.cmp(ib))
     });
-    let failing_base: Vec<String> = base
-        .iter()
-        .filter(|v| v.status != Status::Pass)
-        .map(|v| format!("{} on {} ({})", v.check, v.table, v.status.as_str()))
-        .collect();
+    // Each failing check once: a table fails `table_throughput` for reads
+    // and for writes in two verdicts of the same words.
+    let mut failing_base: Vec<String> = Vec::new();
+    for v in base.iter().filter(|v| v.status != Status::Pass) {
+        let named = format!("{} on {} ({})", v.check, v.table, v.status.as_str());
+        if !failing_base.contains(&named) {
+            failing_base.push(named);
+        }
+    }
     match passing.first() {
         Some((_, v)) => {
             let worst = v
                 .tables
                 .iter()
-                .map(|t| t.peak_utilization.p95)
+                .map(|t| t.busiest_server_p95())
                 .fold(0.0, f64::max);
             Recommendation {
                 variant: v.name.clone(),
@@ -78,5 +82,37 @@ pub(super) fn recommend(base: &[Verdict], variants: &[VariantResults]) -> Recomm
                 failing_base.join(", ")
             ),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verdict(check: &str, status: Status, detail: &str) -> Verdict {
+        Verdict {
+            check: check.into(),
+            table: "telemetry".into(),
+            status,
+            detail: detail.into(),
+        }
+    }
+
+    #[test]
+    fn a_check_failing_twice_is_named_once() {
+        // A provisioned table over its capacity for reads and for writes:
+        // two `table_throughput` verdicts, one failing check.
+        let base = [
+            verdict("hot_partition", Status::Fail, "p95 1.02"),
+            verdict("partition_size", Status::Pass, ""),
+            verdict("table_throughput", Status::Fail, "23,900 RCU/s"),
+            verdict("table_throughput", Status::Fail, "16,300 WCU/s"),
+        ];
+        let r = recommend(&base, &[]);
+        assert_eq!(r.variant, "none");
+        assert_eq!(
+            r.reason,
+            "no alternative passes every check; the base design fails hot_partition on telemetry (fail), table_throughput on telemetry (fail)"
+        );
     }
 }
