@@ -711,7 +711,8 @@ impl BreachGate {
 
     /// Whether the base design of `r` breaches: any verdict is `fail`; or,
     /// with `max_utilization`, any table's p95 peak utilization (the worst
-    /// over its checkpoints) exceeds it; or, with `min_days`, any table's
+    /// over its checkpoints, and its busiest node's where the store limits
+    /// nodes: [`crate::results::TableResults::busiest_server_p95`]) exceeds it; or, with `min_days`, any table's
     /// item-collection, item or rows breach has a mean first day before it.
     ///
     /// ```
@@ -726,7 +727,7 @@ impl BreachGate {
                 t.checkpoints
                     .iter()
                     .map(|c| c.peak_utilization.p95)
-                    .fold(t.peak_utilization.p95, f64::max)
+                    .fold(t.busiest_server_p95(), f64::max)
                     > x
             })
         });

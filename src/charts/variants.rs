@@ -1,5 +1,6 @@
 //! Variant comparison: per design (the base, then each variant) one bar per
-//! table at the p95 over trials of its peak utilization, coloured by the
+//! table at the p95 over trials of its busiest server's peak utilization
+//! (partition, or node where the store limits nodes), coloured by the
 //! worst of that table's verdicts in that design (green every check passes,
 //! amber a warning, red a failing check — a size ceiling too —, grey no
 //! verdict), with the limit and headroom lines. With more
@@ -54,7 +55,7 @@ impl VariantsChart {
                     let p95 = t
                         .iter()
                         .find(|x| &x.name == table)
-                        .map(|x| finite(x.peak_utilization.p95));
+                        .map(|x| finite(x.busiest_server_p95()));
                     let status = v
                         .iter()
                         .filter(|x| &x.table == table)

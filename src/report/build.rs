@@ -579,8 +579,17 @@ fn variants(r: &RunResults, charts: &[Chart]) -> Option<Block> {
     if r.variants.is_empty() {
         return None;
     }
+    let mut intro = "Each design is judged on the p95 over trials of its figures. The recommendation is the smallest change (fewest shards, widest bucket) whose every check passes.".to_string();
+    if let Some(n) = sections::cluster(r) {
+        // Where the store limits nodes, a table's peak is its busiest
+        // node's (TableResults::busiest_server_p95).
+        intro.push_str(&format!(
+            " Peak utilization is the busiest {label}'s against the per-{label} limit where that is higher than the busiest partition's: a {label} carries every table on it, so tables sharing the {label}s show the same figure.",
+            label = n.label
+        ));
+    }
     let mut blocks = vec![
-        note("Each design is judged on the p95 over trials of its figures. The recommendation is the smallest change (fewest shards, widest bucket) whose every check passes."),
+        note(&intro),
         Block::Table(variants_table(r)),
         Block::Paragraph(recommendation_text(r)),
     ];
@@ -642,7 +651,7 @@ fn variants_table(r: &RunResults) -> Table {
                     v.tables
                         .iter()
                         .find(|x| x.name == t.name)
-                        .map_or("—".to_string(), |x| sig3(x.peak_utilization.p95)),
+                        .map_or("—".to_string(), |x| sig3(x.busiest_server_p95())),
                 )]
             }));
             // The worst table's throttled share, on its worst day.

@@ -20,8 +20,9 @@ const HEAD: [&str; 8] = [
 ];
 
 /// The table as text lines (header first), one row per design and table:
-/// `peak p95` (the p95 over trials of the peak window utilization, on the
-/// table's judged day), `throttled` (mean share of requested units
+/// `peak p95` (the p95 over trials of the peak window utilization of the
+/// table's busiest server — partition, or node where the store limits
+/// nodes, [`TableResults::busiest_server_p95`] — on its judged day), `throttled` (mean share of requested units
 /// throttled, [`throttled_cell`]), `first breach` (the earliest mean first-breach day of the
 /// item-collection, item and rows ceilings, `—` when none within the
 /// horizon), `fan-out` (queries a whole-key read issues), `monthly cost`
@@ -129,7 +130,7 @@ fn row(
     [
         design.to_string(),
         t.name.clone(),
-        sig3(t.peak_utilization.p95),
+        sig3(t.busiest_server_p95()),
         throttled_cell(t),
         first_breach_day(t).map_or("—".to_string(), |d| format!("day {}", sig3(d))),
         count(t.fan_out as usize),

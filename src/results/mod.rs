@@ -295,6 +295,23 @@ pub struct TableResults {
 }
 
 impl TableResults {
+    /// The p95 over trials of the peak utilization of the table's busiest
+    /// server: its partitions', or, where the store limits nodes (MongoDB
+    /// shards, Cassandra nodes, Redis Cluster masters, Bigtable nodes), the
+    /// busiest node's when higher — a node carries every partition (chunk,
+    /// token range, slot, tablet) on it, and the other tables' load, against
+    /// the same per-node limit, so a partition alone understates it (a
+    /// MongoDB chunk at 0.0006 of its shard's 10,000 ops/s beside a busiest
+    /// shard at 0.0233). What the designs are compared by: the terminal
+    /// table, the report's variants table and chart, the recommendation and
+    /// `--max-utilization`.
+    pub fn busiest_server_p95(&self) -> f64 {
+        let partitions = self.peak_utilization.p95;
+        self.nodes
+            .as_ref()
+            .map_or(partitions, |n| partitions.max(n.peak_utilization.p95))
+    }
+
     /// The table's ceiling breaches, each with what it is a breach of:
     /// the item collection's size, the item's, the item collection's rows
     /// (every place that asks for "the first breach" asks all three).
