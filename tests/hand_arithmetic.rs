@@ -753,3 +753,65 @@ by = "tenant"
         "{stored} vs {expected}"
     );
 }
+
+/// One Cassandra sensor, `rate` rows/s into daily buckets over `horizon`,
+/// against the partition warning's 100,000 values at 4 columns a row:
+/// 25,000 rows.
+fn one_sensor(rate: f64, horizon: &str) -> String {
+    format!(
+        r#"
+schema_version = 1
+name = "one-sensor"
+[store]
+kind = "cassandra"
+columns_per_row = 4
+[simulation]
+seed = 11
+trials = 200
+horizon = "{horizon}"
+[[entity]]
+name = "sensor"
+count = 1
+[[table]]
+name = "readings"
+partition_key = "{{sensor}}"
+sort_key = "{{time}}"
+item_size = "120B"
+bucket = "1d"
+[[access_pattern]]
+name = "Write reading"
+table = "readings"
+operation = "put"
+rate = {rate}
+by = "sensor"
+"#
+    )
+}
+
+#[test]
+fn a_bucket_near_its_row_ceiling_breaches_on_a_random_later_day() {
+    // 0.28588 rows/s = 24,700 a daily bucket (sd √24,700 = 157.2) against
+    // 25,000 rows: a bucket crosses with p = 1 − Φ(299.5 / 157.2) = 1 −
+    // Φ(1.906) = 0.0283, near its end; the first to cross is the K-th,
+    // K geometric: mean 1/p = 35.3 days (sd 34.8, so ± 4.9 at 2 standard
+    // errors over 200 trials). The first breach was day 0.99: every day
+    // judged with the year's largest bucket.
+    let r = run(&one_sensor(0.28588, "365d"));
+    let t = &r.tables[0];
+    assert_eq!(t.partition_rows_limit, Some(25_000.0));
+    let day = t.rows_breach.mean_day.expect("a breach within the year");
+    assert!((30.4..40.2).contains(&day), "{day}");
+}
+
+#[test]
+fn the_first_buckets_breach_does_not_depend_on_the_horizon() {
+    // 1 row/s crosses 25,000 rows 25,000 s into the first daily bucket
+    // (day 0.2894, ± a Poisson sd of 158 s): the same day whether the
+    // horizon holds 1 bucket or 100 (0.2848 with 100: the first bucket
+    // judged as the largest of 100).
+    let one = run(&one_sensor(1.0, "1d")).tables[0].rows_breach.mean_day;
+    let hundred = run(&one_sensor(1.0, "100d")).tables[0].rows_breach.mean_day;
+    let day = one.expect("a breach on day 0");
+    assert!((day - 25_000.0 / 86_400.0).abs() < 0.001, "{day}");
+    assert!((hundred.expect("a breach on day 0") - day).abs() < 1e-9);
+}

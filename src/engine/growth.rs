@@ -7,10 +7,18 @@
 //! collection holds I + aτ items of mean I·E[S] + aτ·E[S] bytes and variance
 //! aτ·E[S²] (+ I·Var[S]). Growth stops at τ = G = min(horizon, bucket width,
 //! TTL): a time bucket starts a fresh collection, a TTL expires old items.
-//! The largest of a class's n keys is drawn once per trial as the normal
-//! quantile at U^{1/n} (the maximum of n independent keys), so a class of 10⁹
-//! keys costs one draw; the draw is held over the horizon, making each trial a
-//! smooth growth path whose first crossing of the ceiling is the breach day.
+//! The largest of a class's n keys is the normal quantile at U^{1/n} (the
+//! maximum of n independent keys), so a class of 10⁹ keys costs one uniform
+//! per trial. Under a time bucket the keys come a bucket at a time: by day t
+//! the n of the ⌈t / bucket⌉ buckets begun, the same U (all of the
+//! horizon's keys by its end). Each trial is a growth path that only rises,
+//! whose first crossing of the ceiling is the breach day: without growth,
+//! distributed as the first of the buckets to cross (each bucket of a key
+//! near its ceiling crossing with a small chance, the breach comes on a
+//! random later day, not on day 1 with the year's largest bucket); with
+//! growth, a little early, since the earlier buckets count at the day's
+//! larger rate (5%/month, 20,000 rows a day at day 0 against a 25,000-row
+//! ceiling: day 127.7, against 135 with each bucket at its own rate).
 
 use super::stream::{KeySpace, Stream, DAY_S};
 use crate::distributions::normal::normal_quantile;
@@ -733,22 +741,58 @@ impl GrowthPlan {
     /// Draws one trial's growth.
     pub fn simulate<R: Rng + ?Sized>(&self, rng: &mut R) -> GrowthTrial {
         let sizes = self.sizes();
-        // Per class: (z of the largest key, its initial items).
+        // Per class: (the uniform of its largest key's normal quantile,
+        // its initial items).
         let draws: Vec<(f64, f64)> = self
             .classes
             .iter()
             .map(|c| {
-                let z = max_of_normals(c.keys, rng.random::<f64>());
+                let u = rng.random::<f64>();
                 let q = upper_tail_of_max(c.keys, rng.random::<f64>());
-                (z, self.initial_items.upper_quantile(q).max(0.0))
+                (u, self.initial_items.upper_quantile(q).max(0.0))
             })
             .collect();
+        // The largest key of a class by day t is the largest of the keys
+        // begun by then: under a time bucket, those of ⌈t / bucket⌉
+        // buckets (one bucket's keys on day 0, the horizon's at its end),
+        // the same uniform's quantile Φ⁻¹(u^{1/n}) — a path that only
+        // rises, whose first crossing of a ceiling is distributed as the
+        // first bucket over it (a bucket near its ceiling breaches on a
+        // random later day, not on day 1 with the whole year's largest).
+        let buckets = self
+            .bucket_days
+            .map_or(1.0, |b| (self.horizon_days / b).ceil().max(1.0));
+        let keys_by = |c: &GrowthClass, t: f64| -> f64 {
+            match self.bucket_days {
+                Some(b) if (t / b).ceil() < buckets => c.keys / buckets * (t / b).ceil().max(1.0),
+                _ => c.keys,
+            }
+        };
+        // The last (keys, z) of each class: the grid asks in order.
+        let last: Vec<std::cell::Cell<(f64, f64)>> = self
+            .classes
+            .iter()
+            .map(|_| std::cell::Cell::new((f64::NAN, 0.0)))
+            .collect();
+        let z_of = |i: usize, c: &GrowthClass, t: f64| -> f64 {
+            let n = keys_by(c, t);
+            let (seen, z) = last[i].get();
+            if seen == n {
+                return z;
+            }
+            let z = max_of_normals(n, draws[i].0);
+            last[i].set((n, z));
+            z
+        };
         let busiest = |t: f64, pick: fn(&KeySize) -> f64| -> f64 {
             let tau = self.effective_days(t);
             self.classes
                 .iter()
-                .zip(&draws)
-                .map(|(c, &(z, init))| pick(&self.busiest_key(&sizes, c, tau, z, init, 1.0)))
+                .enumerate()
+                .map(|(i, c)| {
+                    let z = z_of(i, c, t);
+                    pick(&self.busiest_key(&sizes, c, tau, z, draws[i].1, 1.0))
+                })
                 .fold(0.0, f64::max)
         };
         let collection = |t: f64| busiest(t, |k| k.collection_bytes);
