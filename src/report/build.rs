@@ -759,7 +759,7 @@ fn advice(verdicts: &[Verdict]) -> String {
         out.push("more table capacity, or fewer units per request");
     }
     if fails(&["node_memory", "node_storage"]) {
-        out.push("more nodes, or a TTL on what fills them");
+        out.push("more nodes, or a TTL (or a shorter one) on what fills them");
     }
     if out.is_empty() {
         "more shards or a narrower time bucket".to_string()

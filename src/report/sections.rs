@@ -78,7 +78,7 @@ pub(super) fn checkpoints(t: &TableResults) -> Option<TextTable> {
     })
 }
 
-/// When the p95 peak utilization first passes the headroom and the limit
+/// When the p95 peak utilization first exceeds the headroom and the limit
 /// over the checkpoints (only with more than one checkpoint).
 pub(super) fn checkpoint_sentence(t: &TableResults, headroom: f64) -> Option<String> {
     let last = t.checkpoints.last()?;
@@ -98,13 +98,13 @@ pub(super) fn checkpoint_sentence(t: &TableResults, headroom: f64) -> Option<Str
             day(last.day)
         ),
         (Some(h), None) => format!(
-            "The p95 peak utilization passes the headroom {} by day {} and stays within the limit through day {}.",
+            "The p95 peak utilization exceeds the headroom {} by day {} and stays within the limit through day {}.",
             axis(headroom),
             day(h),
             day(last.day)
         ),
         (Some(h), Some(l)) => format!(
-            "The p95 peak utilization passes the headroom {} by day {} and the limit (throttling) by day {}.",
+            "The p95 peak utilization exceeds the headroom {} by day {} and the limit (throttling) by day {}.",
             axis(headroom),
             day(h),
             day(l)

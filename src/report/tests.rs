@@ -109,7 +109,7 @@ fn when_it_breaks_lists_checkpoints_and_the_widest_safe_bucket() {
     // Partitions that do not change over the horizon get no sentence.
     assert!(!md.contains("Stored data grows"));
     has(&md, "| 1.20% [1.08%, 1.32%] |");
-    has(&md, "The p95 peak utilization passes the headroom 0.8 by day 180 and the limit (throttling) by day 365.");
+    has(&md, "The p95 peak utilization exceeds the headroom 0.8 by day 180 and the limit (throttling) by day 365.");
     has(&md, "A time bucket of at most 12.5 days keeps the busiest item collection within 0.8 × its size ceiling (10.0 GB) at the p95 over trials.");
     // "orders.by_status" has neither checkpoints nor a safe bucket: no subsection.
     assert!(!md.contains("### orders.by_status\n\n| day |"));

@@ -65,12 +65,13 @@ pub(super) fn memory_verdict(
 }
 
 /// What the fullest node holds at the horizon, and how it got there:
-/// "fullest {label} {verb} p95 … (mean …; … at day 0, growing …/day; all
-/// {label}s …{counted})", `counted` saying what was counted, with its
-/// separator.
+/// "fullest {label} {verb} p95 … (mean …; … at day 0, growing …/day on
+/// average over the horizon; all {label}s …{counted})", `counted` saying
+/// what was counted, with its separator. The growth is the horizon's
+/// average: with a TTL the node fills faster until the first items expire.
 fn held_text(label: &str, verb: &str, m: &NodeMemory, horizon: f64, counted: &str) -> String {
     format!(
-        "fullest {label} {verb} p95 {} at day {} (mean {}; {} at day 0, growing {}/day; all {label}s {}{counted})",
+        "fullest {label} {verb} p95 {} at day {} (mean {}; {} at day 0, growing {}/day on average over the horizon; all {label}s {}{counted})",
         human_bytes(m.peak_bytes.p95),
         sig3(horizon),
         human_bytes(m.peak_bytes.mean),
