@@ -575,14 +575,19 @@ fn table_limit_days(t: &TableResults) -> Vec<(String, &TableLimitResults)> {
 }
 
 /// What a table's peak utilization is measured against, for the summary
-/// sentence: its per-partition limit, or its table limit over time when it
-/// has no per-partition limit.
+/// sentence: its per-partition limit, or without one its table limit over
+/// time, or its per-node limit (Cassandra: "its per-node limit").
 pub(super) fn utilization_basis(t: &TableResults) -> String {
     let per_partition = t.partition_read_limit_per_s.is_some()
         || t.partition_write_limit_per_s.is_some()
         || t.partition_combined_limit_per_s.is_some();
-    match &t.table_limit {
-        Some(l) if !per_partition => format!("its table limit over time ({})", l.label),
+    match (&t.table_limit, &t.nodes) {
+        (Some(l), _) if !per_partition => format!("its table limit over time ({})", l.label),
+        // No partition limit, a node limit (Cassandra): the table's
+        // servers are its nodes (`engine::placement::Servers`).
+        (None, Some(n)) if !per_partition && n.limits_per_s.iter().any(Option::is_some) => {
+            format!("its per-{} limit", n.label)
+        }
         _ => "its per-partition limit".to_string(),
     }
 }
