@@ -226,6 +226,11 @@ pub struct VariantRow<'a> {
     /// The checks on the table that do not pass, as `check status`, joined
     /// with `;` (empty when every check passes).
     pub failing: String,
+    /// Mean day an item collection first crosses its row (cell) warning;
+    /// empty when none does, or the store has none (last: added after the
+    /// other columns).
+    #[serde(serialize_with = "shortest_or_empty")]
+    pub days_to_rows_breach: Option<f64>,
 }
 
 /// Writes a number in Rust's shortest round-trip `Display` form (`1`,
@@ -556,5 +561,6 @@ fn variant_row<'a>(
         status,
         day: t.day,
         failing,
+        days_to_rows_breach: t.rows_breach.mean_day,
     }
 }

@@ -339,7 +339,7 @@ fn a_cluster_check_counts_for_every_table_it_names() {
         let named = row.starts_with(&format!("base,,{name},")) || row.starts_with("base,,totals,");
         assert_eq!(
             named,
-            row.contains(",fail,") && row.ends_with("node_storage fail"),
+            row.contains(",fail,") && row.ends_with("node_storage fail,"),
             "{text}"
         );
     }
