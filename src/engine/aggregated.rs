@@ -100,8 +100,10 @@ pub(super) fn aggregated_segment(
             both
         };
         tl.record(&o, seg.end, setup.plan.window_s);
-        // Over both limits at once, a window loses the larger excess.
+        // Over both limits at once, a window loses the larger excess (the
+        // write side's too, which global-index back-pressure builds on).
         out.throttled_units = out.throttled_units.max(o.throttled_units);
+        out.throttled_write_units = out.throttled_write_units.max(o.throttled_write_units);
         // A table without per-partition limits peaks against the table's;
         // one with them keeps its partitions' peak (the table's is its own
         // figure, `table_limit`).

@@ -134,7 +134,12 @@ fn apply_back_pressure(plan: &Plan, trials: &mut [Vec<TableTrial>]) -> Vec<Vec<f
                 .product();
             let total = 1.0 - (1.0 - own) * pass;
             let base = &mut trial[bi];
-            let added = ((total - own) * base.requested_write_units).max(0.0);
+            // Never more than the units left unthrottled (the table's own
+            // throttled units may count write units its write share does
+            // not: a table limit over both sides).
+            let added = ((total - own) * base.requested_write_units)
+                .min(base.requested_units - base.throttled_units)
+                .max(0.0);
             base.throttled_units += added;
             base.throttled_write_units += added;
             slot.push(if base.requested_units > 0.0 {
