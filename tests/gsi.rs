@@ -562,6 +562,11 @@ by = "user"
     let expected = |rate: f64, bytes: f64| limit / (rate * 86_400.0 * bytes);
     let with = day(lsi, "");
     assert!((with - expected(10.0, 1200.0)).abs() < 0.02, "{with}");
+    // The item's own size (the 400 KB check) is the item, 1,000 B, not
+    // the 1,200 B its collection counts (it read 1,200 B: a 300 KB item
+    // with an all-projecting local index failed the 400 KB check at 600 KB).
+    let item = table(&run(&text(lsi, "")), "events").max_item_bytes.p95;
+    assert!((item - 1000.0).abs() < 1e-6, "{item}");
     // Without a local index DynamoDB sets no collection limit: the key
     // holds its 30 days of items, 864,000 × 30 × 1,000 B = 25.9 GB.
     let r = run(&text("", ""));

@@ -128,8 +128,12 @@ pub struct GrowthPlan {
     pub collection_limit: Option<f64>,
     /// Rows (items) one item collection may hold, if the store limits them.
     pub rows_limit: Option<f64>,
-    /// Bytes the store adds to every stored item.
+    /// Bytes the store adds to every stored item in its item collection:
+    /// its per-item overhead and its local index entries.
     pub overhead_bytes: f64,
+    /// Of those, the local index entries: they count in the item
+    /// collection, not in the item (its own ceiling).
+    pub local_index_bytes: f64,
     /// Item ceiling, bytes.
     pub item_limit: Option<f64>,
     /// Items put per day over the whole table, net of deletes (an
@@ -238,6 +242,7 @@ impl GrowthPlan {
         } else {
             keys.cardinality() * builder.shards
         };
+        let local_index = local_index_bytes(scenario, table, streams, store);
         GrowthPlan {
             net_items_per_day: totals.net_items_per_day,
             appends_per_day: totals.appends_per_day,
@@ -258,8 +263,8 @@ impl GrowthPlan {
             collection_limit: layout.item_collection_limit_bytes,
             rows_limit: store.partition_rows_limit(),
             collection_limit_rejects_writes: store.collection_limit_rejects_writes(),
-            overhead_bytes: store.row_overhead_bytes()
-                + local_index_bytes(scenario, table, streams, store),
+            overhead_bytes: store.row_overhead_bytes() + local_index,
+            local_index_bytes: local_index,
             item_limit: layout.item_size_limit_bytes,
             shard_by_in_key: table
                 .shard_by
@@ -654,6 +659,7 @@ impl GrowthPlan {
             collection_limit: None,
             rows_limit: None,
             overhead_bytes: 0.0,
+            local_index_bytes: 0.0,
             item_limit: None,
             net_items_per_day: 10_000.0,
             appends_per_day: 0.0,
@@ -686,6 +692,7 @@ impl GrowthPlan {
             .map_or((0.0, 0.0), |e| (e.mean(), e.second_moment()));
         Sizes {
             es,
+            item_es: es - self.local_index_bytes,
             var_s,
             es2: var_s + es * es,
             ee,
@@ -714,7 +721,8 @@ impl GrowthPlan {
         if let Some(m) = self.max_items {
             items = items.min(m.max(init));
         }
-        let item_bytes = (s.es + b * tau * s.ee + z * (b * tau * s.ee2).max(0.0).sqrt()).max(0.0);
+        let item_bytes =
+            (s.item_es + b * tau * s.ee + z * (b * tau * s.ee2).max(0.0).sqrt()).max(0.0);
         let rows = (items + z * (a * tau).sqrt()).max(0.0);
         if let Some(n) = self.bucket_items {
             // A count bucket holds at most N items (its quantile of the
@@ -923,7 +931,10 @@ fn widest(max: f64, ok: impl Fn(f64) -> bool) -> f64 {
 /// Stored bytes per item (mean, variance, second moment) and per appended
 /// element (mean, second moment).
 struct Sizes {
+    /// Stored bytes per item in its item collection.
     es: f64,
+    /// Bytes of the item itself (without its local index entries).
+    item_es: f64,
     var_s: f64,
     es2: f64,
     ee: f64,
