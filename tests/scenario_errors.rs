@@ -1541,3 +1541,32 @@ fn a_range_over_an_unbucketed_table_warns_unless_a_variant_buckets_it() {
     assert!(s.warnings.is_empty(), "{:#?}", s.warnings);
     assert_eq!(s.variants[0].scenario.tables[0].bucket_s, Some(86_400.0));
 }
+
+#[test]
+fn a_range_longer_than_the_ttl_warns_where_it_is_written() {
+    // Daily buckets kept 12 hours: a 25-hour range reads 2 buckets as
+    // written, though items older than 12 hours have expired.
+    let text = base_with(
+        "item_size = \"2KB\"\n",
+        "item_size = \"2KB\"\nsort_key = \"{time}\"\nbucket = \"1d\"\nttl = \"12h\"\n",
+    )
+    .replace("CUSTOMER#{customer}\"", "CUSTOMER#{customer}#{bucket}\"")
+        + "\n[[access_pattern]]\nname = \"Dashboard\"\ntable = \"orders\"\noperation = \"query\"\n\
+         rate = 5\nby = \"customer\"\nrange = \"25h\"\n";
+    let s = Scenario::from_str_at(&text, "t.toml").expect("valid, with a warning");
+    let shown: Vec<String> = s.warnings.iter().map(ToString::to_string).collect();
+    assert_eq!(shown.len(), 1, "{shown:#?}");
+    assert!(
+        shown[0].starts_with(
+            "t.toml:32:9: warning: access_pattern.Dashboard.range: range \"25h\" (25 h) reads \
+             further back than table `orders`'s ttl keeps items (12 h)"
+        ),
+        "{}",
+        shown[0]
+    );
+    assert!(shown[0].contains("shorten range"), "{}", shown[0]);
+    // Within the ttl: no warning.
+    let within = text.replace("range = \"25h\"", "range = \"12h\"");
+    let s = Scenario::from_str_at(&within, "t.toml").expect("valid");
+    assert!(s.warnings.is_empty(), "{:#?}", s.warnings);
+}

@@ -2391,6 +2391,24 @@ fn access_patterns(
             (operation, &op_field, items),
             warnings,
         );
+        if let (Some(range), Some(ttl), Some(f)) = (range_s, t.ttl_s, section.get("range")) {
+            if range > ttl {
+                let hours = |s: f64| format!("{} h", crate::format::axis(s / 3600.0));
+                warnings.push(warning(
+                    &f,
+                    format!(
+                        "range {} ({}) reads further back than table `{}`'s ttl keeps items \
+                         ({}): the older part has expired (the query's buckets, units and \
+                         fan-out are counted over the whole range as written)",
+                        f.src.snippet(&f.span()),
+                        hours(range),
+                        t.name,
+                        hours(ttl)
+                    ),
+                    "shorten range to at most the ttl, or lengthen the table's ttl",
+                ));
+            }
+        }
         if operation == Operation::Scan {
             scan_warnings(&section, warnings);
         }
