@@ -523,7 +523,7 @@ fn header(
         "\"Evaluating and Refining Data Models\"): St = Σ sizeOf(partition key) + Σ sizeOf(static)".to_string(),
         "+ Nr × (Σ sizeOf(regular) + Σ sizeOf(clustering)) + Nv × t_avg, Nv = Nr × (Nc − Npk − Ns) + Ns.".to_string(),
         "Each table's item_size is one row's Σ sizeOf(regular) + Σ sizeOf(clustering); the Nv × t_avg".to_string(),
-        format!("term is columns_per_row (Nc − Npk − Ns) × t_avg = {CELL_METADATA_BYTES} B per row, which keyheat adds. Variable-size values (text, blob, collections) are guesses (~)."),
+        format!("term is columns_per_row (Nc − Npk − Ns) × t_avg ({CELL_METADATA_BYTES} B per column) per row, which keyheat adds. Variable-size values (text, blob, collections) are guesses (~)."),
         "For ScyllaDB, write kind = \"scylladb\".".to_string(),
     ];
     header.extend(skipped.iter().map(|s| format!("Not imported: {s}")));
