@@ -1570,3 +1570,19 @@ fn a_range_longer_than_the_ttl_warns_where_it_is_written() {
     let s = Scenario::from_str_at(&within, "t.toml").expect("valid");
     assert!(s.warnings.is_empty(), "{:#?}", s.warnings);
 }
+
+#[test]
+fn a_capacity_written_with_its_unit_is_the_stores_error_not_the_prices() {
+    // `write_capacity = "8000 WCU"` beside an hourly write price: the
+    // error named `pricing.write_unit_hour` and asked for the
+    // write_capacity that was there; it is the capacity's value.
+    let text = base_with(
+        "kind = \"dynamodb\"\n",
+        "kind = \"dynamodb\"\nread_capacity = 100\nwrite_capacity = \"8000 WCU\"\n",
+    ) + "\n[pricing]\nread_unit_hour = 0.00013\nwrite_unit_hour = 0.00065\n";
+    let e = error(&text);
+    assert!(
+        e.starts_with("s.toml:7:18: store.write_capacity: expected a number"),
+        "{e}"
+    );
+}

@@ -2714,8 +2714,9 @@ fn pricing(root: &Section, store: &StoreConfig) -> Result<Option<Pricing>> {
             "add read_unit_per_million / write_unit_per_million (on demand) or read_unit_hour / write_unit_hour (provisioned)".to_string(),
         ));
     }
-    let has_setting =
-        |name: &str| matches!(store.settings.get(name), Some(SettingValue::Number(_)));
+    // Set at all: one that is not a number is the store's error to name
+    // (`write_capacity = "8000 WCU"`: expected a number), not a price's.
+    let has_setting = |name: &str| store.settings.contains_key(name);
     for (hour, units, capacity) in [
         (
             "read_unit_hour",
