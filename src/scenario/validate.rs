@@ -2276,6 +2276,36 @@ fn query_warnings(
     }
 }
 
+/// A query's `range` that reaches further back than its table's `ttl`
+/// keeps items: a located warning (the older part has expired).
+fn range_ttl_warning(
+    section: &Section,
+    range_s: Option<f64>,
+    t: &Table,
+    warnings: &mut Vec<Warning>,
+) {
+    let (Some(range), Some(ttl), Some(f)) = (range_s, t.ttl_s, section.get("range")) else {
+        return;
+    };
+    if range <= ttl {
+        return;
+    }
+    let hours = |s: f64| format!("{} h", crate::format::axis(s / 3600.0));
+    warnings.push(warning(
+        &f,
+        format!(
+            "range {} ({}) reads further back than table `{}`'s ttl keeps items \
+             ({}): the older part has expired (the query's buckets, units and \
+             fan-out are counted over the whole range as written)",
+            f.src.snippet(&f.span()),
+            hours(range),
+            t.name,
+            hours(ttl)
+        ),
+        "shorten range to at most the ttl, or lengthen the table's ttl",
+    ));
+}
+
 /// How the warning on a query's `range` over what has no bucket starts:
 /// a variant that gives it a bucket makes the range count
 /// (`Scenario::from_str_at` keeps the warning only if every variant
@@ -2391,24 +2421,7 @@ fn access_patterns(
             (operation, &op_field, items),
             warnings,
         );
-        if let (Some(range), Some(ttl), Some(f)) = (range_s, t.ttl_s, section.get("range")) {
-            if range > ttl {
-                let hours = |s: f64| format!("{} h", crate::format::axis(s / 3600.0));
-                warnings.push(warning(
-                    &f,
-                    format!(
-                        "range {} ({}) reads further back than table `{}`'s ttl keeps items \
-                         ({}): the older part has expired (the query's buckets, units and \
-                         fan-out are counted over the whole range as written)",
-                        f.src.snippet(&f.span()),
-                        hours(range),
-                        t.name,
-                        hours(ttl)
-                    ),
-                    "shorten range to at most the ttl, or lengthen the table's ttl",
-                ));
-            }
-        }
+        range_ttl_warning(&section, range_s, t, warnings);
         if operation == Operation::Scan {
             scan_warnings(&section, warnings);
         }
