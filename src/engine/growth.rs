@@ -368,6 +368,13 @@ impl GrowthPlan {
         self.key_bytes(&mean, t, key_overhead)
     }
 
+    /// Time buckets begun over the horizon (1 without a time bucket): the
+    /// factor a class's keys carry (`ClassBuilder::buckets_over_horizon`).
+    fn buckets_over_horizon(&self) -> f64 {
+        self.bucket_days
+            .map_or(1.0, |b| (self.horizon_days / b).ceil().max(1.0))
+    }
+
     /// ∫₀ᴴ e^{r·s} ds: days of day-0 traffic over the whole horizon.
     fn effective_days_total(&self) -> f64 {
         let r = self.growth_per_day;
@@ -480,7 +487,7 @@ impl GrowthPlan {
             .min(self.ttl_days.unwrap_or(f64::INFINITY))
             .max(0.0);
         // Keys over the horizon: this bucket's instead of the table's own.
-        let own_buckets = self.bucket_days.map_or(1.0, |b| (h / b).ceil().max(1.0));
+        let own_buckets = self.buckets_over_horizon();
         let buckets = if g > 0.0 {
             (h / g).ceil().max(1.0)
         } else {
@@ -767,9 +774,7 @@ impl GrowthPlan {
         // rises, whose first crossing of a ceiling is distributed as the
         // first bucket over it (a bucket near its ceiling breaches on a
         // random later day, not on day 1 with the whole year's largest).
-        let buckets = self
-            .bucket_days
-            .map_or(1.0, |b| (self.horizon_days / b).ceil().max(1.0));
+        let buckets = self.buckets_over_horizon();
         let keys_by = |c: &GrowthClass, t: f64| -> f64 {
             match self.bucket_days {
                 Some(b) if (t / b).ceil() < buckets => c.keys / buckets * (t / b).ceil().max(1.0),
