@@ -81,7 +81,9 @@ pub fn count(n: usize) -> String {
 }
 
 /// A fraction in [0, 1] as a percentage with three significant figures;
-/// magnitudes below 1e-9 (rounding noise, e.g. a Wilson bound at 0) read `0%`.
+/// magnitudes below 1e-9 (rounding noise, e.g. a Wilson bound at 0) read `0%`,
+/// and other positive ones below 0.001% read `<0.001%` (not a percentage in
+/// scientific notation; summary.json keeps the exact fraction).
 ///
 /// ```
 /// use keyheat::format::percent;
@@ -89,10 +91,15 @@ pub fn count(n: usize) -> String {
 /// assert_eq!(percent(1.0), "100%");
 /// assert_eq!(percent(0.0), "0%");
 /// assert_eq!(percent(1.7e-18), "0%");
+/// assert_eq!(percent(4.45e-7), "<0.001%");
+/// assert_eq!(percent(1e-5), "0.00100%");
 /// ```
 pub fn percent(p: f64) -> String {
     if p.abs() < 1e-9 {
         return "0%".to_string();
+    }
+    if p > 0.0 && p * 100.0 < 1e-3 {
+        return "<0.001%".to_string();
     }
     format!("{}%", sig3(p * 100.0))
 }
