@@ -1586,3 +1586,45 @@ fn a_capacity_written_with_its_unit_is_the_stores_error_not_the_prices() {
         "{e}"
     );
 }
+
+#[test]
+fn a_hot_set_of_a_fraction_of_an_instance_warns_what_is_simulated() {
+    // 0.2 of 1,000 customers' 0.0002 is 0.2 instances: the hot set becomes
+    // one customer taking all of hot_share, which the warning says.
+    let text = base_with(
+        "count = 1000\n",
+        "count = 1000\npopularity = { distribution = \"hotspot\", hot_fraction = 0.0002, hot_share = 0.8 }\n",
+    );
+    let s = Scenario::from_str_at(&text, "t.toml").expect("valid, with a warning");
+    let shown: Vec<String> = s.warnings.iter().map(ToString::to_string).collect();
+    assert_eq!(shown.len(), 1, "{shown:#?}");
+    assert!(
+        shown[0].starts_with(
+            "t.toml:10:57: warning: entity.customer.popularity.hot_fraction: hot_fraction 0.0002 \
+             of 1,000 instances is 0.2 instances; keyheat simulates 1 hot instance taking 80.0% \
+             of the requests (hot_fraction 0.001)"
+        ),
+        "{}",
+        shown[0]
+    );
+    assert!(
+        shown[0].contains("hot_fraction = 0.001 is 1 instance"),
+        "{}",
+        shown[0]
+    );
+    // A cold set of 0.3 instances vanishes: every instance hot.
+    let s = Scenario::from_str_at(&text.replace("0.0002", "0.9997"), "t.toml").expect("valid");
+    assert_eq!(s.warnings.len(), 1, "{:#?}", s.warnings);
+    assert!(
+        s.warnings[0]
+            .message
+            .contains("1,000 hot instances (every instance: hot_share has no effect)"),
+        "{}",
+        s.warnings[0]
+    );
+    // A whole number of instances, or within 10% of one: no warning.
+    for hf in ["0.002", "0.0021", "0.2"] {
+        let s = Scenario::from_str_at(&text.replace("0.0002", hf), "t.toml").expect("valid");
+        assert!(s.warnings.is_empty(), "{hf}: {:#?}", s.warnings);
+    }
+}

@@ -176,6 +176,7 @@ pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
     unitless_duration_warnings(&root, &mut warnings)?;
     unitless_size_warnings(&root, &mut warnings)?;
     late_checkpoint_warnings(&root, &simulation, &mut warnings)?;
+    hot_set_warnings(&root, &entities, &mut warnings)?;
     long_bucket_warnings(&root, &simulation, &mut warnings)?;
     let ordered = store.orders_keys();
     let access_patterns = access_patterns(
@@ -2164,6 +2165,68 @@ fn late_checkpoint_warnings(
                 ),
             ));
         }
+    }
+    Ok(())
+}
+
+/// Warnings for a `hotspot` whose hot set is not a whole number of
+/// instances: keyheat makes it round(count × hot_fraction) instances, at
+/// least 1 (a hot set of 0.2 instances becomes one instance taking all of
+/// `hot_share`), so where that moves the hot or the cold set by more than
+/// 10% the warning says what is simulated and the hot_fraction that says it.
+fn hot_set_warnings(
+    root: &Section,
+    entities: &[Entity],
+    warnings: &mut Vec<Warning>,
+) -> Result<()> {
+    let sections = root.elements("entity", "[[entity]]")?;
+    for (section, entity) in sections.iter().zip(entities) {
+        let Popularity::Hotspot {
+            hot_fraction,
+            hot_share,
+        } = entity.popularity
+        else {
+            continue;
+        };
+        let exact = entity.count as f64 * hot_fraction;
+        let hot = (exact.round() as u64).clamp(1, entity.count);
+        // Each set within 10% of what was asked: the hot set, and the cold
+        // set (the rest, which takes 1 − hot_share).
+        let moved = |simulated: f64, asked: f64| (simulated - asked).abs() > 0.1 * asked;
+        let cold_asked = entity.count as f64 - exact;
+        if !moved(hot as f64, exact) && !moved((entity.count - hot) as f64, cold_asked) {
+            continue;
+        }
+        let Some(pop) = section.get("popularity") else {
+            continue;
+        };
+        let Some(f) = pop.table("")?.get("hot_fraction") else {
+            continue;
+        };
+        let count = crate::format::thousands(entity.count as i64);
+        let simulated = hot as f64 / entity.count as f64;
+        let hot_text = crate::format::plural(hot as usize, "hot instance", "hot instances");
+        let shown = if hot == entity.count {
+            format!("{hot_text} (every instance: hot_share has no effect)")
+        } else {
+            format!(
+                "{hot_text} taking {} of the requests (hot_fraction {simulated})",
+                crate::format::percent(hot_share)
+            )
+        };
+        warnings.push(warning(
+            &f,
+            format!(
+                "hot_fraction {} of {count} instances is {} instances; keyheat simulates {shown}",
+                f.src.snippet(&f.span()),
+                crate::format::exact(exact)
+            ),
+            format!(
+                "write hot_fraction as a whole number of instances over the count \
+                 (hot_fraction = {simulated} is {})",
+                crate::format::plural(hot as usize, "instance", "instances")
+            ),
+        ));
     }
     Ok(())
 }
