@@ -534,6 +534,42 @@ fn a_nodes_disk_or_memory_without_a_unit_is_refused_when_tiny() {
     assert!(error(&redis).contains("node_memory = 16 is 16 bytes"));
 }
 
+/// A partition or item ceiling as a bare number is bytes too: a new
+/// user's Cosmos DB `logical_partition_limit = 20` (meant as 20 GB) ran and
+/// reported "ceiling 20 B; first breach after 0 minutes". Refused, quoted or
+/// not, where no store's ceiling is so small; unit sizes stay bytes.
+#[test]
+fn a_partition_or_item_ceiling_without_a_unit_is_refused_when_tiny() {
+    let cosmos = |setting: &str| {
+        BASE.replace(
+            "kind = \"dynamodb\"",
+            &format!("kind = \"cosmosdb\"\n{setting}"),
+        )
+    };
+    assert_eq!(
+        error(&cosmos("logical_partition_limit = 20")),
+        "s.toml:6:27: store.logical_partition_limit: logical_partition_limit = 20 is 20 bytes (a size without a unit is bytes), less than any store's partition ceiling\n  \
+         fix: write the unit, e.g. logical_partition_limit = \"20GB\""
+    );
+    assert!(error(&cosmos("logical_partition_limit = \"20\"")).contains("is 20 bytes"));
+    assert!(error(&cosmos("item_size_limit = 2"))
+        .contains("write the unit, e.g. item_size_limit = \"2KB\""));
+    assert!(Scenario::from_str_at(&cosmos("logical_partition_limit = \"20GB\""), "s.toml").is_ok());
+    assert!(
+        Scenario::from_str_at(&cosmos("logical_partition_limit = 20000000000"), "s.toml").is_ok()
+    );
+    // A unit size is bytes by nature: a 4,096-byte read unit on a generic store.
+    let generic = BASE.replace(
+        "kind = \"dynamodb\"",
+        "kind = \"generic\"\nread_unit_size = 4096",
+    );
+    assert!(Scenario::from_str_at(&generic, "s.toml").is_ok());
+    assert!(keyheat::store::Model::for_scenario(
+        &Scenario::from_str_at(&generic, "s.toml").unwrap()
+    )
+    .is_ok());
+}
+
 #[test]
 fn error_kind_carries_the_position() {
     let err = Scenario::from_str_at(&base_with("rate = 50", "rate = 0"), "s.toml").unwrap_err();

@@ -408,17 +408,27 @@ impl Settings {
             )?,
         };
         self.check_bounds(spec, x, &shown)?;
-        // A node's disk or memory written as a bare number is bytes: under
-        // a MiB no node holds so little, and the unit was left out (a new
-        // user's node_storage = 2 failed on day 2.5·10⁻¹⁰).
-        let whole_node = ["node_storage", "node_disk", "node_memory"].contains(&name);
-        if whole_node && matches!(written, SettingValue::Number(_)) && x < 1_048_576.0 {
-            let unit = if name == "node_memory" { "GB" } else { "TB" };
-            return Err(self.error(
-                name,
-                format!("{name} = {shown} is {shown} bytes (a size without a unit is bytes), less than any node holds"),
-                format!("write the unit, e.g. {name} = \"{shown}{unit}\""),
-            ));
+        // A capacity or ceiling written as a bare number is bytes: under
+        // its floor no store's is so small, and the unit was left out (a
+        // new user's node_storage = 2 failed on day 2.5·10⁻¹⁰, and
+        // logical_partition_limit = 20 judged a 20-byte ceiling).
+        let bare = match written {
+            SettingValue::Number(_) => Some(shown.clone()),
+            SettingValue::Text(t) => t
+                .trim()
+                .parse::<f64>()
+                .is_ok()
+                .then(|| t.trim().to_string()),
+            SettingValue::Bool(_) => None,
+        };
+        if let (Some(n), Some((floor, unit, what))) = (bare, bare_size_floor(name)) {
+            if x < floor {
+                return Err(self.error(
+                    name,
+                    format!("{name} = {shown} is {n} bytes (a size without a unit is bytes), less than {what}"),
+                    format!("write the unit, e.g. {name} = \"{n}{unit}\""),
+                ));
+            }
         }
         Ok(SettingValue::Number(x))
     }
@@ -1016,6 +1026,30 @@ const SCYLLADB: &[SettingSpec] = &[
     NODE_STORAGE,
     NODE_DISK,
 ];
+
+/// The smallest value a size setting written as a bare number (bytes) may
+/// take, the unit its fix suggests and what is smaller than the floor:
+/// node disks and memories, and item-collection, partition, chunk and
+/// tablet sizes under 1 MiB; item, row and cell ceilings under 1 KiB.
+/// Unit sizes (`read_unit_size`, `op_unit_size`, `key_overhead`) are bytes
+/// by nature and have none.
+fn bare_size_floor(name: &str) -> Option<(f64, &'static str, &'static str)> {
+    match name {
+        "node_storage" | "node_disk" => Some((1_048_576.0, "TB", "any node holds")),
+        "node_memory" => Some((1_048_576.0, "GB", "any node holds")),
+        "partition_size_limit"
+        | "item_collection_limit"
+        | "partition_split_size"
+        | "partition_storage"
+        | "logical_partition_limit"
+        | "large_partition_warning"
+        | "tablet_size"
+        | "chunk_size"
+        | "row_size_limit" => Some((1_048_576.0, "GB", "any store's partition ceiling")),
+        "item_size_limit" | "cell_size_limit" => Some((1024.0, "KB", "any store's item ceiling")),
+        _ => None,
+    }
+}
 
 const COSMOSDB: &[SettingSpec] = &[
     ranged(
