@@ -82,7 +82,7 @@ pub fn count(n: usize) -> String {
 
 /// A fraction in [0, 1] as a percentage with three significant figures;
 /// magnitudes below 1e-9 (rounding noise, e.g. a Wilson bound at 0) read `0%`,
-/// and other positive ones below 0.001% read `<0.001%` (not a percentage in
+/// and other positive ones below 0.001% read `under 0.001%` (not a percentage in
 /// scientific notation; summary.json keeps the exact fraction).
 ///
 /// ```
@@ -91,7 +91,7 @@ pub fn count(n: usize) -> String {
 /// assert_eq!(percent(1.0), "100%");
 /// assert_eq!(percent(0.0), "0%");
 /// assert_eq!(percent(1.7e-18), "0%");
-/// assert_eq!(percent(4.45e-7), "<0.001%");
+/// assert_eq!(percent(4.45e-7), "under 0.001%");
 /// assert_eq!(percent(1e-5), "0.00100%");
 /// ```
 pub fn percent(p: f64) -> String {
@@ -99,7 +99,7 @@ pub fn percent(p: f64) -> String {
         return "0%".to_string();
     }
     if p > 0.0 && p * 100.0 < 1e-3 {
-        return "<0.001%".to_string();
+        return "under 0.001%".to_string();
     }
     format!("{}%", sig3(p * 100.0))
 }
