@@ -300,6 +300,48 @@ fn c15_firestore_timestamp_index_exceeds_500_writes_per_s() {
     assert_eq!(table(&r.tables, "events").fan_out, 1);
 }
 
+/// A subcollection under each parent document is a collection of its own,
+/// with its own collection-scope index: C15's 800 writes/s under
+/// `devices/{device}/events/{id}` put only the busiest device's on one
+/// sequential index. 100 devices, 20 of them hot with 80% of the writes:
+/// the busiest takes 800 × 0.8 / 20 = 32 writes/s (a new user's chat
+/// rooms were judged at the whole 2,120 writes/s instead of the busiest
+/// room's 166).
+#[test]
+fn firestore_sequential_index_is_judged_per_subcollection() {
+    let path = crate::util::root().join("scenarios/cases/c15-firestore-timestamp-index.toml");
+    let text = std::fs::read_to_string(&path).expect("c15 reads")
+        .replace(
+            "[[table]]",
+            "[[entity]]\nname = \"device\"\ncount = 100\n\
+             popularity = { distribution = \"hotspot\", hot_fraction = 0.2, hot_share = 0.8 }\n\n[[table]]",
+        )
+        .replace("partition_key = \"events/{id}\"", "partition_key = \"devices/{device}/events/{id}\"")
+        .replace("peak_factor = 2.0\n", "peak_factor = 2.0\nby = \"device\"\n");
+    let s = Scenario::from_str_at(&text, "sub.toml").expect("parses");
+    let options = Options {
+        trials: Some(TRIALS),
+        ..Default::default()
+    };
+    let r = crate::util::simulate(&s, &options).expect("runs");
+    let v = verdict(&r.verdicts, "monotonic_index", "events");
+    assert_eq!(v.status, Pass, "{}", v.detail);
+    assert!(
+        v.detail
+            .starts_with("32.0 writes/s into the busiest `devices/{device}/events` collection's"),
+        "{}",
+        v.detail
+    );
+    // The top-level collection keeps the whole table's writes.
+    let r = run_case("scenarios/cases/c15-firestore-timestamp-index.toml");
+    let v = verdict(&r.verdicts, "monotonic_index", "events");
+    assert!(
+        v.detail.starts_with("800 writes/s into a monotonically"),
+        "{}",
+        v.detail
+    );
+}
+
 #[test]
 fn c15_firestore_sharded_timestamp_lifts_the_limit_to_500_times_4() {
     let r = run_case("scenarios/cases/c15-firestore-sharded-timestamp.toml");

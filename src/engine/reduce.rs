@@ -631,6 +631,9 @@ fn key_checks(scenario: &Scenario, tp: &super::plan::TablePlan) -> KeyChecks {
             |k: &crate::scenario::KeyTemplate| k.has(&crate::scenario::TemplatePart::Time);
         has_time(&t.partition_key) || t.sort_key.as_ref().is_some_and(has_time)
     });
+    let parent = table
+        .filter(|_| limits.monotonic_per_parent)
+        .and_then(|t| parent_path(&t.partition_key));
     let monotonic = limits
         .monotonic_write_per_s
         .filter(|_| monotonic_key)
@@ -640,9 +643,13 @@ fn key_checks(scenario: &Scenario, tp: &super::plan::TablePlan) -> KeyChecks {
                 .iter()
                 .filter(|s| s.is_write)
                 .map(|s| s.busy_rate_per_s)
-                .sum(),
+                .sum::<f64>()
+                * parent
+                    .as_ref()
+                    .map_or(1.0, |(_, e)| busiest_parent_share(scenario, e)),
             limit_per_s: limit,
             shards: table.map_or(1, |t| t.shards.max(1)),
+            parent: parent.map(|(text, _)| text),
         });
     KeyChecks {
         hottest_key_writes_per_s: hottest_key_write_rate(tp),
@@ -652,6 +659,58 @@ fn key_checks(scenario: &Scenario, tp: &super::plan::TablePlan) -> KeyChecks {
         table_limit_note: limits.table_limit_note.to_string(),
         monotonic,
     }
+}
+
+/// A key's parent path — its text before the last `/`, the collection of a
+/// Firestore document path — and the entities
+/// named there, when it names any (`rooms/{room}/messages/{id}`:
+/// `rooms/{room}` and `room`); `None` for a key whose parent is fixed
+/// (`messages/{time}`) or that has no `/`.
+fn parent_path(key: &crate::scenario::KeyTemplate) -> Option<(String, Vec<String>)> {
+    use crate::scenario::TemplatePart;
+    let cut = key
+        .parts
+        .iter()
+        .rposition(|p| matches!(p, TemplatePart::Literal(t) if t.contains('/')))?;
+    let mut text = String::new();
+    let mut entities = Vec::new();
+    for part in &key.parts[..cut] {
+        match part {
+            TemplatePart::Literal(t) => text.push_str(t),
+            TemplatePart::Entity(e) => {
+                text.push_str(&format!("{{{e}}}"));
+                entities.push(e.clone());
+            }
+            TemplatePart::Bucket => text.push_str("{bucket}"),
+            TemplatePart::Shard => text.push_str("{shard}"),
+            TemplatePart::Time => text.push_str("{time}"),
+            TemplatePart::Id => text.push_str("{id}"),
+        }
+    }
+    if let Some(TemplatePart::Literal(t)) = key.parts.get(cut) {
+        text.push_str(&t[..t.rfind('/').unwrap_or(0)]);
+    }
+    (!entities.is_empty()).then_some((text, entities))
+}
+
+/// The share of a table's writes that its busiest parent path takes: the
+/// product, over the parent's `entities`, of each one's busiest instance's
+/// share by its popularity (keys draw entities independently; the rank-1
+/// instance of each is the busiest parent's).
+fn busiest_parent_share(scenario: &Scenario, entities: &[String]) -> f64 {
+    entities
+        .iter()
+        .map(|e| {
+            scenario
+                .entities
+                .iter()
+                .find(|x| &x.name == e)
+                .map_or(1.0, |x| {
+                    crate::distributions::popularity::RankShares::new(&x.popularity, x.count)
+                        .share(1)
+                })
+        })
+        .product()
 }
 
 /// One variant's results.

@@ -426,7 +426,7 @@ pub struct KeyChecks {
 }
 
 /// Writes into a monotonically increasing key against the store's limit.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct MonotonicWrites {
     /// Writes per second in the busy period.
     pub writes_per_s: f64,
@@ -434,6 +434,11 @@ pub struct MonotonicWrites {
     pub limit_per_s: f64,
     /// Write shards of the table (the limit is lifted × shards).
     pub shards: u32,
+    /// Where the limit holds per parent path (a Firestore subcollection
+    /// under each parent document): the collection's path template
+    /// (`rooms/{room}/messages`), and `writes_per_s` is the busiest one's;
+    /// `None` when the whole table takes them.
+    pub parent: Option<String>,
 }
 
 /// A global secondary index's write pressure on its base table: when the

@@ -18,6 +18,14 @@
 //!   queries: keyheat multiplies the limit by the table's `shards`. The
 //!   engine's `monotonic_index` verdict applies it to tables whose partition
 //!   or sort key holds `{time}` (model the indexed field as the sort key).
+//!   The limit is per collection, and single-field indexes are
+//!   collection-scoped by default ("Index types in Cloud Firestore": an index
+//!   with collection scope holds the documents of one collection), so a
+//!   subcollection under each parent document (`rooms/{room}/messages/{id}`)
+//!   takes its parent's writes alone: the verdict then judges the busiest
+//!   parent's subcollection. A collection-group index over all of them (a
+//!   collection group query) would take every write: keyheat does not
+//!   model one.
 //! - The 500/50/5 rule for new collections ("Best practices": ramping up
 //!   traffic): "start with a maximum of 500 operations per second to a new
 //!   collection and then increase traffic by 50% every 5 minutes"; see
@@ -234,6 +242,7 @@ impl StoreModel for Firestore {
         KeyLimits {
             key_write_per_s: Some(self.document_write_limit),
             monotonic_write_per_s: Some(self.sequential_index_write_limit),
+            monotonic_per_parent: true,
             ..Default::default()
         }
     }

@@ -105,6 +105,11 @@ pub struct KeyLimits {
     /// Writes per second a table takes when a key or sort key is monotonic
     /// (`{time}`): the sequential-index hotspot; lifted × shards by write sharding.
     pub monotonic_write_per_s: Option<f64>,
+    /// Whether [`KeyLimits::monotonic_write_per_s`] holds per parent path —
+    /// the key's text before its last `/` — rather than per table: a
+    /// Firestore subcollection under each parent document is a collection
+    /// of its own, with its own collection-scope index.
+    pub monotonic_per_parent: bool,
     /// Where the table limits come from, for the `table_throughput` verdict.
     pub table_limit_note: &'static str,
     /// What the table limits are, in a few words (`"provisioned capacity"`),

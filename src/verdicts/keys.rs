@@ -76,19 +76,28 @@ pub(super) fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> V
             ),
         });
     }
-    if let Some(m) = k.monotonic {
+    if let Some(m) = &k.monotonic {
         let lifted = m.limit_per_s * f64::from(m.shards);
         out.push(Verdict {
             check: "monotonic_index".into(),
             table: t.name.clone(),
             status: status_for(m.writes_per_s, lifted, headroom),
-            detail: format!(
-                "{} writes/s into a monotonically increasing indexed value vs ~{} writes/s ({} per shard × {} shards)",
-                sig3(m.writes_per_s),
-                sig3(lifted),
-                sig3(m.limit_per_s),
-                m.shards
-            ),
+            detail: match &m.parent {
+                None => format!(
+                    "{} writes/s into a monotonically increasing indexed value vs ~{} writes/s ({} per shard × {} shards)",
+                    sig3(m.writes_per_s),
+                    sig3(lifted),
+                    sig3(m.limit_per_s),
+                    m.shards
+                ),
+                Some(parent) => format!(
+                    "{} writes/s into the busiest `{parent}` collection's monotonically increasing indexed value (a subcollection under each parent has its own collection-scope index) vs ~{} writes/s ({} per shard × {} shards)",
+                    sig3(m.writes_per_s),
+                    sig3(lifted),
+                    sig3(m.limit_per_s),
+                    m.shards
+                ),
+            },
         });
     }
     out
