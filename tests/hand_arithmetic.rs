@@ -866,3 +866,50 @@ by = "order"
     let f = t.throttled_fraction.mean;
     assert!((f - 0.968_75).abs() < 0.003, "{f}");
 }
+
+#[test]
+fn the_largest_item_collection_holds_at_least_the_largest_item() {
+    // One document a key (`docs/{id}`), log-normal items (median 350 B,
+    // p99 3 KB: σ = ln(3000/350)/2.3263 = 0.9235), 100 writes/s for 30
+    // days: 2.592·10⁸ items, whose largest is the log-normal's quantile at
+    // 1 − ln 2 / n on a median trial: exp(ln 350 + 0.9235 · 5.89) ≈ 80 KB.
+    // Every key's collection is its one item, so the largest collection
+    // is the largest item; the normal approximation of a collection of
+    // one item (mean + z·sd) read 5–6 times less.
+    let text = r#"
+schema_version = 1
+name = "one-doc-a-key"
+[store]
+kind = "generic"
+[simulation]
+seed = 3
+trials = 100
+duration = "1m"
+horizon = "30d"
+[[table]]
+name = "docs"
+partition_key = "docs/{id}"
+item_size = { distribution = "lognormal", median = "350B", p99 = "3KB" }
+[[access_pattern]]
+name = "Write"
+table = "docs"
+operation = "put"
+rate = 100
+"#;
+    let r = run(text);
+    let t = &r.tables[0];
+    let (collection, item) = (&t.max_item_collection_bytes, &t.max_item_bytes);
+    assert!(
+        collection.mean >= item.mean * 0.999,
+        "{} vs {}",
+        collection.mean,
+        item.mean
+    );
+    assert!(
+        collection.p95 >= item.p95 * 0.999,
+        "{} vs {}",
+        collection.p95,
+        item.p95
+    );
+    assert!((50_000.0..130_000.0).contains(&item.p50), "{}", item.p50);
+}

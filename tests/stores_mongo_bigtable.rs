@@ -208,7 +208,9 @@ fn c11_user_shard_key_makes_jumbo_chunks_from_day_0() {
 }
 
 /// C11 after: { mailbox: 1, uid: 1 } gives every message its own value, so
-/// the largest item collection is one message (≪ 64 MiB): no jumbo chunk.
+/// the largest item collection is one message, the largest of the year's
+/// 1.8·10⁹ (log-normal, median 20 KB, p99 100 KB: ≈ 1.9 MB at the p95),
+/// ≪ 64 MiB: no jumbo chunk.
 #[test]
 fn c11_mailbox_uid_shard_key_keeps_values_bounded() {
     let r = run_case("scenarios/cases/c11-mailbox-uid-shard-key.toml");
@@ -217,7 +219,8 @@ fn c11_mailbox_uid_shard_key_keeps_values_bounded() {
     let t = &r.tables[0];
     assert!(t.size_breach.mean_day.is_none());
     let p95 = t.max_item_collection_bytes.p95;
-    assert!(p95 < 1e6, "{p95}");
+    assert!(p95 < 3e6, "{p95}");
+    assert!(p95 >= t.max_item_bytes.p95, "{p95} vs {}", t.max_item_bytes.p95);
     // Deliveries spread evenly: the busiest of 3 shards within 1% of a third.
     let nodes = t.nodes.as_ref().expect("shard results");
     assert!((nodes.hottest_node_share.mean - 1.0 / 3.0).abs() < 0.01);

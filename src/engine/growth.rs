@@ -808,7 +808,6 @@ impl GrowthPlan {
                 })
                 .fold(0.0, f64::max)
         };
-        let collection = |t: f64| busiest(t, |k| k.collection_bytes);
         let item = |t: f64| busiest(t, |k| k.item_bytes);
         // Largest freshly written item: the maximum of all items written within the horizon.
         let written = (self.items_written_per_day * self.effective_days_total()).max(1.0);
@@ -827,6 +826,31 @@ impl GrowthPlan {
             };
             let n = (self.items_written_per_day * days).max(1.0);
             self.item_size.upper_quantile(upper_tail_of_max(n, u_base))
+        };
+        // The busiest collection holds at least the largest item written
+        // (with its per-item overhead and index entries): the normal
+        // approximation of a collection of a few items misses a wide item
+        // size's tail (one document a key: 23.6 KB beside a 191 KB item).
+        // Under a TTL, of the items still stored: those written in the
+        // last ttl days (the same draw's quantile over them).
+        let per_item_extra = (sizes.es - sizes.item_es).max(0.0);
+        let stored_max_by = |t: f64| -> f64 {
+            let from = self.ttl_days.map_or(0.0, |d| (t - d).max(0.0));
+            let days = if r.abs() < 1e-12 {
+                t - from
+            } else {
+                ((r * t).exp() - (r * from).exp()) / r
+            };
+            let n = (self.items_written_per_day * days).max(1.0);
+            self.item_size.upper_quantile(upper_tail_of_max(n, u_base))
+        };
+        let collection = |t: f64| {
+            let busiest = busiest(t, |k| k.collection_bytes);
+            if self.items_written_per_day > 0.0 {
+                busiest.max(stored_max_by(t) + per_item_extra)
+            } else {
+                busiest
+            }
         };
         let base_item_breach = self.item_limit.and_then(|limit| {
             // Mean rate over the horizon (traffic grows).
