@@ -220,7 +220,11 @@ fn c11_mailbox_uid_shard_key_keeps_values_bounded() {
     assert!(t.size_breach.mean_day.is_none());
     let p95 = t.max_item_collection_bytes.p95;
     assert!(p95 < 3e6, "{p95}");
-    assert!(p95 >= t.max_item_bytes.p95, "{p95} vs {}", t.max_item_bytes.p95);
+    assert!(
+        p95 >= t.max_item_bytes.p95,
+        "{p95} vs {}",
+        t.max_item_bytes.p95
+    );
     // Deliveries spread evenly: the busiest of 3 shards within 1% of a third.
     let nodes = t.nodes.as_ref().expect("shard results");
     assert!((nodes.hottest_node_share.mean - 1.0 / 3.0).abs() < 0.01);

@@ -621,7 +621,7 @@ fn variants_table(r: &RunResults) -> Table {
     );
     columns.extend(head(&[
         "throttled (worst table)",
-        "first breach (mean day)",
+        "first breach (mean)",
         "fan-out (max)",
     ]));
     if let Some(c) = &r.currency {

@@ -827,7 +827,7 @@ pub(super) fn first_breach(tables: &[TableResults]) -> String {
         }
     }
     match best {
-        Some((day, what, table)) => format!("day {} ({what}, {table})", sig3(day)),
+        Some((day, what, table)) => format!("{} ({what}, {table})", super::breach_cell(day)),
         None => "none".to_string(),
     }
 }

@@ -96,6 +96,26 @@ pub fn first_breach_day(t: &TableResults) -> Option<f64> {
         .reduce(f64::min)
 }
 
+/// A first-breach day as a cell: `day 38.0`, or within the first day the
+/// time into it (`5.3 h`, `22 min`, `12 s`; `at once` under a second), not
+/// `day 7.99e-8`.
+///
+/// ```
+/// use keyheat::report::breach_cell;
+/// assert_eq!(breach_cell(38.04), "day 38.0");
+/// assert_eq!(breach_cell(0.25), "after 6 h");
+/// assert_eq!(breach_cell(7.99e-8), "at once");
+/// ```
+pub fn breach_cell(d: f64) -> String {
+    if d >= 1.0 {
+        format!("day {}", sig3(d))
+    } else if d * 86_400.0 >= 1.0 {
+        format!("after {}", crate::format::duration(d * 86_400.0))
+    } else {
+        "at once".to_string()
+    }
+}
+
 /// A table's throttled share as a cell: the judged day's mean, or, when
 /// another checkpoint throttles more (a table limit the grown traffic
 /// outruns), that day's with its day: `"20.4% (day 365)"`.
@@ -132,7 +152,7 @@ fn row(
         t.name.clone(),
         sig3(t.busiest_server_p95()),
         throttled_cell(t),
-        first_breach_day(t).map_or("—".to_string(), |d| format!("day {}", sig3(d))),
+        first_breach_day(t).map_or("—".to_string(), breach_cell),
         count(t.fan_out as usize),
         match (t.monthly_cost, currency) {
             (Some(c), Some(cur)) => format!("{} {cur}", money(c)),

@@ -370,7 +370,7 @@ fn variants_table_and_recommendation() {
     let r = fixture::with_variants(3);
     let md = markdown(&r, &chart_names(&r));
     has(&md, "## Variants");
-    has(&md, "| variant | set | p95 peak utilization: orders | p95 peak utilization: orders.by_status | throttled (worst table) | first breach (mean day) | fan-out (max) | verdict |\n|---|---|---:|---:|---:|---|---:|---|\n");
+    has(&md, "| variant | set | p95 peak utilization: orders | p95 peak utilization: orders.by_status | throttled (worst table) | first breach (mean) | fan-out (max) | verdict |\n|---|---|---:|---:|---:|---|---:|---|\n");
     has(&md, "| `base` | — | 1.50 | 0.420 | 2.31% | day 123 (item collection, orders) | 1 | **FAIL** (`hot_partition` fail, `partition_size` warn) |");
     // serde_json::Map keeps its keys sorted (or in insertion order): accept either.
     let set_sorted = "`table.orders.bucket` = \"1d\", `table.orders.shards` = 2";

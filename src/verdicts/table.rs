@@ -117,14 +117,20 @@ fn storage_verdict(n: &NodeResults, m: &NodeMemory, headroom: f64, horizon: f64)
     }
 }
 
-/// "on day 38.0", or "after 22 minutes" / "after 5.3 hours" within the first day.
+/// "on day 38.0", or "after 5.3 hours" / "after 22 minutes" / "after 12
+/// seconds" within the first day, "at once (within the first second)"
+/// under a second (not "after 0.000115 minutes").
 fn when_day(d: f64) -> String {
     if d >= 1.0 {
         format!("on day {}", sig3(d))
     } else if d * 24.0 >= 1.0 {
         format!("after {} hours", sig3(d * 24.0))
-    } else {
+    } else if d * 1440.0 >= 1.0 {
         format!("after {} minutes", sig3(d * 1440.0))
+    } else if d * 86_400.0 >= 1.0 {
+        format!("after {} seconds", sig3(d * 86_400.0))
+    } else {
+        "at once (within the first second)".to_string()
     }
 }
 
@@ -455,9 +461,9 @@ fn advice(t: &TableResults, item: bool, headroom: f64) -> String {
     };
     let mut out = String::new();
     match widest {
-        Some(b) if b <= 0.0 => {
-            out.push_str("; no time bucket helps: the busiest key starts over the ceiling")
-        }
+        Some(b) if b <= 0.0 => out.push_str(&format!(
+            "; no time bucket helps: the busiest key starts over {headroom} × the ceiling"
+        )),
         Some(b) => {
             let width = if b >= 1.0 {
                 format!("{} days", sig3(b))
@@ -537,5 +543,20 @@ fn size_verdict(
             human_bytes(size.p95),
             human_bytes(limit)
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::when_day;
+
+    #[test]
+    fn a_breach_within_the_first_day_reads_in_the_largest_unit_that_fits() {
+        assert_eq!(when_day(38.04), "on day 38.0");
+        assert_eq!(when_day(0.25), "after 6.00 hours");
+        assert_eq!(when_day(0.0232), "after 33.4 minutes");
+        // 0.000115 minutes read as such: now seconds, or at once.
+        assert_eq!(when_day(12.0 / 86_400.0), "after 12.0 seconds");
+        assert_eq!(when_day(7.99e-8), "at once (within the first second)");
     }
 }
