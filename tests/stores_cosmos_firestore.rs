@@ -295,9 +295,22 @@ fn c15_firestore_timestamp_index_exceeds_500_writes_per_s() {
     assert!(v.detail.starts_with("800 writes/s"), "{}", v.detail);
     assert!(v.detail.contains("~500 writes/s"), "{}", v.detail);
     // Random auto-IDs: no document is hot; no partition limit.
-    assert_eq!(verdict(&r.verdicts, "hot_key", "events").status, Pass);
+    let hot_key = verdict(&r.verdicts, "hot_key", "events");
+    assert_eq!(hot_key.status, Pass);
+    assert!(
+        hot_key.detail.starts_with("every write makes a new key"),
+        "{}",
+        hot_key.detail
+    );
     assert_eq!(verdict(&r.verdicts, "hot_partition", "events").status, Pass);
     assert_eq!(table(&r.tables, "events").fan_out, 1);
+    // No throughput limit to peak against: `—`, not a peak of 0.
+    assert!(!table(&r.tables, "events").has_throughput_limit());
+    let lines = keyheat::report::terminal_table(&r);
+    assert!(
+        lines[1].starts_with("base    events         —"),
+        "{lines:#?}"
+    );
 }
 
 /// A subcollection under each parent document is a collection of its own,

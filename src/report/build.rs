@@ -179,9 +179,18 @@ fn busiest_table(r: &RunResults) -> Vec<Inline> {
     let hottest = r
         .tables
         .iter()
+        .filter(|t| t.has_throughput_limit())
         .max_by(|a, b| finite(a.peak_utilization.mean).total_cmp(&finite(b.peak_utilization.mean)));
     let Some(t) = hottest else {
-        return vec![];
+        // No limit to peak against (Firestore without new_collection):
+        // "peaks at 0× its per-partition limit" said nothing true.
+        return if r.tables.is_empty() {
+            vec![]
+        } else {
+            vec![text(
+                " No table has a throughput limit here (the store sets none per partition, node or table): the checks judge keys, indexes and sizes.",
+            )]
+        };
     };
     // Another checkpoint that throttles more (the grown traffic over a
     // table limit) is named with its day, and the judged day's figures with theirs.
@@ -650,7 +659,7 @@ fn variants_table(r: &RunResults) -> Table {
                 vec![text(
                     v.tables
                         .iter()
-                        .find(|x| x.name == t.name)
+                        .find(|x| x.name == t.name && x.has_throughput_limit())
                         .map_or("—".to_string(), |x| sig3(x.busiest_server_p95())),
                 )]
             }));

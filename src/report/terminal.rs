@@ -22,7 +22,8 @@ const HEAD: [&str; 8] = [
 /// The table as text lines (header first), one row per design and table:
 /// `peak p95` (the p95 over trials of the peak window utilization of the
 /// table's busiest server — partition, or node where the store limits
-/// nodes, [`TableResults::busiest_server_p95`] — on its judged day), `throttled` (mean share of requested units
+/// nodes, [`TableResults::busiest_server_p95`] — on its judged day; `—`
+/// where no throughput limit applies), `throttled` (mean share of requested units
 /// throttled, [`throttled_cell`]), `first breach` (the earliest mean first-breach day of the
 /// item-collection, item and rows ceilings, `—` when none within the
 /// horizon), `fan-out` (queries a whole-key read issues), `monthly cost`
@@ -150,7 +151,11 @@ fn row(
     [
         design.to_string(),
         t.name.clone(),
-        sig3(t.busiest_server_p95()),
+        if t.has_throughput_limit() {
+            sig3(t.busiest_server_p95())
+        } else {
+            "—".to_string()
+        },
         throttled_cell(t),
         first_breach_day(t).map_or("—".to_string(), breach_cell),
         count(t.fan_out as usize),

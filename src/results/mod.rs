@@ -312,6 +312,21 @@ impl TableResults {
             .map_or(partitions, |n| partitions.max(n.peak_utilization.p95))
     }
 
+    /// Whether any throughput limit applies to the table's servers or to
+    /// the whole table: per partition, per node, or a table limit
+    /// (provisioned capacity, Firestore's ramp). Without one, its peak
+    /// utilization is 0 by definition and reads `—`, not `0`.
+    pub fn has_throughput_limit(&self) -> bool {
+        self.partition_read_limit_per_s.is_some()
+            || self.partition_write_limit_per_s.is_some()
+            || self.partition_combined_limit_per_s.is_some()
+            || self.table_limit.is_some()
+            || self
+                .nodes
+                .as_ref()
+                .is_some_and(|n| n.limits_per_s.iter().any(Option::is_some))
+    }
+
     /// The table's ceiling breaches, each with what it is a breach of:
     /// the item collection's size, the item's, the item collection's rows
     /// (every place that asks for "the first breach" asks all three).

@@ -47,11 +47,25 @@ pub(super) fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> V
             check: "hot_key".into(),
             table: t.name.clone(),
             status: status_for(rate, limit, headroom),
-            detail: format!(
-                "busiest key takes {} writes/s in the busy period vs ~{} sustained writes/s per key",
-                sig3(rate),
-                sig3(limit)
-            ),
+            detail: if k.table_units_per_s[1] <= 0.0 {
+                format!(
+                    "the busy period writes nothing to this table vs ~{} sustained writes/s per key",
+                    sig3(limit)
+                )
+            } else if rate > 0.0 {
+                format!(
+                    "busiest key takes {} writes/s in the busy period vs ~{} sustained writes/s per key",
+                    sig3(rate),
+                    sig3(limit)
+                )
+            } else {
+                // Every write a fresh key ({id}, {time}, `new`): none is
+                // written twice, which "0 writes/s" did not say.
+                format!(
+                    "every write makes a new key (each written once), none written again vs ~{} sustained writes/s per key",
+                    sig3(limit)
+                )
+            },
         });
     }
     for (side, unit) in [ru, wu].into_iter().enumerate() {
