@@ -32,7 +32,11 @@
 //!   full key, as the service applies it; a first-level prefix may hold more
 //!   than 20 GB in total ("Hierarchical partition keys"). keyheat's item
 //!   collection is the rendered key either way; the setting records that the
-//!   key is hierarchical in the figures and in `keyheat place`.
+//!   key is hierarchical in the figures. Placement hashes the full rendered
+//!   key, as for a synthetic key: the service hashes each level in turn and
+//!   keeps a first-level prefix on one physical partition until it outgrows
+//!   it, so a hot first-level key's load is more concentrated than keyheat
+//!   shows (README, Known limits).
 //! - Item ≤ 2 MB, the UTF-8 length of its JSON ("service quotas"), counted as
 //!   2 MiB = 2,097,152 bytes (the RU table's 2,048 KB row). The 20 GB and
 //!   50 GB are counted as decimal gigabytes (20 × 10⁹ B), the smaller reading.
