@@ -2334,7 +2334,7 @@ fn query_warnings(
         warnings.push(warning(
             op_field,
             format!("a query on {on}, which has no sort key: each partition key holds one item, so the query returns at most one"),
-            "add a sort_key (e.g. sort_key = \"ORDER#{time}\") to what it reads, or make it operation = \"get\"",
+            "give what it reads a sort_key, the items one partition key holds in order (e.g. sort_key = \"{time}\"; a Firestore collection: its parent path as the partition_key, the ordering field as the sort_key), or make it operation = \"get\"",
         ));
     }
 }
