@@ -345,6 +345,29 @@ fn firestore_sequential_index_is_judged_per_subcollection() {
         "{}",
         v.detail
     );
+    // The same subcollection written as a collection path (an odd number
+    // of segments: the device's events, ordered by the sort key).
+    let collection = text.replace("devices/{device}/events/{id}", "devices/{device}/events");
+    let s = Scenario::from_str_at(&collection, "sub.toml").expect("parses");
+    let r = crate::util::simulate(&s, &options).expect("runs");
+    let v = verdict(&r.verdicts, "monotonic_index", "events");
+    assert!(
+        v.detail
+            .starts_with("32.0 writes/s into the busiest `devices/{device}/events`"),
+        "{}",
+        v.detail
+    );
+    // A device's document under one collection (`devices/{device}`, two
+    // segments): the one `devices` collection takes every write.
+    let document = text.replace("devices/{device}/events/{id}", "devices/{device}");
+    let s = Scenario::from_str_at(&document, "sub.toml").expect("parses");
+    let r = crate::util::simulate(&s, &options).expect("runs");
+    let v = verdict(&r.verdicts, "monotonic_index", "events");
+    assert!(
+        v.detail.starts_with("800 writes/s into a monotonically"),
+        "{}",
+        v.detail
+    );
     // The top-level collection keeps the whole table's writes.
     let r = run_case("scenarios/cases/c15-firestore-timestamp-index.toml");
     let v = verdict(&r.verdicts, "monotonic_index", "events");

@@ -661,25 +661,24 @@ fn key_checks(scenario: &Scenario, tp: &super::plan::TablePlan) -> KeyChecks {
     }
 }
 
-/// A key's parent path — its text before the last `/`, the collection of a
-/// Firestore document path — and the entities
-/// named there, when it names any (`rooms/{room}/messages/{id}`:
-/// `rooms/{room}` and `room`); `None` for a key whose parent is fixed
-/// (`messages/{time}`) or that has no `/`.
+/// The collection a key's items belong to, read as a slash-separated path
+/// (Firestore's `collection/document/collection/…`), and the entities named
+/// in it, when it names any: an even number of segments is a document path
+/// whose collection is all but its last segment
+/// (`rooms/{room}/messages/{id}`: `rooms/{room}/messages`), an odd number
+/// a collection path itself (`rooms/{room}/messages`, the room's messages
+/// ordered by the sort key). `None` for a key without `/` or whose
+/// collection names no entity (`messages/{time}`: one collection).
 fn parent_path(key: &crate::scenario::KeyTemplate) -> Option<(String, Vec<String>)> {
     use crate::scenario::TemplatePart;
-    let cut = key
-        .parts
-        .iter()
-        .rposition(|p| matches!(p, TemplatePart::Literal(t) if t.contains('/')))?;
     let mut text = String::new();
-    let mut entities = Vec::new();
-    for part in &key.parts[..cut] {
+    let mut entities_at = Vec::new();
+    for part in &key.parts {
         match part {
             TemplatePart::Literal(t) => text.push_str(t),
             TemplatePart::Entity(e) => {
+                entities_at.push((text.len(), e.clone()));
                 text.push_str(&format!("{{{e}}}"));
-                entities.push(e.clone());
             }
             TemplatePart::Bucket => text.push_str("{bucket}"),
             TemplatePart::Shard => text.push_str("{shard}"),
@@ -687,10 +686,21 @@ fn parent_path(key: &crate::scenario::KeyTemplate) -> Option<(String, Vec<String
             TemplatePart::Id => text.push_str("{id}"),
         }
     }
-    if let Some(TemplatePart::Literal(t)) = key.parts.get(cut) {
-        text.push_str(&t[..t.rfind('/').unwrap_or(0)]);
+    if !text.contains('/') {
+        return None;
     }
-    (!entities.is_empty()).then_some((text, entities))
+    let segments = text.split('/').count();
+    let collection = if segments.is_multiple_of(2) {
+        text[..text.rfind('/').unwrap_or(0)].to_string()
+    } else {
+        text.clone()
+    };
+    let entities: Vec<String> = entities_at
+        .into_iter()
+        .filter(|(at, _)| *at < collection.len())
+        .map(|(_, e)| e)
+        .collect();
+    (!entities.is_empty()).then_some((collection, entities))
 }
 
 /// The share of a table's writes that its busiest parent path takes: the
