@@ -51,9 +51,11 @@
 //!   "per_kb"` instead charges the 1 KB anchor per started KiB, a conservative
 //!   upper bound. `read_ru_1kb` / `write_ru_1kb` rescale either curve.
 //! - Each indexed term a write adds or removes costs 0.2 RU (`indexed_terms`,
-//!   default 0: the bare table value); updates replace the item, costing
-//!   about twice a create; a patch adds 0.4 RU per modified property; a delete
-//!   costs as a create ("Understand request unit consumption").
+//!   default 0: the bare table value); a delete costs as a create
+//!   ("Understand request unit consumption"). An update replaces the item,
+//!   charged as 2 creates (delete + insert), and a patch as 2 creates plus
+//!   0.4 RU per modified property: an ASSUMPTION (Microsoft publishes no
+//!   replace figure; measure `x-ms-request-charge`).
 //! - Strong and bounded-staleness reads cost twice as much ("Optimize request
 //!   cost"): patterns with `consistency = "strong"` or `"transactional"`, or
 //!   every read when `default_consistency` is `strong` / `bounded_staleness`.
@@ -526,8 +528,8 @@ impl CosmosDb {
                 format!(
                     "put / delete: 1 create; update: 2 creates (replace = delete + insert); append: a patch, 2 creates + {PATCH_PROPERTY_RU} RU"
                 ),
-                &format!("{learn}: 'Understand request unit consumption'"),
-                false,
+                &format!("{learn}: 'Understand request unit consumption', 'Optimize request cost' (write cost grows with item size and indexed properties; 2 creates for a replace is keyheat's reading, not a published figure: measure x-ms-request-charge)"),
+                true,
             ),
             f(
                 "default_consistency",
