@@ -2156,8 +2156,9 @@ fn late_checkpoint_warnings(
             warnings.push(warning(
                 &item,
                 format!(
-                    "checkpoint {d} is after the horizon ({h}): sizes, breaches and node storage \
-                     are projected only to {h}, so the checks would judge different days"
+                    "checkpoint {d} is after the horizon ({h}): breaches, the size checks and node \
+                     storage are projected only to {h}, while this busy period runs on its own day \
+                     (its stored data and partitions that day's), so the checks would judge different days"
                 ),
                 format!(
                     "raise the horizon to horizon = \"{}d\", or keep checkpoints within {h}",
