@@ -912,4 +912,13 @@ rate = 100
         item.p95
     );
     assert!((50_000.0..130_000.0).contains(&item.p50), "{}", item.p50);
+    // Uniform 2–8 KB documents: one document a key holds at most 8 KB (a
+    // normal quantile over unboundedly many fresh keys read 69 KB).
+    let uniform = text.replace(
+        "{ distribution = \"lognormal\", median = \"350B\", p99 = \"3KB\" }",
+        "{ distribution = \"uniform\", min = \"2KB\", max = \"8KB\" }",
+    );
+    let r = run(&uniform);
+    let c = &r.tables[0].max_item_collection_bytes;
+    assert!((7_990.0..=8_000.0).contains(&c.p95), "{}", c.p95);
 }

@@ -797,17 +797,23 @@ impl GrowthPlan {
             last[i].set((n, z));
             z
         };
-        let busiest = |t: f64, pick: fn(&KeySize) -> f64| -> f64 {
+        // A fresh class's key holds the one item its write made: its
+        // collection is that item (the stored-item floor below), not a
+        // normal quantile over unboundedly many keys (uniform 2–8 KB items
+        // read 69 KB).
+        let busiest_of = |t: f64, pick: fn(&KeySize) -> f64, fresh: bool| -> f64 {
             let tau = self.effective_days(t);
             self.classes
                 .iter()
                 .enumerate()
+                .filter(|(_, c)| fresh || !c.fresh)
                 .map(|(i, c)| {
                     let z = z_of(i, c, t);
                     pick(&self.busiest_key(&sizes, c, tau, z, draws[i].1, 1.0))
                 })
                 .fold(0.0, f64::max)
         };
+        let busiest = |t: f64, pick: fn(&KeySize) -> f64| busiest_of(t, pick, true);
         let item = |t: f64| busiest(t, |k| k.item_bytes);
         // Largest freshly written item: the maximum of all items written within the horizon.
         let written = (self.items_written_per_day * self.effective_days_total()).max(1.0);
@@ -845,7 +851,7 @@ impl GrowthPlan {
             self.item_size.upper_quantile(upper_tail_of_max(n, u_base))
         };
         let collection = |t: f64| {
-            let busiest = busiest(t, |k| k.collection_bytes);
+            let busiest = busiest_of(t, |k| k.collection_bytes, false);
             if self.items_written_per_day > 0.0 {
                 busiest.max(stored_max_by(t) + per_item_extra)
             } else {
