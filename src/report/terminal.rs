@@ -98,8 +98,8 @@ pub fn first_breach_day(t: &TableResults) -> Option<f64> {
 }
 
 /// A first-breach day as a cell: `day 38.0`, or within the first day the
-/// time into it (`5.3 h`, `22 min`, `12 s`; `at once` under a second), not
-/// `day 7.99e-8`.
+/// time into it (`after 5.3 h`, `after 22 min`, `after 12 s`; `at once`
+/// under a second), not `day 7.99e-8`.
 ///
 /// ```
 /// use keyheat::report::breach_cell;
