@@ -753,6 +753,21 @@ impl GrowthPlan {
         }
     }
 
+    /// The largest of the items written from day `from` to day `t` (traffic
+    /// growing at `growth_per_day`): the item size's quantile at the upper
+    /// tail of their maximum for the trial's uniform `u` (the same `u` for
+    /// every day, so the path is smooth and non-decreasing in `t`).
+    fn largest_item_written(&self, from: f64, t: f64, u: f64) -> f64 {
+        let r = self.growth_per_day;
+        let days = if r.abs() < 1e-12 {
+            t - from
+        } else {
+            ((r * t).exp() - (r * from).exp()) / r
+        };
+        let n = (self.items_written_per_day * days).max(1.0);
+        self.item_size.upper_quantile(upper_tail_of_max(n, u))
+    }
+
     /// Draws one trial's growth.
     pub fn simulate<R: Rng + ?Sized>(&self, rng: &mut R) -> GrowthTrial {
         let sizes = self.sizes();
@@ -823,16 +838,7 @@ impl GrowthPlan {
             .upper_quantile(upper_tail_of_max(written, u_base));
         // The largest item written by day t: the same draw's quantile over the
         // items written so far (a smooth, non-decreasing path).
-        let r = self.growth_per_day;
-        let base_max_by = |t: f64| -> f64 {
-            let days = if r.abs() < 1e-12 {
-                t
-            } else {
-                ((r * t).exp() - 1.0) / r
-            };
-            let n = (self.items_written_per_day * days).max(1.0);
-            self.item_size.upper_quantile(upper_tail_of_max(n, u_base))
-        };
+        let base_max_by = |t: f64| self.largest_item_written(0.0, t, u_base);
         // The busiest collection holds at least the largest item written
         // (with its per-item overhead and index entries): the normal
         // approximation of a collection of a few items misses a wide item
@@ -840,15 +846,9 @@ impl GrowthPlan {
         // Under a TTL, of the items still stored: those written in the
         // last ttl days (the same draw's quantile over them).
         let per_item_extra = (sizes.es - sizes.item_es).max(0.0);
-        let stored_max_by = |t: f64| -> f64 {
+        let stored_max_by = |t: f64| {
             let from = self.ttl_days.map_or(0.0, |d| (t - d).max(0.0));
-            let days = if r.abs() < 1e-12 {
-                t - from
-            } else {
-                ((r * t).exp() - (r * from).exp()) / r
-            };
-            let n = (self.items_written_per_day * days).max(1.0);
-            self.item_size.upper_quantile(upper_tail_of_max(n, u_base))
+            self.largest_item_written(from, t, u_base)
         };
         let collection = |t: f64| {
             let busiest = busiest_of(t, |k| k.collection_bytes, false);
