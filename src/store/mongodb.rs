@@ -506,7 +506,7 @@ impl StoreModel for MongoDb {
             f(
                 "chunk_size",
                 format!(
-                    "{} bytes ({} MB)",
+                    "{} bytes ({} MiB)",
                     exact(self.chunk_size),
                     exact(self.chunk_size / 1_048_576.0)
                 ),
@@ -1186,7 +1186,7 @@ mod tests {
         );
         let figs = m.figures();
         let c = figs.iter().find(|f| f.name == "chunk_size").unwrap();
-        assert_eq!(c.value, "67,108,864 bytes (64 MB)");
+        assert_eq!(c.value, "67,108,864 bytes (64 MiB)");
         assert_eq!(c.source, "scenario");
         let ops = figs.iter().find(|f| f.name == "shard_ops_per_s").unwrap();
         assert!(ops.assumption && ops.source.starts_with("ASSUMPTION"));
