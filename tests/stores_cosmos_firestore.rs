@@ -331,38 +331,31 @@ fn firestore_sequential_index_is_judged_per_subcollection() {
         )
         .replace("partition_key = \"events/{id}\"", "partition_key = \"devices/{device}/events/{id}\"")
         .replace("peak_factor = 2.0\n", "peak_factor = 2.0\nby = \"device\"\n");
-    let s = Scenario::from_str_at(&text, "sub.toml").expect("parses");
-    let options = Options {
-        trials: Some(TRIALS),
-        ..Default::default()
+    // The monotonic_index verdict of the design with partition key `key`.
+    let judged = |key: &str| {
+        let s = Scenario::from_str_at(
+            &text.replace("devices/{device}/events/{id}", key),
+            "sub.toml",
+        )
+        .expect("parses");
+        let options = Options {
+            trials: Some(TRIALS),
+            ..Default::default()
+        };
+        let r = crate::util::simulate(&s, &options).expect("runs");
+        verdict(&r.verdicts, "monotonic_index", "events").clone()
     };
-    let r = crate::util::simulate(&s, &options).expect("runs");
-    let v = verdict(&r.verdicts, "monotonic_index", "events");
+    let v = judged("devices/{device}/events/{id}");
     assert_eq!(v.status, Pass, "{}", v.detail);
-    assert!(
-        v.detail
-            .starts_with("32.0 writes/s into the busiest `devices/{device}/events` collection's"),
-        "{}",
-        v.detail
-    );
+    let busiest = "32.0 writes/s into the busiest `devices/{device}/events` collection's";
+    assert!(v.detail.starts_with(busiest), "{}", v.detail);
     // The same subcollection written as a collection path (an odd number
     // of segments: the device's events, ordered by the sort key).
-    let collection = text.replace("devices/{device}/events/{id}", "devices/{device}/events");
-    let s = Scenario::from_str_at(&collection, "sub.toml").expect("parses");
-    let r = crate::util::simulate(&s, &options).expect("runs");
-    let v = verdict(&r.verdicts, "monotonic_index", "events");
-    assert!(
-        v.detail
-            .starts_with("32.0 writes/s into the busiest `devices/{device}/events`"),
-        "{}",
-        v.detail
-    );
+    let v = judged("devices/{device}/events");
+    assert!(v.detail.starts_with(busiest), "{}", v.detail);
     // A device's document under one collection (`devices/{device}`, two
     // segments): the one `devices` collection takes every write.
-    let document = text.replace("devices/{device}/events/{id}", "devices/{device}");
-    let s = Scenario::from_str_at(&document, "sub.toml").expect("parses");
-    let r = crate::util::simulate(&s, &options).expect("runs");
-    let v = verdict(&r.verdicts, "monotonic_index", "events");
+    let v = judged("devices/{device}");
     assert!(
         v.detail.starts_with("800 writes/s into a monotonically"),
         "{}",

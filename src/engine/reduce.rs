@@ -670,37 +670,28 @@ fn key_checks(scenario: &Scenario, tp: &super::plan::TablePlan) -> KeyChecks {
 /// ordered by the sort key). `None` for a key without `/` or whose
 /// collection names no entity (`messages/{time}`: one collection).
 fn parent_path(key: &crate::scenario::KeyTemplate) -> Option<(String, Vec<String>)> {
-    use crate::scenario::TemplatePart;
-    let mut text = String::new();
-    let mut entities_at = Vec::new();
-    for part in &key.parts {
-        match part {
-            TemplatePart::Literal(t) => text.push_str(t),
-            TemplatePart::Entity(e) => {
-                entities_at.push((text.len(), e.clone()));
-                text.push_str(&format!("{{{e}}}"));
-            }
-            TemplatePart::Bucket => text.push_str("{bucket}"),
-            TemplatePart::Shard => text.push_str("{shard}"),
-            TemplatePart::Time => text.push_str("{time}"),
-            TemplatePart::Id => text.push_str("{id}"),
-        }
-    }
+    let text = key.text.as_str();
     if !text.contains('/') {
         return None;
     }
-    let segments = text.split('/').count();
-    let collection = if segments.is_multiple_of(2) {
-        text[..text.rfind('/').unwrap_or(0)].to_string()
+    let collection = if text.split('/').count().is_multiple_of(2) {
+        &text[..text.rfind('/').unwrap_or(0)]
     } else {
-        text.clone()
+        text
     };
-    let entities: Vec<String> = entities_at
-        .into_iter()
-        .filter(|(at, _)| *at < collection.len())
-        .map(|(_, e)| e)
+    let entities: Vec<String> = key
+        .parts
+        .iter()
+        .filter_map(|p| match p {
+            crate::scenario::TemplatePart::Entity(e)
+                if collection.contains(&format!("{{{e}}}")) =>
+            {
+                Some(e.clone())
+            }
+            _ => None,
+        })
         .collect();
-    (!entities.is_empty()).then_some((collection, entities))
+    (!entities.is_empty()).then(|| (collection.to_string(), entities))
 }
 
 /// The share of a table's writes that its busiest parent path takes: the

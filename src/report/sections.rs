@@ -578,9 +578,7 @@ fn table_limit_days(t: &TableResults) -> Vec<(String, &TableLimitResults)> {
 /// sentence: its per-partition limit, or without one its table limit over
 /// time, or its per-node limit (Cassandra: "its per-node limit").
 pub(super) fn utilization_basis(t: &TableResults) -> String {
-    let per_partition = t.partition_read_limit_per_s.is_some()
-        || t.partition_write_limit_per_s.is_some()
-        || t.partition_combined_limit_per_s.is_some();
+    let per_partition = t.has_partition_limit();
     match (&t.table_limit, &t.nodes) {
         (Some(l), _) if !per_partition => format!("its table limit over time ({})", l.label),
         // No partition limit, a node limit (Cassandra): the table's
@@ -603,9 +601,7 @@ pub(super) const TABLE_LIMIT_DAYS_NOTE: &str = " Traffic grows over the horizon,
 /// nodes carry a throughput limit (`engine::placement::Servers`).
 fn peak_error(t: &TableResults) -> String {
     let bound = sig3(t.placement.tail_peak_error_bound);
-    let partition_limited = t.partition_read_limit_per_s.is_some()
-        || t.partition_write_limit_per_s.is_some()
-        || t.partition_combined_limit_per_s.is_some();
+    let partition_limited = t.has_partition_limit();
     match &t.nodes {
         Some(n) if !partition_limited && n.limits_per_s.iter().any(Option::is_some) => {
             format!("{bound} ({}s)", n.label)

@@ -312,14 +312,20 @@ impl TableResults {
             .map_or(partitions, |n| partitions.max(n.peak_utilization.p95))
     }
 
+    /// Whether the store limits each partition's throughput (reads,
+    /// writes or both).
+    pub fn has_partition_limit(&self) -> bool {
+        self.partition_read_limit_per_s.is_some()
+            || self.partition_write_limit_per_s.is_some()
+            || self.partition_combined_limit_per_s.is_some()
+    }
+
     /// Whether any throughput limit applies to the table's servers or to
     /// the whole table: per partition, per node, or a table limit
     /// (provisioned capacity, Firestore's ramp). Without one, its peak
     /// utilization is 0 by definition and reads `—`, not `0`.
     pub fn has_throughput_limit(&self) -> bool {
-        self.partition_read_limit_per_s.is_some()
-            || self.partition_write_limit_per_s.is_some()
-            || self.partition_combined_limit_per_s.is_some()
+        self.has_partition_limit()
             || self.table_limit.is_some()
             || self
                 .nodes
