@@ -19,7 +19,7 @@ pub(super) fn apply_cache(scenario: &Scenario, p: &AccessPattern, s: &mut Stream
     let Some(rc) = &p.cache else {
         return;
     };
-    if s.is_write || s.shares.is_fresh() {
+    if s.is_write || s.fresh_keys {
         return;
     }
     let (w_busy, w_mean) = write_rates(scenario, p);

@@ -1102,7 +1102,7 @@ impl ClassBuilder<'_> {
                 .filter(|s| s.is_write && s.driver == driver)
                 .collect();
             let Some(first) = group.first() else { continue };
-            if first.shares.is_fresh() {
+            if first.fresh_keys {
                 classes.push(self.fresh(&group, driver));
             } else {
                 self.ranked(&group, driver, &mut classes);

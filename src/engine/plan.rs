@@ -10,6 +10,7 @@ use crate::distributions::popularity::RankShares;
 use crate::distributions::severity::{Severity, SEVERITY_MAX_ITEM_DRAWS, SEVERITY_SAMPLES};
 use crate::scenario::{
     AccessPattern, Operation, Popularity, Projection, Scenario, ShardStrategy, SizeDist, Table,
+    TemplatePart,
 };
 use crate::store::{StoreModel, TableDemand, TableLayout};
 use rand::{Rng, SeedableRng};
@@ -865,7 +866,8 @@ fn stream(
             (shares, Combos::uniform(1.0))
         }
     };
-    let shares = if keys.fresh {
+    let fresh_keys = keys.fresh || shares.is_fresh();
+    let shares = if keys.fresh && !appends_by_prefix(scenario, store, keys, p) {
         RankShares::new(&Popularity::New, 1)
     } else {
         shares
@@ -889,6 +891,7 @@ fn stream(
         mean_rate_per_s: p.rate_per_s,
         driver,
         shares,
+        fresh_keys,
         combos,
         subkeys,
         severity,
@@ -901,6 +904,42 @@ fn stream(
     };
     super::cached::apply_cache(scenario, p, &mut s);
     s
+}
+
+/// Whether pattern `p`'s requests, each on a fresh key, go by the key's
+/// entity prefix on a ranged store: a key whose `{time}` / `{id}` follows
+/// an entity (`{customer}#{time}`) sorts each instance's keys together,
+/// newest last, so an instance's inserts (and its queries, which read the
+/// newest range: the assumption the monotonic keys' MaxKey chunk makes) all
+/// land where its range ends, as its one key `{customer}#<time>` does
+/// ([`crate::store::mongodb::key_position`]), not each on a partition of
+/// its own. Its requests then take the instance's popularity, like a key
+/// without the monotonic part. Not where a `new` entity makes the keys
+/// fresh (its ids follow no order), nor for gets (an old key anywhere in
+/// the instance's range).
+fn appends_by_prefix(
+    scenario: &Scenario,
+    store: &dyn StoreModel,
+    keys: &KeySpace,
+    p: &AccessPattern,
+) -> bool {
+    let monotonic = |part: &TemplatePart| matches!(part, TemplatePart::Time | TemplatePart::Id);
+    let Some(first) = keys.template.iter().position(monotonic) else {
+        return false;
+    };
+    let entity_before = keys.template[..first]
+        .iter()
+        .any(|part| matches!(part, TemplatePart::Entity(_)));
+    let any_new = keys.entities.iter().any(|(name, _)| {
+        scenario
+            .entities
+            .iter()
+            .any(|e| &e.name == name && e.popularity == Popularity::New)
+    });
+    store.ranged()
+        && entity_before
+        && !any_new
+        && (p.operation.is_write() || p.operation == Operation::Query)
 }
 
 /// Bytes one page of a scan returns: 1 MB, DynamoDB's Scan page (other
@@ -938,6 +977,7 @@ fn scan_stream(
         mean_rate_per_s: p.rate_per_s,
         driver: None,
         shares: RankShares::new(&Popularity::New, 1),
+        fresh_keys: true,
         combos: Combos::uniform(1.0),
         subkeys: vec![SubKey {
             shard: None,

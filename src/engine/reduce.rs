@@ -599,7 +599,7 @@ pub fn hottest_key_write_rate(tp: &super::plan::TablePlan) -> f64 {
         let rate: f64 = tp
             .streams
             .iter()
-            .filter(|s| s.is_write && s.driver == d && !s.shares.is_fresh())
+            .filter(|s| s.is_write && s.driver == d && !s.fresh_keys)
             .map(|s| {
                 let key = if s.combos.uniform {
                     s.busy_rate_per_s * s.shares.share(1) / s.combos.count

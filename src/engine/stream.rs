@@ -192,8 +192,16 @@ pub struct Stream {
     /// Index into `KeySpace::entities` of the entity whose popularity picks the key;
     /// `None`: uniform over all logical keys.
     pub driver: Option<usize>,
-    /// Shares by rank: of the driver's instances, or of all logical keys when no driver.
+    /// Shares by rank: of the driver's instances, or of all logical keys
+    /// when no driver; `new` (fresh) when every request lands on a key of
+    /// its own, placed by Poisson splitting. A ranged store's inserts into
+    /// `{customer}#{time}` keep the customer's shares: fresh keys, placed by
+    /// their prefix ([`Stream::fresh_keys`] says which keys are fresh).
     pub shares: RankShares,
+    /// Whether every request makes a fresh key (`{id}`, `{time}` or a `new`
+    /// entity in the key): each write stores a new item, not one more in its
+    /// key's collection, and no key is read twice.
+    pub fresh_keys: bool,
     /// The key's other entities: their combinations per driver instance and
     /// the share of its requests each takes (each entity by its own popularity).
     pub combos: Combos,

@@ -466,7 +466,7 @@ impl StoreModel for Bigtable {
             },
             f(
                 "placement",
-                "row keys sort lexicographically; a key's tablet is its position (shared literal prefix skipped, digits as a decimal id) on tablets of equal data; timestamp-leading keys write to the last tablet".into(),
+                "row keys sort lexicographically; a key's tablet is its position (shared literal prefix skipped, digits as a decimal id) on tablets of equal data; timestamp-leading keys write to the last tablet, an entity then a timestamp ({device}#{time}) to the end of that device's range".into(),
                 &format!("{docs}: Schema design best practices (row keys, hotspots); equal-data tablets an assumption"),
                 true,
             ),

@@ -413,8 +413,10 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
 
     /// Whether keys are placed by ranges of the key itself (MongoDB ranged
     /// shard keys, Bigtable tablets) rather than by a hash: then `{time}` /
-    /// `{id}` keys are monotonic and all land on the last partition, and
-    /// `latest` instances sit at the end of the key space.
+    /// `{id}` keys are monotonic and all land on the last partition (after
+    /// an entity prefix, at the end of each instance's range: its inserts
+    /// and queries take the instance's popularity), and `latest` instances
+    /// sit at the end of the key space.
     fn ranged(&self) -> bool {
         false
     }

@@ -18,7 +18,11 @@
 //!   them chunks receive equal shares). A monotonically increasing shard key
 //!   (`{time}`, `{id}`) sends every insert to the chunk holding MaxKey
 //!   ("Shard Keys": monotonically changing shard keys): the engine does this
-//!   for every ranged store ([`StoreModel::ranged`]).
+//!   for every ranged store ([`StoreModel::ranged`]). After an entity
+//!   prefix (`{customer}#{time}`) the same holds within the prefix: one
+//!   customer's keys sort together, newest last, so its inserts all go to
+//!   the chunk where its range ends, and a hot customer makes a hot chunk
+//!   however many chunks its documents fill.
 //! - Chunk (range) size 128 MB since MongoDB 5.2, 64 MB before ("Modify
 //!   Range Size in a Sharded Cluster"; MongoDB's megabytes are MiB:
 //!   134,217,728 bytes). Allowed: 1 to 1024 MB.
@@ -498,7 +502,7 @@ impl StoreModel for MongoDb {
                 ),
                 ShardKey::Ranged => f(
                     "placement",
-                    "ranged: the key's lexicographic position (shared literal prefix skipped, digits as a decimal id) on chunks of equal data; monotonic {time}/{id} inserts all go to the chunk holding MaxKey".into(),
+                    "ranged: the key's lexicographic position (shared literal prefix skipped, digits as a decimal id) on chunks of equal data; monotonic {time}/{id} inserts all go to the chunk holding MaxKey, or after an entity prefix ({customer}#{time}) to the chunk where that instance's range ends".into(),
                     "assumption: ranges follow the data as the balancer leaves them (Manual: Ranged Sharding; Shard Keys, monotonically changing shard keys)",
                     true,
                 ),
