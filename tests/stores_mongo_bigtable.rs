@@ -864,6 +864,9 @@ duration = "5m"
 name = "customer"
 count = 1000
 popularity = {{ distribution = "hotspot", hot_fraction = 0.001, hot_share = 0.5 }}
+[[entity]]
+name = "product"
+count = 50
 [[table]]
 name = "orders"
 partition_key = "{key}"
@@ -895,6 +898,10 @@ fn a_ranged_compound_key_sends_a_customers_inserts_to_the_end_of_its_range() {
     let compound = busiest("{customer}#{time}", "ranged");
     let customer = busiest("{customer}", "ranged");
     assert!((compound - 0.625).abs() < 0.01, "{compound}");
+    // An entity past `{time}` does not move the key's position: its
+    // 50 values are no 50 places for the customer's inserts.
+    let product = busiest("{customer}#{time}#{product}", "ranged");
+    assert!((product - 0.625).abs() < 0.01, "{product}");
     assert!((customer - 0.625).abs() < 0.01, "{customer}");
     let hashed = busiest("{customer}#{time}", "hashed");
     assert!((hashed - 0.25).abs() < 1e-9, "{hashed}");

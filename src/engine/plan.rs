@@ -840,6 +840,12 @@ fn stream(
             .find(|e| e.name == name)
             .map_or(Popularity::Uniform, |e| e.popularity.clone())
     };
+    // On a ranged store, `{customer}#{time}`'s requests go by the prefix:
+    // the entities past `{time}` do not move a key's position.
+    let prefix = keys
+        .fresh
+        .then(|| prefix_entities(scenario, store, keys, p))
+        .flatten();
     let (shares, combos) = match driver {
         Some(d) => {
             let shares = RankShares::new(&popularity(&keys.entities[d].0), keys.entities[d].1);
@@ -847,7 +853,7 @@ fn stream(
                 .entities
                 .iter()
                 .enumerate()
-                .filter(|(i, _)| *i != d)
+                .filter(|(i, _)| *i != d && prefix.as_ref().is_none_or(|pre| pre.contains(i)))
                 .map(|(index, (name, count))| OtherEntity {
                     index,
                     count: *count,
@@ -867,7 +873,7 @@ fn stream(
         }
     };
     let fresh_keys = keys.fresh || shares.is_fresh();
-    let shares = if keys.fresh && !appends_by_prefix(scenario, store, keys, p) {
+    let shares = if keys.fresh && prefix.is_none() {
         RankShares::new(&Popularity::New, 1)
     } else {
         shares
@@ -906,40 +912,46 @@ fn stream(
     s
 }
 
-/// Whether pattern `p`'s requests, each on a fresh key, go by the key's
-/// entity prefix on a ranged store: a key whose `{time}` / `{id}` follows
-/// an entity (`{customer}#{time}`) sorts each instance's keys together,
-/// newest last, so an instance's inserts (and its queries, which read the
-/// newest range: the assumption the monotonic keys' MaxKey chunk makes) all
-/// land where its range ends, as its one key `{customer}#<time>` does
-/// ([`crate::store::mongodb::key_position`]), not each on a partition of
-/// its own. Its requests then take the instance's popularity, like a key
-/// without the monotonic part. Not where a `new` entity makes the keys
-/// fresh (its ids follow no order), nor for gets (an old key anywhere in
-/// the instance's range).
-fn appends_by_prefix(
+/// The entities (indices into the key space's) before the first `{time}`
+/// / `{id}` of the key, where pattern `p`'s requests, each on a fresh key,
+/// go by that entity prefix on a ranged store: a key whose `{time}` /
+/// `{id}` follows an entity (`{customer}#{time}`) sorts each instance's
+/// keys together, newest last, so an instance's inserts (and its queries,
+/// which read the newest range: the assumption the monotonic keys' MaxKey
+/// chunk makes) all land where its range ends, as its one key
+/// `{customer}#<time>` does ([`crate::store::mongodb::key_position`]), not
+/// each on a partition of its own. Its requests then take the instance's
+/// popularity, like a key without the monotonic part, and the entities
+/// past the monotonic part make no combinations of their own (they do not
+/// move the key's position). `None` where the key has no entity before
+/// it, where a `new` entity makes the keys fresh (its ids follow no
+/// order), and for gets (an old key anywhere in the instance's range).
+fn prefix_entities(
     scenario: &Scenario,
     store: &dyn StoreModel,
     keys: &KeySpace,
     p: &AccessPattern,
-) -> bool {
+) -> Option<Vec<usize>> {
     let monotonic = |part: &TemplatePart| matches!(part, TemplatePart::Time | TemplatePart::Id);
-    let Some(first) = keys.template.iter().position(monotonic) else {
-        return false;
-    };
-    let entity_before = keys.template[..first]
+    let first = keys.template.iter().position(monotonic)?;
+    let before: Vec<usize> = keys.template[..first]
         .iter()
-        .any(|part| matches!(part, TemplatePart::Entity(_)));
+        .filter_map(|part| match part {
+            TemplatePart::Entity(name) => keys.entities.iter().position(|(n, _)| n == name),
+            _ => None,
+        })
+        .collect();
     let any_new = keys.entities.iter().any(|(name, _)| {
         scenario
             .entities
             .iter()
             .any(|e| &e.name == name && e.popularity == Popularity::New)
     });
-    store.ranged()
-        && entity_before
+    let applies = store.ranged()
+        && !before.is_empty()
         && !any_new
-        && (p.operation.is_write() || p.operation == Operation::Query)
+        && (p.operation.is_write() || p.operation == Operation::Query);
+    applies.then_some(before)
 }
 
 /// Bytes one page of a scan returns: 1 MB, DynamoDB's Scan page (other
