@@ -1544,6 +1544,42 @@ fn item_sizes_without_a_unit_warn() {
         "{:#?}",
         s.warnings
     );
+    // Quoted, the same number (a new user's `item_size = "1.5"` ran as
+    // 1.5 bytes without a word); hundreds suggest bytes first, and an
+    // index's `include` is a size too.
+    let quoted = |size: &str| {
+        let text = base_with("name = \"errs\"\n", "name = \"errs\"\n")
+            .replace("item_size = \"2KB\"", &format!("item_size = {size}"));
+        let s = Scenario::from_str_at(&text, "q.toml").expect("valid, with a warning");
+        s.warnings
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+    };
+    let shown = quoted("\"1.5\"");
+    assert!(
+        shown.iter().any(|w| w
+            .contains("item_size = \"1.5\" has no unit, so it is read as 1.5 bytes")
+            && w.contains("fix: write the unit: item_size = \"1.5KB\" for kilobytes")),
+        "{shown:#?}"
+    );
+    let shown = quoted("\"1500\"");
+    assert!(
+        shown
+            .iter()
+            .any(|w| w.contains("item_size = \"1500\" has no unit")
+                && w.contains(
+                    "fix: write the unit: item_size = \"1500B\" if bytes are meant, or \"1500KB\""
+                )),
+        "{shown:#?}"
+    );
+    let shown = quoted("\"2KB\"\n\n[[table.index]]\nname = \"by_status\"\npartition_key = \"{customer}\"\nprojection = { include = 300 }");
+    assert!(
+        shown
+            .iter()
+            .any(|w| w.contains("include = 300 has no unit, so it is read as 300 bytes")),
+        "{shown:#?}"
+    );
 }
 
 /// A query's `range` over a table without a bucket (a new user's 7-day
@@ -1663,4 +1699,38 @@ fn a_hot_set_of_a_fraction_of_an_instance_warns_what_is_simulated() {
         let s = Scenario::from_str_at(&text.replace("0.0002", hf), "t.toml").expect("valid");
         assert!(s.warnings.is_empty(), "{hf}: {:#?}", s.warnings);
     }
+}
+
+/// DynamoDB refuses a strongly consistent read through a global secondary
+/// index ("Queries on global secondary indexes support eventual
+/// consistency only"): keyheat refuses it too, where the consistency is
+/// written, instead of pricing a strong read (a new user's finding). A
+/// local index reads strongly, and a local index needs its own sort key.
+#[test]
+fn strong_reads_through_a_global_index_and_local_indexes_without_a_sort_key_are_refused() {
+    let with = |index: &str, read: &str| {
+        base_with("item_size = \"2KB\"\n", &format!("item_size = \"2KB\"\nsort_key = \"ORDER#{{time}}\"\n\n[[table.index]]\n{index}\n"))
+            + &format!("\n[[access_pattern]]\nname = \"Read\"\ntable = \"orders.by_x\"\noperation = \"query\"\nrate = 5\nby = \"customer\"\n{read}\n")
+    };
+    let global = "name = \"by_x\"\npartition_key = \"C#{customer}\"\nsort_key = \"{time}\"";
+    let e = error(&with(global, "consistency = \"strong\""));
+    assert!(
+        e.contains("s.toml:35:15: access_pattern.Read.consistency: a DynamoDB global secondary index (`orders.by_x`) supports eventually consistent reads only")
+            && e.contains("fix: remove consistency (eventual is the default)"),
+        "{e}"
+    );
+    assert!(error(&with(global, "consistency = \"transactional\""))
+        .contains("eventually consistent reads only"));
+    for ok in ["consistency = \"eventual\"", ""] {
+        Scenario::from_str_at(&with(global, ok), "s.toml").expect("an eventual read");
+    }
+    let local = "name = \"by_x\"\nlocal = true\nsort_key = \"{time}\"";
+    Scenario::from_str_at(&with(local, "consistency = \"strong\""), "s.toml")
+        .expect("an LSI reads strongly");
+    let e = error(&with("name = \"by_x\"\nlocal = true", ""));
+    assert!(
+        e.contains("missing `sort_key` in [[table.index]]")
+            && e.contains("a local index keeps its table's partition key"),
+        "{e}"
+    );
 }

@@ -561,8 +561,20 @@ fn table(
                 format!("{} ({}){}", x.pk.name, x.pk.kind, sample_list(&samples)),
             ));
         }
-        if let Some(sk) = &x.sk {
-            ix.push(sort_key(sk, &samples_of(t, &sk.name)));
+        match &x.sk {
+            Some(sk) => {
+                ix.push(sort_key(sk, &samples_of(t, &sk.name)));
+            }
+            // A local index is its table's partition key sorted by another
+            // attribute, which the source (cut short) does not name.
+            None if x.local => {
+                ix.push(Field::todo(
+                    "sort_key",
+                    string("{time}"),
+                    format!("local index {}'s sort key is not in the source", x.name),
+                ));
+            }
+            None => {}
         }
         ix.push(projection(t, x));
         if let (Some((r, w)), false, false) = (&x.capacity, x.local, on_demand) {

@@ -186,6 +186,7 @@ pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
         &mut warnings,
     )?;
     zero_capacity(&root, &store, &tables, &access_patterns)?;
+    eventual_only_global_indexes(&root, &store, &tables, &access_patterns)?;
     let checks = checks(&root)?;
     let pricing = pricing(&root, &store)?;
     if tables.is_empty() {
@@ -1636,6 +1637,15 @@ fn indexes(
                 check_shard(&f, &tpl, true, true, "index")?;
                 Some(tpl)
             }
+            // A local index is its table's partition key with another sort
+            // key (DynamoDB: "an alternate sort key"); without one it is
+            // the table itself.
+            None if local => {
+                return Err(section.missing(
+                    "sort_key",
+                    "sort_key = \"{time}\" (a local index keeps its table's partition key and sorts it by another attribute)",
+                ))
+            }
             None => None,
         };
         let projection = match section.get("projection") {
@@ -1660,6 +1670,43 @@ fn indexes(
         });
     }
     Ok(out)
+}
+
+/// A strongly consistent (or transactional) read through a DynamoDB global
+/// secondary index is refused, as DynamoDB refuses it: "Queries on global
+/// secondary indexes support eventual consistency only" (DynamoDB Developer
+/// Guide, Using Global Secondary Indexes; `ConsistentRead` on a GSI is a
+/// ValidationException). keyheat priced it at a strong read's units.
+fn eventual_only_global_indexes(
+    root: &Section,
+    store: &StoreConfig,
+    tables: &[Table],
+    patterns: &[AccessPattern],
+) -> Result<()> {
+    if store.kind != StoreKind::DynamoDb {
+        return Ok(());
+    }
+    let sections = root.elements("access_pattern", "[[access_pattern]]")?;
+    for (section, p) in sections.iter().zip(patterns) {
+        let Some(index) = p.index.map(|i| &tables[p.table].indexes[i]) else {
+            continue;
+        };
+        if index.local || p.operation.is_write() {
+            continue;
+        }
+        if let (Some(f), Consistency::Strong | Consistency::Transactional) =
+            (section.get("consistency"), p.consistency)
+        {
+            return Err(f.error(
+                format!(
+                    "a DynamoDB global secondary index (`{}.{}`) supports eventually consistent reads only",
+                    tables[p.table].name, index.name
+                ),
+                "remove consistency (eventual is the default), read the table itself for a strong read, or make the index local = true (an LSI reads strongly)",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// `read_capacity` / `write_capacity` of a `[[table.index]]`: a number ≥ 0,
@@ -2085,40 +2132,78 @@ fn unitless_duration_warnings(root: &Section, warnings: &mut Vec<Warning>) -> Re
     Ok(())
 }
 
-/// Warnings for item sizes written as a bare number (`item_size = 2`,
-/// `median = 2, p99 = 40`): a number without a unit is bytes, which turns
-/// a 2 KB item meant into 2 bytes and every size check into a pass without
-/// a word (a new user's log-normal "median = 2, p99 = 40", meant as KB).
-/// Writing the unit (`"2KB"`, or `"2B"` when bytes are meant) silences it.
+/// Warnings for item sizes written as a number without a unit, bare or
+/// quoted (`item_size = 2`, `item_size = "1.5"`, `median = 2, p99 = 40`, an
+/// index's `projection = { include = 300 }`): a number without a unit is
+/// bytes, which turns a 2 KB item meant into 2 bytes and every size check
+/// into a pass without a word (a new user's log-normal "median = 2, p99 =
+/// 40", meant as KB; another's `item_size = "1.5"`, read as 1.5 bytes with
+/// no warning where `1500` had one). Writing the unit (`"2KB"`, or `"2B"`
+/// when bytes are meant) silences it.
 fn unitless_size_warnings(root: &Section, warnings: &mut Vec<Warning>) -> Result<()> {
+    // The number as written (quoted or not), and its text for the fix;
+    // None for anything else, and for a string with a unit.
     let bare = |f: &Field| match f.node.get_ref() {
         DeValue::Integer(i) => i128::from_str_radix(i.as_str(), i.radix())
             .ok()
-            .map(|v| v.to_string()),
-        DeValue::Float(x) => Some(x.as_str().to_string()),
+            .map(|v| (v.to_string(), v.to_string())),
+        DeValue::Float(x) => Some((x.as_str().to_string(), x.as_str().to_string())),
+        DeValue::String(text) => {
+            let digits = text.trim().replace('_', "");
+            let numeric = digits.bytes().any(|c| c.is_ascii_digit())
+                && digits.bytes().all(|c| c.is_ascii_digit() || c == b'.')
+                && digits.parse::<f64>().is_ok_and(f64::is_finite);
+            numeric.then(|| (format!("\"{}\"", text.trim()), digits))
+        }
         _ => None,
     };
+    let mut warn = |g: &Field, name: &str| {
+        let Some((written, n)) = bare(g) else {
+            return;
+        };
+        // Hundreds and more are likelier bytes than kilobytes (1,500 KB
+        // is past most stores' item ceilings).
+        let likely_bytes = n.parse::<f64>().is_ok_and(|v| v >= 100.0);
+        let fix = if likely_bytes {
+            format!(
+                "write the unit: {name} = \"{n}B\" if bytes are meant, or \"{n}KB\" for kilobytes"
+            )
+        } else {
+            format!(
+                "write the unit: {name} = \"{n}KB\" for kilobytes, or \"{n}B\" if bytes are meant"
+            )
+        };
+        warnings.push(warning(
+            g,
+            format!("{name} = {written} has no unit, so it is read as {n} bytes"),
+            fix,
+        ));
+    };
     for table in root.elements("table", "[[table]]")? {
-        let Some(f) = table.get("item_size") else {
-            continue;
-        };
-        let fields: Vec<(Field, &str)> = match f.node.get_ref() {
-            DeValue::Table(_) => {
-                let dist = f.table("item_size = { distribution = \"lognormal\", median = \"1.2KB\", p99 = \"6KB\" }")?;
-                ["median", "p99", "min", "max"]
-                    .into_iter()
-                    .filter_map(|k| dist.get(k).map(|g| (g, k)))
-                    .collect()
+        if let Some(f) = table.get("item_size") {
+            match f.node.get_ref() {
+                DeValue::Table(_) => {
+                    let dist = f.table("item_size = { distribution = \"lognormal\", median = \"1.2KB\", p99 = \"6KB\" }")?;
+                    for k in ["median", "p99", "min", "max"] {
+                        if let Some(g) = dist.get(k) {
+                            warn(&g, k);
+                        }
+                    }
+                }
+                _ => warn(&f, "item_size"),
             }
-            _ => vec![(f, "item_size")],
-        };
-        for (g, name) in fields {
-            if let Some(n) = bare(&g) {
-                warnings.push(warning(
-                    &g,
-                    format!("{name} = {n} has no unit, so it is read as {n} bytes"),
-                    format!("write the unit: {name} = \"{n}KB\" for kilobytes, or \"{n}B\" if bytes are meant"),
-                ));
+        }
+        for index in table.elements("index", "[[table.index]]")? {
+            let Some(f) = index.get("projection") else {
+                continue;
+            };
+            if let DeValue::Table(_) = f.node.get_ref() {
+                if let Some(g) = f
+                    .table("projection = { include = \"200B\" }")?
+                    .get("include")
+                {
+                    warn(&g, "include");
+                }
             }
         }
     }
