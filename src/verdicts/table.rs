@@ -312,14 +312,14 @@ fn hot_partition(t: &TableResults, headroom: f64, ru: &str, wu: &str, per_node: 
         table: t.name.clone(),
         status,
         detail: format!(
-            "p95 peak utilization {}{at} (mean {} [{}, {}]) of the per-partition limit ({}) over {} partitions; {}% of requested units throttled (mean); headroom {}",
+            "p95 peak utilization {}{at} (mean {} [{}, {}]) of the per-partition limit ({}) over {} partitions; {} of requested units throttled (mean); headroom {}",
             sig3(u.p95),
             sig3(u.mean),
             sig3(u.ci95[0]),
             sig3(u.ci95[1]),
             limits.join(", "),
             crate::format::count(partitions),
-            sig3(100.0 * thr.mean),
+            crate::format::percent(thr.mean),
             headroom
         ) + if t.name.contains('.') && status != Status::Pass {
             "; a global index that throttles writes throttles the base table's writes (back-pressure)"
@@ -344,13 +344,20 @@ fn back_pressure(t: &TableResults, pressing: &[&IndexPressure], headroom: f64) -
             )
         })
         .collect::<String>()
-        + &match t.index_throttled_fraction {
-            Some(f) if f.mean > 0.0 => format!(
-                "; {}% of requested units throttled because of its global indexes (mean, included above)",
-                sig3(100.0 * f.mean)
-            ),
-            _ => String::new(),
-        }
+        + &index_throttled(t.index_throttled_fraction.map(|f| f.mean))
+}
+
+/// The sentence on the share of a table's requested units its global
+/// indexes throttle (mean), if any: rounding noise (8.04e-17 of the units,
+/// a new user's report) is none.
+fn index_throttled(mean: Option<f64>) -> String {
+    match mean {
+        Some(m) if m > 1e-9 => format!(
+            "; {} of requested units throttled because of its global indexes (mean, included above)",
+            crate::format::percent(m)
+        ),
+        _ => String::new(),
+    }
 }
 
 /// The `partition_rows` verdict (ScyllaDB's and Cassandra's row warnings).
@@ -548,7 +555,18 @@ fn size_verdict(
 
 #[cfg(test)]
 mod tests {
-    use super::when_day;
+    use super::{index_throttled, when_day};
+
+    #[test]
+    fn rounding_noise_is_no_share_throttled_by_global_indexes() {
+        assert_eq!(index_throttled(Some(8.04e-19)), "");
+        assert_eq!(index_throttled(None), "");
+        assert_eq!(
+            index_throttled(Some(0.0123)),
+            "; 1.23% of requested units throttled because of its global indexes (mean, included above)"
+        );
+        assert!(index_throttled(Some(2e-9)).starts_with("; under 0.001% of"));
+    }
 
     #[test]
     fn a_breach_within_the_first_day_reads_in_the_largest_unit_that_fits() {
