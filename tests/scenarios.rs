@@ -444,6 +444,14 @@ fn a_single_key_cannot_exceed_1000_wcu_whatever_the_table_capacity() {
 fn c07_whole_configuration_in_one_item_breaks_the_400_kb_ceiling() {
     let r = results("cases/c07-config-in-one-item.toml");
     assert_eq!(status(&r, "item_size"), Status::Fail);
+    // The size shown past the ceiling is what the writes would make:
+    // DynamoDB refuses them, and the verdict says so.
+    let v = r.verdicts.iter().find(|v| v.check == "item_size").unwrap();
+    assert!(
+        v.detail.ends_with("; DynamoDB rejects a write of an item over its ceiling (ValidationException): the size shown is what the writes would make"),
+        "{}",
+        v.detail
+    );
     let t = table(&r);
     assert_eq!(t.item_size_limit_bytes, Some(409_600.0));
     // 1 KB + 8.7 KB per class: the ceiling falls after (409,600 − 1,000) / 8,700 ≈ 47

@@ -566,6 +566,19 @@ impl StoreModel for CosmosDb {
         true
     }
 
+    /// What the sizes past the ceilings mean: Cosmos DB refuses the writes.
+    fn breach_note(&self, check: &str) -> Option<String> {
+        match check {
+            "partition_size" => Some(
+                "Cosmos DB rejects writes to a logical partition at its ceiling (HTTP 403, \"Partition key reached maximum size\"): the size shown is what the writes would make, and the container's stored data leaves out what they would add past the ceiling".into(),
+            ),
+            "item_size" => Some(
+                "Cosmos DB rejects a write of an item over its ceiling (HTTP 413, request entity too large): the size shown is what the writes would make".into(),
+            ),
+            _ => None,
+        }
+    }
+
     fn max_partitions(&self) -> Option<usize> {
         Some(MAX_PARTITIONS)
     }

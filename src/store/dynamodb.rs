@@ -267,6 +267,21 @@ impl StoreModel for DynamoDb {
         true
     }
 
+    /// What the sizes past the ceilings mean: DynamoDB refuses the writes
+    /// (a new user read "135 GB vs ceiling 10 GiB" as a size the table
+    /// could reach).
+    fn breach_note(&self, check: &str) -> Option<String> {
+        match check {
+            "partition_size" => Some(
+                "DynamoDB rejects writes to an item collection at its ceiling (ItemCollectionSizeLimitExceededException): the size shown is what the writes would make, and the table's stored data leaves out what they would add past the ceiling".into(),
+            ),
+            "item_size" => Some(
+                "DynamoDB rejects a write of an item over its ceiling (ValidationException): the size shown is what the writes would make".into(),
+            ),
+            _ => None,
+        }
+    }
+
     /// An item collection "includes the size of all the items in the table,
     /// plus the size of all attributes projected into all of the local
     /// secondary indexes on that table" (DynamoDB API Reference,
