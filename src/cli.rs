@@ -511,6 +511,19 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             out,
             flags,
         } => {
+            // One file twice compares a design with itself, its variants
+            // listed twice over (a new user's slip).
+            let mut seen = Vec::with_capacity(scenarios.len());
+            for path in &scenarios {
+                let same = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
+                if seen.contains(&same) {
+                    return Err(crate::Error::usage(format!(
+                        "{} is given twice: compare takes each design once (the first is the base; each file's own [[variant]]s are compared too)",
+                        path.display()
+                    )));
+                }
+                seen.push(same);
+            }
             let mut designs = Vec::with_capacity(scenarios.len());
             for path in &scenarios {
                 designs.push(Scenario::from_path(path)?);

@@ -411,3 +411,29 @@ fn a_closed_stdout_is_not_a_panic() {
         assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
     }
 }
+
+/// One file given twice (by two spellings of its path) is refused before
+/// anything runs, naming the path: compare takes each design once.
+#[test]
+fn compare_refuses_one_file_given_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("twice");
+    let assert = keyheat()
+        .args([
+            "compare",
+            "scenarios/orders-by-date.toml",
+            "scenarios/../scenarios/orders-by-date.toml",
+            "--quiet",
+            "--out",
+        ])
+        .arg(&out)
+        .current_dir(root())
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&assert.get_output().stderr).to_string();
+    assert!(
+        err.contains("scenarios/../scenarios/orders-by-date.toml is given twice: compare takes each design once"),
+        "{err}"
+    );
+    assert!(!out.exists());
+}
