@@ -2033,6 +2033,17 @@ fn scan_warnings(section: &Section, warnings: &mut Vec<Warning>) {
     }
 }
 
+/// A quoted number without a unit (`"90"`, `"1_500"`, `"1.5"`): its value
+/// and its digits as written without separators; None for anything else
+/// (a string with a unit is the parser's to check).
+fn quoted_number(text: &str) -> Option<(f64, String)> {
+    let digits = text.trim().replace('_', "");
+    let numeric = digits.bytes().any(|c| c.is_ascii_digit())
+        && digits.bytes().all(|c| c.is_ascii_digit() || c == b'.');
+    let value = digits.parse::<f64>().ok().filter(|v| v.is_finite())?;
+    numeric.then_some((value, digits))
+}
+
 /// Warnings for durations written without a unit, bare or quoted
 /// (`horizon = 120`, `ttl = "90"`, `checkpoints = [0, 180]`, a time
 /// `bucket`, a query's `range`, `window = 1000`, `duration = 3600`): a
@@ -2053,16 +2064,7 @@ fn unitless_duration_warnings(root: &Section, warnings: &mut Vec<Warning>) -> Re
             .ok()
             .filter(|v| v.is_finite())
             .map(|v| (v, false)),
-        DeValue::String(text) => {
-            let digits = text.trim().replace('_', "");
-            let numeric = digits.bytes().any(|c| c.is_ascii_digit())
-                && digits.bytes().all(|c| c.is_ascii_digit() || c == b'.');
-            numeric
-                .then(|| digits.parse::<f64>().ok())
-                .flatten()
-                .filter(|v| v.is_finite())
-                .map(|v| (v, true))
-        }
+        DeValue::String(text) => quoted_number(text).map(|(v, _)| (v, true)),
         _ => None,
     };
     let mut check = |f: &Field, node: &DeValue<'_>, written: String| {
@@ -2149,11 +2151,7 @@ fn unitless_size_warnings(root: &Section, warnings: &mut Vec<Warning>) -> Result
             .map(|v| (v.to_string(), v.to_string())),
         DeValue::Float(x) => Some((x.as_str().to_string(), x.as_str().to_string())),
         DeValue::String(text) => {
-            let digits = text.trim().replace('_', "");
-            let numeric = digits.bytes().any(|c| c.is_ascii_digit())
-                && digits.bytes().all(|c| c.is_ascii_digit() || c == b'.')
-                && digits.parse::<f64>().is_ok_and(f64::is_finite);
-            numeric.then(|| (format!("\"{}\"", text.trim()), digits))
+            quoted_number(text).map(|(_, digits)| (format!("\"{}\"", text.trim()), digits))
         }
         _ => None,
     };
