@@ -468,16 +468,17 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
     };
     let grid = growth.grid();
     let horizon = grid.last().copied().unwrap_or(0.0);
-    let horizon_layout = store.layout(&demand(peak_bytes(&growth, horizon)));
+    let peak_bytes = PeakBytes::new(&growth);
+    let horizon_layout = store.layout(&demand(peak_bytes.at(horizon)));
     let (partitions_by_day, split_day) = partitions_over_grid(
         &grid,
         layout.partitions,
         horizon_layout.partitions,
         day,
-        &|d| store.partition_count(&demand(peak_bytes(&growth, d))),
+        &|d| store.partition_count(&demand(peak_bytes.at(d))),
     );
     let layout = if day > 0.0 {
-        store.layout(&demand(peak_bytes(&growth, day)))
+        store.layout(&demand(peak_bytes.at(day)))
     } else {
         layout
     };
@@ -565,16 +566,41 @@ fn base_write_share(scenario: &Scenario, base: &TablePlan, xi: usize) -> f64 {
     }
 }
 
-/// The most bytes the table held on any day up to `day` (grid days and
-/// `day` itself): partitions split as data grows and never merge.
-pub fn peak_bytes(growth: &super::growth::GrowthPlan, day: f64) -> f64 {
-    growth
-        .grid()
-        .into_iter()
-        .filter(|&d| d < day)
-        .chain(std::iter::once(day))
-        .map(|d| growth.table_bytes(d))
-        .fold(0.0, f64::max)
+/// The most bytes the table held on any day up to a day (grid days and
+/// that day itself): partitions split as data grows and never merge. The
+/// grid days' bytes and their running maximum are taken once: the layout
+/// asks for every grid day and bisects for the first split (with a TTL or
+/// a rejecting size limit each day's bytes sum over every key class).
+struct PeakBytes<'a> {
+    growth: &'a super::growth::GrowthPlan,
+    grid: Vec<f64>,
+    /// most_before[i]: the most bytes on grid days before grid[i].
+    most_before: Vec<f64>,
+}
+
+impl<'a> PeakBytes<'a> {
+    /// Every grid day's bytes, taken once.
+    fn new(growth: &'a super::growth::GrowthPlan) -> Self {
+        let grid = growth.grid();
+        let mut most_before = Vec::with_capacity(grid.len() + 1);
+        most_before.push(0.0f64);
+        for &d in &grid {
+            let most = most_before[most_before.len() - 1];
+            most_before.push(most.max(growth.table_bytes(d)));
+        }
+        PeakBytes {
+            growth,
+            grid,
+            most_before,
+        }
+    }
+
+    /// The most bytes on any grid day before `day`, and on `day`.
+    fn at(&self, day: f64) -> f64 {
+        // The grid rises from day 0: the days before `day` are a prefix.
+        let before = self.grid.partition_point(|&d| d < day);
+        self.most_before[before].max(self.growth.table_bytes(day))
+    }
 }
 
 /// A global secondary index as a table of its own: its key templates, entries

@@ -211,9 +211,17 @@ impl ColdBound {
                 .filter(|c| which(c) && c.lambda > 0.0)
                 .map(|c| c.severity.at_least_with(tail / -(-c.lambda).exp_m1()))
                 .fold(0.0f64, f64::max);
-            let above = chernoff(comps, &which, -tail.ln()).min(d.bound);
             let cf = cornish_fisher_upper_quantile(&d.kappa, tail);
-            let peak = cf.clamp(one.min(above), above).max(0.0);
+            // One request's quantile lies below X's at τ, and Chernoff's
+            // bound above it (strictly: X is a Poisson sum): where the
+            // Cornish–Fisher quantile falls short of one request (most light
+            // loads), the peak is that request, Chernoff's bound unneeded.
+            let peak = if cf < one && one <= d.bound {
+                one
+            } else {
+                let above = chernoff(comps, &which, -tail.ln()).min(d.bound);
+                cf.clamp(one.min(above), above).max(0.0)
+            };
             let util = peak / d.limit;
             out.peak_utilization = out.peak_utilization.max(util);
             if d.is_write {
@@ -397,6 +405,71 @@ mod tests {
         peaks.sort_by(f64::total_cmp);
         assert!((40.0..=ch).contains(&peaks[1000]), "{}", peaks[1000]);
         assert!(peaks[2000] <= b.utilization * 1000.0);
+    }
+
+    #[test]
+    fn a_peak_below_one_request_needs_no_chernoff_bound() {
+        // peaks_into takes one request's cost where Cornish–Fisher falls
+        // below it, without Chernoff's bound: the same peak as the whole
+        // clamp (Chernoff's bound is never below one request) over light
+        // and heavy loads of even, rare-costly and spread costs, reads and
+        // writes, every dimension, and tails from 10⁻¹² to ½.
+        let even = Severity::from_samples(vec![2.0; 4]);
+        let rare = rare_costly();
+        let spread = Severity::from_samples((1..=275).map(f64::from).collect());
+        let limits = Limits {
+            read: Some(3000.0),
+            write: Some(1000.0),
+            combined: Some(3500.0),
+        };
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
+        let (mut fast, mut checked) = (0, 0);
+        for s in [&even, &rare, &spread] {
+            for lambda in [1e-4, 0.003, 0.05, 0.3, 1.1, 4.0, 40.0] {
+                let comps = [
+                    reads(s, lambda),
+                    Component {
+                        lambda: lambda / 3.0,
+                        severity: &even,
+                        is_write: true,
+                    },
+                ];
+                let b = ColdBound::new(&comps, &limits, 3600);
+                for _ in 0..200 {
+                    let tails: [f64; 3] =
+                        std::array::from_fn(|_| 10f64.powf(-12.0 * rng.random::<f64>()).min(0.5));
+                    let mut draws = (Outcome::default(), tails);
+                    b.peaks_into(&comps, &mut draws);
+                    // The whole clamp, every dimension.
+                    let mut want = Outcome::default();
+                    for ((d, &tail), which) in b.dims.iter().zip(&tails).zip(ColdBound::WHICH) {
+                        let Some(d) = d else { continue };
+                        let one = comps
+                            .iter()
+                            .filter(|c| which(c) && c.lambda > 0.0)
+                            .map(|c| c.severity.at_least_with(tail / -(-c.lambda).exp_m1()))
+                            .fold(0.0f64, f64::max);
+                        let above = chernoff(&comps, &which, -tail.ln()).min(d.bound);
+                        let cf = cornish_fisher_upper_quantile(&d.kappa, tail);
+                        assert!(above >= one || one > d.bound, "{above} < {one}");
+                        fast += usize::from(cf < one && one <= d.bound);
+                        checked += 1;
+                        let util = cf.clamp(one.min(above), above).max(0.0) / d.limit;
+                        want.peak_utilization = want.peak_utilization.max(util);
+                        if d.is_write {
+                            want.write_peak_utilization = util;
+                        }
+                    }
+                    assert_eq!(draws.0.peak_utilization, want.peak_utilization);
+                    assert_eq!(draws.0.write_peak_utilization, want.write_peak_utilization);
+                }
+            }
+        }
+        // Both paths are taken.
+        assert!(
+            fast > checked / 10 && fast < checked * 9 / 10,
+            "{fast} of {checked}"
+        );
     }
     use rand::SeedableRng;
 }
