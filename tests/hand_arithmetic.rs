@@ -922,3 +922,64 @@ rate = 100
     let c = &r.tables[0].max_item_collection_bytes;
     assert!((7_990.0..=8_000.0).contains(&c.p95), "{}", c.p95);
 }
+
+#[test]
+fn a_hot_keys_read_and_write_units_are_kept_apart() {
+    // DynamoDB, 1,500 strong gets/s of 2 KB items (1 RCU each: ⌈2 KB / 4
+    // KB⌉) and 1,000 puts/s (2 WCU each: ⌈2 KB / 1 KB⌉) by one customer of
+    // 10,000, Zipf 1.2: the hottest takes 1 / H(10,000; 1.2) = 20.84% of
+    // both, 312.6 RCU/s and 416.7 WCU/s. The sum (729.2 units/s) is what
+    // keys.csv's units_per_s held alone: against 1,000 WCU/s it read as
+    // 73%, where the writes are 42% of the partition's write limit.
+    let r = run(r#"
+schema_version = 1
+name = "hot-key-units"
+[store]
+kind = "dynamodb"
+read_capacity = 6000
+write_capacity = 8000
+[simulation]
+seed = 3
+trials = 4
+duration = "5m"
+[[entity]]
+name = "customer"
+count = 10_000
+popularity = { distribution = "zipf", exponent = 1.2 }
+[[table]]
+name = "orders"
+partition_key = "CUSTOMER#{customer}"
+sort_key = "ORDER#{time}"
+item_size = "2KB"
+[[access_pattern]]
+name = "Get order"
+table = "orders"
+operation = "get"
+rate = 1500
+by = "customer"
+consistency = "strong"
+[[access_pattern]]
+name = "Place order"
+table = "orders"
+operation = "put"
+rate = 1000
+by = "customer"
+"#);
+    let h: f64 = (1..=10_000).map(|k| f64::from(k).powf(-1.2)).sum();
+    let share = 1.0 / h;
+    let top = &r.tables[0].hot_keys[0];
+    assert!(
+        (top.request_share - share).abs() < 1e-9,
+        "{}",
+        top.request_share
+    );
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-6 * b;
+    assert!(close(top.read_units_per_s, 1500.0 * share), "{top:?}");
+    assert!(close(top.write_units_per_s, 2000.0 * share), "{top:?}");
+    assert!(close(top.units_per_s, 3500.0 * share), "{top:?}");
+    let csv = String::from_utf8(keyheat::export::keys_csv(&r).expect("keys.csv")).expect("utf8");
+    assert!(
+        csv.starts_with("table,rank,key,partition,request_share,requests_per_s,units_per_s,peak_window_requests,read_units_per_s,write_units_per_s\n"),
+        "{csv}"
+    );
+}

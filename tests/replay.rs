@@ -692,23 +692,24 @@ fn ten_line_log_replays_to_the_hand_counted_master_loads() {
         ],
         "{nodes}"
     );
-    // keys.csv: each key's slot and share of the 10 requests (5, 2, 2, 1).
+    // keys.csv: each key's slot and share of the 10 requests (5, 2, 2, 1),
+    // and its read and write ops/s over the 10 s (somekey: 4 gets, 1 put).
     let keys = std::fs::read_to_string(out.join("keys.csv")).expect("keys.csv");
-    let got: Vec<(&str, &str, &str)> = keys
+    let got: Vec<(&str, &str, &str, &str, &str)> = keys
         .lines()
         .skip(1)
         .map(|l| {
             let f: Vec<&str> = l.split(',').collect();
-            (f[2], f[3], f[4])
+            (f[2], f[3], f[4], f[8], f[9])
         })
         .collect();
     assert_eq!(
         got,
         vec![
-            ("somekey", "11058", "0.5"),
-            ("foo{hash_tag}", "2515", "0.2"),
-            ("user:1", "10778", "0.2"),
-            ("bar{hash_tag}", "2515", "0.1"),
+            ("somekey", "11058", "0.5", "0.4", "0.1"),
+            ("foo{hash_tag}", "2515", "0.2", "0.2", "0"),
+            ("user:1", "10778", "0.2", "0.1", "0.1"),
+            ("bar{hash_tag}", "2515", "0.1", "0", "0.1"),
         ]
     );
     // The busiest master takes 5 of the 10 requests.

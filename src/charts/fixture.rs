@@ -206,6 +206,8 @@ fn orders_hot_keys(partitions: usize) -> Vec<KeyLoad> {
             request_share: 0.2 / (i + 1) as f64,
             requests_per_s: 2469.12 / (i + 1) as f64,
             units_per_s: 3000.0 / (i + 1) as f64,
+            read_units_per_s: 2000.0 / (i + 1) as f64,
+            write_units_per_s: 1000.0 / (i + 1) as f64,
             peak_window_requests: 4000.0 / (i + 1) as f64,
         })
         .collect()

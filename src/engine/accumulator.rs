@@ -332,8 +332,9 @@ pub(super) struct TableAccumulator {
     pub(super) total: Outcome,
     /// Per partition, burst credit left, units.
     pub(super) burst_left: Vec<f64>,
-    /// Per key named in the representative trial: (partition, requests/s, units/s).
-    key_units: HashMap<String, (usize, f64, f64)>,
+    /// Per key named in the representative trial: (partition, requests/s,
+    /// units/s, [read, write] units/s).
+    key_units: HashMap<String, (usize, f64, f64, [f64; 2])>,
     /// Expected requests per second over the whole table, time-averaged.
     expected_rate: f64,
     /// The table-level limit's outcome, when the plan has one.
@@ -418,9 +419,10 @@ impl TableAccumulator {
                 let e = self
                     .key_units
                     .entry(key.clone())
-                    .or_insert((*part, 0.0, 0.0));
+                    .or_insert((*part, 0.0, 0.0, [0.0; 2]));
                 e.1 += rate * seg_frac;
                 e.2 += rate * s.severity.mean * seg_frac;
+                e.3[usize::from(s.is_write)] += rate * s.severity.mean * seg_frac;
             }
             self.expected_rate += pl.per_partition.iter().sum::<f64>() * seg_frac;
             for p in 0..setup.p_count {
@@ -572,9 +574,9 @@ impl TableAccumulator {
     /// the key's rate, window by window).
     pub(super) fn hot_keys(&mut self, plan: &Plan, rng: &mut Xoshiro256PlusPlus) -> Vec<KeyLoad> {
         let table_rate = self.expected_rate;
-        let mut v: Vec<(String, usize, f64, f64)> = std::mem::take(&mut self.key_units)
+        let mut v: Vec<(String, usize, f64, f64, [f64; 2])> = std::mem::take(&mut self.key_units)
             .into_iter()
-            .map(|(k, (p, r, u))| (k, p, r, u))
+            .map(|(k, (p, r, u, rw))| (k, p, r, u, rw))
             .collect();
         v.sort_by(|a, b| {
             b.3.total_cmp(&a.3)
@@ -583,7 +585,7 @@ impl TableAccumulator {
         });
         v.truncate(HOT_KEYS);
         v.into_iter()
-            .map(|(key, partition, rate, units)| {
+            .map(|(key, partition, rate, units, [read, write])| {
                 let mut peak = 0.0f64;
                 if let Ok(d) = Poisson::new(rate * plan.window_s) {
                     for _ in 0..plan.windows {
@@ -601,6 +603,8 @@ impl TableAccumulator {
                     },
                     requests_per_s: rate,
                     units_per_s: units,
+                    read_units_per_s: read,
+                    write_units_per_s: write,
                     peak_window_requests: peak,
                 }
             })

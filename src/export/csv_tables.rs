@@ -89,6 +89,12 @@ pub struct KeyRow<'a> {
     /// Requests in its busiest window.
     #[serde(serialize_with = "shortest")]
     pub peak_window_requests: f64,
+    /// Of its units, read units per second (RCU on DynamoDB).
+    #[serde(serialize_with = "shortest")]
+    pub read_units_per_s: f64,
+    /// Of its units, write units per second (WCU on DynamoDB).
+    #[serde(serialize_with = "shortest")]
+    pub write_units_per_s: f64,
 }
 
 /// A row of `timeseries.csv`: one partition (or node) and time step of the
@@ -346,6 +352,8 @@ pub fn keys_csv(r: &RunResults) -> Result<Vec<u8>> {
             request_share: k.request_share,
             requests_per_s: k.requests_per_s,
             units_per_s: k.units_per_s,
+            read_units_per_s: k.read_units_per_s,
+            write_units_per_s: k.write_units_per_s,
             peak_window_requests: k.peak_window_requests,
         })
     });

@@ -66,6 +66,7 @@ struct HotRow {
     requests: u64,
     writes: u64,
     units: u64,
+    write_units: u64,
     window: i64,
     in_window: u64,
     peak: u64,
@@ -104,6 +105,7 @@ impl HotKeys {
                     partition,
                     requests: min,
                     units: old.units,
+                    write_units: old.write_units,
                     window,
                     ..HotRow::default()
                 };
@@ -121,6 +123,7 @@ impl HotKeys {
         r.units += units;
         if write {
             r.writes += req;
+            r.write_units += units;
         }
         if r.window != window {
             r.window = window;
@@ -877,6 +880,8 @@ fn hot_keys((hot, total): (&HotKeys, u64), duration_s: f64, window_s: f64) -> Ve
             },
             requests_per_s: r.requests as f64 / FX / duration_s,
             units_per_s: r.units as f64 / FX / duration_s,
+            read_units_per_s: (r.units - r.write_units) as f64 / FX / duration_s,
+            write_units_per_s: r.write_units as f64 / FX / duration_s,
             peak_window_requests: r.peak as f64 / FX,
         })
         .collect()

@@ -457,7 +457,7 @@ fn patterns(r: &RunResults) -> Option<Block> {
 
 fn hot_keys(r: &RunResults) -> Block {
     let mut blocks = vec![note(format!(
-        "The {HOT_KEYS} hottest partition keys of each table in the representative trial (trial 0), with the partition each lands on (0-based)."
+        "The {HOT_KEYS} hottest partition keys of each table in the representative trial (trial 0), with the partition each lands on (0-based). Read and write units are shown apart, as the store's limits judge them (keys.csv also has their sum, units_per_s)."
     ))];
     for t in &r.tables {
         blocks.push(Block::Heading(t.name.clone()));
@@ -478,7 +478,8 @@ fn hot_keys(r: &RunResults) -> Block {
                     vec![text(count(k.partition))],
                     vec![text(percent(k.request_share))],
                     vec![text(sig3(k.requests_per_s))],
-                    vec![text(sig3(k.units_per_s))],
+                    vec![text(sig3(k.read_units_per_s))],
+                    vec![text(sig3(k.write_units_per_s))],
                     vec![text(sig3(k.peak_window_requests))],
                 ],
             })
@@ -491,10 +492,11 @@ fn hot_keys(r: &RunResults) -> Block {
                 "partition",
                 "share of requests",
                 "requests/s",
-                "units/s",
+                &format!("read {}/s", r.store.read_unit),
+                &format!("write {}/s", r.store.write_unit),
                 "requests in busiest window",
             ]),
-            right: vec![true, false, true, true, true, true, true],
+            right: vec![true, false, true, true, true, true, true, true],
             rows,
         }));
     }

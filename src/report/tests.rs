@@ -296,14 +296,14 @@ fn table_limit_over_time_lists_steps_throttled_share_and_the_minute_it_stops() {
 #[test]
 fn hot_keys_list_the_top_ten() {
     let md = report();
-    has(&md, "| # | partition key | partition | share of requests | requests/s | units/s | requests in busiest window |");
+    has(&md, "| # | partition key | partition | share of requests | requests/s | read RCU/s | write WCU/s | requests in busiest window |");
     has(
         &md,
-        "| 1 | `CUSTOMER#1000` | 0 | 20.0% | 2,470 | 3,000 | 4,000 |",
+        "| 1 | `CUSTOMER#1000` | 0 | 20.0% | 2,470 | 2,000 | 1,000 | 4,000 |",
     );
     has(
         &md,
-        "| 10 | `CUSTOMER#1009` | 3 | 2.00% | 247 | 300 | 400 |",
+        "| 10 | `CUSTOMER#1009` | 3 | 2.00% | 247 | 200 | 100 | 400 |",
     );
     assert!(!md.contains("CUSTOMER#1010"), "only ten keys");
 }

@@ -701,6 +701,12 @@ pub struct KeyLoad {
     pub requests_per_s: f64,
     /// Expected units per second it consumes (reads + writes).
     pub units_per_s: f64,
+    /// Of those, read units per second (DynamoDB RCU, Cosmos DB RU of
+    /// reads, operations elsewhere): what the read limit is compared with.
+    pub read_units_per_s: f64,
+    /// Of those, write units per second (DynamoDB WCU): what the write
+    /// limit is compared with.
+    pub write_units_per_s: f64,
     /// Requests in its busiest window (drawn, representative trial).
     pub peak_window_requests: f64,
 }
