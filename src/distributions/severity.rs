@@ -30,7 +30,7 @@ pub struct Severity {
     /// E[S], E[S²], E[S³], E[S⁴].
     raw: [f64; 4],
     /// E[e^{θS}] − 1 on [`mgf_theta`]'s grid, computed on first use.
-    mgf: Derived<Vec<f64>>,
+    mgf: Derived<std::sync::Arc<Vec<f64>>>,
     /// [`Severity::lattice`], computed on first use.
     lattice: Derived<[Option<u64>; LATTICE_STEPS.len()]>,
     /// P(S ≥ v) for each distinct cost v, computed on first use.
@@ -61,6 +61,10 @@ pub fn mgf_thetas() -> &'static [f64; MGF_GRID] {
     &THETA
 }
 
+/// MGF grids kept by their costs ([`Severity::mgf_minus_one`]), 81
+/// numbers each; the store empties when full.
+pub const MGF_KEPT: usize = 1024;
+
 /// The lattice steps a severity's costs are tried on, coarsest first
 /// ([`Severity::lattice`]).
 pub const LATTICE_STEPS: [f64; 6] = [1.0, 0.5, 0.25, 0.1, 0.05, 0.01];
@@ -72,18 +76,22 @@ pub const LATTICE_MAX_INDEX: usize = 400_000;
 
 /// Something derived from a severity's costs, kept once computed (the MGF
 /// grid, the lattices): it never tells two severities apart (`PartialEq`,
-/// `Debug`) and a clone starts afresh.
-struct Derived<T>(std::sync::OnceLock<T>);
+/// `Debug`), and clones share it (their costs are the same, and private):
+/// the plans of a run's checkpoints and variants take clones of one
+/// remembered severity, and each computed its own MGF grid (81 θ × every
+/// distinct cost: 65,536 costs of a size range, 5 million `exp_m1`, half of
+/// a Cosmos DB design's CPU).
+struct Derived<T>(std::sync::Arc<std::sync::OnceLock<T>>);
 
 impl<T> Default for Derived<T> {
     fn default() -> Derived<T> {
-        Derived(std::sync::OnceLock::new())
+        Derived(std::sync::Arc::new(std::sync::OnceLock::new()))
     }
 }
 
 impl<T> Clone for Derived<T> {
     fn clone(&self) -> Derived<T> {
-        Derived::default()
+        Derived(std::sync::Arc::clone(&self.0))
     }
 }
 
@@ -176,17 +184,37 @@ impl Severity {
     /// E[e^{θS}] − 1 for each θ of the grid ([`mgf_theta`], [`MGF_GRID`]
     /// points; +∞ where it overflows), computed once: the compound Poisson
     /// sum of rate λ has ln E[e^{θX}] = λ·(E[e^{θS}] − 1).
+    ///
+    /// Severities of the same costs share one grid, whatever built them (a
+    /// variant's store or table drawing the same sizes' costs): kept by the
+    /// costs' count and digest, up to [`MGF_KEPT`] grids.
     pub fn mgf_minus_one(&self) -> &[f64] {
         self.mgf.0.get_or_init(|| {
-            (0..MGF_GRID)
-                .map(|k| {
-                    let theta = mgf_theta(k);
-                    self.distinct
-                        .iter()
-                        .map(|&(v, p)| p * (theta * v).exp_m1())
-                        .sum::<f64>()
-                })
-                .collect()
+            type Grids = std::collections::HashMap<(usize, u128), std::sync::Arc<Vec<f64>>>;
+            static GRIDS: std::sync::Mutex<Option<Grids>> = std::sync::Mutex::new(None);
+            let key = (self.samples.len(), self.digest());
+            let held = || GRIDS.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(g) = held().as_ref().and_then(|m| m.get(&key)) {
+                return std::sync::Arc::clone(g);
+            }
+            let grid: std::sync::Arc<Vec<f64>> = std::sync::Arc::new(
+                (0..MGF_GRID)
+                    .map(|k| {
+                        let theta = mgf_theta(k);
+                        self.distinct
+                            .iter()
+                            .map(|&(v, p)| p * (theta * v).exp_m1())
+                            .sum::<f64>()
+                    })
+                    .collect(),
+            );
+            let mut m = held();
+            let m = m.get_or_insert_with(Grids::new);
+            if m.len() >= MGF_KEPT {
+                m.clear();
+            }
+            m.insert(key, std::sync::Arc::clone(&grid));
+            grid
         })
     }
 
@@ -456,6 +484,30 @@ mod tests {
     use rand_xoshiro::Xoshiro256PlusPlus;
 
     #[test]
+    fn severities_of_the_same_costs_share_one_mgf_grid() {
+        // A clone (a plan's copy of a remembered severity) and a severity
+        // built afresh from the same costs (a variant's) read the grid
+        // computed once; its values are E[e^{θS}] − 1 at each θ.
+        let costs: Vec<f64> = (0..4096).map(|i| 1.0 + f64::from(i) / 1365.0).collect();
+        let a = Severity::from_samples(costs.clone());
+        let b = a.clone();
+        let grid = a.mgf_minus_one();
+        assert!(std::ptr::eq(grid, b.mgf_minus_one()));
+        let c = Severity::from_samples(costs.clone());
+        assert!(std::ptr::eq(grid, c.mgf_minus_one()));
+        let other = Severity::from_samples(costs.iter().map(|x| x * 2.0).collect());
+        assert!(!std::ptr::eq(grid, other.mgf_minus_one()));
+        for (k, &m) in grid.iter().enumerate() {
+            let theta = mgf_theta(k);
+            let want: f64 = costs.iter().map(|&v| (theta * v).exp_m1()).sum::<f64>() / 4096.0;
+            assert!(
+                (m - want).abs() <= 1e-12 * want.abs() || m == want,
+                "θ = {theta}: {m} vs {want}"
+            );
+        }
+    }
+
+    #[test]
     fn a_lattice_pmf_is_built_once_per_step() {
         let s = Severity::from_samples(vec![1.5, 2.25]);
         let built = std::cell::Cell::new(0);
@@ -470,10 +522,8 @@ mod tests {
         assert!(s.on_step(0.25, |_| None).is_none());
         assert!(s.on_step(0.25, build).is_none(), "None is kept too");
         assert_eq!(built.get(), 1);
-        assert!(
-            s.clone().on_step(0.5, |_| None).is_none(),
-            "a clone starts afresh"
-        );
+        let kept = s.clone().on_step(0.5, |_| None).expect("a clone shares it");
+        assert!(std::sync::Arc::ptr_eq(&a, &kept));
     }
 
     #[test]
