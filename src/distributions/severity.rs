@@ -30,7 +30,7 @@ pub struct Severity {
     /// E[S], E[S²], E[S³], E[S⁴].
     raw: [f64; 4],
     /// E[e^{θS}] − 1 on [`mgf_theta`]'s grid, computed on first use.
-    mgf: Derived<std::sync::Arc<Vec<f64>>>,
+    mgf: Derived<std::sync::Arc<MgfGrid>>,
     /// [`Severity::lattice`], computed on first use.
     lattice: Derived<[Option<u64>; LATTICE_STEPS.len()]>,
     /// P(S ≥ v) for each distinct cost v, computed on first use.
@@ -45,7 +45,7 @@ pub struct Severity {
 /// ascending ([`Severity::on_step`]); None where the costs do not fit.
 pub type OnStep = Option<std::sync::Arc<Vec<(usize, f64)>>>;
 
-/// Points of the θ grid of [`Severity::mgf_minus_one`].
+/// Points of the θ grid of [`Severity::mgf`].
 pub const MGF_GRID: usize = 81;
 
 /// The k-th θ of the grid: 2^{(k − 40)/2}, from 2⁻²⁰ to 2²⁰ per unit of
@@ -61,9 +61,53 @@ pub fn mgf_thetas() -> &'static [f64; MGF_GRID] {
     &THETA
 }
 
-/// MGF grids kept by their costs ([`Severity::mgf_minus_one`]), 81
+/// MGF grids kept by their costs ([`Severity::mgf`]), 81
 /// numbers each; the store empties when full.
 pub const MGF_KEPT: usize = 1024;
+
+/// The points of a severity's MGF grid computed so far ([`Severity::mgf`]):
+/// each the bits of E[e^{θₖS}] − 1, or [`MGF_UNSET`].
+pub struct MgfGrid {
+    points: [std::sync::atomic::AtomicU64; MGF_GRID],
+}
+
+/// A grid point not computed yet: a NaN no sum of products writes.
+const MGF_UNSET: u64 = 0x7ff8_dead_beef_0001;
+
+impl Default for MgfGrid {
+    fn default() -> MgfGrid {
+        MgfGrid {
+            points: std::array::from_fn(|_| std::sync::atomic::AtomicU64::new(MGF_UNSET)),
+        }
+    }
+}
+
+/// A severity's MGF grid ([`Severity::mgf`]).
+#[derive(Clone, Copy)]
+pub struct Mgf<'a> {
+    severity: &'a Severity,
+    grid: &'a MgfGrid,
+}
+
+impl Mgf<'_> {
+    /// E[e^{θₖS}] − 1 at grid point `k` (below [`MGF_GRID`]).
+    #[inline]
+    pub fn at(&self, k: usize) -> f64 {
+        use std::sync::atomic::Ordering::Relaxed;
+        let bits = self.grid.points[k].load(Relaxed);
+        if bits != MGF_UNSET {
+            return f64::from_bits(bits);
+        }
+        let v = self.severity.mgf_point(k);
+        self.grid.points[k].store(v.to_bits(), Relaxed);
+        v
+    }
+
+    /// Whether two severities' grids are one (shared).
+    pub fn shares_with(&self, other: &Mgf<'_>) -> bool {
+        std::ptr::eq(self.grid, other.grid)
+    }
+}
 
 /// The lattice steps a severity's costs are tried on, coarsest first
 /// ([`Severity::lattice`]).
@@ -181,41 +225,47 @@ impl Severity {
         })
     }
 
-    /// E[e^{θS}] − 1 for each θ of the grid ([`mgf_theta`], [`MGF_GRID`]
-    /// points; +∞ where it overflows), computed once: the compound Poisson
-    /// sum of rate λ has ln E[e^{θX}] = λ·(E[e^{θS}] − 1).
+    /// E[e^{θS}] − 1 on the θ grid ([`mgf_theta`], [`MGF_GRID`] points;
+    /// +∞ where it overflows), each point computed when first asked and
+    /// kept: the compound Poisson sum of rate λ has ln E[e^{θX}] =
+    /// λ·(E[e^{θS}] − 1), and Chernoff's walk asks a few points near its
+    /// start, where the whole grid is 81 × the distinct costs (65,536 for a
+    /// range of sizes).
     ///
     /// Severities of the same costs share one grid, whatever built them (a
     /// variant's store or table drawing the same sizes' costs): kept by the
     /// costs' count and digest, up to [`MGF_KEPT`] grids.
-    pub fn mgf_minus_one(&self) -> &[f64] {
-        self.mgf.0.get_or_init(|| {
-            type Grids = std::collections::HashMap<(usize, u128), std::sync::Arc<Vec<f64>>>;
+    pub fn mgf(&self) -> Mgf<'_> {
+        let grid = self.mgf.0.get_or_init(|| {
+            type Grids = std::collections::HashMap<(usize, u128), std::sync::Arc<MgfGrid>>;
             static GRIDS: std::sync::Mutex<Option<Grids>> = std::sync::Mutex::new(None);
             let key = (self.samples.len(), self.digest());
-            let held = || GRIDS.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(g) = held().as_ref().and_then(|m| m.get(&key)) {
+            let mut held = GRIDS.lock().unwrap_or_else(|e| e.into_inner());
+            let m = held.get_or_insert_with(Grids::new);
+            if let Some(g) = m.get(&key) {
                 return std::sync::Arc::clone(g);
             }
-            let grid: std::sync::Arc<Vec<f64>> = std::sync::Arc::new(
-                (0..MGF_GRID)
-                    .map(|k| {
-                        let theta = mgf_theta(k);
-                        self.distinct
-                            .iter()
-                            .map(|&(v, p)| p * (theta * v).exp_m1())
-                            .sum::<f64>()
-                    })
-                    .collect(),
-            );
-            let mut m = held();
-            let m = m.get_or_insert_with(Grids::new);
             if m.len() >= MGF_KEPT {
                 m.clear();
             }
+            let grid = std::sync::Arc::new(MgfGrid::default());
             m.insert(key, std::sync::Arc::clone(&grid));
             grid
-        })
+        });
+        Mgf {
+            severity: self,
+            grid,
+        }
+    }
+
+    /// E[e^{θₖS}] − 1, computed.
+    #[cold]
+    fn mgf_point(&self, k: usize) -> f64 {
+        let theta = mgf_theta(k);
+        self.distinct
+            .iter()
+            .map(|&(v, p)| p * (theta * v).exp_m1())
+            .sum::<f64>()
     }
 
     /// Units of one request.
@@ -487,24 +537,31 @@ mod tests {
     fn severities_of_the_same_costs_share_one_mgf_grid() {
         // A clone (a plan's copy of a remembered severity) and a severity
         // built afresh from the same costs (a variant's) read the grid
-        // computed once; its values are E[e^{θS}] − 1 at each θ.
+        // computed once; its values are E[e^{θS}] − 1 at each θ, whichever
+        // order the points are asked in.
         let costs: Vec<f64> = (0..4096).map(|i| 1.0 + f64::from(i) / 1365.0).collect();
         let a = Severity::from_samples(costs.clone());
         let b = a.clone();
-        let grid = a.mgf_minus_one();
-        assert!(std::ptr::eq(grid, b.mgf_minus_one()));
+        let grid = a.mgf();
+        assert!(grid.shares_with(&b.mgf()));
         let c = Severity::from_samples(costs.clone());
-        assert!(std::ptr::eq(grid, c.mgf_minus_one()));
+        assert!(grid.shares_with(&c.mgf()));
         let other = Severity::from_samples(costs.iter().map(|x| x * 2.0).collect());
-        assert!(!std::ptr::eq(grid, other.mgf_minus_one()));
-        for (k, &m) in grid.iter().enumerate() {
+        assert!(!grid.shares_with(&other.mgf()));
+        for k in (0..MGF_GRID).rev().chain(0..MGF_GRID) {
             let theta = mgf_theta(k);
             let want: f64 = costs.iter().map(|&v| (theta * v).exp_m1()).sum::<f64>() / 4096.0;
+            let m = c.mgf().at(k);
             assert!(
                 (m - want).abs() <= 1e-12 * want.abs() || m == want,
                 "θ = {theta}: {m} vs {want}"
             );
+            assert_eq!(m.to_bits(), b.mgf().at(k).to_bits());
         }
+        // Past e^{709} a point is +∞, kept as such.
+        let huge = Severity::from_samples(vec![1e6; 2]);
+        assert_eq!(huge.mgf().at(MGF_GRID - 1), f64::INFINITY);
+        assert_eq!(huge.mgf().at(MGF_GRID - 1), f64::INFINITY);
     }
 
     #[test]

@@ -246,14 +246,19 @@ fn chernoff(comps: &[Component<'_>], which: &dyn Fn(&Component<'_>) -> bool, c: 
     // The dimension's (rate, E[e^{θS}] − 1) pairs, taken once for the
     // search's sums (in the components' order, as each sum was taken).
     const HELD: usize = 8;
-    let mut pairs: [(f64, &[f64]); HELD] = [(0.0, &[]); HELD];
+    let mut held = comps.iter().filter(|x| which(x) && x.lambda > 0.0);
+    let Some(first) = held.clone().next() else {
+        // No streams: ln E[e^{θX}] = 0 (the sum over none).
+        return chernoff_least(c, chernoff_start(c, 0.0, 0.0), |_| 0.0);
+    };
+    let mut pairs = [(0.0, first.severity.mgf()); HELD];
     let mut n = 0;
     let (mut kappa2, mut most) = (0.0f64, 0.0f64);
-    for x in comps.iter().filter(|x| which(x) && x.lambda > 0.0) {
+    for x in held.by_ref() {
         kappa2 += x.lambda * x.severity.raw_moments()[1];
         most = most.max(x.severity.max());
         if n < HELD {
-            pairs[n] = (x.lambda, x.severity.mgf_minus_one());
+            pairs[n] = (x.lambda, x.severity.mgf());
         }
         n += 1;
     }
@@ -264,12 +269,14 @@ fn chernoff(comps: &[Component<'_>], which: &dyn Fn(&Component<'_>) -> bool, c: 
             comps
                 .iter()
                 .filter(|x| which(x) && x.lambda > 0.0)
-                .map(|x| x.lambda * x.severity.mgf_minus_one()[k])
+                .map(|x| x.lambda * x.severity.mgf().at(k))
                 .sum()
         });
     }
     let pairs = &pairs[..n];
-    chernoff_least(c, start, |k| pairs.iter().map(|&(lam, m)| lam * m[k]).sum())
+    chernoff_least(c, start, |k| {
+        pairs.iter().map(|&(lam, m)| lam * m.at(k)).sum()
+    })
 }
 
 #[cfg(test)]
