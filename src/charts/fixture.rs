@@ -30,30 +30,35 @@ impl TableBuilder {
                     p50: 1.2,
                     p95: 1.5,
                     ci95: [1.2, 1.268],
+                    p95_ci95: [1.5, 1.5],
                 },
                 throttled_fraction: Stat {
                     mean: 0.0231,
                     p50: 0.02,
                     p95: 0.04,
                     ci95: [0.02, 0.0262],
+                    p95_ci95: [0.04, 0.04],
                 },
                 hottest_partition_share: Stat {
                     mean: 0.4123,
                     p50: 0.4,
                     p95: 0.5,
                     ci95: [0.4, 0.42],
+                    p95_ci95: [0.5, 0.5],
                 },
                 max_item_collection_bytes: Stat {
                     mean: 1_234_567.0,
                     p50: 1_200_000.0,
                     p95: 2_500_000.0,
                     ci95: [1_200_000.0, 1_270_000.0],
+                    p95_ci95: [2_500_000.0, 2_500_000.0],
                 },
                 max_item_bytes: Stat {
                     mean: 6000.0,
                     p50: 5900.0,
                     p95: 9000.0,
                     ci95: [5800.0, 6200.0],
+                    p95_ci95: [9000.0, 9000.0],
                 },
                 partition_size_limit_bytes: Some(10.0e9),
                 item_size_limit_bytes: Some(400_000.0),
@@ -134,6 +139,7 @@ impl TableBuilder {
             p50: 0.3,
             p95: 0.42,
             ci95: [0.3, 0.32],
+            p95_ci95: [0.42, 0.42],
         };
         t.throttled_fraction = Stat::default();
         t.size_breach = t.item_size_breach.clone();
@@ -272,12 +278,14 @@ fn checkpoint(day: f64, traffic_factor: f64, p95: f64, throttled: f64) -> Checkp
             p50: mean,
             p95,
             ci95: [mean - 0.02, mean + 0.02],
+            p95_ci95: [p95, p95],
         },
         throttled_fraction: Stat {
             mean: throttled,
             p50: throttled,
             p95: throttled,
             ci95: [throttled * 0.9, throttled * 1.1],
+            p95_ci95: [throttled, throttled],
         },
         partitions: 8,
         limits_per_s: [Some(3000.0), Some(1000.0), None],

@@ -287,7 +287,7 @@ fn verdicts(r: &RunResults) -> Block {
         "Verdicts",
         vec![
             note(format!(
-                "Simulated checks, judged on the p95 over trials against the limit and the headroom {}.",
+                "Simulated checks, judged on the p95 over trials against the limit and the headroom {}. Brackets give 95% confidence intervals: after a p95, two order statistics of the trials (distribution-free); after a mean, the normal one.",
                 axis(r.headroom)
             )),
             Block::Table(Table {

@@ -38,7 +38,7 @@ fn title_summary_and_verdict_rows() {
     ), "{md}");
     has(
         &md,
-        "Simulated checks, judged on the p95 over trials against the limit and the headroom 0.8.\n\n| check | table | status | detail |\n|---|---|---|---|\n",
+        "Simulated checks, judged on the p95 over trials against the limit and the headroom 0.8. Brackets give 95% confidence intervals: after a p95, two order statistics of the trials (distribution-free); after a mean, the normal one.\n\n| check | table | status | detail |\n|---|---|---|---|\n",
     );
     has(
         &md,
@@ -142,12 +142,14 @@ fn capacity_nodes_and_placement() {
             p50: 0.5,
             p95: 0.75,
             ci95: [0.5, 0.6],
+            p95_ci95: [0.75, 0.75],
         },
         hottest_node_share: crate::results::Stat {
             mean: 0.4,
             p50: 0.4,
             p95: 0.5,
             ci95: [0.38, 0.42],
+            p95_ci95: [0.5, 0.5],
         },
         ranks: vec![crate::results::PartitionRank {
             rank: 1,
@@ -169,24 +171,28 @@ fn capacity_nodes_and_placement() {
                 p50: 6e9,
                 p95: 6.5e9,
                 ci95: [5.9e9, 6.1e9],
+                p95_ci95: [6.5e9, 6.5e9],
             },
             peak_bytes_day0: crate::results::Stat {
                 mean: 1e9,
                 p50: 1e9,
                 p95: 1e9,
                 ci95: [1e9, 1e9],
+                p95_ci95: [1e9, 1e9],
             },
             peak_growth_bytes_per_day: crate::results::Stat {
                 mean: 5e7,
                 p50: 5e7,
                 p95: 5e7,
                 ci95: [5e7, 5e7],
+                p95_ci95: [5e7, 5e7],
             },
             total_bytes: crate::results::Stat {
                 mean: 2.4e10,
                 p50: 2.4e10,
                 p95: 2.4e10,
                 ci95: [2.4e10, 2.4e10],
+                p95_ci95: [2.4e10, 2.4e10],
             },
             ranks_bytes: vec![6e9],
             fill: crate::results::Breach {
@@ -245,6 +251,7 @@ fn table_limit_over_time_lists_steps_throttled_share_and_the_minute_it_stops() {
         p50: mean,
         p95,
         ci95: [mean, mean],
+        p95_ci95: [p95, p95],
     };
     let mut r = fixture::results();
     assert!(!report().contains("### Table-level limits"));
@@ -682,6 +689,7 @@ fn user_text_is_escaped_alike_and_code_spans_stay_literal() {
         p50: x,
         p95: x,
         ci95: [x, x],
+        p95_ci95: [x, x],
     };
     r.tables[0].partition_read_limit_per_s = None;
     r.tables[0].partition_write_limit_per_s = None;

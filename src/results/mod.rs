@@ -589,7 +589,7 @@ pub struct NodeMemory {
 /// let at = |day: f64, mean: f64, p95: f64| Checkpoint {
 ///     day,
 ///     traffic_factor: 1.0,
-///     peak_utilization: Stat { mean, p50: mean, p95, ci95: [mean - 0.01, mean + 0.01] },
+///     peak_utilization: Stat { mean, p50: mean, p95, ci95: [mean - 0.01, mean + 0.01], p95_ci95: [p95, p95] },
 ///     throttled_fraction: Stat::from_samples(&[0.0]),
 ///     partitions: 1,
 ///     limits_per_s: [None, None, None],

@@ -144,6 +144,34 @@ pub(super) fn status_for(p95: f64, limit: f64, headroom: f64) -> Status {
     }
 }
 
+/// A utilization's p95 with its 95% interval ([`Stat::p95_ci95`]):
+/// "1.25 [1.24, 1.26]".
+fn p95_with_interval(u: &Stat) -> String {
+    format!(
+        "{} [{}, {}]",
+        sig3(u.p95),
+        sig3(u.p95_ci95[0]),
+        sig3(u.p95_ci95[1])
+    )
+}
+
+/// Where a utilization's p95 interval spans the limit (1) or the headroom,
+/// what the verdict rests on: more trials narrow the interval.
+fn unsettled(u: &Stat, headroom: f64) -> String {
+    let [low, high] = u.p95_ci95;
+    let spans = |x: f64| low <= x && x < high;
+    let line = if spans(1.0) {
+        "the limit"
+    } else if spans(headroom) {
+        "the headroom"
+    } else {
+        return String::new();
+    };
+    format!(
+        "; the p95's 95% interval spans {line}: the verdict could go either way, more trials (--trials) narrow it"
+    )
+}
+
 /// The `hot_node`, `hot_partition`, `table_throughput`, `partition_size`,
 /// `partition_rows` and `item_size` verdicts of one table.
 pub(super) fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> Vec<Verdict> {
@@ -232,8 +260,8 @@ fn hot_node(n: &NodeResults, node_limits: &[String], headroom: f64) -> Verdict {
         table: n.tables.join(" + "),
         status: status_for(u.p95, 1.0, headroom),
         detail: format!(
-            "p95 peak {label} utilization {}{at} (mean {} [{}, {}]) of the per-{label} limit ({}) over {} {label}s, every table's load summed; busiest {label} takes {}% of the load (mean; even: {}%)",
-            sig3(u.p95),
+            "p95 peak {label} utilization {}{at} (mean {} [{}, {}]) of the per-{label} limit ({}) over {} {label}s, every table's load summed; busiest {label} takes {}% of the load (mean; even: {}%){}",
+            p95_with_interval(u),
             sig3(u.mean),
             sig3(u.ci95[0]),
             sig3(u.ci95[1]),
@@ -241,6 +269,7 @@ fn hot_node(n: &NodeResults, node_limits: &[String], headroom: f64) -> Verdict {
             n.count,
             sig3(100.0 * n.hottest_node_share.mean),
             sig3(100.0 / n.count.max(1) as f64),
+            unsettled(u, headroom),
             label = n.label,
         ),
     }
@@ -312,15 +341,16 @@ fn hot_partition(t: &TableResults, headroom: f64, ru: &str, wu: &str, per_node: 
         table: t.name.clone(),
         status,
         detail: format!(
-            "p95 peak utilization {}{at} (mean {} [{}, {}]) of the per-partition limit ({}) over {} partitions; {} of requested units throttled (mean); headroom {}",
-            sig3(u.p95),
+            "p95 peak utilization {}{at} (mean {} [{}, {}]) of the per-partition limit ({}) over {} partitions; {} of requested units throttled (mean); headroom {}{}",
+            p95_with_interval(&u),
             sig3(u.mean),
             sig3(u.ci95[0]),
             sig3(u.ci95[1]),
             limits.join(", "),
             crate::format::count(partitions),
             crate::format::percent(thr.mean),
-            headroom
+            headroom,
+            unsettled(&u, headroom)
         ) + if t.name.contains('.') && status != Status::Pass {
             "; a global index that throttles writes throttles the base table's writes (back-pressure)"
         } else {
@@ -432,15 +462,16 @@ fn table_limit_verdict(
         table: t.name.clone(),
         status: status_for(u.p95, 1.0, headroom),
         detail: format!(
-            "{}: p95 peak utilization {} (mean {} [{}, {}]) of the table's limit over simulated time ({steps}); {}% [{}, {}] of requested units throttled (mean); {clear}",
+            "{}: p95 peak utilization {} (mean {} [{}, {}]) of the table's limit over simulated time ({steps}); {}% [{}, {}] of requested units throttled (mean); {clear}{}",
             l.label,
-            sig3(u.p95),
+            p95_with_interval(u),
             sig3(u.mean),
             sig3(u.ci95[0]),
             sig3(u.ci95[1]),
             sig3(100.0 * l.throttled_fraction.mean),
             sig3(100.0 * l.throttled_fraction.ci95[0]),
             sig3(100.0 * l.throttled_fraction.ci95[1]),
+            unsettled(u, headroom),
         ),
     }
 }
@@ -555,7 +586,28 @@ fn size_verdict(
 
 #[cfg(test)]
 mod tests {
-    use super::{index_throttled, when_day};
+    use super::{index_throttled, unsettled, when_day};
+    use crate::results::Stat;
+
+    #[test]
+    fn a_p95_whose_interval_spans_a_threshold_says_the_verdict_is_unsettled() {
+        let at = |p95: f64, low: f64, high: f64| {
+            unsettled(
+                &Stat {
+                    p95,
+                    p95_ci95: [low, high],
+                    ..Stat::default()
+                },
+                0.8,
+            )
+        };
+        assert!(at(0.98, 0.95, 1.02).contains("spans the limit"));
+        assert!(at(0.79, 0.77, 0.83).contains("spans the headroom"));
+        assert_eq!(at(1.25, 1.246, 1.26), "");
+        assert_eq!(at(0.5, 0.49, 0.52), "");
+        // An interval closing on the limit leaves the p95 at it, a pass.
+        assert_eq!(at(0.99, 0.97, 1.0), "");
+    }
 
     #[test]
     fn rounding_noise_is_no_share_throttled_by_global_indexes() {
