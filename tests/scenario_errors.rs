@@ -1657,6 +1657,20 @@ fn a_capacity_written_with_its_unit_is_the_stores_error_not_the_prices() {
         e.starts_with("s.toml:7:18: store.write_capacity: expected a number"),
         "{e}"
     );
+    // The fix keeps the user's number (it suggested 1000 for "20k RU/s").
+    assert!(e.contains("fix: write write_capacity = 8000"), "{e}");
+    for (written, fix) in [
+        ("\"20k RU/s\"", "fix: write throughput = 20000"),
+        ("\"1.5M\"", "fix: write throughput = 1500000"),
+        ("\"lots\"", "fix: write throughput = 1000"),
+    ] {
+        let text = base_with(
+            "kind = \"dynamodb\"\n",
+            &format!("kind = \"cosmosdb\"\nthroughput = {written}\n"),
+        );
+        let e = error(&text);
+        assert!(e.contains(fix), "{written}: {e}");
+    }
 }
 
 #[test]

@@ -389,7 +389,13 @@ impl Settings {
             SettingUnit::Word(words) => return self.word_value(name, words, written, &shown),
             SettingUnit::Number => match written {
                 SettingValue::Number(x) => *x,
-                _ => return Err(wrong("a number", format!("{name} = 1000"))),
+                // `throughput = "20k RU/s"`: the fix keeps the user's number.
+                SettingValue::Text(t) => {
+                    let example = leading_number(t)
+                        .map_or(format!("{name} = 1000"), |x| format!("{name} = {x}"));
+                    return Err(wrong("a number", example));
+                }
+                SettingValue::Bool(_) => return Err(wrong("a number", format!("{name} = 1000"))),
             },
             SettingUnit::Size => with_unit(
                 parse_size,
@@ -1285,4 +1291,28 @@ pub fn settings_for(kind: StoreKind) -> &'static [SettingSpec] {
         StoreKind::MongoDb => MONGODB,
         StoreKind::Bigtable => BIGTABLE,
     }
+}
+
+/// The number a text begins with, times its k, M or G (`"20k RU/s"` is
+/// 20,000), written as a TOML number; None when it begins with none.
+fn leading_number(text: &str) -> Option<String> {
+    let t = text.trim();
+    let end = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '_'))
+        .unwrap_or(t.len());
+    let value: f64 = t[..end].replace('_', "").parse().ok()?;
+    let times = match t[end..].chars().next() {
+        Some('k' | 'K') => 1e3,
+        Some('M') => 1e6,
+        Some('G') => 1e9,
+        _ => 1.0,
+    };
+    let x = value * times;
+    (x.is_finite() && x < 1e15).then(|| {
+        if x.fract() == 0.0 {
+            format!("{x:.0}")
+        } else {
+            x.to_string()
+        }
+    })
 }

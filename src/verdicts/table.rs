@@ -214,12 +214,15 @@ pub(super) fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> V
     out
 }
 
-/// Per-partition limits as words: `3000 RCU/s`, `1000 WCU/s`, `100 units/s`.
+/// Per-partition limits as words: `3000 RCU/s`, `1000 WCU/s`; a combined
+/// limit in the unit reads and writes share (`222 RU/s` on Cosmos DB), else
+/// `100 units/s`.
 fn limit_words([r, w, c]: [Option<f64>; 3], ru: &str, wu: &str) -> Vec<String> {
+    let shared = if ru == wu { ru } else { "units" };
     [
         r.map(|l| format!("{} {ru}/s", sig3(l))),
         w.map(|l| format!("{} {wu}/s", sig3(l))),
-        c.map(|l| format!("{} units/s", sig3(l))),
+        c.map(|l| format!("{} {shared}/s", sig3(l))),
     ]
     .into_iter()
     .flatten()
@@ -586,7 +589,20 @@ fn size_verdict(
 
 #[cfg(test)]
 mod tests {
-    use super::{index_throttled, unsettled, when_day};
+    use super::{index_throttled, limit_words, unsettled, when_day};
+
+    #[test]
+    fn a_combined_limit_takes_the_unit_reads_and_writes_share() {
+        // Cosmos DB's RU/s budget (a new user read "222 units/s").
+        assert_eq!(
+            limit_words([None, None, Some(222.2)], "RU", "RU"),
+            vec!["222 RU/s".to_string()]
+        );
+        assert_eq!(
+            limit_words([Some(3000.0), Some(1000.0), Some(50.0)], "RCU", "WCU"),
+            vec!["3,000 RCU/s", "1,000 WCU/s", "50.0 units/s"]
+        );
+    }
     use crate::results::Stat;
 
     #[test]
