@@ -206,11 +206,7 @@ impl ColdBound {
     pub(super) fn peaks_into(&self, comps: &[Component<'_>], (out, tails): &mut ColdDraws) {
         for ((d, &tail), which) in self.dims.iter().zip(tails.iter()).zip(Self::WHICH) {
             let Some(d) = d else { continue };
-            let one = comps
-                .iter()
-                .filter(|c| which(c) && c.lambda > 0.0)
-                .map(|c| c.severity.at_least_with(tail / -(-c.lambda).exp_m1()))
-                .fold(0.0f64, f64::max);
+            let one = one_request(comps, &which, tail);
             let cf = cornish_fisher_upper_quantile(&d.kappa, tail);
             // One request's quantile lies below X's at τ, and Chernoff's
             // bound above it (strictly: X is a Poisson sum): where the
@@ -229,6 +225,17 @@ impl ColdBound {
             }
         }
     }
+}
+
+/// The lower bound on X's quantile at tail `tau` from one request of the
+/// dimension's streams: the costliest v with P(S ≥ v) ≥ τ / (1 − e^{−λ})
+/// for some stream, since P(X ≥ v) ≥ (1 − e^{−λ})·P(S ≥ v).
+fn one_request(comps: &[Component<'_>], which: &dyn Fn(&Component<'_>) -> bool, tau: f64) -> f64 {
+    comps
+        .iter()
+        .filter(|c| which(c) && c.lambda > 0.0)
+        .map(|c| c.severity.at_least_with(tau / -(-c.lambda).exp_m1()))
+        .fold(0.0f64, f64::max)
 }
 
 /// A cold server's draws ([`ColdBound::draw`]): its outcome so far and each
@@ -451,11 +458,7 @@ mod tests {
                     let mut want = Outcome::default();
                     for ((d, &tail), which) in b.dims.iter().zip(&tails).zip(ColdBound::WHICH) {
                         let Some(d) = d else { continue };
-                        let one = comps
-                            .iter()
-                            .filter(|c| which(c) && c.lambda > 0.0)
-                            .map(|c| c.severity.at_least_with(tail / -(-c.lambda).exp_m1()))
-                            .fold(0.0f64, f64::max);
+                        let one = one_request(&comps, &which, tail);
                         let above = chernoff(&comps, &which, -tail.ln()).min(d.bound);
                         let cf = cornish_fisher_upper_quantile(&d.kappa, tail);
                         assert!(above >= one || one > d.bound, "{above} < {one}");
