@@ -995,14 +995,131 @@ fn stretch_below<R: Rng + ?Sized>(
     (peak, sum)
 }
 
-/// One stationary stretch of `windows` windows in closed form.
+/// One stationary stretch of `windows` windows in closed form, or, where
+/// the stretch expects few requests and its window distribution is costly
+/// to build, by drawing its busy windows ([`busy_windows`]).
 pub fn collapsed<R: Rng + ?Sized>(
     comps: &[Component<'_>],
     limits: &Limits,
     windows: usize,
     rng: &mut R,
 ) -> Outcome {
+    if few_requests(comps, windows) && costly_to_build(comps) {
+        return busy_windows(comps, limits, windows, rng);
+    }
     Stretches::new(comps, limits).draw(windows, rng)
+}
+
+/// Most requests a stretch may expect for [`collapsed`] to draw its busy
+/// windows one by one: about as many draws as one pass over a short pmf.
+const FEW_REQUESTS: f64 = 128.0;
+
+/// Whether `windows` windows of `comps` expect at most [`FEW_REQUESTS`]
+/// requests.
+fn few_requests(comps: &[Component<'_>], windows: usize) -> bool {
+    let lam: f64 = comps.iter().map(|c| c.lambda).sum();
+    lam > 0.0 && windows as f64 * lam <= FEW_REQUESTS
+}
+
+/// Whether the window distribution of `comps` is costly to build: a stream
+/// of more than [`PANJER_MAX_COSTS`] distinct costs (an item size drawn from
+/// a range or a log-normal) is put on the cost grid, and costs that share no
+/// lattice step on a fine one — a pmf of hundreds to thousands of points,
+/// each summing dozens of terms, built anew for each server of its own rates.
+fn costly_to_build(comps: &[Component<'_>]) -> bool {
+    let live = || comps.iter().filter(|c| c.lambda > 0.0);
+    live().any(|c| c.severity.pmf().len() > PANJER_MAX_COSTS)
+        || !(0..LATTICE_STEPS.len()).any(|b| live().all(|c| c.severity.lattice()[b].is_some()))
+}
+
+/// One stationary stretch of `windows` windows of a lightly loaded server,
+/// exact in distribution without its window distribution: the requested
+/// units and requests as [`requested`] draws them (as a cold server's and
+/// [`Stretches::draw`]'s), then the busy windows — those with a request,
+/// Binomial(W, 1 − e^{−λ}) of them for a total rate of λ requests a window
+/// — each drawn whole: its requests, at least one, from the Poisson
+/// distribution of λ given at least one, shared among the streams in
+/// proportion to their rates (a multinomial, by successive binomials), and
+/// each stream's units as [`Severity::draw_sum`] draws them. Each busy
+/// window meets the limits as [`draw_windows`]' windows do; an idle window
+/// meets them with nothing. A light partition whose few requests are each
+/// costly (writes of 200 to 390 KB items, 4 of which fill a DynamoDB
+/// partition's second) draws its ≈ 16 busy windows of an hour rather than a
+/// pmf of 1,100 points.
+fn busy_windows<R: Rng + ?Sized>(
+    comps: &[Component<'_>],
+    limits: &Limits,
+    windows: usize,
+    rng: &mut R,
+) -> Outcome {
+    let mut out = requested(comps, windows, rng);
+    let lam: f64 = comps.iter().map(|c| c.lambda).sum();
+    let busy_p = -(-lam).exp_m1();
+    let busy = if busy_p >= 1.0 {
+        windows as u64
+    } else {
+        Binomial::new(windows as u64, busy_p).map_or(0, |b| b.sample(rng))
+    };
+    let (mut sep_throttled, mut comb_throttled) = (0.0, 0.0);
+    let mut peak = 0.0f64;
+    for _ in 0..busy {
+        let mut left = at_least_one_request(lam, busy_p, rng);
+        let (mut r, mut w) = (0.0, 0.0);
+        let mut lam_left = lam;
+        for (i, c) in comps.iter().enumerate() {
+            if left == 0 {
+                break;
+            }
+            let n = if i + 1 == comps.len() || c.lambda >= lam_left {
+                left
+            } else {
+                Binomial::new(left, (c.lambda / lam_left).clamp(0.0, 1.0))
+                    .map_or(0, |b| b.sample(rng))
+            };
+            left -= n;
+            lam_left -= c.lambda;
+            let units = c.severity.draw_sum(n as f64, rng);
+            if c.is_write {
+                w += units;
+            } else {
+                r += units;
+            }
+        }
+        let mut separate = 0.0;
+        for (limit, x, is_write) in [(limits.read, r, false), (limits.write, w, true)] {
+            let Some(l) = limit else { continue };
+            peak = peak.max(x / l);
+            separate += (x - l).max(0.0);
+            if is_write {
+                let (w_util, w_over) = limits.write_excess(w);
+                out.write_peak_utilization = out.write_peak_utilization.max(w_util);
+                out.throttled_write_units += w_over;
+            }
+        }
+        sep_throttled += separate;
+        if let Some(l) = limits.combined {
+            peak = peak.max((r + w) / l);
+            comb_throttled += (r + w - l).max(0.0);
+        }
+    }
+    out.peak_utilization = peak;
+    out.throttled_units = f64::max(sep_throttled, comb_throttled);
+    out
+}
+
+/// Requests in a window with at least one, for λ requests a window
+/// (`busy_p` = 1 − e^{−λ}): the Poisson distribution given N ≥ 1, by
+/// inversion (P(N = 1 | N ≥ 1) = λe^{−λ} ÷ busy_p, each next term × λ/k).
+fn at_least_one_request<R: Rng + ?Sized>(lam: f64, busy_p: f64, rng: &mut R) -> u64 {
+    let u: f64 = rng.random();
+    let mut term = lam * (-lam).exp() / busy_p;
+    let (mut n, mut cum) = (1u64, term);
+    while u > cum && term > 0.0 {
+        n += 1;
+        term *= lam / n as f64;
+        cum += term;
+    }
+    n
 }
 
 /// A server's window distribution, built once (one exact or approximated
@@ -1614,5 +1731,130 @@ mod tests {
         }
         // Asked again (a clone: the same costs), the first is still the one.
         assert_eq!(pmf(&WindowUnits::kept(&[(5.0, &a.clone())])), built);
+    }
+
+    /// [`busy_windows`] against the exact distribution of X (Panjer's
+    /// recursion on the costs' unit lattice, exact there): over 40,000
+    /// stretches, the mean throttled units are W·E[(X − L)⁺] and the peak's
+    /// cdf at y is F(y·L)^W (the largest of W independent windows), each
+    /// within 4 standard errors.
+    fn busy_windows_match_the_exact_window_distribution(
+        comps: &[Component<'_>],
+        limits: &Limits,
+        limit: f64,
+        windows: usize,
+    ) {
+        let costs: Vec<(f64, usize)> = comps
+            .iter()
+            .flat_map(|c| {
+                c.severity
+                    .pmf()
+                    .iter()
+                    .map(move |&(v, p)| (c.lambda * p, v as usize))
+            })
+            .collect();
+        let f = fine_pmf(&costs, 4_000);
+        let excess: f64 = f
+            .iter()
+            .enumerate()
+            .map(|(x, p)| (x as f64 - limit).max(0.0) * p)
+            .sum();
+        let cdf = |y: f64| f.iter().take(y.floor() as usize + 1).sum::<f64>();
+        let mut rng = <rand_xoshiro::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(11);
+        let runs = 40_000;
+        let outs: Vec<Outcome> = (0..runs)
+            .map(|_| busy_windows(comps, limits, windows, &mut rng))
+            .collect();
+        let n = runs as f64;
+        let throttled: Vec<f64> = outs.iter().map(|o| o.throttled_units).collect();
+        let mean = throttled.iter().sum::<f64>() / n;
+        let var = throttled.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        let expected = windows as f64 * excess;
+        assert!(expected > 1.0, "the limit is reached: {expected}");
+        assert!(
+            (mean - expected).abs() <= 4.0 * (var / n).sqrt(),
+            "throttled units {mean} vs W·E[(X − L)⁺] = {expected}"
+        );
+        for y in [0.6, 1.0, 1.4] {
+            let p = cdf(y * limit).powi(windows as i32);
+            let got = outs.iter().filter(|o| o.peak_utilization <= y).count() as f64 / n;
+            assert!(
+                (got - p).abs() <= 4.0 * (p * (1.0 - p) / n).sqrt() + 1e-9,
+                "P(peak ≤ {y}) {got} vs F^W = {p}"
+            );
+        }
+    }
+
+    #[test]
+    fn busy_windows_of_costly_writes_are_exact_in_distribution() {
+        // Writes of 200 to 390 units (191 costs, each as likely: an item of
+        // 200 to 390 KB), 0.03 a window, 3,600 windows, a 500-unit write
+        // limit: two writes may exceed it. The costs are on the cost grid's
+        // side of the rule and 108 requests are few: collapsed draws busy
+        // windows.
+        let sev = Severity::from_samples((200..=390).map(f64::from).collect());
+        let comps = [Component {
+            lambda: 0.03,
+            severity: &sev,
+            is_write: true,
+        }];
+        assert!(few_requests(&comps, 3_600) && costly_to_build(&comps));
+        let limits = Limits {
+            write: Some(500.0),
+            ..Limits::default()
+        };
+        busy_windows_match_the_exact_window_distribution(&comps, &limits, 500.0, 3_600);
+        // The write figures are the writes' own.
+        let mut rng = <rand_xoshiro::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(3);
+        for _ in 0..200 {
+            let o = busy_windows(&comps, &limits, 3_600, &mut rng);
+            assert_eq!(o.write_peak_utilization, o.peak_utilization);
+            assert_eq!(o.throttled_write_units, o.throttled_units);
+        }
+    }
+
+    #[test]
+    fn busy_windows_share_a_windows_requests_among_the_streams() {
+        // Reads of 1 to 100 units (100 costs) at 0.02 a window and writes of
+        // 50 at 0.01, against one combined limit of 120: a window's requests
+        // are split between the streams by their rates.
+        let reads = Severity::from_samples((1..=100).map(f64::from).collect());
+        let writes = Severity::from_samples(vec![50.0]);
+        let comps = [
+            Component {
+                lambda: 0.02,
+                severity: &reads,
+                is_write: false,
+            },
+            Component {
+                lambda: 0.01,
+                severity: &writes,
+                is_write: true,
+            },
+        ];
+        let limits = Limits {
+            combined: Some(120.0),
+            ..Limits::default()
+        };
+        busy_windows_match_the_exact_window_distribution(&comps, &limits, 120.0, 3_600);
+    }
+
+    #[test]
+    fn a_few_costly_requests_are_drawn_by_busy_windows_only_when_few() {
+        let sev = Severity::from_samples((200..=390).map(f64::from).collect());
+        let one = Severity::from_samples(vec![2.0]);
+        let comps = |lambda: f64, severity| {
+            [Component {
+                lambda,
+                severity,
+                is_write: true,
+            }]
+        };
+        assert!(few_requests(&comps(0.03, &sev), 3_600));
+        assert!(!few_requests(&comps(0.04, &sev), 3_600));
+        assert!(!few_requests(&comps(0.0, &sev), 3_600));
+        assert!(costly_to_build(&comps(0.03, &sev)));
+        // One cost: a short pmf, built.
+        assert!(!costly_to_build(&comps(0.03, &one)));
     }
 }
