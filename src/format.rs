@@ -3,6 +3,27 @@
 //! decimal byte units (1 KB = 1000 B). Pure functions; the same input always
 //! gives the same text.
 
+/// A span of time given in days, in the unit a reader sets a bucket in:
+/// days from one day up, hours within a day, minutes within an hour
+/// (`1.5` → "1.50 days", `0.4025` → "9.66 hours", `0.01` → "14.4
+/// minutes"), three significant digits.
+///
+/// ```
+/// use keyheat::format::span_of_days;
+/// assert_eq!(span_of_days(38.0), "38.0 days");
+/// assert_eq!(span_of_days(0.4025), "9.66 hours");
+/// assert_eq!(span_of_days(0.01), "14.4 minutes");
+/// ```
+pub fn span_of_days(d: f64) -> String {
+    if d >= 1.0 {
+        format!("{} days", sig3(d))
+    } else if d * 24.0 >= 1.0 {
+        format!("{} hours", sig3(d * 24.0))
+    } else {
+        format!("{} minutes", sig3(d * 1440.0))
+    }
+}
+
 /// Three significant figures; values of 1000 and more are rounded to three
 /// significant figures and written as integers with thousands separators;
 /// very small values use scientific notation. Non-finite values read `n/a`,

@@ -2,7 +2,7 @@
 //! nodes and placement" sections, as plain-text tables and sentences, and
 //! the verdict and variant helpers the section builder (`build.rs`) uses.
 
-use crate::format::{axis, bytes, count, money, percent, sig3, whole};
+use crate::format::{axis, bytes, count, money, percent, sig3, span_of_days, whole};
 use crate::results::{
     Breach, Proportion, Recommendation, RunResults, Stat, Status, TableLimitResults, TableResults,
     Verdict,
@@ -148,7 +148,9 @@ pub(super) fn partition_growth(t: &TableResults) -> Option<String> {
     ))
 }
 
-/// "A time bucket of at most N days keeps …" sentences, collection then item.
+/// "A time bucket of at most N days keeps …" sentences, collection then
+/// item (hours or minutes under a day; none when the busiest key starts
+/// over the headroom).
 pub(super) fn safe_buckets(t: &TableResults, headroom: f64) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(days) = t.widest_safe_bucket_days.filter(|d| d.is_finite()) {
@@ -162,12 +164,17 @@ pub(super) fn safe_buckets(t: &TableResults, headroom: f64) -> Vec<String> {
                 crate::format::whole(r)
             ));
         }
-        out.push(format!(
-            "A time bucket of at most {} days keeps the busiest item collection within {} × {} at the p95 over trials.",
-            sig3(days),
-            axis(headroom),
-            limits.join(" and ")
-        ));
+        let within = format!("within {} × {}", axis(headroom), limits.join(" and "));
+        out.push(if days > 0.0 {
+            format!(
+                "A time bucket of at most {} keeps the busiest item collection {within} at the p95 over trials.",
+                span_of_days(days)
+            )
+        } else {
+            format!(
+                "No time bucket keeps the busiest item collection {within}: the busiest key starts over it."
+            )
+        });
     }
     if let Some(n) = t.fewest_safe_shards {
         // A global index (`table.index`) is sharded on its own [[table.index]].
@@ -185,11 +192,15 @@ pub(super) fn safe_buckets(t: &TableResults, headroom: f64) -> Vec<String> {
             .item_size_limit_bytes
             .map(|b| format!(" ({})", bytes(b)))
             .unwrap_or_default();
-        out.push(format!(
-            "A time bucket of at most {} days keeps the busiest item under {} × the item size limit{ceiling} at the p95 over trials.",
-            sig3(days),
-            axis(headroom)
-        ));
+        let under = format!("under {} × the item size limit{ceiling}", axis(headroom));
+        out.push(if days > 0.0 {
+            format!(
+                "A time bucket of at most {} keeps the busiest item {under} at the p95 over trials.",
+                span_of_days(days)
+            )
+        } else {
+            format!("No time bucket keeps the busiest item {under}: the busiest key starts over it.")
+        });
     }
     out
 }

@@ -119,6 +119,16 @@ fn when_it_breaks_lists_checkpoints_and_the_widest_safe_bucket() {
     assert!(!markdown(&r, &[]).contains("## When it breaks"));
     r.tables[0].widest_safe_item_bucket_days = Some(30.0);
     has(&markdown(&r, &[]), "A time bucket of at most 30.0 days keeps the busiest item under 0.8 × the item size limit (400 KB) at the p95 over trials.");
+    // Under a day, the width a bucket is set in (the verdict's words); none
+    // at all when the busiest key starts over the headroom.
+    r.tables[0].widest_safe_item_bucket_days = Some(0.4025);
+    has(
+        &markdown(&r, &[]),
+        "A time bucket of at most 9.66 hours keeps the busiest item under",
+    );
+    r.tables[0].widest_safe_bucket_days = Some(0.0);
+    has(&markdown(&r, &[]), "No time bucket keeps the busiest item collection within 0.8 × its size ceiling (10.0 GB): the busiest key starts over it.");
+    r.tables[0].widest_safe_bucket_days = None;
     // Data that splits the table: the sentence names the first split and the horizon's count.
     let t = &mut r.tables[0];
     for g in t.growth.iter_mut().filter(|g| g.day >= 100.0) {

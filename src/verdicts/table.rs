@@ -506,13 +506,7 @@ fn advice(t: &TableResults, item: bool, headroom: f64) -> String {
             "; no time bucket helps: the busiest key starts over {headroom} × the ceiling"
         )),
         Some(b) => {
-            let width = if b >= 1.0 {
-                format!("{} days", sig3(b))
-            } else if b * 24.0 >= 1.0 {
-                format!("{} hours", sig3(b * 24.0))
-            } else {
-                format!("{} minutes", sig3(b * 1440.0))
-            };
+            let width = crate::format::span_of_days(b);
             let binds = match (item, t.widest_safe_bucket_limited_by.as_deref()) {
                 (false, Some("rows")) if t.partition_size_limit_bytes.is_some() => {
                     " (the row warning binds)"
