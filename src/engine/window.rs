@@ -1011,25 +1011,36 @@ pub fn collapsed<R: Rng + ?Sized>(
 }
 
 /// Most requests a stretch may expect for [`collapsed`] to draw its busy
-/// windows one by one: about as many draws as one pass over a short pmf.
-const FEW_REQUESTS: f64 = 128.0;
+/// windows one by one: 2,048 draws cost about what Panjer's recursion
+/// spends on a cost-grid pmf of 1,500 points × 40 terms, the cheapest such a
+/// server builds (one that the limit keeps from being cold spans at least
+/// the limit in points).
+const FEW_REQUESTS: f64 = 2048.0;
+
+/// Most requests a window may expect for [`collapsed`] to draw its busy
+/// windows: a window of more than 32 requests takes
+/// [`Severity::draw_sum`]'s normal form, which at 8 a window is a chance of
+/// 10⁻¹⁰ (so the draws stay exact in distribution).
+const FEW_PER_WINDOW: f64 = 8.0;
 
 /// Whether `windows` windows of `comps` expect at most [`FEW_REQUESTS`]
-/// requests.
+/// requests, at most [`FEW_PER_WINDOW`] a window.
 fn few_requests(comps: &[Component<'_>], windows: usize) -> bool {
     let lam: f64 = comps.iter().map(|c| c.lambda).sum();
-    lam > 0.0 && windows as f64 * lam <= FEW_REQUESTS
+    lam > 0.0 && lam <= FEW_PER_WINDOW && windows as f64 * lam <= FEW_REQUESTS
 }
 
 /// Whether the window distribution of `comps` is costly to build: a stream
 /// of more than [`PANJER_MAX_COSTS`] distinct costs (an item size drawn from
-/// a range or a log-normal) is put on the cost grid, and costs that share no
-/// lattice step on a fine one — a pmf of hundreds to thousands of points,
-/// each summing dozens of terms, built anew for each server of its own rates.
+/// a range or a log-normal) is put on the cost grid, a pmf of hundreds to
+/// thousands of points each summing dozens to hundreds of terms (a
+/// log-normal Cosmos DB document of 300 KB to 3 MB: 7,200 points × 162
+/// terms), built anew for each server of its own rates. A few costs build
+/// a short pmf, often shared ([`WindowUnits::kept`]).
 fn costly_to_build(comps: &[Component<'_>]) -> bool {
-    let live = || comps.iter().filter(|c| c.lambda > 0.0);
-    live().any(|c| c.severity.pmf().len() > PANJER_MAX_COSTS)
-        || !(0..LATTICE_STEPS.len()).any(|b| live().all(|c| c.severity.lattice()[b].is_some()))
+    comps
+        .iter()
+        .any(|c| c.lambda > 0.0 && c.severity.pmf().len() > PANJER_MAX_COSTS)
 }
 
 /// One stationary stretch of `windows` windows of a lightly loaded server,
@@ -1850,11 +1861,19 @@ mod tests {
                 is_write: true,
             }]
         };
-        assert!(few_requests(&comps(0.03, &sev), 3_600));
-        assert!(!few_requests(&comps(0.04, &sev), 3_600));
+        // 1,800 requests in an hour are few, 2,160 are not; nor are 9 a
+        // window, however short the stretch (a window of more than 32 would
+        // take draw_sum's normal form); nor is none.
+        assert!(few_requests(&comps(0.5, &sev), 3_600));
+        assert!(!few_requests(&comps(0.6, &sev), 3_600));
+        assert!(few_requests(&comps(8.0, &sev), 10));
+        assert!(!few_requests(&comps(9.0, &sev), 10));
         assert!(!few_requests(&comps(0.0, &sev), 3_600));
         assert!(costly_to_build(&comps(0.03, &sev)));
-        // One cost: a short pmf, built.
+        // One cost, or a few (Cosmos DB's RU of a 1 KB write and of a
+        // query: on no shared lattice, but a short pmf): built.
         assert!(!costly_to_build(&comps(0.03, &one)));
+        let few = Severity::from_samples(vec![4.95, 22.3, 22.3]);
+        assert!(!costly_to_build(&comps(0.03, &few)));
     }
 }
