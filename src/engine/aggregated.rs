@@ -8,7 +8,10 @@ use super::accumulator::{SegmentRates, Series, SeriesRow, TableAccumulator, Tabl
 use super::placement::Placed;
 use super::screen::{ColdBound, ColdDraws};
 use super::segments::Segment;
-use super::window::{collapsed, draw_windows, Component, Limits, Outcome, Stretches};
+use super::window::{
+    busy_windows, collapsed, costly_to_build, draw_windows, few_requests, Component, Limits,
+    Outcome, Stretches,
+};
 use crate::store::hash::{fmix64, Premixed};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
@@ -444,7 +447,9 @@ fn split_steps(setup: &TableSetup<'_>, seg: &Segment) -> f64 {
 /// once): each step's peak utilization and units go to the timeseries, and
 /// their sum is the segment's outcome — exact in distribution for the peak
 /// and throttled units, with a step's units drawn from their normal
-/// approximation. `--method windows` still draws every window.
+/// approximation (a light server of costly pmf draws each step's busy
+/// windows instead, as [`collapsed`] does). `--method windows` still draws
+/// every window.
 fn by_steps(
     row: &mut SeriesRow<'_>,
     comps: &[Component<'_>],
@@ -452,12 +457,18 @@ fn by_steps(
     seg: &Segment,
     rng: &mut Xoshiro256PlusPlus,
 ) -> Outcome {
-    let stretches = Stretches::new(comps, limits);
+    // A light server of costly pmf draws each step's busy windows, as
+    // `collapsed` draws its whole segment's.
+    let light = few_requests(comps, seg.windows()) && costly_to_build(comps);
+    let stretches = (!light).then(|| Stretches::new(comps, limits));
     let mut out = Outcome::default();
     let mut w = seg.start;
     while w < seg.end {
         let end = row.step_end(w).min(seg.end).max(w + 1);
-        let o = stretches.draw(end - w, rng);
+        let o = match &stretches {
+            Some(s) => s.draw(end - w, rng),
+            None => busy_windows(comps, limits, end - w, rng),
+        };
         row.record(w, o.peak_utilization, o.requested_units);
         out.merge(o);
         w = end;

@@ -1025,7 +1025,7 @@ const FEW_PER_WINDOW: f64 = 8.0;
 
 /// Whether `windows` windows of `comps` expect at most [`FEW_REQUESTS`]
 /// requests, at most [`FEW_PER_WINDOW`] a window.
-fn few_requests(comps: &[Component<'_>], windows: usize) -> bool {
+pub(super) fn few_requests(comps: &[Component<'_>], windows: usize) -> bool {
     let lam: f64 = comps.iter().map(|c| c.lambda).sum();
     lam > 0.0 && lam <= FEW_PER_WINDOW && windows as f64 * lam <= FEW_REQUESTS
 }
@@ -1037,7 +1037,7 @@ fn few_requests(comps: &[Component<'_>], windows: usize) -> bool {
 /// log-normal Cosmos DB document of 300 KB to 3 MB: 7,200 points × 162
 /// terms), built anew for each server of its own rates. A few costs build
 /// a short pmf, often shared ([`WindowUnits::kept`]).
-fn costly_to_build(comps: &[Component<'_>]) -> bool {
+pub(super) fn costly_to_build(comps: &[Component<'_>]) -> bool {
     comps
         .iter()
         .any(|c| c.lambda > 0.0 && c.severity.pmf().len() > PANJER_MAX_COSTS)
@@ -1057,7 +1057,7 @@ fn costly_to_build(comps: &[Component<'_>]) -> bool {
 /// costly (writes of 200 to 390 KB items, 4 of which fill a DynamoDB
 /// partition's second) draws its ≈ 16 busy windows of an hour rather than a
 /// pmf of 1,100 points.
-fn busy_windows<R: Rng + ?Sized>(
+pub(super) fn busy_windows<R: Rng + ?Sized>(
     comps: &[Component<'_>],
     limits: &Limits,
     windows: usize,
@@ -1066,11 +1066,7 @@ fn busy_windows<R: Rng + ?Sized>(
     let mut out = requested(comps, windows, rng);
     let lam: f64 = comps.iter().map(|c| c.lambda).sum();
     let busy_p = -(-lam).exp_m1();
-    let busy = if busy_p >= 1.0 {
-        windows as u64
-    } else {
-        Binomial::new(windows as u64, busy_p).map_or(0, |b| b.sample(rng))
-    };
+    let busy = busy_count(windows as u64, lam, busy_p, rng);
     let (mut sep_throttled, mut comb_throttled) = (0.0, 0.0);
     let mut peak = 0.0f64;
     for _ in 0..busy {
@@ -1084,8 +1080,13 @@ fn busy_windows<R: Rng + ?Sized>(
             let n = if i + 1 == comps.len() || c.lambda >= lam_left {
                 left
             } else {
-                Binomial::new(left, (c.lambda / lam_left).clamp(0.0, 1.0))
-                    .map_or(0, |b| b.sample(rng))
+                let share = (c.lambda / lam_left).clamp(0.0, 1.0);
+                if left <= 16 {
+                    // A few requests: each this stream's with its share.
+                    (0..left).filter(|_| rng.random::<f64>() < share).count() as u64
+                } else {
+                    Binomial::new(left, share).map_or(0, |b| b.sample(rng))
+                }
             };
             left -= n;
             lam_left -= c.lambda;
@@ -1116,6 +1117,30 @@ fn busy_windows<R: Rng + ?Sized>(
     out.peak_utilization = peak;
     out.throttled_units = f64::max(sep_throttled, comb_throttled);
     out
+}
+
+/// Busy windows among `windows`, each busy with chance `busy_p` = 1 −
+/// e^{−λ}: Binomial(W, busy_p). Where it expects under 10, by inversion
+/// from P(0) = e^{−λW} (no power taken: (1 − busy_p)^W is e^{−λW}), each
+/// next term × (W − k)/(k + 1) · (e^λ − 1); else rand_distr's BTPE.
+fn busy_count<R: Rng + ?Sized>(windows: u64, lam: f64, busy_p: f64, rng: &mut R) -> u64 {
+    if busy_p >= 1.0 {
+        return windows;
+    }
+    let w = windows as f64;
+    if w * busy_p >= 10.0 {
+        return Binomial::new(windows, busy_p).map_or(0, |b| b.sample(rng));
+    }
+    let odds = lam.exp_m1();
+    let u: f64 = rng.random();
+    let mut term = (-lam * w).exp();
+    let (mut k, mut cum) = (0u64, term);
+    while u > cum && k < windows && term > 0.0 {
+        term *= (w - k as f64) / (k + 1) as f64 * odds;
+        k += 1;
+        cum += term;
+    }
+    k
 }
 
 /// Requests in a window with at least one, for λ requests a window
@@ -1875,5 +1900,37 @@ mod tests {
         assert!(!costly_to_build(&comps(0.03, &one)));
         let few = Severity::from_samples(vec![4.95, 22.3, 22.3]);
         assert!(!costly_to_build(&comps(0.03, &few)));
+    }
+
+    #[test]
+    fn busy_count_is_binomial() {
+        // W = 3,600 windows at λ = 0.002 (7.2 busy expected: inversion) and
+        // λ = 0.01 (35.8: BTPE): mean W·p and variance W·p·(1 − p) within
+        // 4 standard errors over 40,000 draws; P(0) = e^{−λW} at the first.
+        let mut rng = <rand_xoshiro::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(17);
+        for lam in [0.002f64, 0.01] {
+            let p = -(-lam).exp_m1();
+            let n = 40_000;
+            let draws: Vec<f64> = (0..n)
+                .map(|_| busy_count(3_600, lam, p, &mut rng) as f64)
+                .collect();
+            let mean = draws.iter().sum::<f64>() / n as f64;
+            let var = draws.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+            let (m, v) = (3_600.0 * p, 3_600.0 * p * (1.0 - p));
+            assert!(
+                (mean - m).abs() <= 4.0 * (v / n as f64).sqrt(),
+                "{lam}: mean {mean} vs {m}"
+            );
+            // The sample variance's standard error for a near-Poisson count: v·√(2/n) roughly.
+            assert!(
+                (var - v).abs() <= 4.0 * v * (2.0 / n as f64).sqrt() + 0.05 * v,
+                "{lam}: var {var} vs {v}"
+            );
+            if lam == 0.002 {
+                let zeros = draws.iter().filter(|&&d| d == 0.0).count() as f64 / n as f64;
+                let p0 = (-lam * 3_600.0).exp();
+                assert!((zeros - p0).abs() <= 4.0 * (p0 * (1.0 - p0) / n as f64).sqrt());
+            }
+        }
     }
 }
