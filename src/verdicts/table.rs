@@ -307,15 +307,26 @@ fn hot_partition(t: &TableResults, headroom: f64, ru: &str, wu: &str, per_node: 
     } else {
         String::new()
     };
-    let limits = limit_words(
+    // A side provisioned with nothing and asked nothing (a write-only
+    // table's 0 RCU) limits nothing worth naming.
+    let all = [
+        t.partition_read_limit_per_s,
+        t.partition_write_limit_per_s,
+        t.partition_combined_limit_per_s,
+    ];
+    let named = |limit: Option<f64>, asked: f64| limit.filter(|&l| l > 0.0 || asked > 0.0);
+    let mut limits = limit_words(
         [
-            t.partition_read_limit_per_s,
-            t.partition_write_limit_per_s,
-            t.partition_combined_limit_per_s,
+            named(all[0], t.read_units_per_s),
+            named(all[1], t.write_units_per_s),
+            all[2],
         ],
         ru,
         wu,
     );
+    if limits.is_empty() {
+        limits = limit_words(all, ru, wu);
+    }
     if limits.is_empty() {
         return Verdict {
             check: "hot_partition".into(),
@@ -598,6 +609,35 @@ mod tests {
         );
     }
     use crate::results::Stat;
+
+    #[test]
+    fn a_side_provisioned_and_asked_nothing_is_not_named_a_limit() {
+        // C04's write-only table of 0 RCU: "(100 WCU/s)", not "(0 RCU/s,
+        // 100 WCU/s)"; a side asked something keeps its 0 (it throttles all).
+        let mut t = crate::charts::fixture::results().tables.remove(0);
+        t.partition_read_limit_per_s = Some(0.0);
+        t.partition_write_limit_per_s = Some(100.0);
+        t.partition_combined_limit_per_s = None;
+        let detail =
+            |t: &super::TableResults| super::hot_partition(t, 0.8, "RCU", "WCU", false).detail;
+        t.read_units_per_s = 0.0;
+        assert!(
+            detail(&t).contains("of the per-partition limit (100 WCU/s)"),
+            "{}",
+            detail(&t)
+        );
+        t.read_units_per_s = 5.0;
+        assert!(
+            detail(&t).contains("(0 RCU/s, 100 WCU/s)"),
+            "{}",
+            detail(&t)
+        );
+        // Nothing provisioned and nothing asked on either side: both named.
+        t.partition_write_limit_per_s = Some(0.0);
+        t.read_units_per_s = 0.0;
+        t.write_units_per_s = 0.0;
+        assert!(detail(&t).contains("(0 RCU/s, 0 WCU/s)"), "{}", detail(&t));
+    }
 
     #[test]
     fn a_p95_whose_interval_spans_a_threshold_says_the_verdict_is_unsettled() {
