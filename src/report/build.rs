@@ -599,6 +599,15 @@ fn variants(r: &RunResults, charts: &[Chart]) -> Option<Block> {
             label = n.label
         ));
     }
+    let mark = format!("; {}", crate::store::LOWER_BOUND_NOTE);
+    let bounded = r
+        .verdicts
+        .iter()
+        .chain(r.variants.iter().flat_map(|v| &v.verdicts))
+        .any(|v| v.check == "hot_partition" && v.detail.contains(&mark));
+    if bounded {
+        intro.push_str(" A peak marked ≥ is a lower bound: that design's hot_partition verdict (summary.json) says what the store's model leaves out.");
+    }
     let mut blocks = vec![
         note(&intro),
         Block::Table(variants_table(r)),
@@ -661,8 +670,8 @@ fn variants_table(r: &RunResults) -> Table {
                 vec![text(
                     v.tables
                         .iter()
-                        .find(|x| x.name == t.name && x.has_throughput_limit())
-                        .map_or("—".to_string(), |x| sig3(x.busiest_server_p95())),
+                        .find(|x| x.name == t.name)
+                        .map_or("—".to_string(), |x| super::peak_cell(x, &v.verdicts)),
                 )]
             }));
             // The worst table's throttled share, on its worst day.

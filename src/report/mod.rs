@@ -27,7 +27,9 @@ mod replay;
 mod sections;
 mod terminal;
 
-pub use terminal::{breach_cell, first_breach_day, table_status, terminal_table, throttled_cell};
+pub use terminal::{
+    breach_cell, first_breach_day, peak_cell, table_status, terminal_table, throttled_cell,
+};
 
 use std::path::PathBuf;
 

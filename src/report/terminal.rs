@@ -131,6 +131,26 @@ pub fn throttled_cell(t: &TableResults) -> String {
     }
 }
 
+/// A table's p95 peak utilization for a variants table (`—` without a
+/// throughput limit), `≥ 1.96` where its `hot_partition` verdict says the
+/// store's model only bounds it from below
+/// ([`crate::store::LOWER_BOUND_NOTE`]).
+pub fn peak_cell(t: &TableResults, verdicts: &[Verdict]) -> String {
+    if !t.has_throughput_limit() {
+        return "—".to_string();
+    }
+    let mark = format!("; {}", crate::store::LOWER_BOUND_NOTE);
+    let bounded = verdicts
+        .iter()
+        .any(|v| v.check == "hot_partition" && v.table == t.name && v.detail.contains(&mark));
+    let p95 = sig3(t.busiest_server_p95());
+    if bounded {
+        format!("≥ {p95}")
+    } else {
+        p95
+    }
+}
+
 /// The worst verdict on table `table` among `verdicts` (`pass` without
 /// any), the cluster's checks on nodes it shares included.
 pub fn table_status(verdicts: &[Verdict], table: &str) -> Status {
@@ -151,11 +171,7 @@ fn row(
     [
         design.to_string(),
         t.name.clone(),
-        if t.has_throughput_limit() {
-            sig3(t.busiest_server_p95())
-        } else {
-            "—".to_string()
-        },
+        peak_cell(t, verdicts),
         throttled_cell(t),
         first_breach_day(t).map_or("—".to_string(), breach_cell),
         count(t.fan_out as usize),

@@ -759,3 +759,30 @@ fn the_scenarios_warnings_are_in_the_report() {
     let html = super::html(&r, &[]);
     assert!(html.contains("Scenario warnings") && html.contains("table.events.ttl"));
 }
+
+#[test]
+fn a_peak_the_model_only_bounds_from_below_is_marked_in_the_variants_tables() {
+    // A store's model note starting "a lower bound" on a design's
+    // hot_partition verdict (Cosmos DB's hierarchical keys) marks that
+    // design's peak "≥" in the report's and the terminal's variants tables.
+    let mut r = fixture::with_variants(3);
+    assert!(!markdown(&r, &[]).contains("marked ≥"));
+    let v = r.variants[0]
+        .verdicts
+        .iter_mut()
+        .find(|v| v.check == "hot_partition" && v.table == "orders")
+        .expect("the fixture's variant judges orders' partitions");
+    v.detail.push_str(
+        "; a lower bound for a hot first-level key: the model places it by its full value",
+    );
+    let md = markdown(&r, &[]);
+    has(&md, "A peak marked ≥ is a lower bound");
+    let variant = &r.variants[0];
+    let orders = variant.tables.iter().find(|t| t.name == "orders").unwrap();
+    let cell = super::peak_cell(orders, &variant.verdicts);
+    assert!(cell.starts_with("≥ "), "{cell}");
+    has(&md, &format!("| {cell} |"));
+    // The base design's own peak is not marked.
+    let base = &r.tables[0];
+    assert!(!super::peak_cell(base, &r.verdicts).starts_with('≥'));
+}

@@ -579,6 +579,16 @@ impl StoreModel for CosmosDb {
         }
     }
 
+    fn model_note(&self, check: &str) -> Option<String> {
+        (self.hierarchical && check == "hot_partition").then(|| {
+            format!(
+                "{} for a hot first-level key: keyheat places a hierarchical key by its full value, while the service keeps a first-level key's documents on one physical partition until they outgrow its {} (README, Known limits)",
+                super::LOWER_BOUND_NOTE,
+                crate::format::bytes(PARTITION_STORAGE_BYTES)
+            )
+        })
+    }
+
     fn max_partitions(&self) -> Option<usize> {
         Some(MAX_PARTITIONS)
     }
@@ -805,6 +815,16 @@ mod tests {
         assert!(m
             .describe_placement("a b", &demand(0.0))
             .ends_with("logical_partition=\"a b\""));
+    }
+
+    #[test]
+    fn a_hierarchical_keys_hot_partition_peak_is_marked_a_lower_bound() {
+        let m = model_with(&[("hierarchical", SettingValue::Bool(true))]).unwrap();
+        let note = m.model_note("hot_partition").expect("a note");
+        assert!(note.starts_with(crate::store::LOWER_BOUND_NOTE), "{note}");
+        assert!(note.contains("50.0 GB"), "{note}");
+        assert_eq!(m.model_note("partition_size"), None);
+        assert_eq!(model().model_note("hot_partition"), None);
     }
 
     #[test]

@@ -349,6 +349,16 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
         None
     }
 
+    /// What a check's figures leave out in this store's model, appended to
+    /// its verdict whatever the status (Cosmos DB with hierarchical keys:
+    /// `hot_partition`'s peak is a lower bound for a hot first-level key).
+    /// A note that starts with [`LOWER_BOUND_NOTE`] marks the figure a lower
+    /// bound: the variants tables show it as `≥ 1.96`. `None` by default.
+    fn model_note(&self, check: &str) -> Option<String> {
+        let _ = check;
+        None
+    }
+
     /// Whether a request of access pattern `pattern` (an index into
     /// `scenario.access_patterns`) is sent to every node rather than to the
     /// partition of its key: MongoDB's scatter-gather (a filter without the
@@ -428,6 +438,10 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
         format!("partition={}", self.place(key, layout.partitions))
     }
 }
+
+/// How a [`StoreModel::model_note`] that makes its check's figure a lower
+/// bound begins.
+pub const LOWER_BOUND_NOTE: &str = "a lower bound";
 
 /// The store model a scenario asks for.
 #[derive(Debug)]

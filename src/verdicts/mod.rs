@@ -128,6 +128,11 @@ fn design(scenario: &Scenario, store: &dyn StoreModel, tables: &[TableResults]) 
             x.detail = format!("{}; {note}", x.detail);
         }
     }
+    for x in v.iter_mut() {
+        if let Some(note) = store.model_note(&x.check) {
+            x.detail = format!("{}; {note}", x.detail);
+        }
+    }
     let mut keyed: Vec<Verdict> = tables
         .iter()
         .flat_map(|t| keys::verdicts(t, headroom, ru, wu))
