@@ -1962,7 +1962,8 @@ mod tests {
             let v = xs.iter().map(|x| (f(x) - m).powi(2)).sum::<f64>() / (n - 1.0);
             (m, v / n)
         };
-        let figures: [(&str, fn(&Outcome) -> f64); 3] = [
+        type Figure = fn(&Outcome) -> f64;
+        let figures: [(&str, Figure); 3] = [
             ("throttled", |o| o.throttled_units),
             ("throttled writes", |o| o.throttled_write_units),
             ("peak", |o| o.peak_utilization),
