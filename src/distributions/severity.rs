@@ -35,6 +35,8 @@ pub struct Severity {
     lattice: Derived<[Option<u64>; LATTICE_STEPS.len()]>,
     /// P(S ≥ v) for each distinct cost v, computed on first use.
     survival: Derived<Vec<f64>>,
+    /// P(S ≤ v) for each distinct cost v, computed on first use.
+    cumulative: Derived<Vec<f64>>,
     /// [`Severity::on_step`]'s pmfs, by the step's bits.
     on_steps: Derived<std::sync::Mutex<Vec<(u64, OnStep)>>>,
     /// [`Severity::digest`], computed on first use.
@@ -203,6 +205,7 @@ impl Severity {
             mgf: Derived::default(),
             lattice: Derived::default(),
             survival: Derived::default(),
+            cumulative: Derived::default(),
             on_steps: Derived::default(),
             digest: Derived::default(),
         }
@@ -338,6 +341,31 @@ impl Severity {
             0 => 0.0,
             k => self.distinct[k - 1].0,
         }
+    }
+
+    /// The largest of `k` requests' costs (0 for none), in one draw: the
+    /// largest of k independent draws has cdf F(v)^k, so it is the smallest
+    /// cost v with F(v) > U^{1/k} for U uniform on [0, 1) (inversion of
+    /// F^k). A light server's windows of one request each peak at their
+    /// largest cost.
+    pub fn largest_of<R: Rng + ?Sized>(&self, k: u64, rng: &mut R) -> f64 {
+        if k == 0 || self.distinct.is_empty() {
+            return 0.0;
+        }
+        let cumulative = self.cumulative.0.get_or_init(|| {
+            let mut below = 0.0;
+            self.distinct
+                .iter()
+                .map(|&(_, p)| {
+                    below += p;
+                    below
+                })
+                .collect()
+        });
+        let u: f64 = rng.random();
+        let top = if k == 1 { u } else { u.powf(1.0 / k as f64) };
+        let j = cumulative.partition_point(|&c| c <= top);
+        self.distinct[j.min(self.distinct.len() - 1)].0
     }
 
     /// For each step of [`LATTICE_STEPS`], whether every cost is a whole
