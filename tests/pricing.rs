@@ -185,7 +185,9 @@ fn each_variant_is_priced_with_its_own_store_settings() {
     let csv = std::fs::read_to_string(dir.path().join("variants.csv")).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
     assert!(
-        lines[0].ends_with(",fan_out,monthly_cost,status,day,failing,days_to_rows_breach"),
+        lines[0].ends_with(
+            ",fan_out,monthly_cost,status,day,failing,days_to_rows_breach,busiest_server_peak_utilization_p95"
+        ),
         "{csv}"
     );
     let column = lines[0]

@@ -237,6 +237,12 @@ pub struct VariantRow<'a> {
     /// other columns).
     #[serde(serialize_with = "shortest_or_empty")]
     pub days_to_rows_breach: Option<f64>,
+    /// The p95 the report's and terminal's variants tables compare designs
+    /// by: `peak_utilization_p95`, or the busiest node's where the store has
+    /// nodes and it is higher ([`TableResults::busiest_server_p95`]; last:
+    /// added after the other columns).
+    #[serde(serialize_with = "shortest")]
+    pub busiest_server_peak_utilization_p95: f64,
 }
 
 /// Writes a number in Rust's shortest round-trip `Display` form (`1`,
@@ -570,5 +576,6 @@ fn variant_row<'a>(
         day: t.day,
         failing,
         days_to_rows_breach: t.rows_breach.mean_day,
+        busiest_server_peak_utilization_p95: t.busiest_server_p95(),
     }
 }
