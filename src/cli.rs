@@ -114,6 +114,20 @@ pub enum FormatArg {
 }
 
 impl RunFlags {
+    /// The budget flags given (`--max-work`, `--max-memory`) as they were
+    /// written: running the scenario again needs them when the run was over
+    /// a default budget.
+    fn budget_flags(&self) -> Vec<String> {
+        let mut flags = Vec::new();
+        if let Some(w) = self.max_work {
+            flags.push(format!("--max-work {w}"));
+        }
+        if let Some(m) = &self.max_memory {
+            flags.push(format!("--max-memory {m}"));
+        }
+        flags
+    }
+
     fn options(&self) -> Result<Options> {
         let mut budget = crate::engine::cost::Budget::default();
         if let Some(w) = self.max_work {
@@ -658,7 +672,7 @@ fn run_and_write(s: &Scenario, flags: &RunFlags, out: &Path) -> Result<ExitCode>
     crate::export::check_folder(out, &is_output_file)?;
     let started = Instant::now();
     let options = flags.options()?;
-    let results = match with_threads(flags.threads, || simulate(s, &options, flags.quiet)) {
+    let mut results = match with_threads(flags.threads, || simulate(s, &options, flags.quiet)) {
         Ok(results) => results,
         Err(e) => {
             // A refusal (the work budget) often comes of what a warning
@@ -668,6 +682,7 @@ fn run_and_write(s: &Scenario, flags: &RunFlags, out: &Path) -> Result<ExitCode>
         }
     };
     print_warnings(&results.warnings);
+    results.rerun_flags = flags.budget_flags();
     let files = write_outputs(&results, out)?;
     let out = absolute(out);
     if !flags.quiet {

@@ -44,6 +44,34 @@ fn run_writes_every_contract_file() {
     }
 }
 
+/// The report's "To reproduce" line carries the budget a run was given: a
+/// run over the default budget is refused without it.
+#[test]
+fn the_reproduce_line_carries_the_runs_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("o");
+    keyheat()
+        .args([
+            "run",
+            "scenarios/orders-by-date.toml",
+            "--trials",
+            "4",
+            "--quiet",
+            "--max-work",
+            "96",
+            "--out",
+        ])
+        .arg(&out)
+        .current_dir(root())
+        .assert()
+        .success();
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        md.contains("`keyheat run <scenario file> --seed 42 --trials 4 --max-work 96`"),
+        "{md}"
+    );
+}
+
 #[test]
 fn bad_input_exits_2_and_leaves_no_output_folder() {
     let dir = tempfile::tempdir().unwrap();

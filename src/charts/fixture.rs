@@ -369,6 +369,7 @@ pub(crate) fn results() -> RunResults {
         fanout: Default::default(),
         source_text: "schema_version = 1\nname = \"orders-by-customer\"\n".to_string(),
         replay: None,
+        rerun_flags: Vec::new(),
     }
 }
 

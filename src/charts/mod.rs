@@ -72,7 +72,7 @@ pub const MAX_LOAD_RANKS: usize = 200;
 ///     checklist: vec![],
 ///     warnings: vec![],
 ///     fanout: Default::default(),
-///     source_text: String::new(), replay: None,
+///     source_text: String::new(), replay: None, rerun_flags: vec![],
 /// };
 /// let dir = std::env::temp_dir().join("keyheat-charts-doctest");
 /// assert!(keyheat::charts::write_all(&results, &dir)?.is_empty());

@@ -795,6 +795,7 @@ pub fn finish(scenario: &Scenario, base: Design, variants: Vec<VariantResults>) 
         fanout: Default::default(),
         source_text: scenario.source_text.clone(),
         replay: None,
+        rerun_flags: Vec::new(),
     }
 }
 

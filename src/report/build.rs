@@ -914,14 +914,28 @@ fn method(r: &RunResults) -> Block {
             text("Produced by keyheat "),
             text(&r.keyheat_version),
             text(". The same scenario and seed give identical results at any thread count. To reproduce: "),
-            code(format!(
-                "keyheat run <scenario file> --seed {} --trials {}",
-                r.seed, r.trials
-            )),
+            code(reproduce_command(r)),
             text(" with the scenario below."),
         ],
     ];
     section("method", Some("Method"), "Method", vec![Block::List(items)])
+}
+
+/// The command that runs the scenario again: its seed and trials, the
+/// method when not the default, and the budget flags the run was given.
+fn reproduce_command(r: &RunResults) -> String {
+    let mut command = format!(
+        "keyheat run <scenario file> --seed {} --trials {}",
+        r.seed, r.trials
+    );
+    if r.method != crate::engine::plan::Method::default().as_str() {
+        command.push_str(&format!(" --method {}", r.method));
+    }
+    for flag in &r.rerun_flags {
+        command.push(' ');
+        command.push_str(flag);
+    }
+    command
 }
 
 fn scenario_file(r: &RunResults) -> Block {

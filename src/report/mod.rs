@@ -55,7 +55,7 @@ use crate::results::RunResults;
 ///     checklist: vec![],
 ///     warnings: vec![],
 ///     fanout: Default::default(),
-///     source_text: "name = \"demo\"\n".into(), replay: None,
+///     source_text: "name = \"demo\"\n".into(), replay: None, rerun_flags: vec![],
 /// };
 /// let md = keyheat::report::markdown(&results, &[]);
 /// assert!(md.starts_with("# keyheat report: demo\n"));
@@ -94,7 +94,7 @@ pub fn markdown(results: &RunResults, chart_files: &[PathBuf]) -> String {
 ///                                     status: Status::Fail, reason: "no TTL".into() }],
 ///     warnings: vec![],
 ///     fanout: Default::default(),
-///     source_text: "name = \"demo\"\n".into(), replay: None,
+///     source_text: "name = \"demo\"\n".into(), replay: None, rerun_flags: vec![],
 /// };
 /// let html = keyheat::report::html(&results, &[]);
 /// assert!(html.starts_with("<!DOCTYPE html>"));

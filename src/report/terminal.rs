@@ -39,7 +39,7 @@ const HEAD: [&str; 8] = [
 ///     store: StoreSummary { kind: "generic".into(), read_unit: "ops".into(),
 ///                           write_unit: "ops".into(), figures: vec![] },
 ///     tables: vec![], verdicts: vec![], variants: vec![], recommendation: None,
-///     checklist: vec![], warnings: vec![], source_text: String::new(), replay: None,
+///     checklist: vec![], warnings: vec![], source_text: String::new(), replay: None, rerun_flags: vec![],
 ///     fanout: Default::default(),
 /// };
 /// let lines = keyheat::report::terminal_table(&results);

@@ -786,3 +786,30 @@ fn a_peak_the_model_only_bounds_from_below_is_marked_in_the_variants_tables() {
     let base = &r.tables[0];
     assert!(!super::peak_cell(base, &r.verdicts).starts_with('≥'));
 }
+
+/// "To reproduce" gives what running the scenario again needs: the method
+/// when not the default, and the budget flags the run was given (a new
+/// user's run over the default work budget was refused when they followed
+/// the line as it was).
+#[test]
+fn to_reproduce_gives_the_method_and_budget_flags() {
+    let mut r = fixture::results();
+    let plain = markdown(&r, &chart_names(&r));
+    has(
+        &plain,
+        &format!(
+            "`keyheat run <scenario file> --seed {} --trials {}` with the scenario below",
+            r.seed, r.trials
+        ),
+    );
+    r.method = "exact".into();
+    r.rerun_flags = vec!["--max-work 96".into(), "--max-memory 8GiB".into()];
+    let md = markdown(&r, &chart_names(&r));
+    has(
+        &md,
+        &format!(
+            "`keyheat run <scenario file> --seed {} --trials {} --method exact --max-work 96 --max-memory 8GiB` with the scenario below",
+            r.seed, r.trials
+        ),
+    );
+}

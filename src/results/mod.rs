@@ -61,6 +61,12 @@ pub struct RunResults {
     /// What a replay read and observed (`keyheat replay`); `None` for a simulation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replay: Option<ReplayInfo>,
+    /// Flags beyond `--seed` and `--trials` that running the scenario again
+    /// needs (`--method exact`, `--max-work 96`): the report's "To
+    /// reproduce" line gives them (a run over the default work budget is
+    /// refused without its `--max-work`). Empty by default.
+    #[serde(skip)]
+    pub rerun_flags: Vec<String>,
 }
 
 /// What `keyheat replay` read: the logs, what was left out and why, how keys
