@@ -213,11 +213,18 @@ fn by_naming_an_undeclared_entity() {
 fn string_where_a_number_is_expected() {
     assert_eq!(
         error(&base_with("count = 1000", "count = \"1000\"")),
-        "s.toml:9:9: entity.customer.count: expected an integer, found string `\"1000\"`\n  fix: write count = 1_000_000"
+        "s.toml:9:9: entity.customer.count: expected an integer, found string `\"1000\"`\n  fix: write count = 1000 (no quotes)"
     );
     assert_eq!(
         error(&format!("{BASE}\n[simulation]\ntrials = \"200\"\n")),
-        "s.toml:24:10: simulation.trials: expected an integer, found string `\"200\"`\n  fix: write trials = 200"
+        "s.toml:24:10: simulation.trials: expected an integer, found string `\"200\"`\n  fix: write trials = 200 (no quotes)"
+    );
+    assert_eq!(
+        error(&base_with(
+            "count = 1000",
+            "count = 1000\npopularity = { distribution = \"zipf\", exponent = \"0.6\" }"
+        )),
+        "s.toml:10:50: entity.customer.popularity.exponent: expected a number, found string `\"0.6\"`\n  fix: write exponent = 0.6 (no quotes)"
     );
     assert_eq!(
         error(&base_with("operation = \"put\"", "operation = 5")),
@@ -1612,6 +1619,14 @@ fn a_range_over_an_unbucketed_table_warns_unless_a_variant_buckets_it() {
     let s = Scenario::from_str_at(&varied, "r.toml").expect("valid");
     assert!(s.warnings.is_empty(), "{:#?}", s.warnings);
     assert_eq!(s.variants[0].scenario.tables[0].bucket_s, Some(86_400.0));
+    // That variant misspelt: its error alone, not a warning that the table
+    // it meant to bucket has no bucket.
+    let misspelt = varied.replace("\"table.orders.bucket\"", "\"table.order.bucket\"");
+    let e = Scenario::from_str_at(&misspelt, "r.toml")
+        .expect_err("no table `order`")
+        .to_string();
+    assert!(e.contains("there is no table named `order`"), "{e}");
+    assert!(!e.contains("range has no effect"), "{e}");
 }
 
 #[test]

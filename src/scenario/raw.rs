@@ -351,8 +351,28 @@ impl<'a, 'i> Field<'a, 'i> {
                     format!("write {example}"),
                 )),
             },
-            _ => Err(self.type_error("a number", example)),
+            _ => Err(self
+                .quoted_number("a number")
+                .unwrap_or_else(|| self.type_error("a number", example))),
         }
+    }
+
+    /// A number written in quotes (`exponent = "0.6"`): the wrong-type
+    /// error whose fix is the user's own number without them (the
+    /// example's 1.0 lost a new user's 0.6).
+    fn quoted_number(&self, expected: &str) -> Option<Error> {
+        let DeValue::String(text) = self.node.get_ref() else {
+            return None;
+        };
+        let bare = text.trim();
+        bare.replace('_', "")
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())?;
+        Some(self.error(
+            format!("expected {expected}, found {}", self.found()),
+            format!("write {} = {bare} (no quotes)", self.last_key()),
+        ))
     }
 
     /// A whole number in `[min, max]` (integral floats such as `1e6` accepted).
@@ -370,7 +390,11 @@ impl<'a, 'i> Field<'a, 'i> {
                 }
                 v as i128
             }
-            _ => return Err(self.type_error("an integer", example)),
+            _ => {
+                return Err(self
+                    .quoted_number("an integer")
+                    .unwrap_or_else(|| self.type_error("an integer", example)))
+            }
         };
         if value < i128::from(min) || value > i128::from(max) {
             let shown = |n: u64| crate::format::thousands(i64::try_from(n).unwrap_or(i64::MAX));
