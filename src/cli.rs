@@ -972,6 +972,18 @@ fn print_verdicts(r: &RunResults, out: &Path, files: usize) {
             v.detail
         );
     }
+    // The static checklist's items that do not pass, named (their reasons
+    // are the report's): a design passing every simulated check may not.
+    let flagged = crate::results::checklist_flagged(&r.checklist);
+    if !flagged.is_empty() {
+        let _ = writeln!(
+            o,
+            "checklist: {} of {} items flagged (design review, reasons in report.md): {}",
+            flagged.len(),
+            r.checklist.len(),
+            flagged.join(", ")
+        );
+    }
     let _ = writeln!(o);
     for line in crate::report::terminal_table(r) {
         let _ = writeln!(o, "{line}");

@@ -72,6 +72,42 @@ fn the_reproduce_line_carries_the_runs_budget() {
     );
 }
 
+/// The terminal names the checklist items a design flags: a design that
+/// passes every simulated check was shown as passing everything while the
+/// report's checklist failed two items (a new user's Redis design).
+#[test]
+fn the_terminal_names_the_checklist_items_flagged() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = keyheat()
+        .args([
+            "run",
+            "scenarios/redis-hot-keys-fixed.toml",
+            "--trials",
+            "4",
+            "--quiet",
+            "--out",
+        ])
+        .arg(dir.path().join("o"))
+        .current_dir(root())
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&a.get_output().stdout).into_owned();
+    assert!(
+        stdout.contains(
+            "checklist: 2 of 14 items flagged (design review, reasons in report.md): \
+             key_cardinality on promos (fail), ephemeral_ttl on sessions (fail)\n"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "recommendation: base — the base design already passes every simulated check; no change needed \
+             (the design-review checklist flags 2: key_cardinality on promos (fail), ephemeral_ttl on sessions (fail))"
+        ),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn bad_input_exits_2_and_leaves_no_output_folder() {
     let dir = tempfile::tempdir().unwrap();

@@ -844,6 +844,21 @@ pub struct ChecklistItem {
     pub reason: String,
 }
 
+/// The checklist items that do not pass, failures first, each as
+/// "`check` on `subject` (status)": what the terminal and the
+/// recommendation name, the reasons being the report's.
+pub fn checklist_flagged(items: &[ChecklistItem]) -> Vec<String> {
+    [Status::Fail, Status::Warn]
+        .iter()
+        .flat_map(|&s| {
+            items
+                .iter()
+                .filter(move |c| c.status == s)
+                .map(|c| format!("{} on {} ({})", c.check, c.subject, c.status.as_str()))
+        })
+        .collect()
+}
+
 /// One alternative's results.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct VariantResults {

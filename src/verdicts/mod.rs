@@ -75,9 +75,9 @@ pub fn judge(scenario: &Scenario, results: &mut RunResults) -> Result<()> {
         let model = Model::new(&v.scenario.store, &v.scenario.source_path)?;
         r.verdicts = design(&v.scenario, model.store(), &r.tables);
     }
-    results.recommendation = (!results.variants.is_empty())
-        .then(|| recommend::recommend(&results.verdicts, &results.variants));
     results.checklist = checklist::review(scenario);
+    results.recommendation = (!results.variants.is_empty())
+        .then(|| recommend::recommend(&results.verdicts, &results.variants, &results.checklist));
     Ok(())
 }
 

@@ -2,7 +2,7 @@
 //! every check passes.
 
 use crate::format::sig3;
-use crate::results::{Recommendation, Status, VariantResults, Verdict};
+use crate::results::{ChecklistItem, Recommendation, Status, VariantResults, Verdict};
 
 /// How big a change a variant is: total shards added, then narrower buckets
 /// (a wider bucket, or none, is the smaller change), then file order.
@@ -27,15 +27,33 @@ fn passes(verdicts: &[Verdict]) -> bool {
     verdicts.iter().all(|v| v.status == Status::Pass)
 }
 
-/// The recommendation: the base design when it passes every check, else the
-/// passing variant with the smallest change ([`change_size`], then file
-/// order), else none.
-pub(super) fn recommend(base: &[Verdict], variants: &[VariantResults]) -> Recommendation {
+/// The recommendation: the base design when it passes every simulated
+/// check, else the passing variant with the smallest change
+/// ([`change_size`], then file order), else none. Keeping the base design
+/// names the base design's checklist items that do not pass (`checklist`:
+/// a new user's "passes every check" stood beside 2 checklist failures).
+pub(super) fn recommend(
+    base: &[Verdict],
+    variants: &[VariantResults],
+    checklist: &[ChecklistItem],
+) -> Recommendation {
     if passes(base) {
+        let flagged = crate::results::checklist_flagged(checklist);
+        let still = if flagged.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " (the design-review checklist flags {}: {})",
+                flagged.len(),
+                flagged.join(", ")
+            )
+        };
         return Recommendation {
             variant: "base".into(),
             set: Default::default(),
-            reason: "the base design already passes every check; no change needed".into(),
+            reason: format!(
+                "the base design already passes every simulated check; no change needed{still}"
+            ),
         };
     }
     let mut passing: Vec<(usize, &VariantResults)> = variants
@@ -108,11 +126,37 @@ mod tests {
             verdict("table_throughput", Status::Fail, "23,900 RCU/s"),
             verdict("table_throughput", Status::Fail, "16,300 WCU/s"),
         ];
-        let r = recommend(&base, &[]);
+        let r = recommend(&base, &[], &[]);
         assert_eq!(r.variant, "none");
         assert_eq!(
             r.reason,
             "no alternative passes every check; the base design fails hot_partition on telemetry (fail), table_throughput on telemetry (fail)"
+        );
+    }
+
+    #[test]
+    fn keeping_the_base_design_names_the_checklist_items_it_flags() {
+        let base = [verdict("hot_partition", Status::Pass, "p95 0.47")];
+        let item = |check: &str, subject: &str, status| ChecklistItem {
+            check: check.into(),
+            subject: subject.into(),
+            status,
+            reason: String::new(),
+        };
+        assert_eq!(
+            recommend(&base, &[], &[item("access_path", "Get", Status::Pass)]).reason,
+            "the base design already passes every simulated check; no change needed"
+        );
+        let checklist = [
+            item("ephemeral_ttl", "sessions", Status::Warn),
+            item("key_cardinality", "leaderboards", Status::Fail),
+            item("access_path", "Get", Status::Pass),
+        ];
+        let r = recommend(&base, &[], &checklist);
+        assert_eq!(r.variant, "base");
+        assert_eq!(
+            r.reason,
+            "the base design already passes every simulated check; no change needed (the design-review checklist flags 2: key_cardinality on leaderboards (fail), ephemeral_ttl on sessions (warn))"
         );
     }
 }
