@@ -1763,3 +1763,37 @@ fn strong_reads_through_a_global_index_and_local_indexes_without_a_sort_key_are_
         "{e}"
     );
 }
+
+/// A key template that escapes a placeholder's braces (`{{customer}}`)
+/// writes the literal text `{customer}`: every item shares it. It warns
+/// where it is written, with the placeholder and the hash-tag spellings as
+/// fixes; literal braces around a placeholder (`{{{customer}}}`) and
+/// escaped braces around other text do not warn.
+#[test]
+fn an_escaped_placeholder_in_a_key_warns_where_it_is_written() {
+    let text = base_with(
+        "partition_key = \"CUSTOMER#{customer}\"",
+        "partition_key = \"CUSTOMER#{{customer}}\"",
+    );
+    let s = Scenario::from_str_at(&text, "k.toml").expect("valid, with a warning");
+    let shown: Vec<String> = s.warnings.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        shown,
+        vec![
+            "k.toml:13:17: warning: table.orders.partition_key: `{{customer}}` writes the literal \
+             text `{customer}`, not a placeholder: every item has the same text there (`{{` and \
+             `}}` are escaped braces)\n  fix: write partition_key = \"CUSTOMER#{customer}\" for \
+             the customer's value, or \"CUSTOMER#{{{customer}}}\" for literal braces around it \
+             (a Redis hash tag)"
+                .to_string()
+        ]
+    );
+    for quiet in ["CUSTOMER#{{{customer}}}", "CUSTOMER#{{v2}}#{customer}"] {
+        let text = base_with(
+            "partition_key = \"CUSTOMER#{customer}\"",
+            &format!("partition_key = \"{quiet}\""),
+        );
+        let s = Scenario::from_str_at(&text, "k.toml").expect("valid");
+        assert!(s.warnings.is_empty(), "{quiet}: {:?}", s.warnings);
+    }
+}

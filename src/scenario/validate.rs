@@ -178,6 +178,7 @@ pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
     late_checkpoint_warnings(&root, &simulation, &mut warnings)?;
     hot_set_warnings(&root, &entities, &mut warnings)?;
     long_bucket_warnings(&root, &simulation, &mut warnings)?;
+    literal_brace_warnings(&root, &entities, &mut warnings)?;
     let ordered = store.orders_keys();
     let access_patterns = access_patterns(
         &root,
@@ -2351,6 +2352,56 @@ fn long_bucket_warnings(
                 format!(
                     "raise the horizon to horizon = \"{}d\" to see the bucket roll over, or use a bucket within {h}",
                     (bucket_s / 86_400.0).ceil()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Warnings for a key template that escapes a placeholder's braces:
+/// `{{player}}` writes the literal text `{player}`, so every item shares
+/// that text where an instance id was likely meant (a new user's Redis
+/// `session:{{player}}`, meant as a hash tag, made 2,000,000 sessions one
+/// key with no word from `check`). Only a name that is a declared entity or
+/// a placeholder (`bucket`, `shard`, `time`, `id`) counts.
+fn literal_brace_warnings(
+    root: &Section,
+    entities: &[Entity],
+    warnings: &mut Vec<Warning>,
+) -> Result<()> {
+    let mut sections = Vec::new();
+    for table in root.elements("table", "[[table]]")? {
+        sections.extend(table.elements("index", "[[table.index]]")?);
+        sections.push(table);
+    }
+    let named = |name: &str| {
+        entities.iter().any(|e| e.name == name) || ["bucket", "shard", "time", "id"].contains(&name)
+    };
+    for section in &sections {
+        for key in ["partition_key", "sort_key"] {
+            let Some(f) = section.get(key) else { continue };
+            let Ok(text) = f.str("") else { continue };
+            let Some(name) = text
+                .split("{{")
+                .skip(1)
+                .filter_map(|rest| rest.split_once("}}").map(|(inside, _)| inside))
+                .find(|inside| named(inside))
+            else {
+                continue;
+            };
+            let placeholder = format!("{{{name}}}");
+            warnings.push(warning(
+                &f,
+                format!(
+                    "`{{{{{name}}}}}` writes the literal text `{placeholder}`, not a placeholder: \
+                     every item has the same text there (`{{{{` and `}}}}` are escaped braces)"
+                ),
+                format!(
+                    "write {key} = \"{}\" for the {name}'s value, or \"{}\" for literal braces around it \
+                     (a Redis hash tag)",
+                    text.replace(&format!("{{{{{name}}}}}"), &placeholder),
+                    text.replace(&format!("{{{{{name}}}}}"), &format!("{{{{{placeholder}}}}}"))
                 ),
             ));
         }
