@@ -101,6 +101,64 @@ pub struct GrowthClass {
 /// band's parts span ranks in the ratio 2^(1/16) ≈ 1.044.
 const BAND_PARTS: u64 = 16;
 
+/// A growth plan's day: what [`GrowthPlan::key_bytes`] takes of it for
+/// any class ([`GrowthPlan::on_day`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DayBytes {
+    /// [`GrowthPlan::stored_days`] of the day.
+    tau: f64,
+    /// Mean item size plus the store's per-item overhead, bytes.
+    item: f64,
+    /// Mean appended element size, bytes (0 without appends).
+    ee: f64,
+    /// Time buckets still stored (1 without buckets).
+    n_b: f64,
+    /// Items per key at t = 0 (mean).
+    init: f64,
+    /// The plan's `max_items`.
+    max_items: Option<f64>,
+}
+
+impl DayBytes {
+    /// [`GrowthPlan::key_bytes`] of a key of `rates` (items, appends and
+    /// writes per day), fresh-key or not.
+    pub fn key_bytes(
+        &self,
+        fresh: bool,
+        (items_per_day, appends_per_day, writes_per_day): (f64, f64, f64),
+        key_overhead: f64,
+    ) -> f64 {
+        let DayBytes {
+            tau,
+            item,
+            ee,
+            n_b,
+            init,
+            max_items,
+        } = *self;
+        if fresh {
+            return writes_per_day * tau * (item + key_overhead);
+        }
+        let q = 1.0 - (1.0 - init.min(1.0)) * (-writes_per_day * tau / n_b).exp();
+        let alive = n_b * q;
+        let items = if max_items == Some(1.0) {
+            alive
+        } else {
+            let mut n = (init + items_per_day * tau).max(alive);
+            if let Some(m) = max_items {
+                n = n.min(m.max(init) * n_b);
+            }
+            n
+        };
+        items * item + appends_per_day * tau * ee + alive * key_overhead
+    }
+
+    /// [`GrowthPlan::mean_key_bytes`] on this day.
+    pub fn mean_key_bytes(&self, c: &GrowthClass, key_overhead: f64) -> f64 {
+        self.key_bytes(c.fresh, c.mean_rates, key_overhead)
+    }
+}
+
 /// Growth of one table.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GrowthPlan {
@@ -329,43 +387,33 @@ impl GrowthPlan {
     /// A fresh-key class (every write a new key) returns the bytes of all the
     /// keys it wrote over τ.
     pub fn key_bytes(&self, c: &GrowthClass, t: f64, key_overhead: f64) -> f64 {
-        let tau = self.stored_days(t);
-        let item = self.item_size.mean() + self.overhead_bytes;
-        let ee = self.element_size.as_ref().map_or(0.0, SizeDist::mean);
-        if c.fresh {
-            return c.writes_per_day * tau * (item + key_overhead);
-        }
-        let alive_days = self.ttl_days.map_or(t, |d| t.min(d)).max(0.0);
-        let n_b = self
-            .bucket_days
-            .filter(|b| *b > 0.0)
-            .map_or(1.0, |b| (alive_days / b).ceil().max(1.0));
-        let init = self.initial_items.mean().max(0.0);
-        let q = 1.0 - (1.0 - init.min(1.0)) * (-c.writes_per_day * tau / n_b).exp();
-        let alive = n_b * q;
-        let items = if self.max_items == Some(1.0) {
-            alive
-        } else {
-            let mut n = (init + c.items_per_day * tau).max(alive);
-            if let Some(m) = self.max_items {
-                n = n.min(m.max(init) * n_b);
-            }
-            n
-        };
-        items * item + c.appends_per_day * tau * ee + alive * key_overhead
+        let rates = (c.items_per_day, c.appends_per_day, c.writes_per_day);
+        self.on_day(t).key_bytes(c.fresh, rates, key_overhead)
     }
 
     /// [`GrowthPlan::key_bytes`] of a mean key of class `c` (its
     /// `mean_rates`): what its keys hold, summed, is its keys × this.
     pub fn mean_key_bytes(&self, c: &GrowthClass, t: f64, key_overhead: f64) -> f64 {
-        let (items_per_day, appends_per_day, writes_per_day) = c.mean_rates;
-        let mean = GrowthClass {
-            items_per_day,
-            appends_per_day,
-            writes_per_day,
-            ..c.clone()
-        };
-        self.key_bytes(&mean, t, key_overhead)
+        self.on_day(t).mean_key_bytes(c, key_overhead)
+    }
+
+    /// What [`GrowthPlan::key_bytes`] takes of day `t` whatever the class,
+    /// worked out once: cluster memory sizes every class on 170 days of
+    /// every trial (a Redis design's classes: a quarter of its run).
+    pub fn on_day(&self, t: f64) -> DayBytes {
+        let tau = self.stored_days(t);
+        let alive_days = self.ttl_days.map_or(t, |d| t.min(d)).max(0.0);
+        DayBytes {
+            tau,
+            item: self.item_size.mean() + self.overhead_bytes,
+            ee: self.element_size.as_ref().map_or(0.0, SizeDist::mean),
+            n_b: self
+                .bucket_days
+                .filter(|b| *b > 0.0)
+                .map_or(1.0, |b| (alive_days / b).ceil().max(1.0)),
+            init: self.initial_items.mean().max(0.0),
+            max_items: self.max_items,
+        }
     }
 
     /// Time buckets begun over the horizon (1 without a time bucket): the

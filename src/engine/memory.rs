@@ -61,18 +61,29 @@ fn node_shares(table: &TablePlan, n_nodes: usize) -> Vec<f64> {
     share
 }
 
-/// Bytes on each node of one table at grid day `i`, given each class's
-/// (head keys per node, keys spread by share).
+/// [`node_shares`], kept in the table plan: the same in every trial (a
+/// Redis table's 16,384 slots walked for each).
+fn kept_node_shares(table: &TablePlan, n_nodes: usize) -> Vec<f64> {
+    let (kept, share) = table
+        .node_shares
+        .get_or_init(|| (n_nodes, node_shares(table, n_nodes)));
+    if *kept == n_nodes {
+        share.clone()
+    } else {
+        node_shares(table, n_nodes)
+    }
+}
+
+/// Bytes on each node of one table on a day, given each class's mean bytes
+/// per key that day (`per_key`, in class order) and its (head keys per
+/// node, keys spread by share).
 fn add_table_day(
-    table: &TablePlan,
+    per_key: impl Iterator<Item = f64>,
     placed: &[(Vec<f64>, f64)],
     share: &[f64],
-    day: f64,
-    key_overhead: f64,
     out: &mut [f64],
 ) {
-    for (c, (head, spread)) in table.growth.classes.iter().zip(placed) {
-        let per_key = table.growth.mean_key_bytes(c, day, key_overhead);
+    for (per_key, (head, spread)) in per_key.zip(placed) {
         if per_key <= 0.0 {
             continue;
         }
@@ -80,6 +91,28 @@ fn add_table_day(
             *x += per_key * (head[n] + spread * share[n]);
         }
     }
+}
+
+/// Each class's mean bytes per key on each growth-grid day of `horizon`
+/// days (day-major), the same in every trial: computed once per table plan
+/// and kept (a Redis design sized its classes on 121 days of every trial:
+/// a quarter of its run). None when the plan keeps another horizon's or
+/// key overhead's.
+fn grid_key_bytes(table: &TablePlan, horizon: f64, key_overhead: f64) -> Option<&[f64]> {
+    let key = (horizon.to_bits(), key_overhead.to_bits());
+    let (kept, grid) = table.memory_grid.get_or_init(|| {
+        let g = &table.growth;
+        let grid = (0..GRID_POINTS)
+            .flat_map(|i| {
+                let day = g.on_day(grid_day(horizon, i));
+                g.classes
+                    .iter()
+                    .map(move |c| day.mean_key_bytes(c, key_overhead))
+            })
+            .collect();
+        (key, grid)
+    });
+    (*kept == key).then_some(grid.as_slice())
 }
 
 /// Where each growth class's keys live: (keys per node placed key by key,
@@ -167,14 +200,20 @@ pub(super) fn cluster_memory(
             (
                 t,
                 place_classes(t, store, n_nodes, world),
-                node_shares(t, n_nodes),
+                kept_node_shares(t, n_nodes),
             )
         })
         .collect();
     let at = |day: f64| -> Vec<f64> {
         let mut out = vec![0.0; n_nodes];
         for (t, placed, share) in &tables {
-            add_table_day(t, placed, share, day, key_overhead, &mut out);
+            let on_day = t.growth.on_day(day);
+            let per_key = t
+                .growth
+                .classes
+                .iter()
+                .map(|c| on_day.mean_key_bytes(c, key_overhead));
+            add_table_day(per_key, placed, share, &mut out);
         }
         out
     };
@@ -182,7 +221,26 @@ pub(super) fn cluster_memory(
     let days: Vec<f64> = (0..GRID_POINTS)
         .map(|i| grid_day(plan.horizon_days, i))
         .collect();
-    let peak_by_day: Vec<f64> = days.iter().map(|&d| peak(d)).collect();
+    // The grid days from each table's kept bytes per key (the same sums as
+    // `at`'s, in the same order).
+    let grids: Option<Vec<&[f64]>> = tables
+        .iter()
+        .map(|(t, _, _)| grid_key_bytes(t, plan.horizon_days, key_overhead))
+        .collect();
+    let peak_by_day: Vec<f64> = match &grids {
+        Some(grids) => (0..GRID_POINTS)
+            .map(|i| {
+                let mut out = vec![0.0; n_nodes];
+                for ((t, placed, share), grid) in tables.iter().zip(grids) {
+                    let nc = t.growth.classes.len();
+                    let per_key = grid[i * nc..(i + 1) * nc].iter().copied();
+                    add_table_day(per_key, placed, share, &mut out);
+                }
+                out.into_iter().fold(0.0, f64::max)
+            })
+            .collect(),
+        None => days.iter().map(|&d| peak(d)).collect(),
+    };
     let fill_day = limit.and_then(|l| {
         let i = peak_by_day.iter().position(|&b| b >= l)?;
         if i == 0 {

@@ -117,6 +117,14 @@ pub struct TablePlan {
     /// A limit on the whole table's units that changes over simulated time
     /// (Firestore's 500/50/5 ramp), when the store sets one.
     pub table_limit: Option<TableLimitPlan>,
+    /// Cluster memory's mean bytes per key of each growth class on each
+    /// growth-grid day, the same in every trial: ((horizon days, key
+    /// overhead) as bits, bytes by day then class), computed by the first
+    /// trial that asks (cluster memory).
+    pub memory_grid: std::sync::OnceLock<((u64, u64), Vec<f64>)>,
+    /// Each node's share of the table's partitions for cluster memory,
+    /// the same in every trial: (nodes, shares), computed once.
+    pub node_shares: std::sync::OnceLock<(usize, Vec<f64>)>,
 }
 
 impl TablePlan {
@@ -543,6 +551,8 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
         global_index_of: None,
         base_write_share: 1.0,
         table_limit: None,
+        memory_grid: std::sync::OnceLock::new(),
+        node_shares: std::sync::OnceLock::new(),
     }
 }
 
