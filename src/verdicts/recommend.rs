@@ -66,15 +66,24 @@ pub(super) fn recommend(
         let (sb, nb) = change_size(b);
         sa.total_cmp(&sb).then(na.total_cmp(&nb)).then(ia.cmp(ib))
     });
-    // Each failing check once: a table fails `table_throughput` for reads
-    // and for writes in two verdicts of the same words.
-    let mut failing_base: Vec<String> = Vec::new();
+    // Each failing check once, at its worst: a table judged by
+    // `table_throughput` for reads and for writes has two verdicts of one
+    // name (a new user read "table_throughput on trips (warn),
+    // table_throughput on trips (fail)").
+    let mut worst_of: Vec<(&str, &str, Status)> = Vec::new();
     for v in base.iter().filter(|v| v.status != Status::Pass) {
-        let named = format!("{} on {} ({})", v.check, v.table, v.status.as_str());
-        if !failing_base.contains(&named) {
-            failing_base.push(named);
+        match worst_of
+            .iter_mut()
+            .find(|(check, table, _)| *check == v.check && *table == v.table)
+        {
+            Some(seen) => seen.2 = seen.2.max(v.status),
+            None => worst_of.push((&v.check, &v.table, v.status)),
         }
     }
+    let failing_base: Vec<String> = worst_of
+        .iter()
+        .map(|(check, table, status)| format!("{check} on {table} ({})", status.as_str()))
+        .collect();
     match passing.first() {
         Some((_, v)) => {
             let worst = v
@@ -131,6 +140,16 @@ mod tests {
         assert_eq!(
             r.reason,
             "no alternative passes every check; the base design fails hot_partition on telemetry (fail), table_throughput on telemetry (fail)"
+        );
+        // Reads warning and writes failing: named once, at its worst.
+        let mixed = [
+            verdict("table_throughput", Status::Warn, "8,700 RCU/s"),
+            verdict("item_size", Status::Warn, "350 KB"),
+            verdict("table_throughput", Status::Fail, "17,300 WCU/s"),
+        ];
+        assert_eq!(
+            recommend(&mixed, &[], &[]).reason,
+            "no alternative passes every check; the base design fails table_throughput on telemetry (fail), item_size on telemetry (warn)"
         );
     }
 
