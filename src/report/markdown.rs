@@ -201,9 +201,35 @@ fn cell(s: &str) -> String {
     inline(s).replace('|', "\\|")
 }
 
-/// Text for running prose or a heading: one line, no raw HTML.
+/// Text for running prose or a heading: one line, read as written. A `<`
+/// that could open raw HTML (before a letter, `/`, `!` or `?`) and the
+/// emphasis markers `*` and `_` (an `_` not inside a word) take
+/// CommonMark's backslash escape, so that the text renders as report.html
+/// shows it (a description's `<id>` read `&lt;id>` in the file, and its
+/// `*of*` turned italic). Backticks are kept: keyheat's own texts quote
+/// keys and templates in them.
 fn inline(s: &str) -> String {
-    s.replace(['\r', '\n'], " ").replace('<', "&lt;")
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' | '\n' => out.push(' '),
+            '<' if chars
+                .peek()
+                .is_some_and(|n| n.is_ascii_alphabetic() || matches!(n, '/' | '!' | '?')) =>
+            {
+                out.push_str("\\<");
+            }
+            '*' => out.push_str("\\*"),
+            '_' if !out.chars().last().is_some_and(char::is_alphanumeric)
+                || !chars.peek().is_some_and(|n| n.is_alphanumeric()) =>
+            {
+                out.push_str("\\_");
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// Alt text: no brackets that would end it.

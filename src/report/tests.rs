@@ -476,7 +476,7 @@ fn hostile_text_keeps_the_markdown_intact() {
     let md = markdown(&r, &[]);
     has(&md, "| 1 | ``A\\|B`C`` | 0 |");
     has(&md, "\n````toml\ndescription = \"\"\"\n```\n\"\"\"\n````\n");
-    has(&md, "\n\ntwo lines &lt;b>\n\n");
+    has(&md, "\n\ntwo lines \\<b>\n\n");
 }
 
 #[test]
@@ -669,16 +669,17 @@ fn user_text_is_escaped_alike_and_code_spans_stay_literal() {
     ];
     let md = markdown(&r, &[]);
     // Override values are text like any other (a `<` cannot open HTML).
-    has(&md, "`table.orders.bucket` = \"&lt;1d>\\|x\"");
+    // (`<1d>` cannot open HTML: a tag name starts with a letter.)
+    has(&md, "`table.orders.bucket` = \"<1d>\\|x\"");
     // In a code span `<` shows as itself; outside it is escaped. An
     // unpaired backtick leaves the whole reason as text.
     has(
         &md,
-        "| `key_cardinality` | orders | **FAIL** | partition key `A<B>\\|C` is &lt;hot> |",
+        "| `key_cardinality` | orders | **FAIL** | partition key `A<B>\\|C` is \\<hot> |",
     );
     has(
         &md,
-        "| `key_cardinality` | orders | **FAIL** | partition key `A&lt;B>\\|C` is &lt;hot>; odd ` tick |",
+        "| `key_cardinality` | orders | **FAIL** | partition key `A\\<B>\\|C` is \\<hot>; odd ` tick |",
     );
     let html = super::html(&r, &[]);
     has(
@@ -717,7 +718,7 @@ fn user_text_is_escaped_alike_and_code_spans_stay_literal() {
     });
     has(
         &markdown(&r, &[]),
-        "peaks at 1.23× its table limit over time (&lt;ramp>) (mean",
+        "peaks at 1.23× its table limit over time (\\<ramp>) (mean",
     );
 }
 
@@ -811,5 +812,21 @@ fn to_reproduce_gives_the_method_and_budget_flags() {
             "`keyheat run <scenario file> --seed {} --trials {} --method exact --max-work 96 --max-memory 8GiB` with the scenario below",
             r.seed, r.trials
         ),
+    );
+}
+
+/// A description is read as written: `<` before a tag-like character and
+/// the emphasis markers take CommonMark's backslash escape (rendered as
+/// the plain characters, as report.html shows them), not `&lt;`; a `<`
+/// before a space, an `_` inside a word and backticks are left alone.
+#[test]
+fn a_description_renders_as_written() {
+    let mut r = fixture::results();
+    r.description =
+        "orders under CUSTOMER#<id>, *of* the _hot_ set, snake_case, a < b, `code`".into();
+    let md = markdown(&r, &chart_names(&r));
+    has(
+        &md,
+        "\norders under CUSTOMER#\\<id>, \\*of\\* the \\_hot\\_ set, snake_case, a < b, `code`\n",
     );
 }
