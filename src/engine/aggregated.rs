@@ -525,18 +525,27 @@ fn group_alike(
     alike: impl Fn(usize, usize) -> bool,
 ) -> Option<Groups> {
     const NONE: usize = usize::MAX;
+    // No two items alike when no two hash alike: told by sorting the
+    // hashes (in cache) rather than by a map of every item (100,000
+    // tablets of distinct loads: a cache miss per insert, 6% of a run).
+    let hashes: Vec<u64> = (0..n).map(hash_of).collect();
+    let mut sorted = hashes.clone();
+    sorted.sort_unstable();
+    if sorted.windows(2).all(|w| w[0] != w[1]) {
+        return None;
+    }
     let mut index: HashMap<u64, usize, BuildHasherDefault<Premixed>> =
         HashMap::with_capacity_and_hasher(n, BuildHasherDefault::default());
     // Per group: its first item and the next group with its hash.
     let (mut first, mut chain): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
     let mut group_of: Vec<usize> = Vec::with_capacity(n);
-    for p in 0..n {
+    for (p, &hash) in hashes.iter().enumerate() {
         let open = |first: &mut Vec<usize>, chain: &mut Vec<usize>| {
             first.push(p);
             chain.push(NONE);
             first.len() - 1
         };
-        let g = match index.entry(hash_of(p)) {
+        let g = match index.entry(hash) {
             Entry::Vacant(slot) => *slot.insert(open(&mut first, &mut chain)),
             Entry::Occupied(slot) => {
                 let mut g = *slot.get();
