@@ -1055,8 +1055,8 @@ pub(super) fn costly_to_build(comps: &[Component<'_>]) -> bool {
 /// λ given at least two. A light partition whose few requests are each
 /// costly (writes of 200 to 390 KB items, 4 of which fill a DynamoDB
 /// partition's second) draws its ≈ 16 busy windows of an hour rather than
-/// a pmf of 1,100 points, and of those only the ≈ 0.15 that hold two or
-/// more requests one by one.
+/// a pmf of 1,100 points, and of those only the ≈ 0.04 that hold two or
+/// more requests (λ/2 of them) one by one.
 pub(super) fn busy_windows<R: Rng + ?Sized>(
     comps: &[Component<'_>],
     limits: &Limits,
@@ -1126,14 +1126,14 @@ fn single_request_windows<R: Rng + ?Sized>(
         let costliest = c.severity.max();
         let (r, w) = side(c.is_write, costliest);
         let within = limits.apply(r, w).1 == 0.0 && limits.write_excess(w).1 == 0.0;
-        let drawn: Vec<f64> = if within {
-            vec![c.severity.largest_of(n, rng)]
-        } else {
-            (0..n).map(|_| c.severity.sample_one(rng)).collect()
-        };
-        for units in drawn {
-            let (r, w) = side(c.is_write, units);
+        if within {
+            let (r, w) = side(c.is_write, c.severity.largest_of(n, rng));
             meet_limits(limits, r, w, out);
+        } else {
+            for _ in 0..n {
+                let (r, w) = side(c.is_write, c.severity.sample_one(rng));
+                meet_limits(limits, r, w, out);
+            }
         }
     }
 }
