@@ -1085,7 +1085,7 @@ pub(super) fn busy_windows<R: Rng + ?Sized>(
 }
 
 /// `k` windows of one request each, shared among the streams in proportion
-/// to their rates (successive binomials). A stream whose costliest request
+/// to their rates ([`stream_share`]). A stream whose costliest request
 /// stays within every limit it meets ([`Limits::apply`] and
 /// [`Limits::write_excess`] lose nothing) throttles nothing in such a
 /// window, and its windows peak at the largest of its costs in them
@@ -1112,12 +1112,7 @@ fn single_request_windows<R: Rng + ?Sized>(
         if left == 0 {
             break;
         }
-        let n = if i + 1 == comps.len() || c.lambda >= lam_left {
-            left
-        } else {
-            let share = (c.lambda / lam_left).clamp(0.0, 1.0);
-            Binomial::new(left, share).map_or(0, |b| b.sample(rng))
-        };
+        let n = stream_share(comps, i, lam_left, left, rng);
         left -= n;
         lam_left -= c.lambda;
         if n == 0 {
@@ -1139,8 +1134,7 @@ fn single_request_windows<R: Rng + ?Sized>(
 }
 
 /// One busy window of `n` requests, shared among the streams in
-/// proportion to their rates (a multinomial, by successive binomials: a
-/// Bernoulli draw per request up to 16), each stream's units as
+/// proportion to their rates ([`stream_share`]), each stream's units as
 /// [`Severity::draw_sum`] draws them, meeting the limits as
 /// [`draw_windows`]' windows do.
 fn busy_window<R: Rng + ?Sized>(
@@ -1158,17 +1152,7 @@ fn busy_window<R: Rng + ?Sized>(
         if left == 0 {
             break;
         }
-        let n = if i + 1 == comps.len() || c.lambda >= lam_left {
-            left
-        } else {
-            let share = (c.lambda / lam_left).clamp(0.0, 1.0);
-            if left <= 16 {
-                // A few requests: each this stream's with its share.
-                (0..left).filter(|_| rng.random::<f64>() < share).count() as u64
-            } else {
-                Binomial::new(left, share).map_or(0, |b| b.sample(rng))
-            }
-        };
+        let n = stream_share(comps, i, lam_left, left, rng);
         left -= n;
         lam_left -= c.lambda;
         let units = c.severity.draw_sum(n as f64, rng);
@@ -1179,6 +1163,30 @@ fn busy_window<R: Rng + ?Sized>(
         }
     }
     meet_limits(limits, r, w, out);
+}
+
+/// Of `left` requests not yet given to a stream, stream `i`'s: all of them
+/// for the last stream (or one carrying the rest of the rate `lam_left`),
+/// else a binomial draw at its share of that rate (a Bernoulli draw per
+/// request up to 16). Successive draws over the streams make a window's
+/// (or windows') multinomial split by rate.
+fn stream_share<R: Rng + ?Sized>(
+    comps: &[Component<'_>],
+    i: usize,
+    lam_left: f64,
+    left: u64,
+    rng: &mut R,
+) -> u64 {
+    let c = &comps[i];
+    if i + 1 == comps.len() || c.lambda >= lam_left {
+        return left;
+    }
+    let share = (c.lambda / lam_left).clamp(0.0, 1.0);
+    if left <= 16 {
+        (0..left).filter(|_| rng.random::<f64>() < share).count() as u64
+    } else {
+        Binomial::new(left, share).map_or(0, |b| b.sample(rng))
+    }
 }
 
 /// One window's read and write units against the limits ([`Limits::apply`],
@@ -1915,51 +1923,45 @@ mod tests {
         }
     }
 
-    #[test]
-    fn busy_windows_of_costly_writes_are_exact_in_distribution() {
-        // Writes of 200 to 390 units (191 costs, each as likely: an item of
-        // 200 to 390 KB), 0.03 a window, 3,600 windows, a 500-unit write
-        // limit: two writes may exceed it. The costs are on the cost grid's
-        // side of the rule and 108 requests are few: collapsed draws busy
-        // windows.
+    /// Writes of 200 to 390 units (191 costs, each as likely: an item of
+    /// 200 to 390 KB), `lambda` a window over `windows` windows, against a
+    /// 500-unit write limit: on the busy path (the costs are on the cost
+    /// grid's side of the rule and the requests few), exact in
+    /// distribution, and its write figures the writes' own.
+    fn costly_writes_are_exact(lambda: f64, windows: usize) {
         let sev = Severity::from_samples((200..=390).map(f64::from).collect());
         let comps = [Component {
-            lambda: 0.03,
+            lambda,
             severity: &sev,
             is_write: true,
         }];
-        assert!(few_requests(&comps, 3_600) && costly_to_build(&comps));
+        assert!(few_requests(&comps, windows) && costly_to_build(&comps));
         let limits = Limits {
             write: Some(500.0),
             ..Limits::default()
         };
-        busy_windows_match_the_exact_window_distribution(&comps, &limits, 500.0, 3_600);
-        // The write figures are the writes' own.
+        busy_windows_match_the_exact_window_distribution(&comps, &limits, 500.0, windows);
         let mut rng = <rand_xoshiro::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(3);
         for _ in 0..200 {
-            let o = busy_windows(&comps, &limits, 3_600, &mut rng);
+            let o = busy_windows(&comps, &limits, windows, &mut rng);
             assert_eq!(o.write_peak_utilization, o.peak_utilization);
             assert_eq!(o.throttled_write_units, o.throttled_units);
         }
     }
 
     #[test]
+    fn busy_windows_of_costly_writes_are_exact_in_distribution() {
+        // 0.03 a window over 3,600 windows (108 requests): two writes may
+        // exceed the limit; almost every busy window holds one request.
+        costly_writes_are_exact(0.03, 3_600);
+    }
+
+    #[test]
     fn busy_windows_of_many_requests_a_window_are_exact_in_distribution() {
-        // 1.5 writes a window of 200 to 390 units against 500: most busy
-        // windows hold two or more requests (drawn whole), a third one
-        // (their peak by the largest of their costs).
-        let sev = Severity::from_samples((200..=390).map(f64::from).collect());
-        let comps = [Component {
-            lambda: 1.5,
-            severity: &sev,
-            is_write: true,
-        }];
-        assert!(few_requests(&comps, 1_000) && costly_to_build(&comps));
-        let limits = Limits {
-            write: Some(500.0),
-            ..Limits::default()
-        };
-        busy_windows_match_the_exact_window_distribution(&comps, &limits, 500.0, 1_000);
+        // 1.5 a window over 1,000 windows: most busy windows hold two or
+        // more requests (drawn whole), a third one (their peak by the
+        // largest of their costs).
+        costly_writes_are_exact(1.5, 1_000);
     }
 
     #[test]
