@@ -44,27 +44,27 @@ fn run_writes_every_contract_file() {
     }
 }
 
+/// A quiet `keyheat run` of a shipped scenario at 4 trials with `extra`
+/// flags, into `out`: its stdout (the run must succeed).
+fn run_quiet(scenario: &str, extra: &[&str], out: &std::path::Path) -> String {
+    let a = keyheat()
+        .args(["run", scenario, "--trials", "4", "--quiet"])
+        .args(extra)
+        .arg("--out")
+        .arg(out)
+        .current_dir(root())
+        .assert()
+        .success();
+    String::from_utf8_lossy(&a.get_output().stdout).into_owned()
+}
+
 /// The report's "To reproduce" line carries the budget a run was given: a
 /// run over the default budget is refused without it.
 #[test]
 fn the_reproduce_line_carries_the_runs_budget() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("o");
-    keyheat()
-        .args([
-            "run",
-            "scenarios/orders-by-date.toml",
-            "--trials",
-            "4",
-            "--quiet",
-            "--max-work",
-            "96",
-            "--out",
-        ])
-        .arg(&out)
-        .current_dir(root())
-        .assert()
-        .success();
+    run_quiet("scenarios/orders-by-date.toml", &["--max-work", "96"], &out);
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(
         md.contains("`keyheat run <scenario file> --seed 42 --trials 4 --max-work 96`"),
@@ -78,20 +78,11 @@ fn the_reproduce_line_carries_the_runs_budget() {
 #[test]
 fn the_terminal_names_the_checklist_items_flagged() {
     let dir = tempfile::tempdir().unwrap();
-    let a = keyheat()
-        .args([
-            "run",
-            "scenarios/redis-hot-keys-fixed.toml",
-            "--trials",
-            "4",
-            "--quiet",
-            "--out",
-        ])
-        .arg(dir.path().join("o"))
-        .current_dir(root())
-        .assert()
-        .success();
-    let stdout = String::from_utf8_lossy(&a.get_output().stdout).into_owned();
+    let stdout = run_quiet(
+        "scenarios/redis-hot-keys-fixed.toml",
+        &[],
+        &dir.path().join("o"),
+    );
     assert!(
         stdout.contains(
             "checklist: 2 of 14 items flagged (design review, reasons in report.md): \

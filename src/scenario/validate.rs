@@ -2316,6 +2316,17 @@ fn hot_set_warnings(
     Ok(())
 }
 
+/// Every `[[table]]` and `[[table.index]]` section, each table's indexes
+/// before it: what carries a key template or a bucket.
+fn key_sections<'a, 'i>(root: &Section<'a, 'i>) -> Result<Vec<Section<'a, 'i>>> {
+    let mut sections = Vec::new();
+    for table in root.elements("table", "[[table]]")? {
+        sections.extend(table.elements("index", "[[table.index]]")?);
+        sections.push(table);
+    }
+    Ok(sections)
+}
+
 /// Warnings for a table's (or index's) time `bucket` longer than the
 /// horizon: no write moves to a new bucket within it, so the bucket bounds
 /// nothing the projection sees (the item collection grows as if unbucketed
@@ -2326,11 +2337,7 @@ fn long_bucket_warnings(
     warnings: &mut Vec<Warning>,
 ) -> Result<()> {
     let horizon_s = simulation.horizon_days * 86_400.0;
-    let mut sections = Vec::new();
-    for table in root.elements("table", "[[table]]")? {
-        sections.extend(table.elements("index", "[[table.index]]")?);
-        sections.push(table);
-    }
+    let sections = key_sections(root)?;
     for section in &sections {
         let Some(f) = section.get("bucket") else {
             continue;
@@ -2370,11 +2377,7 @@ fn literal_brace_warnings(
     entities: &[Entity],
     warnings: &mut Vec<Warning>,
 ) -> Result<()> {
-    let mut sections = Vec::new();
-    for table in root.elements("table", "[[table]]")? {
-        sections.extend(table.elements("index", "[[table.index]]")?);
-        sections.push(table);
-    }
+    let sections = key_sections(root)?;
     let named = |name: &str| {
         entities.iter().any(|e| e.name == name) || ["bucket", "shard", "time", "id"].contains(&name)
     };
