@@ -253,7 +253,11 @@ impl GrowthPlan {
     ) -> GrowthPlan {
         let horizon = scenario.simulation.horizon_days;
         let bucket_days = table.bucket_s.map(|b| b / DAY_S);
-        let ttl_days = table.ttl_s.map(|t| t / DAY_S);
+        // An item stays stored past its ttl while the store keeps it
+        // (Cassandra's tombstones, until gc_grace_seconds).
+        let ttl_days = table
+            .ttl_s
+            .map(|t| (t + store.expired_retention_s()) / DAY_S);
         let growth_days = horizon
             .min(bucket_days.unwrap_or(f64::INFINITY))
             .min(ttl_days.unwrap_or(f64::INFINITY));

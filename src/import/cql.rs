@@ -172,6 +172,8 @@ struct CqlTable {
     clustering: Vec<String>,
     /// `default_time_to_live`: seconds, or the template text when not a number.
     ttl: Option<std::result::Result<f64, String>>,
+    /// `gc_grace_seconds`, when a number.
+    gc_grace: Option<f64>,
 }
 
 /// A keyspace's replication.
@@ -416,13 +418,19 @@ fn table(stmt: &[(Tok, usize)], text: &str, file: &str) -> Result<CqlTable> {
             ));
         }
     }
-    let ttl = stmt[end..]
-        .windows(3)
-        .find(|w| w[0].0.is("default_time_to_live") && w[1].0.sym('='))
-        .map(|w| match &w[2].0 {
-            Tok::Num(n) => n.parse::<f64>().map_err(|_| n.clone()),
-            other => Err(other.text()),
-        });
+    let option = |name: &str| {
+        stmt[end..]
+            .windows(3)
+            .find(|w| w[0].0.is(name) && w[1].0.sym('='))
+            .map(|w| match &w[2].0 {
+                Tok::Num(n) => n.parse::<f64>().map_err(|_| n.clone()),
+                other => Err(other.text()),
+            })
+    };
+    let ttl = option("default_time_to_live");
+    let gc_grace = option("gc_grace_seconds")
+        .and_then(std::result::Result::ok)
+        .filter(|g| (0.0..=MAX_TTL_S).contains(g));
     Ok(CqlTable {
         keyspace,
         name,
@@ -430,8 +438,12 @@ fn table(stmt: &[(Tok, usize)], text: &str, file: &str) -> Result<CqlTable> {
         partition_key,
         clustering,
         ttl,
+        gc_grace,
     })
 }
+
+/// `gc_grace_seconds` of a table that does not state it.
+const GC_GRACE_DEFAULT_S: f64 = 864_000.0;
 
 /// Splits at commas outside parentheses and angle brackets.
 fn split_top(toks: &[(Tok, usize)]) -> Vec<&[(Tok, usize)]> {
@@ -809,6 +821,36 @@ fn store(tables: &[CqlTable], ks: Option<&Keyspace>) -> Section {
         };
         s.push(Field::known("columns_per_row", n.to_string(), note));
     }
+    // One gc_grace for the store: the longest of the tables with a ttl
+    // (expired rows stay that long as tombstones; longer errs on the large
+    // side), a table that states none at the default 864000.
+    let expiring: Vec<(&str, Option<f64>)> = tables
+        .iter()
+        .filter(|t| matches!(t.ttl, Some(Ok(ttl)) if ttl > 0.0))
+        .map(|t| (t.name.as_str(), t.gc_grace))
+        .collect();
+    let of = |g: Option<f64>| g.unwrap_or(GC_GRACE_DEFAULT_S);
+    let longest = expiring.iter().max_by(|a, b| of(a.1).total_cmp(&of(b.1)));
+    if let Some(&(name, Some(g))) = longest {
+        let others: Vec<String> = expiring
+            .iter()
+            .filter(|x| of(x.1) != g)
+            .map(|x| format!("{} {}", x.0, number(of(x.1))))
+            .collect();
+        let note = if others.is_empty() {
+            "gc_grace_seconds of every table with a ttl: its expired rows stay this long as tombstones".to_string()
+        } else {
+            format!(
+                "gc_grace_seconds of {name}, the longest of the tables with a ttl (keyheat has one per store; {})",
+                others.join(", ")
+            )
+        };
+        s.push(Field::known(
+            "gc_grace",
+            string(&format!("{}s", number(g.round()))),
+            note,
+        ));
+    }
     s
 }
 
@@ -874,6 +916,28 @@ mod tests {
         let toml = draft(cql, "t.cql").unwrap().to_toml();
         assert!(toml.contains("item_size = \"28B\""), "{toml}");
         assert!(toml.contains("columns_per_row = 2 "), "{toml}");
+    }
+
+    #[test]
+    fn the_store_keeps_the_tables_gc_grace_seconds() {
+        // Jaeger's schema (v004.cql.tmpl): TTL'd tables with
+        // gc_grace_seconds = 10800; a table without a ttl does not count.
+        let cql = "CREATE TABLE j.traces (trace_id blob, span_id bigint, PRIMARY KEY (trace_id, span_id))
+              WITH default_time_to_live = 172800 AND gc_grace_seconds = 10800;
+            CREATE TABLE j.duration_index (service_name text, bucket timestamp, trace_id blob,
+              PRIMARY KEY ((service_name, bucket), trace_id))
+              WITH default_time_to_live = 172800 AND gc_grace_seconds = 10800;
+            CREATE TABLE j.service_names (service_name text PRIMARY KEY) WITH gc_grace_seconds = 0;";
+        let toml = draft(cql, "jaeger.cql").unwrap().to_toml();
+        assert!(toml.contains("gc_grace = \"10800s\""), "{toml}");
+        let s = crate::Scenario::from_str_at(&toml, "j.toml").unwrap();
+        crate::store::Model::for_scenario(&s).unwrap();
+        // One table with a ttl and no gc_grace_seconds: the default 10 days
+        // is the longest, and no setting is written.
+        let cql = "CREATE TABLE j.a (k text PRIMARY KEY, v text) WITH default_time_to_live = 60 AND gc_grace_seconds = 60;
+            CREATE TABLE j.b (k text PRIMARY KEY, v text) WITH default_time_to_live = 60;";
+        let toml = draft(cql, "two.cql").unwrap().to_toml();
+        assert!(!toml.contains("gc_grace ="), "{toml}");
     }
 
     #[test]

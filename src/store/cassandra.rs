@@ -95,6 +95,12 @@ pub const CASSANDRA_NODE_OPS_PER_S: f64 = 10_000.0;
 pub const SCYLLADB_OPS_PER_CORE: f64 = 12_500.0;
 /// ScyllaDB: physical cores per node assumed when `node_ops_per_s` is not set.
 pub const SCYLLADB_CORES_PER_NODE: f64 = 8.0;
+/// The CQL table option `gc_grace_seconds` as created: 864,000 s (10
+/// days), in Cassandra and in ScyllaDB (whose default `tombstone_gc` mode,
+/// `timeout`, reads it). A row whose TTL passes becomes a tombstone that
+/// compaction may purge only once it is older than this.
+const GC_GRACE_SECONDS: f64 = 864_000.0;
+
 /// Cassandra's large-partition warning: 100 MiB (`compaction_large_partition_warning_threshold_mb: 100`).
 pub const CASSANDRA_LARGE_PARTITION_BYTES: f64 = 100.0 * 1024.0 * 1024.0;
 /// ScyllaDB's large-partition warning: 1000 MiB (`compaction_large_partition_warning_threshold_mb: 1000`).
@@ -514,6 +520,8 @@ pub struct Cassandra {
     item_size_limit: f64,
     /// Bytes one node stores (`node_storage`), if judged.
     node_storage: Option<f64>,
+    /// Seconds an expired row stays as a tombstone (`gc_grace`).
+    gc_grace_s: f64,
     ring: Ring,
     set: Vec<String>,
 }
@@ -670,6 +678,7 @@ impl Cassandra {
             columns_per_row,
             item_size_limit,
             node_storage: s.node_storage()?,
+            gc_grace_s: num("gc_grace", GC_GRACE_SECONDS)?,
             ring,
             set: s.given(),
         })
@@ -754,6 +763,10 @@ impl StoreModel for Cassandra {
 
     fn node_storage_check(&self) -> &'static str {
         "node_storage"
+    }
+
+    fn expired_retention_s(&self) -> f64 {
+        self.gc_grace_s
     }
 
     fn unit_names(&self) -> (&'static str, &'static str) {
@@ -951,6 +964,16 @@ impl Cassandra {
             figure(name, value, self.was_set(name), source, assumption)
         };
         let mut out = vec![
+            f(
+                "gc_grace",
+                format!(
+                    "{} s ({}): a row whose ttl has passed stays stored as a tombstone, in its partition's rows and bytes and its nodes' storage, for ttl + gc_grace",
+                    exact(self.gc_grace_s),
+                    crate::format::duration(self.gc_grace_s)
+                ),
+                "CQL table option gc_grace_seconds, default 864000 (Cassandra docs 'Compaction: tombstones': expired TTL data becomes a tombstone, purged by compaction after gc_grace_seconds; ScyllaDB's default tombstone_gc mode 'timeout' uses it); an upper bound at full size until the compaction that rewrites the cell",
+                false,
+            ),
             f(
                 "node_ops_per_s",
                 format!("{} replica ops/s per node", exact(self.node_ops_per_s)),

@@ -320,6 +320,15 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
         "node_memory"
     }
 
+    /// Seconds an item whose `ttl` has passed stays stored, and counted in its
+    /// item collection's rows and bytes and its nodes' storage, before the
+    /// store purges it: Cassandra's and ScyllaDB's `gc_grace_seconds`
+    /// (expired cells turn into tombstones that compaction removes only once
+    /// it has passed). 0 by default: the item leaves when its ttl passes.
+    fn expired_retention_s(&self) -> f64 {
+        0.0
+    }
+
     /// Seconds of a partition's limit it may bank as burst credit and spend on
     /// its first excess (DynamoDB: 300 s, best-effort). 0 by default.
     fn burst_seconds(&self) -> f64 {

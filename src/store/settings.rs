@@ -941,6 +941,11 @@ const CASSANDRA: &[SettingSpec] = &[
         "values (non-key, non-static columns) per row, each with 8 B of cell metadata (default 1)",
     ),
     spec(
+        "gc_grace",
+        SettingUnit::Age,
+        "how long an expired (ttl) or deleted row stays stored as a tombstone before compaction may purge it (default 10d, the tables' gc_grace_seconds = 864000)",
+    ),
+    spec(
         "item_size_limit",
         SettingUnit::Size,
         "largest row write (default 16MiB, max_mutation_size = commitlog_segment_size / 2)",
@@ -1023,6 +1028,11 @@ const SCYLLADB: &[SettingSpec] = &[
         SettingUnit::Number,
         COLUMNS,
         "values (non-key, non-static columns) per row, each with 8 B of cell metadata (default 1)",
+    ),
+    spec(
+        "gc_grace",
+        SettingUnit::Age,
+        "how long an expired (ttl) or deleted row stays stored as a tombstone before compaction may purge it (default 10d, the tables' gc_grace_seconds = 864000)",
     ),
     spec(
         "item_size_limit",
