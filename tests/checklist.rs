@@ -103,6 +103,74 @@ fn a_read_by_an_entity_not_in_the_key_is_a_scan() {
 }
 
 #[test]
+fn a_read_of_a_constant_partition_key_is_one_read_not_a_scan() {
+    // A leaderboard: one sorted set (a constant key), the player its member
+    // (the sort key). ZSCORE of a player reads that one key; no scan, and
+    // the hot key is key_cardinality's to judge.
+    let table = "[[table]]\nname = \"board\"\npartition_key = \"leaderboard\"\nsort_key = \"{customer}\"\nitem_size = \"100B\"\ninitial_items = 1000\n";
+    let items = rows(&format!(
+        "{table}{}{}",
+        pattern("Score of one", "board", "get", Some("customer")),
+        pattern("Top ten", "board", "query", None),
+    ));
+    assert_eq!(status(&items, "access_path", "Score of one"), Status::Pass);
+    let why = reason(&items, "access_path", "Score of one");
+    assert!(!why.contains("scan"), "{why}");
+    assert!(
+        why.contains("`leaderboard`") && why.contains("sort key `{customer}`"),
+        "{why}"
+    );
+    assert_eq!(status(&items, "access_path", "Top ten"), Status::Pass);
+    assert_eq!(status(&items, "key_cardinality", "board"), Status::Fail);
+    // The day's orders read by a customer: the customer's are filtered from
+    // the day's partition (a warning), not found by a scan of the table.
+    let table = "[[table]]\nname = \"daily\"\npartition_key = \"DATE#{bucket}\"\nsort_key = \"ORDER#{id}\"\nitem_size = \"1KB\"\nbucket = \"1d\"\n";
+    let items = rows(&format!(
+        "{table}{}",
+        pattern("Orders of a day", "daily", "query", Some("customer"))
+    ));
+    assert_eq!(
+        status(&items, "access_path", "Orders of a day"),
+        Status::Warn
+    );
+    let why = reason(&items, "access_path", "Orders of a day");
+    assert!(why.contains("filtering") && !why.contains("scan"), "{why}");
+}
+
+#[test]
+fn reads_are_named_as_the_store_calls_them() {
+    let body = format!(
+        "{ORDERS}{}",
+        pattern("By customer", "orders", "get", Some("customer"))
+    );
+    for (kind, settings, call) in [
+        (
+            "dynamodb",
+            "read_capacity = 100\nwrite_capacity = 100\n",
+            "GetItem on `orders`",
+        ),
+        ("mongodb", "shards = 2\n", "findOne on `orders`"),
+        (
+            "redis-cluster",
+            "masters = 3\n",
+            "a read of one key on `orders`",
+        ),
+        ("generic", "", "a get on `orders`"),
+    ] {
+        let text = doc(&body).replace(
+            "kind = \"generic\"\n",
+            &format!("kind = \"{kind}\"\n{settings}"),
+        );
+        let items = review(&scenario(&text));
+        let why = reason(&items, "access_path", "By customer");
+        assert!(
+            why.starts_with(&format!("resolves to {call}")),
+            "{kind}: {why}"
+        );
+    }
+}
+
+#[test]
 fn an_index_keyed_by_the_argument_resolves_the_read() {
     let table = "[[table]]\nname = \"orders\"\npartition_key = \"CUSTOMER#{customer}\"\nsort_key = \"ORDER#{time}\"\nitem_size = \"1KB\"\n\
                  [[table.index]]\nname = \"by_region\"\npartition_key = \"REGION#{region}#{customer}\"\nsort_key = \"{time}\"\n";

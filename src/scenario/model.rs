@@ -130,6 +130,41 @@ impl StoreConfig {
             _ => false,
         }
     }
+
+    /// The store's own name for a read by key (`query` false: one item,
+    /// DynamoDB's `GetItem`) or of a partition's items in order (`query`
+    /// true: DynamoDB's `Query`), as its API or query language calls it.
+    /// Redis has a command per data type (`GET`, `HGETALL`, `ZSCORE`,
+    /// `ZRANGE`), so it is named by what it reads.
+    ///
+    /// ```
+    /// use keyheat::scenario::{StoreConfig, StoreKind};
+    /// assert_eq!(StoreConfig::new(StoreKind::DynamoDb, []).read_call(false), "GetItem");
+    /// assert_eq!(StoreConfig::new(StoreKind::MongoDb, []).read_call(true), "find");
+    /// assert_eq!(StoreConfig::new(StoreKind::RedisCluster, []).read_call(false), "a read of one key");
+    /// ```
+    pub fn read_call(&self, query: bool) -> &'static str {
+        match (self.kind, query) {
+            (StoreKind::DynamoDb, false) => "GetItem",
+            (StoreKind::DynamoDb, true) => "Query",
+            (StoreKind::Cassandra | StoreKind::ScyllaDb, false) => "a SELECT of one row",
+            (StoreKind::Cassandra | StoreKind::ScyllaDb, true) => {
+                "a SELECT of one partition's rows"
+            }
+            (StoreKind::MongoDb, false) => "findOne",
+            (StoreKind::MongoDb, true) => "find",
+            (StoreKind::RedisCluster, false) => "a read of one key",
+            (StoreKind::RedisCluster, true) => "a range read of one key",
+            (StoreKind::CosmosDb, false) => "a point read",
+            (StoreKind::CosmosDb, true) => "a single-partition query",
+            (StoreKind::Firestore, false) => "a document get",
+            (StoreKind::Firestore, true) => "a collection query",
+            (StoreKind::Bigtable, false) => "ReadRows of one row",
+            (StoreKind::Bigtable, true) => "ReadRows of a row range",
+            (StoreKind::Generic, false) => "a get",
+            (StoreKind::Generic, true) => "a query",
+        }
+    }
 }
 
 /// Where a `[store]` setting is written: 1-based (line, column) of its key

@@ -5,7 +5,7 @@
 //!
 //! | check | subject | fails when | warns when |
 //! |---|---|---|---|
-//! | `access_path` | each access pattern | a `get`/`query` whose `by` entity is not in the partition key it reads (or with no `by` while that key has entities): a scan | an `update`/`delete`/`append` whose `by` is not in the key (the item must be found first); every `scan` (it reads every partition) |
+//! | `access_path` | each access pattern | a `get`/`query` whose `by` entity is not in the partition key it reads (or with no `by` while that key has entities): a scan; on a key of no entity (a constant, a bucket) one read, a warning when `by` is not in the sort key (its items are filtered from the partition's) | an `update`/`delete`/`append` whose `by` is not in the key (the item must be found first); every `scan` (it reads every partition) |
 //! | `key_cardinality` | each table and global index | the partition key has fewer than [`FAIL_BELOW_KEYS`] values at a time, or is built only from `{time}`/`{bucket}` and literals (a date key) | fewer than [`WARN_BELOW_KEYS`] |
 //! | `range_sort` | each `query` | — | the table (or index) it reads has no sort key |
 //! | `bounded_arrays` | each `append` | the table has neither a time bucket nor a TTL | a TTL but no bucket |
@@ -161,6 +161,13 @@ fn target<'s>(
     }
 }
 
+/// ", read by its sort key `…`" when sort key `sk` is built from `by`.
+fn sort_key_holds(sk: Option<&KeyTemplate>, by: &str) -> String {
+    sk.filter(|k| k.entities().contains(&by))
+        .map(|k| format!("; {{{by}}} is its sort key `{}`", effective_text(k)))
+        .unwrap_or_default()
+}
+
 fn braces(names: &[&str]) -> String {
     names
         .iter()
@@ -176,17 +183,13 @@ fn access_path(s: &Scenario) -> Vec<ChecklistItem> {
     const CHECK: &str = "access_path";
     let mut out = Vec::new();
     for p in &s.access_patterns {
-        let Some((on, pk, _)) = target(s, p) else {
+        let Some((on, pk, sk)) = target(s, p) else {
             continue;
         };
         let key = effective_text(pk);
         let entities = pk.entities();
         let op = p.operation;
-        let call = match op {
-            Operation::Get => "GetItem",
-            Operation::Query => "Query",
-            _ => "",
-        };
+        let call = s.store.read_call(op == Operation::Query);
         let (status, reason) = match (op, p.by.as_deref()) {
             (Operation::Scan, _) => (
                 Status::Warn,
@@ -200,6 +203,31 @@ fn access_path(s: &Scenario) -> Vec<ChecklistItem> {
                     "put writes a new item under `{key}` on `{on}`: the item carries its whole key, no lookup needed"
                 ),
             ),
+            // A partition key of no entity (a constant, or one of time,
+            // bucket or shard alone) is in every caller's hand: one read,
+            // whichever entity the pattern is about (a Redis leaderboard's
+            // ZSCORE of a player in the one sorted set, the player its
+            // sort key). Without the entity in the sort key, its items are
+            // filtered from the partition's: a warning, not a scan.
+            (Operation::Get | Operation::Query, Some(by)) if entities.is_empty() => {
+                let in_sort = sort_key_holds(sk, by);
+                if in_sort.is_empty() {
+                    (
+                        Status::Warn,
+                        format!(
+                            "{op} by {{{by}}} reads `{on}`'s partition key `{key}`, the same for every {{{by}}}: one {{{by}}}'s items are found by filtering all of that partition's (every request reads that one key; key_cardinality judges it). Fix: make {{{by}}} the sort key's first part, or key a table or global index by {{{by}}}",
+                            op = op.as_str()
+                        ),
+                    )
+                } else {
+                    (
+                        Status::Pass,
+                        format!(
+                            "resolves to {call} on `{on}` (partition key `{key}`, the same for every {{{by}}}{in_sort}); every request reads that one key (key_cardinality judges it)"
+                        ),
+                    )
+                }
+            }
             (Operation::Get | Operation::Query, Some(by)) if !entities.contains(&by) => (
                 Status::Fail,
                 format!(
@@ -252,7 +280,7 @@ fn access_path(s: &Scenario) -> Vec<ChecklistItem> {
                     ),
                     None => (
                         Status::Pass,
-                        format!("resolves to {call}(`{on}`, partition key `{key}`){also}"),
+                        format!("resolves to {call} on `{on}` (partition key `{key}`){also}"),
                     ),
                 }
             }
