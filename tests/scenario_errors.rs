@@ -1797,3 +1797,114 @@ fn an_escaped_placeholder_in_a_key_warns_where_it_is_written() {
         assert!(s.warnings.is_empty(), "{quiet}: {:?}", s.warnings);
     }
 }
+
+/// A table that starts empty (`initial_items` left at 0) and that no
+/// pattern puts or appends to stores nothing: a warning at its name. A put,
+/// an append or any `initial_items` above 0 silences it.
+#[test]
+fn a_table_nothing_fills_warns_at_its_name() {
+    let read_only = base_with("operation = \"put\"", "operation = \"get\"");
+    let s = Scenario::from_str_at(&read_only, "k.toml").expect("valid, with a warning");
+    let shown: Vec<String> = s.warnings.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        shown,
+        vec![
+            "k.toml:12:8: warning: table.orders.name: table `orders` starts empty \
+             (initial_items = 0, the default) and no access pattern puts or appends to it: it \
+             stores nothing, so its partition sizes, item sizes and memory are 0 B\n  fix: set \
+             initial_items to the items each partition key already holds at day 0 (e.g. \
+             initial_items = 1 for one item per key), or add the put pattern that fills the table"
+                .to_string()
+        ]
+    );
+    let updated = base_with("operation = \"put\"", "operation = \"update\"");
+    assert_eq!(
+        Scenario::from_str_at(&updated, "k.toml")
+            .expect("valid")
+            .warnings
+            .len(),
+        1
+    );
+    for quiet in [
+        BASE.to_string(),
+        read_only.replace(
+            "item_size = \"2KB\"",
+            "item_size = \"2KB\"\ninitial_items = 3",
+        ),
+    ] {
+        let s = Scenario::from_str_at(&quiet, "k.toml").expect("valid");
+        assert!(s.warnings.is_empty(), "{quiet}: {:?}", s.warnings);
+    }
+}
+
+/// A new user's natural mistakes, each answered with the user's own value:
+/// a store or operation word in another case is read; another language's
+/// operation name (`insert`) is told keyheat's; a quoted percentage for a
+/// fraction is told the fraction; a missing `table` is told a declared one;
+/// a bare `growth` of 1 warns that it is +100%/month; and an error past a
+/// warning carries the warning (a bucket of `1` is one second, whose
+/// fan-out fails on the query's line).
+#[test]
+fn natural_mistakes_are_answered_with_the_users_own_values() {
+    let ok = |text: &str| Scenario::from_str_at(text, "k.toml").expect("valid");
+    let s = ok(&base_with("kind = \"dynamodb\"", "kind = \"DynamoDB\"")
+        .replace("operation = \"put\"", "operation = \"PUT\""));
+    assert_eq!(s.store.kind, keyheat::scenario::StoreKind::DynamoDb);
+    assert_eq!(s.access_patterns[0].operation, Operation::Put);
+
+    let e = error(&base_with("operation = \"put\"", "operation = \"insert\""));
+    assert!(
+        e.contains("unknown value `insert`; keyheat calls this operation `put`")
+            && e.contains("fix: write operation = \"put\" (writes a new item"),
+        "{e}"
+    );
+
+    let e = error(&base_with(
+        "count = 1000",
+        "count = 1000\npopularity = { distribution = \"hotspot\", hot_fraction = 0.01, hot_share = \"30%\" }",
+    ));
+    assert!(
+        e.contains("fix: write hot_share = 0.3 (a fraction: 30% is 0.3)"),
+        "{e}"
+    );
+
+    let e = error(&base_with("table = \"orders\"\n", ""));
+    assert!(e.contains("fix: add table = \"orders\""), "{e}");
+    let e = error(
+        &base_with("table = \"orders\"\n", "").replace("name = \"orders\"", "name = \"readings\""),
+    );
+    assert!(e.contains("fix: add table = \"readings\""), "{e}");
+
+    let s = ok(&base_with(
+        "kind = \"dynamodb\"",
+        "kind = \"dynamodb\"\n[simulation]\ngrowth = 1",
+    ));
+    let shown: Vec<String> = s.warnings.iter().map(ToString::to_string).collect();
+    assert_eq!(shown.len(), 1, "{shown:?}");
+    assert!(
+        shown[0]
+            .contains("growth = 1 has no unit, so it is read as a fraction per month: +100%/month")
+            && shown[0].contains(
+                "fix: write growth = \"1%/month\" if 1% is meant, or growth = \"100%/month\""
+            ),
+        "{}",
+        shown[0]
+    );
+    // 5%/month as a bare fraction is what the schema says: no warning.
+    let s = ok(&base_with(
+        "kind = \"dynamodb\"",
+        "kind = \"dynamodb\"\n[simulation]\ngrowth = 0.05",
+    ));
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+
+    let bucketed = base_with("item_size = \"2KB\"", "item_size = \"2KB\"\nsort_key = \"{time}\"\nbucket = 1")
+        .replace("partition_key = \"CUSTOMER#{customer}\"", "partition_key = \"CUSTOMER#{customer}#{bucket}\"")
+        + "\n[[access_pattern]]\nname = \"Last 3 days\"\ntable = \"orders\"\noperation = \"query\"\nrate = 5\nby = \"customer\"\nrange = \"3d\"\n";
+    let e = error(&bucketed);
+    assert!(e.contains("259,200 queries per operation"), "{e}");
+    assert!(
+        e.contains("\n  note: s.toml:")
+            && e.contains("bucket = 1 has no unit, so it is read as 1 second"),
+        "{e}"
+    );
+}

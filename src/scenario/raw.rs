@@ -353,8 +353,37 @@ impl<'a, 'i> Field<'a, 'i> {
             },
             _ => Err(self
                 .quoted_number("a number")
+                .or_else(|| self.quoted_percent(example))
                 .unwrap_or_else(|| self.type_error("a number", example))),
         }
+    }
+
+    /// A percentage in quotes (`hot_share = "30%"`) where the field is a
+    /// fraction (its example's number at most 1): the error whose fix is
+    /// the user's percentage as a fraction (a new user's "30%" was told
+    /// `hot_share = 0.8`, the example).
+    fn quoted_percent(&self, example: &str) -> Option<Error> {
+        let DeValue::String(text) = self.node.get_ref() else {
+            return None;
+        };
+        let pct: f64 = text.trim().strip_suffix('%')?.trim().parse().ok()?;
+        let fraction_field = example
+            .rsplit('=')
+            .next()
+            .and_then(|v| v.trim().parse::<f64>().ok())
+            .is_some_and(|v| (0.0..=1.0).contains(&v));
+        if !(pct.is_finite() && fraction_field) {
+            return None;
+        }
+        let fraction = format!("{}", (pct * 1e6).round() / 1e8);
+        Some(self.error(
+            format!("expected a number, found {}", self.found()),
+            format!(
+                "write {} = {fraction} (a fraction: {} is {fraction})",
+                self.last_key(),
+                text.trim()
+            ),
+        ))
     }
 
     /// A number written in quotes (`exponent = "0.6"`): the wrong-type
@@ -467,7 +496,8 @@ impl<'a, 'i> Field<'a, 'i> {
         }
     }
 
-    /// One of the listed words.
+    /// One of the listed words, in any case; another store's name for an
+    /// operation (`insert`, `select`, `upsert`) is an error naming keyheat's.
     pub fn word<T: Copy>(&self, choices: &[(&str, T)]) -> Result<T> {
         let words = || choices.iter().map(|(w, _)| *w);
         let example = format!(
@@ -481,8 +511,24 @@ impl<'a, 'i> Field<'a, 'i> {
                 &example,
             )
         })?;
-        if let Some((_, v)) = choices.iter().find(|(w, _)| *w == text) {
+        // In any case (`Cassandra`, `PUT`): the words are all lower case.
+        if let Some((_, v)) = choices.iter().find(|(w, _)| w.eq_ignore_ascii_case(text)) {
             return Ok(*v);
+        }
+        // Another store's or language's name for an operation.
+        let lower = text.to_ascii_lowercase();
+        if let Some((ours, _)) = OPERATION_SYNONYMS
+            .iter()
+            .find(|(ours, theirs)| theirs.contains(&lower.as_str()) && words().any(|w| w == *ours))
+        {
+            return Err(self.error(
+                format!("unknown value `{text}`; keyheat calls this operation `{ours}`"),
+                format!(
+                    "write {} = \"{ours}\" ({})",
+                    self.last_key(),
+                    operation_meaning(ours)
+                ),
+            ));
         }
         Err(match did_you_mean(text, words()) {
             Some(close) => self.error(
@@ -531,6 +577,56 @@ impl<'a, 'i> Field<'a, 'i> {
             key_span: node.span(),
             node,
         }
+    }
+}
+
+/// Other names for keyheat's operations: each store's or query language's
+/// word (CQL and SQL `INSERT`/`SELECT`, MongoDB's `insertOne`/`find`,
+/// DynamoDB's `PutItem`/`GetItem`), matched in lower case.
+const OPERATION_SYNONYMS: [(&str, &[&str]); 6] = [
+    (
+        "put",
+        &[
+            "insert",
+            "insertone",
+            "insertmany",
+            "putitem",
+            "upsert",
+            "create",
+            "set",
+            "zadd",
+            "hset",
+        ],
+    ),
+    (
+        "get",
+        &["getitem", "findone", "lookup", "hget", "hgetall", "zscore"],
+    ),
+    ("query", &["find", "zrange", "zrevrange", "lrange"]),
+    (
+        "update",
+        &[
+            "updateitem",
+            "updateone",
+            "modify",
+            "patch",
+            "incr",
+            "increment",
+        ],
+    ),
+    ("delete", &["deleteitem", "deleteone", "remove", "del"]),
+    ("append", &["push", "rpush", "lpush", "list_append"]),
+];
+
+/// What keyheat's operation `op` does, for an error's fix.
+fn operation_meaning(op: &str) -> &'static str {
+    match op {
+        "put" => "writes a new item under its whole key: CQL/SQL INSERT, PutItem, insertOne, SET",
+        "get" => "reads one item by its key: GetItem, findOne, a point read, GET",
+        "query" => "reads a partition's items in sort-key order: Query, CQL SELECT … WHERE pk = ?, find by the shard key, ZRANGE",
+        "update" => "changes an existing item in place: UpdateItem, CQL UPDATE, updateOne",
+        "delete" => "removes an item: DeleteItem, CQL DELETE, deleteOne, DEL",
+        _ => "adds an element to a list or set attribute in an existing item",
     }
 }
 

@@ -41,7 +41,7 @@ use super::model::*;
 use super::raw::{Field, Section, Source};
 use super::suggest::{did_you_mean, list, one_of};
 use super::template::{append, parse_template, SPECIAL_PLACEHOLDERS};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 use toml::de::{DeTable, DeValue};
@@ -179,15 +179,23 @@ pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
     hot_set_warnings(&root, &entities, &mut warnings)?;
     long_bucket_warnings(&root, &simulation, &mut warnings)?;
     literal_brace_warnings(&root, &entities, &mut warnings)?;
+    bare_growth_warnings(&root, &mut warnings)?;
     let ordered = store.orders_keys();
+    // An error past here carries the warnings so far as notes: a bucket
+    // written as `1` (one second) fails on the fan-out it makes, whose
+    // error names the query, not the bucket.
     let access_patterns = access_patterns(
         &root,
         (&tables, &entities, ordered),
         &simulation,
         &mut warnings,
-    )?;
-    zero_capacity(&root, &store, &tables, &access_patterns)?;
-    eventual_only_global_indexes(&root, &store, &tables, &access_patterns)?;
+    )
+    .map_err(|e| with_notes(e, &warnings))?;
+    empty_table_warnings(&root, &tables, &access_patterns, &mut warnings)?;
+    zero_capacity(&root, &store, &tables, &access_patterns)
+        .map_err(|e| with_notes(e, &warnings))?;
+    eventual_only_global_indexes(&root, &store, &tables, &access_patterns)
+        .map_err(|e| with_notes(e, &warnings))?;
     let checks = checks(&root)?;
     let pricing = pricing(&root, &store)?;
     if tables.is_empty() {
@@ -1873,8 +1881,17 @@ fn projection(f: &Field) -> Result<Projection> {
 }
 
 /// Resolves `table = "t"` or `"t.i"` to (table index, index index).
+/// `table = "<the first declared table>"`, the example a missing or
+/// mistyped `table` is told to write (`orders` when none is declared).
+fn table_example(tables: &[Table]) -> String {
+    format!(
+        "table = \"{}\"",
+        tables.first().map_or("orders", |t| t.name.as_str())
+    )
+}
+
 fn pattern_table(f: &Field, tables: &[Table]) -> Result<(usize, Option<usize>)> {
-    let text = f.str("table = \"orders\"")?;
+    let text = f.str(&table_example(tables))?;
     let (table_name, index_name) = match text.split_once('.') {
         Some((t, i)) => (t, Some(i)),
         None => (text, None),
@@ -2412,6 +2429,92 @@ fn literal_brace_warnings(
     Ok(())
 }
 
+/// `e` with each of `warnings` added to its fix as a note (the warnings
+/// found before the error, which a failed parse would otherwise drop).
+fn with_notes(e: Error, warnings: &[Warning]) -> Error {
+    if warnings.is_empty() {
+        return e;
+    }
+    let notes: String = warnings
+        .iter()
+        .map(|w| {
+            format!(
+                "\n  note: {}",
+                w.to_string().replace("\n  fix:", "\n    fix:")
+            )
+        })
+        .collect();
+    e.rewritten(str::to_string, |fix| format!("{fix}{notes}"))
+}
+
+/// A bare `growth` number is the fraction per month (`growth = 0.05` is
+/// 5%/month), so `growth = 1` meant as 1% is +100% a month (traffic × 4,096
+/// in a year), with no word (a new user's Cassandra fleet ran at 1,230× its
+/// node limit). A bare number of 0.5 or more warns, with both readings.
+fn bare_growth_warnings(root: &Section, warnings: &mut Vec<Warning>) -> Result<()> {
+    let Some(sim) = root.subsection("simulation", "[simulation]")? else {
+        return Ok(());
+    };
+    let Some(f) = sim.get("growth") else {
+        return Ok(());
+    };
+    let g = match f.node.get_ref() {
+        DeValue::Integer(_) | DeValue::Float(_) => f.number("growth = 0.05")?,
+        _ => return Ok(()),
+    };
+    if g >= 0.5 {
+        let n = format!("{g}");
+        let pct = format!("{}", (g * 1e8).round() / 1e6);
+        warnings.push(warning(
+            &f,
+            format!(
+                "growth = {n} has no unit, so it is read as a fraction per month: +{pct}%/month (traffic × {} by day 365)",
+                crate::format::sig3((1.0 + g).powf(365.0 / 30.0))
+            ),
+            format!("write growth = \"{n}%/month\" if {n}% is meant, or growth = \"{pct}%/month\""),
+        ));
+    }
+    Ok(())
+}
+
+/// A table that starts empty (`initial_items` 0, its default) and that no
+/// access pattern puts or appends to stores nothing: its partition sizes,
+/// item sizes and node memory are 0 B whatever it reads (a new user's Redis
+/// leaderboard, read and updated but never put, held 0 B with no word from
+/// `check`). Located at the table's name.
+fn empty_table_warnings(
+    root: &Section,
+    tables: &[Table],
+    patterns: &[AccessPattern],
+    warnings: &mut Vec<Warning>,
+) -> Result<()> {
+    for (ti, (section, t)) in root
+        .elements("table", "[[table]]")?
+        .into_iter()
+        .zip(tables)
+        .enumerate()
+    {
+        let starts_empty = matches!(t.initial_items, CountDist::Fixed(n) if n == 0.0);
+        let filled = patterns
+            .iter()
+            .any(|p| p.table == ti && matches!(p.operation, Operation::Put | Operation::Append));
+        let Some(f) = section.get("name") else {
+            continue;
+        };
+        if starts_empty && !filled {
+            warnings.push(warning(
+                &f,
+                format!(
+                    "table `{}` starts empty (initial_items = 0, the default) and no access pattern puts or appends to it: it stores nothing, so its partition sizes, item sizes and memory are 0 B",
+                    t.name
+                ),
+                "set initial_items to the items each partition key already holds at day 0 (e.g. initial_items = 1 for one item per key), or add the put pattern that fills the table",
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// `seconds` as a whole number of days or hours (`"1h"` for 3600), when it
 /// is one: a number that large and round was likely written in seconds.
 fn whole_unit(seconds: f64) -> Option<String> {
@@ -2545,7 +2648,7 @@ fn access_patterns(
         }
         unique(&mut seen, &f, name, "access pattern")?;
         let (table, index) =
-            pattern_table(&section.require("table", "table = \"orders\"")?, tables)?;
+            pattern_table(&section.require("table", &table_example(tables))?, tables)?;
         let op_field = section.require(
             "operation",
             &format!(
