@@ -362,6 +362,15 @@ fn the_shipped_status_index_scenario_shows_back_pressure() {
             .unwrap();
         assert_eq!(v.status, Status::Fail, "{t}: {}", v.detail);
     }
+    // The 1,000,000 orders stored at day 0 (initial_items = 1 per order
+    // key) are 1,000,000 index entries of 414 B, 200,000 per status key
+    // (spread evenly): 414 MB in all, 82.8 MB the largest collection.
+    assert!(
+        (gsi.stored_bytes - 414e6).abs() < 1.0,
+        "{}",
+        gsi.stored_bytes
+    );
+    assert!((gsi.max_item_collection_bytes.p95 - 82.8e6).abs() < 1.0);
 }
 
 #[test]

@@ -9,8 +9,8 @@ use super::window::Limits;
 use crate::distributions::popularity::RankShares;
 use crate::distributions::severity::{Severity, SEVERITY_MAX_ITEM_DRAWS, SEVERITY_SAMPLES};
 use crate::scenario::{
-    AccessPattern, Operation, Popularity, Projection, Scenario, ShardStrategy, SizeDist, Table,
-    TemplatePart,
+    AccessPattern, CountDist, Index, Operation, Popularity, Projection, Scenario, ShardStrategy,
+    SizeDist, Table, TemplatePart,
 };
 use crate::store::{StoreModel, TableDemand, TableLayout};
 use rand::{Rng, SeedableRng};
@@ -641,7 +641,7 @@ pub fn global_index_scenario(scenario: &Scenario, ti: usize, xi: usize) -> Scena
         bucket_s: index.bucket_s,
         bucket_items: index.bucket_items,
         ttl_s: table.ttl_s,
-        initial_items: table.initial_items.clone(),
+        initial_items: index_initial_items(scenario, table, index),
         indexes: Vec::new(),
     }];
     let ours = |p: &&AccessPattern| p.table == ti;
@@ -682,6 +682,24 @@ pub fn global_index_scenario(scenario: &Scenario, ti: usize, xi: usize) -> Scena
     );
     v.access_patterns = patterns;
     v
+}
+
+/// Entries per index key at day 0: one per item the table holds then
+/// (its keys × shards × `initial_items`), spread evenly over the index's
+/// keys (its entities' instances × its shards). `initial_items` counts
+/// items per *table* key: taken per index key as it was, 1,000,000 orders
+/// of one item each made a status index of 5 entries. None (0) where
+/// either key space is fresh (`{id}`, `{time}`: no day-0 items to count).
+fn index_initial_items(scenario: &Scenario, table: &Table, index: &Index) -> CountDist {
+    let base = KeySpace::new(&table.partition_key, scenario);
+    let ix = KeySpace::new(&index.partition_key, scenario);
+    if base.fresh || ix.fresh {
+        return CountDist::Fixed(0.0);
+    }
+    let items =
+        base.cardinality() * f64::from(table.shards.max(1)) * table.initial_items.mean().max(0.0);
+    let index_keys = ix.cardinality() * f64::from(index.shards.max(1));
+    CountDist::Fixed(items / index_keys.max(1.0))
 }
 
 /// Buckets a query of `p` spans: ceil(range / bucket), at least 1.
