@@ -655,7 +655,7 @@ pub(super) fn placement(r: &RunResults) -> TextTable {
 }
 
 /// The note under the placement table.
-pub(super) const PLACEMENT_NOTE: &str = "The hottest keys (with their shard and bucket sub-keys) are placed one by one with the store's own placement function; the cold tail is placed as per-partition mass (mean share ÷ partitions, multinomial variance). The bound is the largest, over access patterns, Berry–Esseen bound on the error of the normal approximation to one partition's tail load; 0 means every key was placed one by one. Keys are counted per access pattern: a key that two patterns reach counts twice (2,000,000 customers that a read and a write pattern reach count 4,000,000).";
+pub(super) const PLACEMENT_NOTE: &str = "The hottest keys (with their shard and bucket sub-keys) are placed one by one with the store's own placement function; the cold tail is placed as per-partition mass (mean share ÷ partitions, multinomial variance). The bound is the largest, over access patterns, Berry–Esseen bound on the error of the normal approximation to one partition's tail load; 0 means every key was placed one by one. Keys are counted per access pattern: a key that two patterns reach counts twice (2,000,000 keys that both a read and a write pattern reach count 4,000,000).";
 
 /// The note above the capacity table.
 pub(super) const CAPACITY_NOTE: &str = "Capacity units consumed per second, fan-out included: in the busy period (rates × peak factor, mean over trials) and over a day (mean rates, no peak factor; the basis of on-demand cost). A monthly cost (730 h), when the scenario has [pricing], is per side provisioned units × hourly price × 730, or daily-mean units/s × 730 × 3600 ÷ 10⁶ × price per million.";

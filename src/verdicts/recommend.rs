@@ -95,7 +95,7 @@ pub(super) fn recommend(
                 variant: v.name.clone(),
                 set: v.set.clone(),
                 reason: format!(
-                    "smallest change that passes every check (p95 peak utilization {} ≤ headroom, no size-ceiling breach within the horizon); the base design fails {}",
+                    "smallest change that passes every check (p95 peak utilization {} ≤ headroom, no size-ceiling breach within the horizon); the base design does not pass {}",
                     sig3(worst),
                     failing_base.join(", ")
                 ),
@@ -105,7 +105,7 @@ pub(super) fn recommend(
             variant: "none".into(),
             set: Default::default(),
             reason: format!(
-                "no alternative passes every check; the base design fails {}",
+                "no alternative passes every check; the base design does not pass {}",
                 failing_base.join(", ")
             ),
         },
@@ -139,7 +139,7 @@ mod tests {
         assert_eq!(r.variant, "none");
         assert_eq!(
             r.reason,
-            "no alternative passes every check; the base design fails hot_partition on telemetry (fail), table_throughput on telemetry (fail)"
+            "no alternative passes every check; the base design does not pass hot_partition on telemetry (fail), table_throughput on telemetry (fail)"
         );
         // Reads warning and writes failing: named once, at its worst.
         let mixed = [
@@ -149,7 +149,7 @@ mod tests {
         ];
         assert_eq!(
             recommend(&mixed, &[], &[]).reason,
-            "no alternative passes every check; the base design fails table_throughput on telemetry (fail), item_size on telemetry (warn)"
+            "no alternative passes every check; the base design does not pass table_throughput on telemetry (fail), item_size on telemetry (warn)"
         );
     }
 
