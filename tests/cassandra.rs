@@ -287,3 +287,23 @@ fn expired_rows_stay_in_the_partition_for_gc_grace() {
     assert!(within(rows, 3_600.0, 0.03), "{rows}");
     assert_eq!(status, keyheat::results::Status::Pass);
 }
+
+/// Cassandra limits nodes, not partitions: a partition's utilization is 0,
+/// so the load chart and its caption rank the nodes (a new user's chart of
+/// 192 partitions at 0 against a limit of 1), and the heatmap names its
+/// rows nodes.
+#[test]
+fn the_load_chart_ranks_nodes_where_the_store_limits_nodes() {
+    let r = run_case("scenarios/cases/c01-discord-unbucketed.toml", 4);
+    let t = &r.tables[0];
+    assert!(!t.has_partition_limit());
+    let (server, count, ranks) = t.load_servers();
+    assert_eq!((server, count), ("node", 12));
+    assert_eq!(ranks.len(), 12);
+    assert!(ranks.iter().all(|x| x.mean_utilization > 0.0), "{ranks:?}");
+    let charts = vec![std::path::PathBuf::from(format!("load-{}.png", t.name))];
+    let md = keyheat::report::markdown(&r, &charts);
+    assert!(md.contains(&format!("![{}: node load vs limit]", t.name)), "{md}");
+    assert!(md.contains("mean utilization by node rank"), "{md}");
+    assert_eq!(t.timeseries.row_label, "node");
+}

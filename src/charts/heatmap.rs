@@ -83,8 +83,13 @@ impl HeatmapChart {
         };
         HeatmapChart {
             title: format!(
-                "{}: utilization by partition over time (representative trial, step {step_label})",
-                table.name
+                "{}: utilization by {} over time (representative trial, step {step_label})",
+                table.name,
+                if ts.row_label.is_empty() {
+                    "partition"
+                } else {
+                    ts.row_label.as_str()
+                }
             ),
             cells,
             partitions,

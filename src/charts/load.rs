@@ -1,5 +1,6 @@
-//! Partition load vs limit: one bar per partition rank (1 = each trial's
-//! hottest) at its mean utilization, with the peak-window utilization (mean
+//! Partition load vs limit (node load where the store limits nodes, not
+//! partitions): one bar per rank (1 = each trial's hottest) at its mean
+//! utilization, with the peak-window utilization (mean
 //! and p95 over trials) as markers, the limit at 1 and the headroom line.
 
 use plotters::coord::Shift;
@@ -22,24 +23,25 @@ pub(crate) struct LoadChart<'a> {
 
 impl<'a> LoadChart<'a> {
     pub(crate) fn new(results: &RunResults, table: &'a TableResults) -> LoadChart<'a> {
-        let mut ranks: Vec<&PartitionRank> = table.partition_ranks.iter().collect();
+        let (server, count, all) = table.load_servers();
+        let mut ranks: Vec<&PartitionRank> = all.iter().collect();
         ranks.sort_by_key(|r| r.rank);
         let total = ranks.len();
         ranks.truncate(MAX_LOAD_RANKS);
         let x_desc = if total > ranks.len() {
             format!(
-                "partition rank (1 = hottest in each trial); the {} hottest of {} shown",
+                "{server} rank (1 = hottest in each trial); the {} hottest of {} shown",
                 ranks.len(),
                 format::count(total)
             )
         } else {
-            "partition rank (1 = hottest in each trial)".to_string()
+            format!("{server} rank (1 = hottest in each trial)")
         };
         LoadChart {
             title: format!(
-                "{}: partition load vs limit ({} partitions, {} trials)",
+                "{}: {server} load vs limit ({} {server}s, {} trials)",
                 table.name,
-                format::count(table.partitions),
+                format::count(count),
                 format::count(results.trials as usize)
             ),
             x_desc,

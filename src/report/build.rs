@@ -549,25 +549,49 @@ fn charts_section(r: &RunResults, charts: &[Chart]) -> Block {
 fn chart_caption(kind: &str, t: &TableResults, r: &RunResults) -> (&'static str, Vec<Inline>) {
     match kind {
         "load" => {
+            let (server, _, ranks) = t.load_servers();
             let mut caption = vec![text(format!(
-                "Bars: mean utilization by partition rank (1 = hottest in each trial); dots: peak-window utilization, mean over trials; triangles: its p95; red line: limit; dashed: headroom {}.",
+                "Bars: mean utilization by {server} rank (1 = hottest in each trial); dots: peak-window utilization, mean over trials; triangles: its p95; red line: limit; dashed: headroom {}.",
                 axis(r.headroom)
             ))];
-            if t.partition_ranks.len() > MAX_LOAD_RANKS {
+            if server != "partition" {
                 caption.push(text(format!(
-                    " The {MAX_LOAD_RANKS} hottest of {} partition ranks are shown.",
-                    count(t.partition_ranks.len())
+                    " The store limits each {server}, not each partition: the chart ranks the {server}s, every table's load on them summed."
                 )));
             }
-            ("partition load vs limit", caption)
+            if ranks.len() > MAX_LOAD_RANKS {
+                caption.push(text(format!(
+                    " The {MAX_LOAD_RANKS} hottest of {} {server} ranks are shown.",
+                    count(ranks.len())
+                )));
+            }
+            let alt = if server == "partition" {
+                "partition load vs limit"
+            } else {
+                "node load vs limit"
+            };
+            (alt, caption)
         }
-        "heatmap" => (
-            "partition × time heatmap",
-            vec![text(format!(
-                "Key Visualizer view: time across, partitions down in key-space order; colour is the peak-window utilization in each step of {} (representative trial); red cells are at or over the limit (throttled).",
-                duration(t.timeseries.step_s)
-            ))],
-        ),
+        "heatmap" => {
+            let rows = t.timeseries.row_label.as_str();
+            if rows.is_empty() || rows == "partition" {
+                (
+                    "partition × time heatmap",
+                    vec![text(format!(
+                        "Key Visualizer view: time across, partitions down in key-space order; colour is the peak-window utilization in each step of {} (representative trial); red cells are at or over the limit (throttled).",
+                        duration(t.timeseries.step_s)
+                    ))],
+                )
+            } else {
+                (
+                    "node × time heatmap",
+                    vec![text(format!(
+                        "Time across, {rows}s down; colour is each {rows}'s peak-window utilization in each step of {} (representative trial); red cells are at or over the limit (throttled). The store limits {rows}s, not partitions: timeseries.csv's `partition` column holds the {rows} number.",
+                        duration(t.timeseries.step_s)
+                    ))],
+                )
+            }
+        }
         "growth" => (
             "item collection growth vs ceiling",
             vec![text("Largest item collection by day: mean over trials with the p05–p95 band, the item-collection ceiling (red) and the mean day of the first breach (dashed).")],

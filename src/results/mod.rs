@@ -318,6 +318,22 @@ impl TableResults {
             .map_or(partitions, |n| partitions.max(n.peak_utilization.p95))
     }
 
+    /// What the load chart ranks: the partitions where the store limits
+    /// them, else the nodes where it limits those (Cassandra, ScyllaDB,
+    /// Redis Cluster: a partition has no limit of its own, so its
+    /// utilization is 0 and a chart of partitions is blank) — as (what a
+    /// row is, how many there are, their ranks).
+    pub fn load_servers(&self) -> (&str, usize, &[PartitionRank]) {
+        match &self.nodes {
+            Some(n)
+                if !self.has_partition_limit() && n.limits_per_s.iter().any(Option::is_some) =>
+            {
+                (n.label.as_str(), n.count, &n.ranks)
+            }
+            _ => ("partition", self.partitions, &self.partition_ranks),
+        }
+    }
+
     /// Whether the store limits each partition's throughput (reads,
     /// writes or both).
     pub fn has_partition_limit(&self) -> bool {
