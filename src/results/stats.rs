@@ -217,9 +217,13 @@ impl Proportion {
         let denom = 1.0 + z2 / n_f;
         let centre = (p + z2 / (2.0 * n_f)) / denom;
         let half = Z95 * (p * (1.0 - p) / n_f + z2 / (4.0 * n_f * n_f)).sqrt() / denom;
+        // At k = 0 the lower bound is 0 and at k = n the upper is 1
+        // exactly (centre ∓ half cancel); computed, they round to ±1e-18.
+        let lower = if k == 0 { 0.0 } else { (centre - half).max(0.0) };
+        let upper = if k >= n { 1.0 } else { (centre + half).min(1.0) };
         Proportion {
             mean: p,
-            ci95: [(centre - half).max(0.0), (centre + half).min(1.0)],
+            ci95: [lower, upper],
         }
     }
 }
@@ -280,5 +284,16 @@ mod tests {
         let p = Proportion::wilson(10, 100);
         assert!((p.ci95[0] - 0.0552).abs() < 1e-3, "{:?}", p);
         assert!((p.ci95[1] - 0.1744).abs() < 1e-3, "{:?}", p);
+        // None of n: [0, z²/(n + z²)] (0.0370 at n = 100), 0 exactly; all
+        // of n: [n/(n + z²), 1], 1 exactly (a summary.json read 3.47e-18).
+        for n in [1, 7, 100, 250] {
+            let none = Proportion::wilson(0, n);
+            let z2 = Z95 * Z95;
+            assert_eq!(none.ci95[0], 0.0);
+            assert!((none.ci95[1] - z2 / (n as f64 + z2)).abs() < 1e-12);
+            let all = Proportion::wilson(n, n);
+            assert_eq!(all.ci95[1], 1.0);
+            assert!((all.ci95[0] - n as f64 / (n as f64 + z2)).abs() < 1e-12);
+        }
     }
 }
