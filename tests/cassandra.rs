@@ -303,7 +303,37 @@ fn the_load_chart_ranks_nodes_where_the_store_limits_nodes() {
     assert!(ranks.iter().all(|x| x.mean_utilization > 0.0), "{ranks:?}");
     let charts = vec![std::path::PathBuf::from(format!("load-{}.png", t.name))];
     let md = keyheat::report::markdown(&r, &charts);
-    assert!(md.contains(&format!("![{}: node load vs limit]", t.name)), "{md}");
+    assert!(
+        md.contains(&format!("![{}: node load vs limit]", t.name)),
+        "{md}"
+    );
     assert!(md.contains("mean utilization by node rank"), "{md}");
     assert_eq!(t.timeseries.row_label, "node");
+}
+
+/// The report's key figures carry the row count where the store warns on
+/// rows (a new user's failing partition_rows had no row in them): the
+/// akka journal's busiest partition passes 100,000 rows after ≈ 8 minutes
+/// (204 events/s: 100,000 ÷ 204 = 490 s), shown as a day and in minutes.
+/// A store without a row warning (DynamoDB) shows no such rows.
+#[test]
+fn key_figures_show_the_row_count_where_the_store_warns_on_rows() {
+    let r = run_case("scenarios/akka-journal-unbucketed.toml", 8);
+    let md = keyheat::report::markdown(&r, &[]);
+    let line = |start: &str| {
+        md.lines()
+            .find(|l| l.starts_with(start))
+            .unwrap_or_else(|| panic!("no `{start}` row in:\n{md}"))
+            .to_string()
+    };
+    assert!(line("| row warning per item collection |").contains("100,000 rows"));
+    let breach = line("| first row-count breach:");
+    assert!(
+        breach.contains("(8.1") && breach.contains(" min) ["),
+        "{breach}"
+    );
+    line("| most rows in an item collection, mean [95% CI]; p95 |");
+    let r = run_case("scenarios/orders-by-date.toml", 4);
+    let md = keyheat::report::markdown(&r, &[]);
+    assert!(!md.contains("row-count breach"), "{md}");
 }

@@ -671,8 +671,9 @@ pub(super) fn key_figures(r: &RunResults) -> TextTable {
         format!("{unit_r} + {unit_w}")
     };
     let horizon = format!("{}-day", sig3(r.horizon_days));
+    let horizon_text = horizon.clone();
     type Row = (String, Box<dyn Fn(&TableResults) -> String>);
-    let rows: Vec<Row> = vec![
+    let mut rows: Vec<Row> = vec![
         ("partitions".into(), Box::new(|t| count(t.partitions))),
         (
             format!("read limit per partition ({unit_r}/s)"),
@@ -756,6 +757,50 @@ pub(super) fn key_figures(r: &RunResults) -> TextTable {
             Box::new(|t| count(t.fan_out as usize)),
         ),
     ];
+    // Rows per item collection, where the store warns on them (Cassandra's
+    // values, ScyllaDB's rows): after the collection's bytes.
+    if r.tables.iter().any(|t| t.partition_rows_limit.is_some()) {
+        let at = rows
+            .iter()
+            .position(|(name, _)| name.starts_with("first item-collection breach"))
+            .map_or(rows.len(), |i| i + 1);
+        let row_rows: Vec<Row> = vec![
+            (
+                "most rows in an item collection, mean [95% CI]; p95".into(),
+                Box::new(|t| {
+                    if t.partition_rows_limit.is_none() {
+                        return "—".to_string();
+                    }
+                    let rows = |x: f64| count(x.round() as usize);
+                    format!(
+                        "{}; p95 {}",
+                        mean_ci(&t.max_partition_rows, rows),
+                        rows(t.max_partition_rows.p95)
+                    )
+                }),
+            ),
+            (
+                "row warning per item collection".into(),
+                Box::new(|t| {
+                    t.partition_rows_limit
+                        .map_or("—".to_string(), |l| format!("{} rows", count(l as usize)))
+                }),
+            ),
+            (
+                "first row-count breach: mean day [95% CI]; probability [95% CI]".into(),
+                Box::new({
+                    let horizon = horizon_text.clone();
+                    move |t| {
+                        if t.partition_rows_limit.is_none() {
+                            return "—".to_string();
+                        }
+                        breach(&t.rows_breach, &horizon)
+                    }
+                }),
+            ),
+        ];
+        rows.splice(at..at, row_rows);
+    }
     let mut head = vec!["figure".to_string()];
     head.extend(r.tables.iter().map(|t| t.name.clone()));
     let right: Vec<bool> = (0..head.len()).map(|i| i > 0).collect();
@@ -780,17 +825,28 @@ fn proportion(p: &Proportion) -> String {
 }
 
 fn breach(b: &Breach, horizon: &str) -> String {
+    // A breach within the first day also in hours or minutes (day 0.226 is
+    // 5.42 h).
+    let within_a_day = |day: f64| {
+        if day < 1.0 {
+            format!(" ({})", crate::format::duration(day * 86_400.0))
+        } else {
+            String::new()
+        }
+    };
     match (b.mean_day.filter(|d| d.is_finite()), b.ci95) {
         (Some(day), Some([lo, hi])) => format!(
-            "day {} [{}, {}]; probability {}",
+            "day {}{} [{}, {}]; probability {}",
             sig3(day),
+            within_a_day(day),
             sig3(lo),
             sig3(hi),
             proportion(&b.probability)
         ),
         (Some(day), None) => format!(
-            "day {}; probability {}",
+            "day {}{}; probability {}",
             sig3(day),
+            within_a_day(day),
             proportion(&b.probability)
         ),
         (None, _) => format!(

@@ -219,8 +219,16 @@ impl Proportion {
         let half = Z95 * (p * (1.0 - p) / n_f + z2 / (4.0 * n_f * n_f)).sqrt() / denom;
         // At k = 0 the lower bound is 0 and at k = n the upper is 1
         // exactly (centre ∓ half cancel); computed, they round to ±1e-18.
-        let lower = if k == 0 { 0.0 } else { (centre - half).max(0.0) };
-        let upper = if k >= n { 1.0 } else { (centre + half).min(1.0) };
+        let lower = if k == 0 {
+            0.0
+        } else {
+            (centre - half).max(0.0)
+        };
+        let upper = if k >= n {
+            1.0
+        } else {
+            (centre + half).min(1.0)
+        };
         Proportion {
             mean: p,
             ci95: [lower, upper],
