@@ -333,6 +333,14 @@ fn key_figures_show_the_row_count_where_the_store_warns_on_rows() {
         "{breach}"
     );
     line("| most rows in an item collection, mean [95% CI]; p95 |");
+    // The breach chart's curve steps at the trials' breach days (≈ 0.0057),
+    // not at the growth grid's first day after 0 (≈ 3 days).
+    let curve = &r.tables[0].rows_breach_curve;
+    let first_certain = curve
+        .iter()
+        .find(|p| p.1 == 1.0)
+        .expect("every trial breaches");
+    assert!(first_certain.0 < 0.01, "{curve:?}");
     let r = run_case("scenarios/orders-by-date.toml", 4);
     let md = keyheat::report::markdown(&r, &[]);
     assert!(!md.contains("row-count breach"), "{md}");
