@@ -553,7 +553,25 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
                     set
                 };
                 let own = std::mem::take(&mut d.variants);
-                let name = d.name.clone();
+                // Named by its scenario name; where that is the base's or
+                // an earlier design's (two drafts of one design), by its
+                // file name, so the tables tell the files apart.
+                let taken = |n: &str| n == base.name || base.variants.iter().any(|v| v.name == n);
+                let name = if taken(&d.name) {
+                    let stem = path.file_stem().map_or_else(
+                        || path.display().to_string(),
+                        |s| s.to_string_lossy().into_owned(),
+                    );
+                    let mut name = stem.clone();
+                    let mut k = 2;
+                    while taken(&name) {
+                        name = format!("{stem} ({k})");
+                        k += 1;
+                    }
+                    name
+                } else {
+                    d.name.clone()
+                };
                 base.variants.push(crate::scenario::Variant {
                     name: name.clone(),
                     set: from(Vec::new()),

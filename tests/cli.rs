@@ -467,6 +467,36 @@ fn a_closed_stdout_is_not_a_panic() {
     }
 }
 
+/// Two drafts of one design (the same `name` in two files) are told apart
+/// by their file names: a new user's second draft was labelled by the
+/// scenario name beside `base`, which left them guessing which was which.
+#[test]
+fn compare_names_a_design_of_the_bases_name_by_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let draft = dir.path().join("orders-draft-2.toml");
+    let text = std::fs::read_to_string(root().join("scenarios/orders-by-date.toml")).unwrap();
+    std::fs::write(&draft, text).unwrap();
+    let out = dir.path().join("out");
+    let assert = keyheat()
+        .args(["compare", "scenarios/orders-by-date.toml"])
+        .arg(&draft)
+        .args(["--trials", "4", "--quiet", "--out"])
+        .arg(&out)
+        .current_dir(root())
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).to_string();
+    let rows: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("base ") || l.starts_with("orders-draft-2 "))
+        .collect();
+    assert_eq!(rows.len(), 2, "{stdout}");
+    assert!(
+        !stdout.lines().any(|l| l.starts_with("orders-by-date ")),
+        "{stdout}"
+    );
+}
+
 /// One file given twice (by two spellings of its path) is refused before
 /// anything runs, naming the path: compare takes each design once.
 #[test]
