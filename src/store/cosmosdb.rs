@@ -361,16 +361,24 @@ impl CosmosDb {
         self.throughput.max(MIN_RU_PER_GB * bytes / 1e9)
     }
 
+    /// Physical partitions with `table.initial_bytes` stored: the set
+    /// `partitions` (a day-0 count) or the throughput's, and in either
+    /// case at least the data's (a partition holds at most
+    /// `partition_storage`: a set count of 4 kept 7.43 TB on 4 partitions).
     fn partitions_for(&self, table: &TableDemand) -> usize {
-        self.partitions.unwrap_or_else(|| {
-            Self::physical_partitions(
-                table.initial_bytes,
-                self.highest_throughput
-                    .max(self.throughput_for(table.initial_bytes)),
-                self.partition_ru,
-                self.partition_storage,
-            )
-        })
+        let ru = match self.partitions {
+            Some(_) => 0.0,
+            None => self
+                .highest_throughput
+                .max(self.throughput_for(table.initial_bytes)),
+        };
+        let derived = Self::physical_partitions(
+            table.initial_bytes,
+            ru,
+            self.partition_ru,
+            self.partition_storage,
+        );
+        self.partitions.map_or(derived, |p| p.max(derived))
     }
 
     fn was_set(&self, name: &str) -> bool {
@@ -417,7 +425,10 @@ impl CosmosDb {
             f(
                 "partitions",
                 match self.partitions {
-                    Some(p) => p.to_string(),
+                    Some(p) => format!(
+                        "{p} (set), and as data grows max({p}, ceil(size ÷ {}))",
+                        gb(self.partition_storage)
+                    ),
                     None => format!(
                         "max(ceil(highest RU/s ÷ {}), ceil(size ÷ {})) = {} for an empty container",
                         exact(self.partition_ru),
@@ -794,6 +805,14 @@ mod tests {
         // 120 GB at 400 RU/s: storage sets 3 partitions of 133 RU/s.
         let l = model().layout(&demand(120e9));
         assert_eq!(l.partitions, 3);
+        // A set count is day 0's: 7.43 TB still takes ceil(7,430 ÷ 50) =
+        // 149 partitions of at most 50 GB (a set 4 held it on 4), and the
+        // 20,000 RU/s spread over them: 134 each.
+        let m = model_with(&[("throughput", n(20_000.0)), ("partitions", n(4.0))]).unwrap();
+        assert_eq!(m.layout(&demand(0.0)).partitions, 4);
+        let l = m.layout(&demand(7.43e12));
+        assert_eq!(l.partitions, 149);
+        assert!((l.combined_limit_per_s.unwrap() - 20_000.0 / 149.0).abs() < 1e-9);
     }
 
     #[test]
