@@ -1897,6 +1897,22 @@ fn natural_mistakes_are_answered_with_the_users_own_values() {
     ));
     assert!(s.warnings.is_empty(), "{:?}", s.warnings);
 
+    // A Cosmos DB partition key path where the value was meant.
+    let s = ok(&base_with(
+        "partition_key = \"CUSTOMER#{customer}\"",
+        "partition_key = \"/customerId\"",
+    ));
+    let shown: Vec<String> = s.warnings.iter().map(ToString::to_string).collect();
+    assert_eq!(shown.len(), 1, "{shown:?}");
+    assert!(
+        shown[0].contains("partition_key `/customerId` looks like a partition key path")
+            && shown[0].contains(
+                "fix: write the value it takes, from an entity: partition_key = \"{customer}\""
+            ),
+        "{}",
+        shown[0]
+    );
+
     let bucketed = base_with("item_size = \"2KB\"", "item_size = \"2KB\"\nsort_key = \"{time}\"\nbucket = 1")
         .replace("partition_key = \"CUSTOMER#{customer}\"", "partition_key = \"CUSTOMER#{customer}#{bucket}\"")
         + "\n[[access_pattern]]\nname = \"Last 3 days\"\ntable = \"orders\"\noperation = \"query\"\nrate = 5\nby = \"customer\"\nrange = \"3d\"\n";

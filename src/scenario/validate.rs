@@ -179,6 +179,7 @@ pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
     hot_set_warnings(&root, &entities, &mut warnings)?;
     long_bucket_warnings(&root, &simulation, &mut warnings)?;
     literal_brace_warnings(&root, &entities, &mut warnings)?;
+    key_path_warnings(&root, &entities, &mut warnings)?;
     bare_growth_warnings(&root, &mut warnings)?;
     let ordered = store.orders_keys();
     // An error past here carries the warnings so far as notes: a bucket
@@ -2511,6 +2512,44 @@ fn empty_table_warnings(
                 "set initial_items to the items each partition key already holds at day 0 (e.g. initial_items = 1 for one item per key), or add the put pattern that fills the table",
             ));
         }
+    }
+    Ok(())
+}
+
+/// A partition key written as a Cosmos DB or Firestore path (`/tenantId`,
+/// `/orders/customerId`) with no placeholder is one literal key for every
+/// item, where the path's field was meant (a new user's `"/tenantId"`
+/// passed `check`). Warned where written, the fix naming the declared
+/// entity whose name the path's last field starts with, when one does.
+fn key_path_warnings(
+    root: &Section,
+    entities: &[Entity],
+    warnings: &mut Vec<Warning>,
+) -> Result<()> {
+    for section in key_sections(root)? {
+        let Some(f) = section.get("partition_key") else {
+            continue;
+        };
+        let Ok(text) = f.str("") else { continue };
+        if !text.starts_with('/') || text.contains('{') {
+            continue;
+        }
+        let field = text.rsplit('/').next().unwrap_or("");
+        let lower = field.to_ascii_lowercase();
+        let entity = entities
+            .iter()
+            .filter(|e| !e.name.is_empty() && lower.starts_with(&e.name.to_ascii_lowercase()))
+            .max_by_key(|e| e.name.len())
+            .map_or("customer", |e| e.name.as_str());
+        warnings.push(warning(
+            &f,
+            format!(
+                "partition_key `{text}` looks like a partition key path, but keyheat's partition_key is the key's value: every item gets the text `{text}`, one key for all"
+            ),
+            format!(
+                "write the value it takes, from an entity: partition_key = \"{{{entity}}}\" (the path's field `{field}` as an entity's instance)"
+            ),
+        ));
     }
     Ok(())
 }
