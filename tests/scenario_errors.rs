@@ -1859,6 +1859,33 @@ fn natural_mistakes_are_answered_with_the_users_own_values() {
         "{e}"
     );
 
+    let e = error(&base_with("operation = \"put\"", "operation = \"replace\""));
+    assert!(e.contains("keyheat calls this operation `update`"), "{e}");
+    let e = error(&base_with("operation = \"put\"", "operation = \"read\""));
+    assert!(
+        e.contains("keyheat has two reads: `get` and `query`")
+            && e.contains("fix: write operation = \"get\" (")
+            && e.contains(" or operation = \"query\" ("),
+        "{e}"
+    );
+    let e = error(&base_with(
+        "by = \"customer\"",
+        "by = \"customer\"\nconsistency = \"session\"",
+    ));
+    assert!(
+        e.contains("`session` is a Cosmos DB account level")
+            && e.contains("[store] default_consistency = \"session\""),
+        "{e}"
+    );
+    let e = error(&base_with(
+        "kind = \"dynamodb\"",
+        "kind = \"dynamodb\"\n[simulation]\ngrowth = \"6%\"",
+    ));
+    assert!(
+        e.contains("fix: write it like growth = \"6%/month\""),
+        "{e}"
+    );
+
     let e = error(&base_with(
         "count = 1000",
         "count = 1000\npopularity = { distribution = \"hotspot\", hot_fraction = 0.01, hot_share = \"30%\" }",

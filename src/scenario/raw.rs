@@ -530,6 +530,21 @@ impl<'a, 'i> Field<'a, 'i> {
                 ),
             ));
         }
+        // A word for both of keyheat's reads.
+        if ["read", "select", "fetch"].contains(&lower.as_str())
+            && words().any(|w| w == "get")
+            && words().any(|w| w == "query")
+        {
+            return Err(self.error(
+                format!("unknown value `{text}`; keyheat has two reads: `get` and `query`"),
+                format!(
+                    "write {key} = \"get\" ({}) or {key} = \"query\" ({})",
+                    operation_meaning("get"),
+                    operation_meaning("query"),
+                    key = self.last_key()
+                ),
+            ));
+        }
         Err(match did_you_mean(text, words()) {
             Some(close) => self.error(
                 format!("unknown value `{text}`; did you mean `{close}`?"),
@@ -610,6 +625,9 @@ const OPERATION_SYNONYMS: [(&str, &[&str]); 6] = [
             "updateone",
             "modify",
             "patch",
+            "replace",
+            "replaceitem",
+            "replaceone",
             "incr",
             "increment",
         ],

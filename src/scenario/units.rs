@@ -391,14 +391,16 @@ pub fn corrected_rate(text: &str, message: &str) -> Option<String> {
 /// percentage (a minus sign kept) and its period after `/`, `per`, `a` or
 /// `each`, or as `monthly`, `yearly`, `annually`, `weekly`, `daily`:
 /// `"4% per month"` → `"4%/month"`, `"20% a year"` → `"20%/year"`,
-/// `"3% monthly"` → `"3%/month"`. Only when the result parses, so a fix
-/// line never offers a number the user did not write.
+/// `"3% monthly"` → `"3%/month"`, and a bare `"6%"` → `"6%/month"`. Only
+/// when the result parses, so a fix line never offers a number the user
+/// did not write.
 ///
 /// ```
 /// use keyheat::scenario::units::salvaged_growth;
 /// assert_eq!(salvaged_growth("4% per month").as_deref(), Some("4%/month"));
 /// assert_eq!(salvaged_growth("20 % a year").as_deref(), Some("20%/year"));
 /// assert_eq!(salvaged_growth("-2.5% weekly").as_deref(), Some("-2.5%/week"));
+/// assert_eq!(salvaged_growth("6%").as_deref(), Some("6%/month"));
 /// assert_eq!(salvaged_growth("1%/days").as_deref(), Some("1%/day"));
 /// assert_eq!(salvaged_growth("4 per month"), None);
 /// assert_eq!(salvaged_growth("fast"), None);
@@ -413,7 +415,11 @@ pub fn salvaged_growth(text: &str) -> Option<String> {
     let rest = rest.strip_prefix('%')?.trim().to_ascii_lowercase();
     let rest = rest.strip_prefix('/').unwrap_or(&rest).trim();
     let mut words = rest.split_whitespace();
-    let mut word = words.next()?;
+    // A bare percentage ("6%") names no period: a month, the usual one.
+    let Some(mut word) = words.next() else {
+        let candidate = format!("{sign}{number}%/month");
+        return parse_growth(&candidate).is_ok().then_some(candidate);
+    };
     if matches!(word, "per" | "a" | "an" | "each" | "every") {
         word = words.next()?;
     }

@@ -2516,6 +2516,21 @@ fn empty_table_warnings(
     Ok(())
 }
 
+/// A pattern's `consistency` written as one of Cosmos DB's account levels
+/// (`session`, `bounded_staleness`, `consistent_prefix`): the error says
+/// where those go ([store] `default_consistency`), other errors as they are.
+fn account_level(f: &Field, e: Error) -> Error {
+    let Ok(text) = f.str("") else { return e };
+    let level = text.to_ascii_lowercase().replace([' ', '-'], "_");
+    if !["session", "bounded_staleness", "consistent_prefix"].contains(&level.as_str()) {
+        return e;
+    }
+    f.error(
+        format!("unknown value `{text}`: a pattern's consistency is eventual, strong or transactional; `{level}` is a Cosmos DB account level"),
+        format!("set it for the account in [store] default_consistency = \"{level}\" (session and consistent_prefix reads cost 1×, bounded_staleness and strong 2×), and remove consistency here or write consistency = \"eventual\""),
+    )
+}
+
 /// A partition key written as a Cosmos DB or Firestore path (`/tenantId`,
 /// `/orders/customerId`) with no placeholder is one literal key for every
 /// item, where the path's field was meant (a new user's `"/tenantId"`
@@ -2730,7 +2745,7 @@ fn access_patterns(
             None => 1,
         };
         let consistency = match section.get("consistency") {
-            Some(f) => f.word(CONSISTENCIES)?,
+            Some(f) => f.word(CONSISTENCIES).map_err(|e| account_level(&f, e))?,
             None => Consistency::Eventual,
         };
         let element_size = match (section.get("element_size"), operation) {
