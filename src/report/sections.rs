@@ -672,7 +672,6 @@ pub(super) fn key_figures(r: &RunResults) -> TextTable {
     };
     let horizon = format!("{}-day", sig3(r.horizon_days));
     let horizon_text = horizon.clone();
-    type Row = (String, Box<dyn Fn(&TableResults) -> String>);
     let mut rows: Vec<Row> = vec![
         ("partitions".into(), Box::new(|t| count(t.partitions))),
         (
@@ -764,42 +763,7 @@ pub(super) fn key_figures(r: &RunResults) -> TextTable {
             .iter()
             .position(|(name, _)| name.starts_with("first item-collection breach"))
             .map_or(rows.len(), |i| i + 1);
-        let row_rows: Vec<Row> = vec![
-            (
-                "most rows in an item collection, mean [95% CI]; p95".into(),
-                Box::new(|t| {
-                    if t.partition_rows_limit.is_none() {
-                        return "—".to_string();
-                    }
-                    let rows = |x: f64| count(x.round() as usize);
-                    format!(
-                        "{}; p95 {}",
-                        mean_ci(&t.max_partition_rows, rows),
-                        rows(t.max_partition_rows.p95)
-                    )
-                }),
-            ),
-            (
-                "row warning per item collection".into(),
-                Box::new(|t| {
-                    t.partition_rows_limit
-                        .map_or("—".to_string(), |l| format!("{} rows", count(l as usize)))
-                }),
-            ),
-            (
-                "first row-count breach: mean day [95% CI]; probability [95% CI]".into(),
-                Box::new({
-                    let horizon = horizon_text.clone();
-                    move |t| {
-                        if t.partition_rows_limit.is_none() {
-                            return "—".to_string();
-                        }
-                        breach(&t.rows_breach, &horizon)
-                    }
-                }),
-            ),
-        ];
-        rows.splice(at..at, row_rows);
+        rows.splice(at..at, row_count_rows(horizon_text));
     }
     let mut head = vec!["figure".to_string()];
     head.extend(r.tables.iter().map(|t| t.name.clone()));
@@ -813,6 +777,46 @@ pub(super) fn key_figures(r: &RunResults) -> TextTable {
         })
         .collect();
     TextTable { head, right, rows }
+}
+
+/// A key-figures row: its name, and its text for a table.
+type Row = (String, Box<dyn Fn(&TableResults) -> String>);
+
+/// The key figures' rows of an item collection's row count, row warning
+/// and first row-count breach (`—` for a table without a row warning).
+fn row_count_rows(horizon: String) -> Vec<Row> {
+    vec![
+        (
+            "most rows in an item collection, mean [95% CI]; p95".into(),
+            Box::new(|t| {
+                if t.partition_rows_limit.is_none() {
+                    return "—".to_string();
+                }
+                let rows = |x: f64| count(x.round() as usize);
+                format!(
+                    "{}; p95 {}",
+                    mean_ci(&t.max_partition_rows, rows),
+                    rows(t.max_partition_rows.p95)
+                )
+            }),
+        ),
+        (
+            "row warning per item collection".into(),
+            Box::new(|t| {
+                t.partition_rows_limit
+                    .map_or("—".to_string(), |l| format!("{} rows", count(l as usize)))
+            }),
+        ),
+        (
+            "first row-count breach: mean day [95% CI]; probability [95% CI]".into(),
+            Box::new(move |t| {
+                if t.partition_rows_limit.is_none() {
+                    return "—".to_string();
+                }
+                breach(&t.rows_breach, &horizon)
+            }),
+        ),
+    ]
 }
 
 fn proportion(p: &Proportion) -> String {

@@ -2546,7 +2546,8 @@ fn key_path_warnings(
             continue;
         };
         let Ok(text) = f.str("") else { continue };
-        if !text.starts_with('/') || text.contains('{') {
+        // '\u{7b}' is the brace that opens a placeholder.
+        if !text.starts_with('/') || text.contains('\u{7b}') {
             continue;
         }
         let field = text.rsplit('/').next().unwrap_or("");
