@@ -580,9 +580,7 @@ fn partitions(
         .sum::<f64>()
         * size
         * 86_400.0;
-    let ttl_days = t.ttl_s.map_or(f64::INFINITY, |x| {
-        (x + store.expired_retention_s()) / 86_400.0
-    });
+    let ttl_days = crate::store::stored_for_s(t, store).map_or(f64::INFINITY, |x| x / 86_400.0);
     // Days of day-0 writes stored on `day`: ∫ e^{g·t} dt over the items
     // still stored (the last `ttl` days, and the store's retention past it).
     let days_written = |day: f64| {

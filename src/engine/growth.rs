@@ -255,9 +255,7 @@ impl GrowthPlan {
         let bucket_days = table.bucket_s.map(|b| b / DAY_S);
         // An item stays stored past its ttl while the store keeps it
         // (Cassandra's tombstones, until gc_grace_seconds).
-        let ttl_days = table
-            .ttl_s
-            .map(|t| (t + store.expired_retention_s()) / DAY_S);
+        let ttl_days = crate::store::stored_for_s(table, store).map(|t| t / DAY_S);
         let growth_days = horizon
             .min(bucket_days.unwrap_or(f64::INFINITY))
             .min(ttl_days.unwrap_or(f64::INFINITY));

@@ -365,19 +365,11 @@ fn variants_csv_gives_the_figure_the_variants_tables_compare() {
     let column = |r: &crate::results::RunResults| {
         let bytes = variants_csv(r).unwrap_or_default();
         let text = String::from_utf8_lossy(&bytes).into_owned();
-        let mut lines = text.lines();
-        let head: Vec<String> = lines
-            .next()
-            .unwrap_or_default()
-            .split(',')
-            .map(str::to_string)
-            .collect();
-        let row: Vec<String> = lines
-            .next()
-            .unwrap_or_default()
-            .split(',')
-            .map(str::to_string)
-            .collect();
+        let mut lines = text
+            .lines()
+            .map(|l| l.split(',').map(str::to_string).collect::<Vec<_>>());
+        let head = lines.next().unwrap_or_default();
+        let row = lines.next().unwrap_or_default();
         let at = |name: &str| head.iter().position(|h| h == name).map(|i| row[i].clone());
         (
             at("peak_utilization_p95"),

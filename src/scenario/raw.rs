@@ -496,8 +496,7 @@ impl<'a, 'i> Field<'a, 'i> {
         }
     }
 
-    /// One of the listed words, in any case; another store's name for an
-    /// operation (`insert`, `select`, `upsert`) is an error naming keyheat's.
+    /// One of the listed words, in any case.
     pub fn word<T: Copy>(&self, choices: &[(&str, T)]) -> Result<T> {
         let words = || choices.iter().map(|(w, _)| *w);
         let example = format!(
@@ -514,36 +513,6 @@ impl<'a, 'i> Field<'a, 'i> {
         // In any case (`Cassandra`, `PUT`): the words are all lower case.
         if let Some((_, v)) = choices.iter().find(|(w, _)| w.eq_ignore_ascii_case(text)) {
             return Ok(*v);
-        }
-        // Another store's or language's name for an operation.
-        let lower = text.to_ascii_lowercase();
-        if let Some((ours, _)) = OPERATION_SYNONYMS
-            .iter()
-            .find(|(ours, theirs)| theirs.contains(&lower.as_str()) && words().any(|w| w == *ours))
-        {
-            return Err(self.error(
-                format!("unknown value `{text}`; keyheat calls this operation `{ours}`"),
-                format!(
-                    "write {} = \"{ours}\" ({})",
-                    self.last_key(),
-                    operation_meaning(ours)
-                ),
-            ));
-        }
-        // A word for both of keyheat's reads.
-        if ["read", "select", "fetch"].contains(&lower.as_str())
-            && words().any(|w| w == "get")
-            && words().any(|w| w == "query")
-        {
-            return Err(self.error(
-                format!("unknown value `{text}`; keyheat has two reads: `get` and `query`"),
-                format!(
-                    "write {key} = \"get\" ({}) or {key} = \"query\" ({})",
-                    operation_meaning("get"),
-                    operation_meaning("query"),
-                    key = self.last_key()
-                ),
-            ));
         }
         Err(match did_you_mean(text, words()) {
             Some(close) => self.error(
@@ -592,59 +561,6 @@ impl<'a, 'i> Field<'a, 'i> {
             key_span: node.span(),
             node,
         }
-    }
-}
-
-/// Other names for keyheat's operations: each store's or query language's
-/// word (CQL and SQL `INSERT`/`SELECT`, MongoDB's `insertOne`/`find`,
-/// DynamoDB's `PutItem`/`GetItem`), matched in lower case.
-const OPERATION_SYNONYMS: [(&str, &[&str]); 6] = [
-    (
-        "put",
-        &[
-            "insert",
-            "insertone",
-            "insertmany",
-            "putitem",
-            "upsert",
-            "create",
-            "set",
-            "zadd",
-            "hset",
-        ],
-    ),
-    (
-        "get",
-        &["getitem", "findone", "lookup", "hget", "hgetall", "zscore"],
-    ),
-    ("query", &["find", "zrange", "zrevrange", "lrange"]),
-    (
-        "update",
-        &[
-            "updateitem",
-            "updateone",
-            "modify",
-            "patch",
-            "replace",
-            "replaceitem",
-            "replaceone",
-            "incr",
-            "increment",
-        ],
-    ),
-    ("delete", &["deleteitem", "deleteone", "remove", "del"]),
-    ("append", &["push", "rpush", "lpush", "list_append"]),
-];
-
-/// What keyheat's operation `op` does, for an error's fix.
-fn operation_meaning(op: &str) -> &'static str {
-    match op {
-        "put" => "writes a new item under its whole key: CQL/SQL INSERT, PutItem, insertOne, SET",
-        "get" => "reads one item by its key: GetItem, findOne, a point read, GET",
-        "query" => "reads a partition's items in sort-key order: Query, CQL SELECT … WHERE pk = ?, find by the shard key, ZRANGE",
-        "update" => "changes an existing item in place: UpdateItem, CQL UPDATE, updateOne",
-        "delete" => "removes an item: DeleteItem, CQL DELETE, deleteOne, DEL",
-        _ => "adds an element to a list or set attribute in an existing item",
     }
 }
 

@@ -101,6 +101,93 @@ pub fn list<'a>(words: impl IntoIterator<Item = &'a str>) -> String {
     }
 }
 
+/// The fix for a word another API uses for one of keyheat's operations
+/// (`insert`, `upsert`, `findOne`, `replace`; `read` for either read), as
+/// (message, fix) for the field `key`; None for any other word (the
+/// did-you-mean hint then applies).
+///
+/// ```
+/// use keyheat::scenario::suggest::other_operation_name;
+/// let (message, fix) = other_operation_name("INSERT", "operation").unwrap();
+/// assert_eq!(message, "unknown value `INSERT`; keyheat calls this operation `put`");
+/// assert!(fix.starts_with("write operation = \"put\" (writes a new item"));
+/// assert!(other_operation_name("read", "operation").unwrap().0.contains("`get` and `query`"));
+/// assert_eq!(other_operation_name("putt", "operation"), None);
+/// ```
+pub fn other_operation_name(text: &str, key: &str) -> Option<(String, String)> {
+    let lower = text.to_ascii_lowercase();
+    if ["read", "select", "fetch"].contains(&lower.as_str()) {
+        return Some((
+            format!("unknown value `{text}`; keyheat has two reads: `get` and `query`"),
+            format!(
+                "write {key} = \"get\" ({}) or {key} = \"query\" ({})",
+                operation_meaning("get"),
+                operation_meaning("query")
+            ),
+        ));
+    }
+    let (ours, _) = OPERATION_SYNONYMS
+        .iter()
+        .find(|(_, theirs)| theirs.contains(&lower.as_str()))?;
+    Some((
+        format!("unknown value `{text}`; keyheat calls this operation `{ours}`"),
+        format!("write {key} = \"{ours}\" ({})", operation_meaning(ours)),
+    ))
+}
+
+/// Other names for keyheat's operations: each store's or query language's
+/// word (CQL and SQL `INSERT`/`SELECT`, MongoDB's `insertOne`/`find`,
+/// DynamoDB's `PutItem`/`GetItem`), matched in lower case.
+const OPERATION_SYNONYMS: [(&str, &[&str]); 6] = [
+    (
+        "put",
+        &[
+            "insert",
+            "insertone",
+            "insertmany",
+            "putitem",
+            "upsert",
+            "create",
+            "set",
+            "zadd",
+            "hset",
+        ],
+    ),
+    (
+        "get",
+        &["getitem", "findone", "lookup", "hget", "hgetall", "zscore"],
+    ),
+    ("query", &["find", "zrange", "zrevrange", "lrange"]),
+    (
+        "update",
+        &[
+            "updateitem",
+            "updateone",
+            "modify",
+            "patch",
+            "replace",
+            "replaceitem",
+            "replaceone",
+            "incr",
+            "increment",
+        ],
+    ),
+    ("delete", &["deleteitem", "deleteone", "remove", "del"]),
+    ("append", &["push", "rpush", "lpush", "list_append"]),
+];
+
+/// What keyheat's operation `op` does, for an error's fix.
+fn operation_meaning(op: &str) -> &'static str {
+    match op {
+        "put" => "writes a new item under its whole key: CQL/SQL INSERT, PutItem, insertOne, SET",
+        "get" => "reads one item by its key: GetItem, findOne, a point read, GET",
+        "query" => "reads a partition's items in sort-key order: Query, CQL SELECT … WHERE pk = ?, find by the shard key, ZRANGE",
+        "update" => "changes an existing item in place: UpdateItem, CQL UPDATE, updateOne",
+        "delete" => "removes an item: DeleteItem, CQL DELETE, deleteOne, DEL",
+        _ => "adds an element to a list or set attribute in an existing item",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2711,7 +2711,13 @@ fn access_patterns(
                 one_of(OPERATIONS.iter().map(|o| o.0))
             ),
         )?;
-        let operation = op_field.word(OPERATIONS)?;
+        let operation = op_field.word(OPERATIONS).map_err(|e| {
+            let named = op_field
+                .str("")
+                .ok()
+                .and_then(|t| super::suggest::other_operation_name(t, "operation"));
+            named.map_or(e, |(message, fix)| op_field.error(message, fix))
+        })?;
         let (rate_per_s, peak_factor) = pattern_rate(&section, simulation)?;
         if let Some(f) = section.get("peak_factor").filter(|_| peak_factor < 1.0) {
             warnings.push(warning(

@@ -534,6 +534,13 @@ pub(crate) fn figure(
     }
 }
 
+/// Seconds an item of `table` stays stored after its write: its `ttl` and
+/// the store's retention past it ([`StoreModel::expired_retention_s`]:
+/// Cassandra's tombstones); None without a ttl (kept for ever).
+pub fn stored_for_s(table: &crate::scenario::Table, store: &dyn StoreModel) -> Option<f64> {
+    table.ttl_s.map(|t| t + store.expired_retention_s())
+}
+
 /// Bytes of one index entry: the keys, the projected attributes and 100 B of
 /// overhead (DynamoDB Developer Guide, "item size of a secondary index":
 /// the table's primary key, the index key attributes, the projected
