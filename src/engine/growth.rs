@@ -846,12 +846,24 @@ impl GrowthPlan {
                 _ => c.keys,
             }
         };
-        // The last (keys, z) of each class: the grid asks in order.
+        // Each class's busiest key on each day of the grid, computed the
+        // first time it is asked (the rows, collection and item paths each
+        // walk the grid, and under a time bucket every point has its own
+        // key count, so its own z), and the last (keys, z) asked off the
+        // grid (a crossing's bisection).
+        let grid = self.grid();
+        let on_grid: Vec<std::cell::Cell<Option<KeySize>>> = (0..self.classes.len() * grid.len())
+            .map(|_| std::cell::Cell::new(None))
+            .collect();
         let last: Vec<std::cell::Cell<(f64, f64)>> = self
             .classes
             .iter()
             .map(|_| std::cell::Cell::new((f64::NAN, 0.0)))
             .collect();
+        let grid_index = |t: f64| {
+            let g = (t / self.horizon_days * (GRID_POINTS - 1) as f64).round();
+            (g >= 0.0 && (g as usize) < grid.len() && grid[g as usize] == t).then_some(g as usize)
+        };
         let z_of = |i: usize, c: &GrowthClass, t: f64| -> f64 {
             let n = keys_by(c, t);
             let (seen, z) = last[i].get();
@@ -862,20 +874,34 @@ impl GrowthPlan {
             last[i].set((n, z));
             z
         };
+        let key_size = |i: usize, c: &GrowthClass, t: f64| -> KeySize {
+            let cell = grid_index(t).map(|g| &on_grid[i * grid.len() + g]);
+            if let Some(k) = cell.and_then(std::cell::Cell::get) {
+                return k;
+            }
+            let k = self.busiest_key(
+                &sizes,
+                c,
+                self.effective_days(t),
+                z_of(i, c, t),
+                draws[i].1,
+                1.0,
+            );
+            if let Some(x) = cell {
+                x.set(Some(k));
+            }
+            k
+        };
         // A fresh class's key holds the one item its write made: its
         // collection is that item (the stored-item floor below), not a
         // normal quantile over unboundedly many keys (uniform 2–8 KB items
         // read 69 KB).
         let busiest_of = |t: f64, pick: fn(&KeySize) -> f64, fresh: bool| -> f64 {
-            let tau = self.effective_days(t);
             self.classes
                 .iter()
                 .enumerate()
                 .filter(|(_, c)| fresh || !c.fresh)
-                .map(|(i, c)| {
-                    let z = z_of(i, c, t);
-                    pick(&self.busiest_key(&sizes, c, tau, z, draws[i].1, 1.0))
-                })
+                .map(|(i, c)| pick(&key_size(i, c, t)))
                 .fold(0.0, f64::max)
         };
         let busiest = |t: f64, pick: fn(&KeySize) -> f64| busiest_of(t, pick, true);
@@ -923,7 +949,6 @@ impl GrowthPlan {
         });
         // Rows of the busiest collection: Poisson item arrivals (sd √(aτ)).
         let rows = |t: f64| busiest(t, |k| k.rows);
-        let grid = self.grid();
         let rows_by_day: Vec<f64> = grid.iter().map(|&t| rows(t)).collect();
         let rows_breach_day = self
             .rows_limit
@@ -1027,6 +1052,7 @@ struct Sizes {
 }
 
 /// One key's size after a stretch of growth (see [`GrowthPlan::busiest_key`]).
+#[derive(Clone, Copy)]
 struct KeySize {
     collection_bytes: f64,
     rows: f64,
