@@ -521,3 +521,61 @@ fn every_cosmos_and_firestore_figure_names_its_source() {
         assert!(figures.iter().any(|f| f.assumption), "{rel}");
     }
 }
+
+/// A strong account's reads: 2 RU per 1 KB point read where the pattern
+/// writes no consistency (the account's level), 1 RU where it writes
+/// `eventual` (a request may relax the account's level, never raise it).
+/// 1,000 reads/s of 1 KB items: 2,000 and 1,000 RU/s requested.
+#[test]
+fn a_pattern_that_writes_eventual_relaxes_a_strong_account() {
+    let design = |consistency: &str| {
+        format!(
+            r#"
+schema_version = 1
+name = "strong-account"
+[store]
+kind = "cosmosdb"
+throughput = 40000
+default_consistency = "strong"
+[simulation]
+seed = 3
+trials = 20
+duration = "10m"
+[[entity]]
+name = "device"
+count = 100000
+[[table]]
+name = "readings"
+partition_key = "{{device}}"
+item_size = "1KB"
+initial_items = 1
+[[access_pattern]]
+name = "Read"
+table = "readings"
+operation = "get"
+rate = 1000
+by = "device"
+{consistency}
+"#
+        )
+    };
+    let unwritten = crate::util::run(&design(""));
+    let relaxed = crate::util::run(&design("consistency = \"eventual\""));
+    let strong = crate::util::run(&design("consistency = \"strong\""));
+    let ru = |r: &RunResults| read_units_per_s(table(&r.tables, "readings"));
+    assert!(
+        (ru(&unwritten) - 2000.0).abs() < 2000.0 * 0.01,
+        "{}",
+        ru(&unwritten)
+    );
+    assert!(
+        (ru(&relaxed) - 1000.0).abs() < 1000.0 * 0.01,
+        "{}",
+        ru(&relaxed)
+    );
+    assert!(
+        (ru(&strong) - 2000.0).abs() < 2000.0 * 0.01,
+        "{}",
+        ru(&strong)
+    );
+}

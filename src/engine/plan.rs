@@ -1031,7 +1031,7 @@ fn scan_stream(
     let pages = (per_partition / SCAN_PAGE_BYTES).ceil().max(1.0);
     let cost = store.read_cost(
         Operation::Query,
-        p.consistency,
+        store.request_consistency(p.written_consistency()),
         per_partition / pages,
         (items / parts / pages).max(0.0),
     );
@@ -1185,7 +1185,7 @@ fn drawn_severity(
             p.index_writes(x)
                 * store.write_cost(
                     p.operation,
-                    p.consistency,
+                    store.request_consistency(p.written_consistency()),
                     crate::store::index_entry_bytes(table, i),
                 )
         })
@@ -1231,28 +1231,53 @@ fn drawn_severity(
             sizes.extend((0..n as usize).map(|_| item_bytes(&mut rng)));
             match p.operation {
                 // A Query rounds the summed size of the items it returns.
-                Operation::Query => {
-                    store.read_cost(p.operation, p.consistency, sizes.iter().sum(), n)
-                }
+                Operation::Query => store.read_cost(
+                    p.operation,
+                    store.request_consistency(p.written_consistency()),
+                    sizes.iter().sum(),
+                    n,
+                ),
                 // A (batch) get rounds each item; an empty get still costs the minimum.
-                Operation::Get if sizes.is_empty() => {
-                    store.read_cost(p.operation, p.consistency, 0.0, 0.0)
-                }
+                Operation::Get if sizes.is_empty() => store.read_cost(
+                    p.operation,
+                    store.request_consistency(p.written_consistency()),
+                    0.0,
+                    0.0,
+                ),
                 Operation::Get => sizes
                     .iter()
-                    .map(|&b| store.read_cost(p.operation, p.consistency, b, 1.0))
+                    .map(|&b| {
+                        store.read_cost(
+                            p.operation,
+                            store.request_consistency(p.written_consistency()),
+                            b,
+                            1.0,
+                        )
+                    })
                     .sum(),
                 Operation::Append => {
                     let grow = p.element_size.as_ref().map_or(0.0, |e| e.sample(&mut rng));
                     sizes
                         .iter()
-                        .map(|&b| store.write_cost(p.operation, p.consistency, b + grow))
+                        .map(|&b| {
+                            store.write_cost(
+                                p.operation,
+                                store.request_consistency(p.written_consistency()),
+                                b + grow,
+                            )
+                        })
                         .sum()
                 }
                 _ => {
                     sizes
                         .iter()
-                        .map(|&b| store.write_cost(p.operation, p.consistency, b))
+                        .map(|&b| {
+                            store.write_cost(
+                                p.operation,
+                                store.request_consistency(p.written_consistency()),
+                                b,
+                            )
+                        })
                         .sum::<f64>()
                         + lsi_cost * sizes.len() as f64
                 }

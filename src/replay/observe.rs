@@ -445,14 +445,21 @@ impl<'a> Observer<'a> {
             let s = &tp.streams[stream];
             let fan: f64 = s.subkeys.iter().map(|k| k.weight).sum::<f64>().max(1e-12);
             let unit = match agg.mean_bytes().filter(|_| tp.global_index_of.is_none()) {
-                Some(b) if s.is_write => {
+                Some(b) if s.is_write => self.store.write_cost(
+                    pattern.operation,
                     self.store
-                        .write_cost(pattern.operation, pattern.consistency, b)
-                }
+                        .request_consistency(pattern.written_consistency()),
+                    b,
+                ),
                 Some(b) => {
                     let items = f64::from(pattern.items.max(1)) / fan;
-                    self.store
-                        .read_cost(pattern.operation, pattern.consistency, b / fan, items)
+                    self.store.read_cost(
+                        pattern.operation,
+                        self.store
+                            .request_consistency(pattern.written_consistency()),
+                        b / fan,
+                        items,
+                    )
                 }
                 None => s.severity.mean,
             };

@@ -298,6 +298,7 @@ pub fn expand_copies(
                     .map(|e| e.to_string()),
                 items: 1,
                 consistency: Consistency::Eventual,
+                consistency_written: true,
                 element_size: None,
                 range_s: None,
                 index_key_changes: Vec::new(),

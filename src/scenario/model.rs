@@ -616,8 +616,12 @@ pub struct AccessPattern {
     pub by: Option<String>,
     /// Items touched per operation.
     pub items: u32,
-    /// Consistency of the operation.
+    /// Consistency of the operation (eventual where not written).
     pub consistency: Consistency,
+    /// Whether `consistency` was written: a read that does not say takes
+    /// the store's default (a Cosmos DB account's `default_consistency`),
+    /// one that says `eventual` relaxes it ([`AccessPattern::written_consistency`]).
+    pub consistency_written: bool,
     /// Bytes added to the item per `append`.
     pub element_size: Option<SizeDist>,
     /// Time span a `query` reads, seconds: over a bucketed table it spans
@@ -645,6 +649,11 @@ pub struct AccessPattern {
 }
 
 impl AccessPattern {
+    /// The consistency the pattern writes, `None` where it writes none.
+    pub fn written_consistency(&self) -> Option<Consistency> {
+        self.consistency_written.then_some(self.consistency)
+    }
+
     /// Writes this pattern makes to index `index` of its table per base
     /// write: 0 when it does not touch the index, 2 when it changes the
     /// index's key (delete the old entry, put the new one), else 1; 0 for reads.
@@ -653,7 +662,8 @@ impl AccessPattern {
     /// # use keyheat::scenario::*;
     /// # let mut p = AccessPattern { name: "u".into(), table: 0, index: None,
     /// #     operation: Operation::Update, rate_per_s: 100.0, peak_factor: 1.0, by: None,
-    /// #     items: 1, consistency: Consistency::Eventual, element_size: None, range_s: None,
+    /// #     items: 1, consistency: Consistency::Eventual, consistency_written: false,
+    /// #     element_size: None, range_s: None,
     /// #     index_key_changes: vec![0], index_untouched: vec![1], copies: None, cache: None,
     /// #     copy_of: None };
     /// assert_eq!(p.index_writes(0), 2.0);

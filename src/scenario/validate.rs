@@ -2751,6 +2751,7 @@ fn access_patterns(
             Some(f) => f.whole(1, MAX_ITEMS, "items = 20")? as u32,
             None => 1,
         };
+        let consistency_written = section.get("consistency").is_some();
         let consistency = match section.get("consistency") {
             Some(f) => f.word(CONSISTENCIES).map_err(|e| account_level(&f, e))?,
             None => Consistency::Eventual,
@@ -2817,6 +2818,7 @@ fn access_patterns(
             by,
             items,
             consistency,
+            consistency_written,
             element_size,
             range_s,
             index_key_changes,

@@ -57,8 +57,10 @@
 //!   0.4 RU per modified property: an ASSUMPTION (Microsoft publishes no
 //!   replace figure; measure `x-ms-request-charge`).
 //! - Strong and bounded-staleness reads cost twice as much ("Optimize request
-//!   cost"): patterns with `consistency = "strong"` or `"transactional"`, or
-//!   every read when `default_consistency` is `strong` / `bounded_staleness`.
+//!   cost"): patterns with `consistency = "strong"` or `"transactional"`, and
+//!   every read that writes no consistency when `default_consistency` is
+//!   `strong` / `bounded_staleness`; a pattern that writes `"eventual"`
+//!   relaxes the account's level (a request may relax it, never raise it).
 //! - Queries: `query_base_ru` (default 2.3 RU, an ASSUMPTION: Microsoft
 //!   publishes no query formula) plus one point read per returned item ("a
 //!   query that returns 1,000 1-KB items costs 1,000 RU", "Optimize request
@@ -343,12 +345,13 @@ impl CosmosDb {
         size + INDEX_TERM_RU * self.indexed_terms
     }
 
+    /// 2× for a read at strong (or bounded staleness) consistency, the
+    /// request's consistency as [`StoreModel::request_consistency`] gives it.
     fn read_multiplier(&self, consistency: Consistency) -> f64 {
-        let strong = matches!(
+        if matches!(
             consistency,
             Consistency::Strong | Consistency::Transactional
-        ) || self.default_consistency.doubles_reads();
-        if strong {
+        ) {
             2.0
         } else {
             1.0
@@ -545,7 +548,7 @@ impl CosmosDb {
             f(
                 "default_consistency",
                 format!(
-                    "{}: reads cost {} (strong and bounded staleness reads cost 2×; patterns with consistency = strong or transactional pay 2×)",
+                    "{}: reads that write no consistency cost {} (strong and bounded staleness reads cost 2×; patterns with consistency = strong or transactional pay 2×, with consistency = eventual 1×: a request may relax the account's level)",
                     self.default_consistency.as_str(),
                     if self.default_consistency.doubles_reads() { "2×" } else { "1×" }
                 ),
@@ -661,6 +664,20 @@ impl StoreModel for CosmosDb {
         }
     }
 
+    /// A read that writes no consistency runs at the account's default
+    /// (strong and bounded staleness: 2×); one that writes `eventual`
+    /// relaxes it, as a request may (`x-ms-consistency-level`: "the
+    /// consistency level can only be relaxed at the request level", Azure
+    /// Cosmos DB docs, "Consistency levels", configure the default
+    /// consistency level).
+    fn request_consistency(&self, written: Option<Consistency>) -> Consistency {
+        written.unwrap_or(if self.default_consistency.doubles_reads() {
+            Consistency::Strong
+        } else {
+            Consistency::Eventual
+        })
+    }
+
     fn write_cost(&self, op: Operation, _consistency: Consistency, bytes: f64) -> f64 {
         match op {
             // A replace deletes the old item and inserts the new one, each with its index terms.
@@ -769,13 +786,28 @@ mod tests {
     }
 
     #[test]
-    fn strong_account_doubles_every_read() {
+    fn strong_account_doubles_every_read_that_does_not_relax_it() {
         let m = model_with(&[(
             "default_consistency",
             SettingValue::Text("bounded_staleness".into()),
         )])
         .unwrap();
-        assert_eq!(m.read_cost(Get, Eventual, 1024.0, 1.0), 2.0);
+        // A read that writes no consistency runs at the account's: 2 RU.
+        let unwritten = m.request_consistency(None);
+        assert_eq!(m.read_cost(Get, unwritten, 1024.0, 1.0), 2.0);
+        // One that writes eventual relaxes it: 1 RU.
+        let relaxed = m.request_consistency(Some(Eventual));
+        assert_eq!(m.read_cost(Get, relaxed, 1024.0, 1.0), 1.0);
+        // A session account's reads: 1 RU unless one writes strong.
+        let s = model();
+        assert_eq!(
+            s.read_cost(Get, s.request_consistency(None), 1024.0, 1.0),
+            1.0
+        );
+        assert_eq!(
+            s.read_cost(Get, s.request_consistency(Some(Strong)), 1024.0, 1.0),
+            2.0
+        );
     }
 
     #[test]

@@ -244,6 +244,13 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
     /// number of items returned.
     fn read_cost(&self, op: Operation, consistency: Consistency, bytes: f64, items: f64) -> f64;
 
+    /// The consistency a request runs at: the one its pattern writes, else
+    /// the store's default (eventual; a Cosmos DB account's
+    /// `default_consistency`).
+    fn request_consistency(&self, written: Option<Consistency>) -> Consistency {
+        written.unwrap_or(Consistency::Eventual)
+    }
+
     /// Capacity units one write request consumes for an item of `bytes`
     /// (for `append`, the item's size after the append).
     fn write_cost(&self, op: Operation, consistency: Consistency, bytes: f64) -> f64;
