@@ -820,78 +820,8 @@ impl GrowthPlan {
 
     /// Draws one trial's growth.
     pub fn simulate<R: Rng + ?Sized>(&self, rng: &mut R) -> GrowthTrial {
-        let sizes = self.sizes();
-        // Per class: (the uniform of its largest key's normal quantile,
-        // its initial items).
-        let draws: Vec<(f64, f64)> = self
-            .classes
-            .iter()
-            .map(|c| {
-                let u = rng.random::<f64>();
-                let q = upper_tail_of_max(c.keys, rng.random::<f64>());
-                (u, self.initial_items.upper_quantile(q).max(0.0))
-            })
-            .collect();
-        // The largest key of a class by day t is the largest of the keys
-        // begun by then: under a time bucket, those of ⌈t / bucket⌉
-        // buckets (one bucket's keys on day 0, the horizon's at its end),
-        // the same uniform's quantile Φ⁻¹(u^{1/n}) — a path that only
-        // rises, whose first crossing of a ceiling is distributed as the
-        // first bucket over it (a bucket near its ceiling breaches on a
-        // random later day, not on day 1 with the whole year's largest).
-        let buckets = self.buckets_over_horizon();
-        let keys_by = |c: &GrowthClass, t: f64| -> f64 {
-            match self.bucket_days {
-                Some(b) if (t / b).ceil() < buckets => c.keys / buckets * (t / b).ceil().max(1.0),
-                _ => c.keys,
-            }
-        };
-        // Each class's busiest key on each day of the grid, computed the
-        // first time it is asked (the rows, collection and item paths each
-        // walk the grid, and under a time bucket every point has its own
-        // key count, so its own z), and the last (keys, z) asked off the
-        // grid (a crossing's bisection).
-        let grid = self.grid();
-        let on_grid: Vec<std::cell::Cell<Option<KeySize>>> = (0..self.classes.len() * grid.len())
-            .map(|_| std::cell::Cell::new(None))
-            .collect();
-        let last: Vec<std::cell::Cell<(f64, f64)>> = self
-            .classes
-            .iter()
-            .map(|_| std::cell::Cell::new((f64::NAN, 0.0)))
-            .collect();
-        let grid_index = |t: f64| {
-            let g = (t / self.horizon_days * (GRID_POINTS - 1) as f64).round();
-            (g >= 0.0 && (g as usize) < grid.len() && grid[g as usize] == t).then_some(g as usize)
-        };
-        let z_of = |i: usize, c: &GrowthClass, t: f64| -> f64 {
-            let n = keys_by(c, t);
-            let (seen, z) = last[i].get();
-            if seen == n {
-                return z;
-            }
-            let z = max_of_normals(n, draws[i].0);
-            last[i].set((n, z));
-            z
-        };
-        let key_size = |i: usize, c: &GrowthClass, t: f64| -> KeySize {
-            let cell = grid_index(t).map(|g| &on_grid[i * grid.len() + g]);
-            if let Some(k) = cell.and_then(std::cell::Cell::get) {
-                return k;
-            }
-            let k = self.busiest_key(
-                &sizes,
-                c,
-                self.effective_days(t),
-                z_of(i, c, t),
-                draws[i].1,
-                1.0,
-            );
-            if let Some(x) = cell {
-                x.set(Some(k));
-            }
-            k
-        };
+        let keys = BusiestKeys::draw(self, rng);
+        let (sizes, grid) = (&keys.sizes, &keys.grid);
         // A fresh class's key holds the one item its write made: its
         // collection is that item (the stored-item floor below), not a
         // normal quantile over unboundedly many keys (uniform 2–8 KB items
@@ -901,7 +831,7 @@ impl GrowthPlan {
                 .iter()
                 .enumerate()
                 .filter(|(_, c)| fresh || !c.fresh)
-                .map(|(i, c)| pick(&key_size(i, c, t)))
+                .map(|(i, c)| pick(&keys.size(i, c, t)))
                 .fold(0.0, f64::max)
         };
         let busiest = |t: f64, pick: fn(&KeySize) -> f64| busiest_of(t, pick, true);
@@ -952,7 +882,7 @@ impl GrowthPlan {
         let rows_by_day: Vec<f64> = grid.iter().map(|&t| rows(t)).collect();
         let rows_breach_day = self
             .rows_limit
-            .and_then(|l| first_crossing(&grid, &rows_by_day, l, &rows));
+            .and_then(|l| first_crossing(grid, &rows_by_day, l, &rows));
         let collection_by_day: Vec<f64> = grid.iter().map(|&t| collection(t)).collect();
         let item_by_day: Vec<f64> = grid
             .iter()
@@ -967,11 +897,11 @@ impl GrowthPlan {
             .collect();
         let size_breach_day = self
             .collection_limit
-            .and_then(|l| first_crossing(&grid, &collection_by_day, l, &collection));
+            .and_then(|l| first_crossing(grid, &collection_by_day, l, &collection));
         let appended_by_day: Vec<f64> = grid.iter().map(|&t| item(t)).collect();
         let append_breach = self
             .item_limit
-            .and_then(|l| first_crossing(&grid, &appended_by_day, l, &item));
+            .and_then(|l| first_crossing(grid, &appended_by_day, l, &item));
         let item_breach_day = match (append_breach, base_item_breach) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -1036,6 +966,94 @@ fn widest(max: f64, ok: impl Fn(f64) -> bool) -> f64 {
         }
     }
     lo
+}
+
+/// A trial's busiest key of each growth class, day by day: its draws (the
+/// uniform of its largest key's normal quantile, its initial items), and
+/// its size on each day of the grid, computed the first time it is asked
+/// (the rows, collection and item paths each walk the grid, and under a
+/// time bucket every point has its own key count, so its own z), with the
+/// last (keys, z) asked off the grid (a crossing's bisection).
+struct BusiestKeys<'a> {
+    plan: &'a GrowthPlan,
+    sizes: Sizes,
+    draws: Vec<(f64, f64)>,
+    grid: Vec<f64>,
+    on_grid: Vec<std::cell::Cell<Option<KeySize>>>,
+    last: Vec<std::cell::Cell<(f64, f64)>>,
+}
+
+impl<'a> BusiestKeys<'a> {
+    /// The trial's draws for `plan`'s classes, from `rng`.
+    fn draw<R: Rng + ?Sized>(plan: &'a GrowthPlan, rng: &mut R) -> BusiestKeys<'a> {
+        let draws: Vec<(f64, f64)> = plan
+            .classes
+            .iter()
+            .map(|c| {
+                let u = rng.random::<f64>();
+                let q = upper_tail_of_max(c.keys, rng.random::<f64>());
+                (u, plan.initial_items.upper_quantile(q).max(0.0))
+            })
+            .collect();
+        let grid = plan.grid();
+        let cells = plan.classes.len();
+        BusiestKeys {
+            plan,
+            sizes: plan.sizes(),
+            draws,
+            on_grid: (0..cells * grid.len())
+                .map(|_| std::cell::Cell::new(None))
+                .collect(),
+            grid,
+            last: (0..cells)
+                .map(|_| std::cell::Cell::new((f64::NAN, 0.0)))
+                .collect(),
+        }
+    }
+
+    /// The keys of class `c` begun by day `t`: under a time bucket, those
+    /// of ⌈t / bucket⌉ buckets (one bucket's keys on day 0, the horizon's
+    /// at its end). Its largest is the same uniform's quantile Φ⁻¹(u^{1/n})
+    /// — a path that only rises, whose first crossing of a ceiling is
+    /// distributed as the first bucket over it (a bucket near its ceiling
+    /// breaches on a random later day, not on day 1 with the whole year's
+    /// largest).
+    fn keys_by(&self, c: &GrowthClass, t: f64) -> f64 {
+        let buckets = self.plan.buckets_over_horizon();
+        match self.plan.bucket_days {
+            Some(b) if (t / b).ceil() < buckets => c.keys / buckets * (t / b).ceil().max(1.0),
+            _ => c.keys,
+        }
+    }
+
+    /// Class `i`'s z on day `t`.
+    fn z(&self, i: usize, c: &GrowthClass, t: f64) -> f64 {
+        let n = self.keys_by(c, t);
+        let (seen, z) = self.last[i].get();
+        if seen == n {
+            return z;
+        }
+        let z = max_of_normals(n, self.draws[i].0);
+        self.last[i].set((n, z));
+        z
+    }
+
+    /// Class `i`'s busiest key on day `t`.
+    fn size(&self, i: usize, c: &GrowthClass, t: f64) -> KeySize {
+        let plan = self.plan;
+        let g = (t / plan.horizon_days * (GRID_POINTS - 1) as f64).round();
+        let cell = (g >= 0.0 && (g as usize) < self.grid.len() && self.grid[g as usize] == t)
+            .then(|| &self.on_grid[i * self.grid.len() + g as usize]);
+        if let Some(k) = cell.and_then(std::cell::Cell::get) {
+            return k;
+        }
+        let tau = plan.effective_days(t);
+        let k = plan.busiest_key(&self.sizes, c, tau, self.z(i, c, t), self.draws[i].1, 1.0);
+        if let Some(x) = cell {
+            x.set(Some(k));
+        }
+        k
+    }
 }
 
 /// Stored bytes per item (mean, variance, second moment) and per appended
