@@ -822,20 +822,11 @@ impl GrowthPlan {
     pub fn simulate<R: Rng + ?Sized>(&self, rng: &mut R) -> GrowthTrial {
         let keys = BusiestKeys::draw(self, rng);
         let (sizes, grid) = (&keys.sizes, &keys.grid);
-        // A fresh class's key holds the one item its write made: its
-        // collection is that item (the stored-item floor below), not a
-        // normal quantile over unboundedly many keys (uniform 2–8 KB items
-        // read 69 KB).
-        let busiest_of = |t: f64, pick: fn(&KeySize) -> f64, fresh: bool| -> f64 {
-            self.classes
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| fresh || !c.fresh)
-                .map(|(i, c)| pick(&keys.size(i, c, t)))
-                .fold(0.0, f64::max)
-        };
-        let busiest = |t: f64, pick: fn(&KeySize) -> f64| busiest_of(t, pick, true);
-        let item = |t: f64| busiest(t, |k| k.item_bytes);
+        // Each grid day's busiest keys, in one walk (every class sized once a
+        // day); a crossing's bisection asks its days one figure at a time.
+        let days: Vec<[f64; 3]> = grid.iter().map(|&t| keys.day(t)).collect();
+        let by_day = |k: usize| -> Vec<f64> { days.iter().map(|d| d[k]).collect() };
+        let item = |t: f64| keys.day(t)[2];
         // Largest freshly written item: the maximum of all items written within the horizon.
         let written = (self.items_written_per_day * self.effective_days_total()).max(1.0);
         let u_base: f64 = rng.random();
@@ -856,14 +847,14 @@ impl GrowthPlan {
             let from = self.ttl_days.map_or(0.0, |d| (t - d).max(0.0));
             self.largest_item_written(from, t, u_base)
         };
-        let collection = |t: f64| {
-            let busiest = busiest_of(t, |k| k.collection_bytes, false);
+        let with_stored = |t: f64, busiest: f64| {
             if self.items_written_per_day > 0.0 {
                 busiest.max(stored_max_by(t) + per_item_extra)
             } else {
                 busiest
             }
         };
+        let collection = |t: f64| with_stored(t, keys.day(t)[1]);
         let base_item_breach = self.item_limit.and_then(|limit| {
             // Mean rate over the horizon (traffic grows).
             let per_day = self.items_written_per_day
@@ -878,16 +869,21 @@ impl GrowthPlan {
             (day <= self.horizon_days).then_some(day)
         });
         // Rows of the busiest collection: Poisson item arrivals (sd √(aτ)).
-        let rows = |t: f64| busiest(t, |k| k.rows);
-        let rows_by_day: Vec<f64> = grid.iter().map(|&t| rows(t)).collect();
+        let rows = |t: f64| keys.day(t)[0];
+        let rows_by_day = by_day(0);
         let rows_breach_day = self
             .rows_limit
             .and_then(|l| first_crossing(grid, &rows_by_day, l, &rows));
-        let collection_by_day: Vec<f64> = grid.iter().map(|&t| collection(t)).collect();
+        let collection_by_day: Vec<f64> = grid
+            .iter()
+            .zip(&days)
+            .map(|(&t, d)| with_stored(t, d[1]))
+            .collect();
+        let appended_by_day = by_day(2);
         let item_by_day: Vec<f64> = grid
             .iter()
-            .map(|&t| {
-                let appended = item(t);
+            .zip(&appended_by_day)
+            .map(|(&t, &appended)| {
                 if self.items_written_per_day > 0.0 {
                     appended.max(base_max_by(t))
                 } else {
@@ -898,7 +894,6 @@ impl GrowthPlan {
         let size_breach_day = self
             .collection_limit
             .and_then(|l| first_crossing(grid, &collection_by_day, l, &collection));
-        let appended_by_day: Vec<f64> = grid.iter().map(|&t| item(t)).collect();
         let append_breach = self
             .item_limit
             .and_then(|l| first_crossing(grid, &appended_by_day, l, &item));
@@ -970,16 +965,13 @@ fn widest(max: f64, ok: impl Fn(f64) -> bool) -> f64 {
 
 /// A trial's busiest key of each growth class, day by day: its draws (the
 /// uniform of its largest key's normal quantile, its initial items), and
-/// its size on each day of the grid, computed the first time it is asked
-/// (the rows, collection and item paths each walk the grid, and under a
-/// time bucket every point has its own key count, so its own z), with the
-/// last (keys, z) asked off the grid (a crossing's bisection).
+/// the last (keys, z) each class was asked at (z changes only with the key
+/// count: under a time bucket, day by day).
 struct BusiestKeys<'a> {
     plan: &'a GrowthPlan,
     sizes: Sizes,
     draws: Vec<(f64, f64)>,
     grid: Vec<f64>,
-    on_grid: Vec<std::cell::Cell<Option<KeySize>>>,
     last: Vec<std::cell::Cell<(f64, f64)>>,
 }
 
@@ -995,17 +987,12 @@ impl<'a> BusiestKeys<'a> {
                 (u, plan.initial_items.upper_quantile(q).max(0.0))
             })
             .collect();
-        let grid = plan.grid();
-        let cells = plan.classes.len();
         BusiestKeys {
             plan,
             sizes: plan.sizes(),
             draws,
-            on_grid: (0..cells * grid.len())
-                .map(|_| std::cell::Cell::new(None))
-                .collect(),
-            grid,
-            last: (0..cells)
+            grid: plan.grid(),
+            last: (0..plan.classes.len())
                 .map(|_| std::cell::Cell::new((f64::NAN, 0.0)))
                 .collect(),
         }
@@ -1041,18 +1028,27 @@ impl<'a> BusiestKeys<'a> {
     /// Class `i`'s busiest key on day `t`.
     fn size(&self, i: usize, c: &GrowthClass, t: f64) -> KeySize {
         let plan = self.plan;
-        let g = (t / plan.horizon_days * (GRID_POINTS - 1) as f64).round();
-        let cell = (g >= 0.0 && (g as usize) < self.grid.len() && self.grid[g as usize] == t)
-            .then(|| &self.on_grid[i * self.grid.len() + g as usize]);
-        if let Some(k) = cell.and_then(std::cell::Cell::get) {
-            return k;
-        }
         let tau = plan.effective_days(t);
-        let k = plan.busiest_key(&self.sizes, c, tau, self.z(i, c, t), self.draws[i].1, 1.0);
-        if let Some(x) = cell {
-            x.set(Some(k));
+        plan.busiest_key(&self.sizes, c, tau, self.z(i, c, t), self.draws[i].1, 1.0)
+    }
+
+    /// The busiest of the classes' keys on day `t`, each class's key sized
+    /// once: the most rows, the largest collection of a class that is not
+    /// fresh (a fresh class's key holds the one item its write made: its
+    /// collection is that item, the stored-item floor, not a normal
+    /// quantile over unboundedly many keys: uniform 2–8 KB items read 69
+    /// KB), and the largest appended item.
+    fn day(&self, t: f64) -> [f64; 3] {
+        let mut most = [0.0f64; 3];
+        for (i, c) in self.plan.classes.iter().enumerate() {
+            let k = self.size(i, c, t);
+            most[0] = most[0].max(k.rows);
+            if !c.fresh {
+                most[1] = most[1].max(k.collection_bytes);
+            }
+            most[2] = most[2].max(k.item_bytes);
         }
-        k
+        most
     }
 }
 
