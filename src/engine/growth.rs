@@ -1025,11 +1025,12 @@ impl<'a> BusiestKeys<'a> {
         z
     }
 
-    /// Class `i`'s busiest key on day `t`.
-    fn size(&self, i: usize, c: &GrowthClass, t: f64) -> KeySize {
-        let plan = self.plan;
-        let tau = plan.effective_days(t);
-        plan.busiest_key(&self.sizes, c, tau, self.z(i, c, t), self.draws[i].1, 1.0)
+    /// Class `i`'s busiest key on day `t`, `tau` effective days of writes
+    /// in ([`GrowthPlan::effective_days`], the same for every class).
+    fn size(&self, i: usize, c: &GrowthClass, t: f64, tau: f64) -> KeySize {
+        let z = self.z(i, c, t);
+        self.plan
+            .busiest_key(&self.sizes, c, tau, z, self.draws[i].1, 1.0)
     }
 
     /// The busiest of the classes' keys on day `t`, each class's key sized
@@ -1040,8 +1041,9 @@ impl<'a> BusiestKeys<'a> {
     /// KB), and the largest appended item.
     fn day(&self, t: f64) -> [f64; 3] {
         let mut most = [0.0f64; 3];
+        let tau = self.plan.effective_days(t);
         for (i, c) in self.plan.classes.iter().enumerate() {
-            let k = self.size(i, c, t);
+            let k = self.size(i, c, t, tau);
             most[0] = most[0].max(k.rows);
             if !c.fresh {
                 most[1] = most[1].max(k.collection_bytes);
