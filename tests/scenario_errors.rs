@@ -1814,19 +1814,23 @@ fn a_table_nothing_fills_warns_at_its_name() {
         vec![
             "k.toml:12:8: warning: table.orders.name: table `orders` starts empty \
              (initial_items = 0, the default) and no access pattern puts or appends to it: it \
-             stores nothing, so its partition sizes, item sizes and memory are 0 B\n  fix: set \
+             stores nothing, so its partition sizes, stored bytes and memory are 0 B\n  fix: set \
              initial_items to the items each partition key already holds at day 0 (e.g. \
              initial_items = 1 for one item per key), or add the put pattern that fills the table"
                 .to_string()
         ]
     );
     let updated = base_with("operation = \"put\"", "operation = \"update\"");
-    assert_eq!(
-        Scenario::from_str_at(&updated, "k.toml")
-            .expect("valid")
-            .warnings
-            .len(),
-        1
+    let warned = Scenario::from_str_at(&updated, "k.toml")
+        .expect("valid")
+        .warnings;
+    assert_eq!(warned.len(), 1);
+    assert!(
+        warned[0]
+            .to_string()
+            .contains("puts or appends to it (its updates rewrite items that exist and add none)"),
+        "{}",
+        warned[0]
     );
     for quiet in [
         BASE.to_string(),

@@ -2480,7 +2480,7 @@ fn bare_growth_warnings(root: &Section, warnings: &mut Vec<Warning>) -> Result<(
 
 /// A table that starts empty (`initial_items` 0, its default) and that no
 /// access pattern puts or appends to stores nothing: its partition sizes,
-/// item sizes and node memory are 0 B whatever it reads (a new user's Redis
+/// stored bytes and node memory are 0 B whatever it reads (a new user's Redis
 /// leaderboard, read and updated but never put, held 0 B with no word from
 /// `check`). Located at the table's name.
 fn empty_table_warnings(
@@ -2503,10 +2503,20 @@ fn empty_table_warnings(
             continue;
         };
         if starts_empty && !filled {
+            // An update rewrites an item that exists: it adds none (its
+            // item_size still sets the largest item an update writes).
+            let updated = patterns
+                .iter()
+                .any(|p| p.table == ti && p.operation == Operation::Update);
+            let updates = if updated {
+                " (its updates rewrite items that exist and add none)"
+            } else {
+                ""
+            };
             warnings.push(warning(
                 &f,
                 format!(
-                    "table `{}` starts empty (initial_items = 0, the default) and no access pattern puts or appends to it: it stores nothing, so its partition sizes, item sizes and memory are 0 B",
+                    "table `{}` starts empty (initial_items = 0, the default) and no access pattern puts or appends to it{updates}: it stores nothing, so its partition sizes, stored bytes and memory are 0 B",
                     t.name
                 ),
                 "set initial_items to the items each partition key already holds at day 0 (e.g. initial_items = 1 for one item per key), or add the put pattern that fills the table",
