@@ -579,3 +579,73 @@ by = "device"
         ru(&strong)
     );
 }
+
+/// A Firestore global index: its entries are not documents (no ~1 write/s
+/// per-document `hot_key` verdict on it, however hot its key) and are not
+/// billed as writes; reads through it bill the documents read. 500
+/// queries/s of 50 documents at $0.60 per million reads over 730 h:
+/// 25,000 × 2,628,000 × 0.6 ÷ 10⁶ = 39,420 USD a month; the base table's
+/// 3,000 writes/s at $1.80 per million: 14,191.2 USD.
+#[test]
+fn a_firestore_index_is_neither_a_document_nor_billed_for_its_writes() {
+    let r = crate::util::run(
+        r#"
+schema_version = 1
+name = "fs-index"
+[store]
+kind = "firestore"
+[simulation]
+seed = 7
+trials = 20
+duration = "10m"
+[[entity]]
+name = "room"
+count = 200_000
+popularity = { distribution = "zipf", exponent = 1.0 }
+[[table]]
+name = "messages"
+partition_key = "messages/{id}"
+sort_key = "{time}"
+item_size = "500B"
+[[table.index]]
+name = "by_room"
+partition_key = "{room}"
+sort_key = "{time}"
+[[access_pattern]]
+name = "Send"
+table = "messages"
+operation = "put"
+rate = 3000
+by = "room"
+[[access_pattern]]
+name = "Open"
+table = "messages.by_room"
+operation = "query"
+rate = 500
+by = "room"
+items = 50
+[pricing]
+read_unit_per_million = 0.60
+write_unit_per_million = 1.80
+currency = "USD"
+"#,
+    );
+    assert!(
+        !r.verdicts
+            .iter()
+            .any(|v| v.check == "hot_key" && v.table == "messages.by_room"),
+        "{:?}",
+        r.verdicts
+    );
+    let cost = |name: &str| table(&r.tables, name).monthly_cost.expect("priced");
+    assert!(
+        (cost("messages.by_room") - 39_420.0).abs() < 1.0,
+        "{}",
+        cost("messages.by_room")
+    );
+    assert!(
+        (cost("messages") - 14_191.2).abs() < 1.0,
+        "{}",
+        cost("messages")
+    );
+}

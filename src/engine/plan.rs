@@ -261,6 +261,9 @@ pub fn build_at(scenario: &Scenario, store: &dyn StoreModel, start_s: f64) -> Pl
                 let index_store = own.as_deref().unwrap_or(store);
                 let mut plan = table_plan(&v, index_store, 0, &v.tables[0]);
                 plan.global_index_of = Some(base);
+                // A per-key write limit is a document's (Firestore's ~1
+                // sustained write/s): an index entry is not a document.
+                plan.key_limits.key_write_per_s = None;
                 plan.base_write_share = base_write_share(scenario, &tables[base], xi);
                 tables.push(plan);
             }

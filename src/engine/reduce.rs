@@ -743,22 +743,20 @@ pub fn set_monthly_costs(scenario: &Scenario, store: &dyn StoreModel, tables: &m
         return;
     };
     for t in tables {
-        let own = t.name.split_once('.').and_then(|(table, index)| {
+        let index = t.name.split_once('.').and_then(|(table, index)| {
             let table = scenario.tables.iter().find(|x| x.name == table)?;
-            let i = table.indexes.iter().find(|i| i.name == index && !i.local)?;
-            store.index_store(i.read_capacity, i.write_capacity)
+            table.indexes.iter().find(|i| i.name == index && !i.local)
         });
+        let own = index.and_then(|i| store.index_store(i.read_capacity, i.write_capacity));
         let provisioned = own.as_deref().unwrap_or(store).provisioned_units();
-        let sides = pricing.monthly_cost_sides(
-            provisioned,
-            t.mean_read_units_per_s,
-            t.mean_write_units_per_s,
-        );
-        t.monthly_cost = pricing.monthly_cost(
-            provisioned,
-            t.mean_read_units_per_s,
-            t.mean_write_units_per_s,
-        );
+        // A global index's entry writes, where the store bills none.
+        let billed_writes = if index.is_some() && !store.bills_index_writes() {
+            0.0
+        } else {
+            t.mean_write_units_per_s
+        };
+        let sides = pricing.monthly_cost_sides(provisioned, t.mean_read_units_per_s, billed_writes);
+        t.monthly_cost = pricing.monthly_cost(provisioned, t.mean_read_units_per_s, billed_writes);
         // Each pattern carries its side's cost by its share of that side's
         // daily-mean units.
         let side_units = [t.mean_read_units_per_s, t.mean_write_units_per_s];

@@ -238,6 +238,13 @@ impl StoreModel for Firestore {
         1.0
     }
 
+    /// Firestore bills "1 write per document written or deleted"; index
+    /// entries cost storage, not writes (Firestore pricing, "Understand
+    /// Cloud Firestore billing": index entries are not billed as writes).
+    fn bills_index_writes(&self) -> bool {
+        false
+    }
+
     fn key_limits(&self, _table: &TableDemand) -> KeyLimits {
         KeyLimits {
             key_write_per_s: Some(self.document_write_limit),
@@ -338,7 +345,7 @@ impl StoreModel for Firestore {
             ),
             f(
                 "billing units",
-                "1 read per document returned (a query at least 1); 1 write per document written or deleted".to_string(),
+                "1 read per document returned (a query at least 1); 1 write per document written or deleted (a [[table.index]]'s entries are not documents: not billed as writes, no per-document write limit)".to_string(),
                 &format!("{docs}: 'Understand Cloud Firestore billing'"),
                 false,
             ),

@@ -97,6 +97,8 @@ pub struct TableLayout {
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct KeyLimits {
     /// Sustained writes per second one partition-key value (document) takes.
+    /// A table's own keys only: the engine drops it for a global index,
+    /// whose entries are not documents.
     pub key_write_per_s: Option<f64>,
     /// Read units per second the whole table serves (DynamoDB on-demand: twice the previous peak).
     pub table_read_per_s: Option<f64>,
@@ -404,6 +406,14 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
     ) -> Option<Box<dyn StoreModel>> {
         let _ = (read_capacity, write_capacity);
         None
+    }
+
+    /// Whether writes to a global index's entries are billed as write units
+    /// (DynamoDB bills a GSI's WCU); `false` where the store bills only
+    /// documents written (Firestore: index entries are free, reads
+    /// through an index bill the documents read).
+    fn bills_index_writes(&self) -> bool {
+        true
     }
 
     /// The capacity units the scenario provisions explicitly, reads and
