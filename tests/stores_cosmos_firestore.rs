@@ -649,3 +649,59 @@ currency = "USD"
         cost("messages")
     );
 }
+
+/// Firestore's ~1 write/s per document: a room counter updated on every
+/// message, 3,000 messages/s over 200,000 Zipf(1) rooms. The busiest room
+/// takes 3,000 ÷ H(200,000) = 234.7 writes/s; within headroom 0.8 × 1
+/// write/s it needs ⌈234.7 ÷ 0.8⌉ = 294 write shards, and the verdict says
+/// so (293 shards still warn, 294 pass).
+#[test]
+fn a_hot_counter_document_is_told_how_many_write_shards_it_needs() {
+    let design = |shards: u32| {
+        format!(
+            r#"
+schema_version = 1
+name = "fs-counter"
+[store]
+kind = "firestore"
+[simulation]
+seed = 7
+trials = 20
+duration = "10m"
+[[entity]]
+name = "room"
+count = 200_000
+popularity = {{ distribution = "zipf", exponent = 1.0 }}
+[[table]]
+name = "rooms"
+partition_key = "rooms/{{room}}"
+item_size = "1KiB"
+initial_items = 1
+shards = {shards}
+[[access_pattern]]
+name = "Bump room counter"
+table = "rooms"
+operation = "update"
+rate = 3000
+by = "room"
+"#
+        )
+    };
+    let h: f64 = (1..=200_000u32).rev().map(|k| 1.0 / f64::from(k)).sum();
+    let need = (3000.0 / h / 0.8).ceil() as u32;
+    assert_eq!(need, 294);
+    let hot = |shards: u32| {
+        let r = crate::util::run(&design(shards));
+        verdict(&r.verdicts, "hot_key", "rooms").clone()
+    };
+    let base = hot(1);
+    assert_eq!(base.status, Fail);
+    assert!(
+        base.detail
+            .contains("294 write shards in all (shards = 294)"),
+        "{}",
+        base.detail
+    );
+    assert_eq!(hot(need - 1).status, Status::Warn);
+    assert_eq!(hot(need).status, Pass);
+}

@@ -596,9 +596,10 @@ fn table_limit(
 /// The busiest partition-key value's write rate in the busy period, per second:
 /// for each group of write streams picked by the same entity, the rank-1
 /// instance's share of their rate, divided over the other entities'
-/// combinations and the write shards.
-pub fn hottest_key_write_rate(tp: &super::plan::TablePlan) -> f64 {
-    let mut best: f64 = 0.0;
+/// combinations and the write shards; and the same before its write shards
+/// spread it (each stream's heaviest sub-key weight taken out).
+fn hottest_key_rates(tp: &super::plan::TablePlan) -> (f64, f64) {
+    let (mut best, mut unsharded): (f64, f64) = (0.0, 0.0);
     let mut drivers: Vec<Option<usize>> = Vec::new();
     for s in tp.streams.iter().filter(|s| s.is_write) {
         if !drivers.contains(&s.driver) {
@@ -606,22 +607,25 @@ pub fn hottest_key_write_rate(tp: &super::plan::TablePlan) -> f64 {
         }
     }
     for d in drivers {
-        let rate: f64 = tp
-            .streams
-            .iter()
-            .filter(|s| s.is_write && s.driver == d && !s.fresh_keys)
-            .map(|s| {
-                let key = if s.combos.uniform {
-                    s.busy_rate_per_s * s.shares.share(1) / s.combos.count
-                } else {
-                    s.busy_rate_per_s * s.shares.share(1) * s.combos.max_share()
-                };
-                key * s.subkeys.iter().map(|k| k.weight).fold(0.0, f64::max)
-            })
+        let key = |s: &super::stream::Stream| {
+            if s.combos.uniform {
+                s.busy_rate_per_s * s.shares.share(1) / s.combos.count
+            } else {
+                s.busy_rate_per_s * s.shares.share(1) * s.combos.max_share()
+            }
+        };
+        let ours = || {
+            tp.streams
+                .iter()
+                .filter(|s| s.is_write && s.driver == d && !s.fresh_keys)
+        };
+        let rate: f64 = ours()
+            .map(|s| key(s) * s.subkeys.iter().map(|k| k.weight).fold(0.0, f64::max))
             .sum();
         best = best.max(rate);
+        unsharded = unsharded.max(ours().map(key).sum());
     }
-    best
+    (best, unsharded)
 }
 
 /// The figures of a table's per-key and table-level limits in this busy
@@ -661,8 +665,10 @@ fn key_checks(scenario: &Scenario, tp: &super::plan::TablePlan) -> KeyChecks {
             shards: table.map_or(1, |t| t.shards.max(1)),
             parent: parent.map(|(text, _)| text),
         });
+    let (hottest, unsharded) = hottest_key_rates(tp);
     KeyChecks {
-        hottest_key_writes_per_s: hottest_key_write_rate(tp),
+        hottest_key_writes_per_s: hottest,
+        hottest_key_unsharded_writes_per_s: unsharded,
         key_write_limit_per_s: limits.key_write_per_s,
         table_units_per_s: [units(false), units(true)],
         table_limits_per_s: [limits.table_read_per_s, limits.table_write_per_s],

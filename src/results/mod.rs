@@ -453,6 +453,9 @@ pub struct KeyChecks {
     /// period (the rank-1 instance's share of each write pattern, over the
     /// other entities' combinations and the write shards).
     pub hottest_key_writes_per_s: f64,
+    /// The same key's writes before write shards spread them (what the
+    /// `hot_key` advice divides among shards).
+    pub hottest_key_unsharded_writes_per_s: f64,
     /// Sustained writes per second one key takes (Firestore's ~1 per
     /// document), when the store limits it.
     pub key_write_limit_per_s: Option<f64>,

@@ -36,6 +36,37 @@ fn simulated_cap(t: &TableResults, side: usize, headroom: f64) -> (String, Statu
     )
 }
 
+/// Most write shards the `hot_key` advice names.
+const MAX_KEY_SHARDS: f64 = 100_000.0;
+
+/// Where the busiest key's `rate` passes `headroom` × `limit`, the write
+/// shards (in all) that bring it within: ⌈`unsharded` ÷ (headroom ×
+/// limit)⌉ with writes spread evenly over them (`shard_by = "random"`; a
+/// counter's shards, Firebase "Distributed counters"); empty where it
+/// already passes. A read of the whole key then reads every shard.
+fn shard_advice(unsharded: f64, rate: f64, limit: f64, headroom: f64) -> String {
+    let within = headroom * limit;
+    if !(rate > within && within > 0.0 && unsharded > 0.0) {
+        return String::new();
+    }
+    let shards = (unsharded / within * (1.0 - 1e-12)).ceil().max(1.0);
+    if shards > MAX_KEY_SHARDS {
+        return format!(
+            "; no write shard count up to {} brings it within {} writes/s (headroom {} × the limit)",
+            sig3(MAX_KEY_SHARDS),
+            sig3(within),
+            sig3(headroom)
+        );
+    }
+    format!(
+        "; {} write shards in all (shards = {}), writes spread evenly over them, bring it to {} writes/s, within headroom {} × the limit (a read of the whole key then reads every shard)",
+        shards as u64,
+        shards as u64,
+        sig3(unsharded / shards),
+        sig3(headroom)
+    )
+}
+
 /// The key and table-limit verdicts of table `t` (`ru` / `wu`: the store's
 /// read and write unit names).
 pub(super) fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> Vec<Verdict> {
@@ -54,9 +85,10 @@ pub(super) fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> V
                 )
             } else if rate > 0.0 {
                 format!(
-                    "busiest key takes {} writes/s in the busy period vs ~{} sustained writes/s per key",
+                    "busiest key takes {} writes/s in the busy period vs ~{} sustained writes/s per key{}",
                     sig3(rate),
-                    sig3(limit)
+                    sig3(limit),
+                    shard_advice(k.hottest_key_unsharded_writes_per_s, rate, limit, headroom)
                 )
             } else {
                 // Every write a fresh key ({id}, {time}, `new`): none is
