@@ -312,8 +312,8 @@ impl StoreModel for Firestore {
             ),
             f(
                 "ramp as a limit",
-                "requests over the ramp's budget in a window are throttled".to_string(),
-                &format!("assumption: {docs} give the ramp as guidance against latency and errors, not as a quota"),
+                "requests over the ramp's budget in a window are throttled; an operation is counted as the documents it reads or writes (a query returning 50 documents counts 50)".to_string(),
+                &format!("assumption: {docs} give the ramp as guidance against latency and errors, not as a quota, and do not say how a query's documents count"),
                 true,
             ),
             f(
