@@ -704,4 +704,20 @@ by = "room"
     );
     assert_eq!(hot(need - 1).status, Status::Warn);
     assert_eq!(hot(need).status, Pass);
+    // As a variant, recommended for its hot_key: Firestore has no
+    // per-partition limit, so the reason cites no peak utilization (it
+    // said "p95 peak utilization 0 ≤ headroom").
+    let r = crate::util::run(&format!(
+        "{}\n[[variant]]\nname = \"counter-shards\"\nset = {{ \"table.rooms.shards\" = 294 }}\n",
+        design(1)
+    ));
+    let rec = r.recommendation.expect("a recommendation");
+    assert_eq!(rec.variant, "counter-shards");
+    assert!(
+        rec.reason.starts_with(
+            "smallest change that passes every check (no per-partition or node limit is loaded, no size-ceiling breach within the horizon); the base design does not pass hot_key on rooms (fail)"
+        ),
+        "{}",
+        rec.reason
+    );
 }

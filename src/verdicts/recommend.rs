@@ -91,12 +91,19 @@ pub(super) fn recommend(
                 .iter()
                 .map(|t| t.busiest_server_p95())
                 .fold(0.0, f64::max);
+            // A store with no per-partition (or node) limit, or a design
+            // with no load, peaks at 0: its passing checks are the others
+            // (Firestore's hot_key and monotonic_index).
+            let peak = if worst > 0.0 {
+                format!("p95 peak utilization {} ≤ headroom", sig3(worst))
+            } else {
+                "no per-partition or node limit is loaded".to_string()
+            };
             Recommendation {
                 variant: v.name.clone(),
                 set: v.set.clone(),
                 reason: format!(
-                    "smallest change that passes every check (p95 peak utilization {} ≤ headroom, no size-ceiling breach within the horizon); the base design does not pass {}",
-                    sig3(worst),
+                    "smallest change that passes every check ({peak}, no size-ceiling breach within the horizon); the base design does not pass {}",
                     failing_base.join(", ")
                 ),
             }
