@@ -1177,6 +1177,7 @@ fn drawn_severity(
         ^ (pi as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let items = f64::from(p.items.max(1));
+    let consistency = store.request_consistency(p.written_consistency());
     // A write also writes each local secondary index's entry, on the same
     // partition: 0, 1 or 2 index writes ([`AccessPattern::index_writes`]).
     let lsi_cost: f64 = table
@@ -1188,7 +1189,7 @@ fn drawn_severity(
             p.index_writes(x)
                 * store.write_cost(
                     p.operation,
-                    store.request_consistency(p.written_consistency()),
+                    consistency,
                     crate::store::index_entry_bytes(table, i),
                 )
         })
@@ -1234,53 +1235,28 @@ fn drawn_severity(
             sizes.extend((0..n as usize).map(|_| item_bytes(&mut rng)));
             match p.operation {
                 // A Query rounds the summed size of the items it returns.
-                Operation::Query => store.read_cost(
-                    p.operation,
-                    store.request_consistency(p.written_consistency()),
-                    sizes.iter().sum(),
-                    n,
-                ),
+                Operation::Query => {
+                    store.read_cost(p.operation, consistency, sizes.iter().sum(), n)
+                }
                 // A (batch) get rounds each item; an empty get still costs the minimum.
-                Operation::Get if sizes.is_empty() => store.read_cost(
-                    p.operation,
-                    store.request_consistency(p.written_consistency()),
-                    0.0,
-                    0.0,
-                ),
+                Operation::Get if sizes.is_empty() => {
+                    store.read_cost(p.operation, consistency, 0.0, 0.0)
+                }
                 Operation::Get => sizes
                     .iter()
-                    .map(|&b| {
-                        store.read_cost(
-                            p.operation,
-                            store.request_consistency(p.written_consistency()),
-                            b,
-                            1.0,
-                        )
-                    })
+                    .map(|&b| store.read_cost(p.operation, consistency, b, 1.0))
                     .sum(),
                 Operation::Append => {
                     let grow = p.element_size.as_ref().map_or(0.0, |e| e.sample(&mut rng));
                     sizes
                         .iter()
-                        .map(|&b| {
-                            store.write_cost(
-                                p.operation,
-                                store.request_consistency(p.written_consistency()),
-                                b + grow,
-                            )
-                        })
+                        .map(|&b| store.write_cost(p.operation, consistency, b + grow))
                         .sum()
                 }
                 _ => {
                     sizes
                         .iter()
-                        .map(|&b| {
-                            store.write_cost(
-                                p.operation,
-                                store.request_consistency(p.written_consistency()),
-                                b,
-                            )
-                        })
+                        .map(|&b| store.write_cost(p.operation, consistency, b))
                         .sum::<f64>()
                         + lsi_cost * sizes.len() as f64
                 }

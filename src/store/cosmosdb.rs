@@ -666,10 +666,10 @@ impl StoreModel for CosmosDb {
 
     /// A read that writes no consistency runs at the account's default
     /// (strong and bounded staleness: 2×); one that writes `eventual`
-    /// relaxes it, as a request may (`x-ms-consistency-level`: "the
-    /// consistency level can only be relaxed at the request level", Azure
-    /// Cosmos DB docs, "Consistency levels", configure the default
-    /// consistency level).
+    /// relaxes it, as a request may: a request's `x-ms-consistency-level`
+    /// may override the account's default with a weaker level only
+    /// (Microsoft Learn, Azure Cosmos DB: "Consistency levels",
+    /// "Configure the default consistency level").
     fn request_consistency(&self, written: Option<Consistency>) -> Consistency {
         written.unwrap_or(if self.default_consistency.doubles_reads() {
             Consistency::Strong

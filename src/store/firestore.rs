@@ -238,9 +238,9 @@ impl StoreModel for Firestore {
         1.0
     }
 
-    /// Firestore bills "1 write per document written or deleted"; index
-    /// entries cost storage, not writes (Firestore pricing, "Understand
-    /// Cloud Firestore billing": index entries are not billed as writes).
+    /// Firestore charges writes per document written or deleted, and index
+    /// entries toward storage, not as writes (Firebase docs, "Understand
+    /// Cloud Firestore billing").
     fn bills_index_writes(&self) -> bool {
         false
     }
