@@ -1958,3 +1958,19 @@ fn natural_mistakes_are_answered_with_the_users_own_values() {
         "{e}"
     );
 }
+
+/// A product's other name for a store keyheat models (helper-47's
+/// `kind = "firebase"` listed the kinds with no hint): the store it is.
+#[test]
+fn firebase_as_a_store_kind_points_to_firestore() {
+    let text = base_with("kind = \"dynamodb\"", "kind = \"Firebase\"");
+    let e = Scenario::from_str_at(&text, "k.toml")
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        e.contains(
+            "store.kind: unknown value `Firebase`; keyheat models that store as `firestore`"
+        ) && e.contains("fix: write kind = \"firestore\""),
+        "{e}"
+    );
+}

@@ -135,6 +135,28 @@ pub fn other_operation_name(text: &str, key: &str) -> Option<(String, String)> {
     ))
 }
 
+/// A product's other name for a store keyheat models by another (Firebase's
+/// Cloud Firestore, Firestore in Datastore mode): the message and the fix,
+/// or `None`.
+///
+/// ```
+/// use keyheat::scenario::suggest::other_store_name;
+/// assert!(other_store_name("Firebase").unwrap().1.contains("kind = \"firestore\""));
+/// assert_eq!(other_store_name("firestor"), None);
+/// ```
+pub fn other_store_name(text: &str) -> Option<(String, String)> {
+    const OTHER: [(&str, &[&str]); 1] =
+        [("firestore", &["firebase", "datastore", "cloud_firestore"])];
+    let lower = text.to_ascii_lowercase().replace([' ', '-'], "_");
+    let (ours, _) = OTHER
+        .iter()
+        .find(|(_, theirs)| theirs.contains(&lower.as_str()))?;
+    Some((
+        format!("unknown value `{text}`; keyheat models that store as `{ours}`"),
+        format!("write kind = \"{ours}\""),
+    ))
+}
+
 /// Other names for keyheat's operations: each store's or query language's
 /// word (CQL and SQL `INSERT`/`SELECT`, MongoDB's `insertOne`/`find`,
 /// DynamoDB's `PutItem`/`GetItem`), matched in lower case.

@@ -315,7 +315,13 @@ fn store(root: &Section) -> Result<StoreConfig> {
     section.header = "[store]".into();
     let kinds: Vec<(&str, StoreKind)> = StoreKind::ALL.iter().map(|&(k, s)| (s, k)).collect();
     let kind_field = section.require("kind", "kind = \"dynamodb\"")?;
-    let kind = kind_field.word(&kinds)?;
+    let kind = kind_field.word(&kinds).map_err(|e| {
+        let named = kind_field
+            .str("")
+            .ok()
+            .and_then(super::suggest::other_store_name);
+        named.map_or(e, |(message, fix)| kind_field.error(message, fix))
+    })?;
     let mut settings = BTreeMap::new();
     let mut positions = BTreeMap::new();
     // Where an error about a setting left at its default points.
