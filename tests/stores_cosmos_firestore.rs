@@ -580,18 +580,13 @@ by = "device"
     );
 }
 
-/// A Firestore global index: its entries are not documents (no ~1 write/s
-/// per-document `hot_key` verdict on it, however hot its key) and are not
-/// billed as writes; reads through it bill the documents read. 500
-/// queries/s of 50 documents at $0.60 per million reads over 730 h:
-/// 25,000 × 2,628,000 × 0.6 ÷ 10⁶ = 39,420 USD a month; the base table's
-/// 3,000 writes/s at $1.80 per million: 14,191.2 USD.
-#[test]
-fn a_firestore_index_is_neither_a_document_nor_billed_for_its_writes() {
-    let r = crate::util::run(
+/// A Firestore scenario of 200,000 Zipf(1) rooms (seed 7, 20 trials, a
+/// 10-minute busy period) with `rest`: its tables and patterns.
+fn firestore_rooms(rest: &str) -> String {
+    format!(
         r#"
 schema_version = 1
-name = "fs-index"
+name = "fs-rooms"
 [store]
 kind = "firestore"
 [simulation]
@@ -601,7 +596,21 @@ duration = "10m"
 [[entity]]
 name = "room"
 count = 200_000
-popularity = { distribution = "zipf", exponent = 1.0 }
+popularity = {{ distribution = "zipf", exponent = 1.0 }}
+{rest}"#
+    )
+}
+
+/// A Firestore global index: its entries are not documents (no ~1 write/s
+/// per-document `hot_key` verdict on it, however hot its key) and are not
+/// billed as writes; reads through it bill the documents read. 500
+/// queries/s of 50 documents at $0.60 per million reads over 730 h:
+/// 25,000 × 2,628,000 × 0.6 ÷ 10⁶ = 39,420 USD a month; the base table's
+/// 3,000 writes/s at $1.80 per million: 14,191.2 USD.
+#[test]
+fn a_firestore_index_is_neither_a_document_nor_billed_for_its_writes() {
+    let r = crate::util::run(&firestore_rooms(
+        r#"
 [[table]]
 name = "messages"
 partition_key = "messages/{id}"
@@ -629,7 +638,7 @@ read_unit_per_million = 0.60
 write_unit_per_million = 1.80
 currency = "USD"
 "#,
-    );
+    ));
     assert!(
         !r.verdicts
             .iter()
@@ -658,20 +667,8 @@ currency = "USD"
 #[test]
 fn a_hot_counter_document_is_told_how_many_write_shards_it_needs() {
     let design = |shards: u32| {
-        format!(
+        firestore_rooms(&format!(
             r#"
-schema_version = 1
-name = "fs-counter"
-[store]
-kind = "firestore"
-[simulation]
-seed = 7
-trials = 20
-duration = "10m"
-[[entity]]
-name = "room"
-count = 200_000
-popularity = {{ distribution = "zipf", exponent = 1.0 }}
 [[table]]
 name = "rooms"
 partition_key = "rooms/{{room}}"
@@ -685,7 +682,7 @@ operation = "update"
 rate = 3000
 by = "room"
 "#
-        )
+        ))
     };
     let h: f64 = (1..=200_000u32).rev().map(|k| 1.0 / f64::from(k)).sum();
     let need = (3000.0 / h / 0.8).ceil() as u32;
