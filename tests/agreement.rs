@@ -473,15 +473,17 @@ fn assert_same_figures(
 
 #[test]
 fn cold_screening_leaves_every_trials_peak_and_throttling_unchanged() {
-    // (file, checkpoint day, whether any partition is cold there): the c17
-    // tables are over their divided RU/s on every partition on day 365;
-    // c11's 4,096 chunks carry light, even loads whose bounds sit above the
-    // peak the others reach, but for the lightest two chunks of one trial
-    // (of 200) at day 0.
+    // (file, checkpoint day, whether a cold partition's rank row differs
+    // there): the c17 tables are over their divided RU/s on every
+    // partition on day 365; c11's 4,096 chunks carry light, even loads
+    // whose bounds sit above the peak the others reach, but for the
+    // lightest two chunks of one trial (of 200) at day 0, whose requests
+    // all cost one op: their cold peaks are the Poisson quantile a full
+    // draw takes, at the same uniform, so their rows are the same too.
     for (file, day, screens) in [
         ("cases/c17-device-partition-key.toml", 365.0, false),
         ("cases/c17-synthetic-date-n.toml", 365.0, false),
-        ("cases/c11-mailbox-uid-shard-key.toml", 0.0, true),
+        ("cases/c11-mailbox-uid-shard-key.toml", 0.0, false),
         ("orders-growth-checkpoints.toml", 365.0, true),
         ("bench-big.toml", 0.0, true),
     ] {
@@ -493,8 +495,8 @@ fn cold_screening_leaves_every_trials_peak_and_throttling_unchanged() {
         for (a, b) in screened.iter().zip(&full) {
             for (x, y) in a.iter().zip(b) {
                 assert_same_figures(x, y, file);
-                // Cold partitions' own peaks (the rank table) are drawn
-                // differently: count the trials where screening took effect.
+                // Cold partitions' own peaks (the rank table) may be drawn
+                // differently: count the trial-tables whose rows differ.
                 cold += usize::from(x.ranked != y.ranked);
             }
         }
@@ -511,8 +513,12 @@ fn cold_screening_leaves_every_trials_peak_and_throttling_unchanged() {
                 "{file}: KS D = {d}"
             );
         }
-        eprintln!("{file} (day {day}): screening took effect in {cold} trial-tables");
-        assert_eq!(cold > 0, screens, "{file}: {cold} trial-tables screened");
+        eprintln!("{file} (day {day}): rank rows differ in {cold} trial-tables");
+        assert_eq!(
+            cold > 0,
+            screens,
+            "{file}: rows differ in {cold} trial-tables"
+        );
     }
 }
 

@@ -5,9 +5,12 @@
 //! reach, in any of the W windows cannot change the trial's peak
 //! utilization or throttled units. Such a partition contributes its
 //! requested units (their normal draw, the same one a full draw makes) and
-//! no throttled units; its own peak, which only the rank table shows, is a
-//! Cornish–Fisher draw of the largest of W windows, kept between bounds on
-//! that quantile ([`ColdBound::peaks_into`]).
+//! no throttled units; its own peak, which only the rank table shows, is
+//! the largest of W windows drawn as one quantile: exactly, cost × the
+//! Poisson quantile, where its requests all cost the same and a window
+//! expects at most [`POISSON_EXACT_MAX_MEAN`] of them (the quantile a full
+//! draw takes); otherwise a Cornish–Fisher draw kept between bounds on that
+//! quantile ([`ColdBound::peaks_into`]).
 //!
 //! The bound is Bernstein's inequality for a compound Poisson sum of costs
 //! in [0, b] with mean μ = Σλ·E[S] and variance v = Σλ·E[S²]:
@@ -40,14 +43,30 @@ use rand::Rng;
 /// cold would have reached the bound in some window.
 pub const COLD_EPSILON: f64 = 1e-9;
 
+/// Most requests a window may expect for a cold peak of requests that all
+/// cost the same to be the Poisson quantile itself ([`poisson_upper_quantile`],
+/// a walk of about λ + 4√λ steps); past it Cornish–Fisher, whose error
+/// falls as 1/λ there, is used between its bounds.
+pub const POISSON_EXACT_MAX_MEAN: f64 = 32.0;
+
+/// Longest walk [`poisson_upper_quantile`] takes before it gives up to
+/// Cornish–Fisher (a tail far below any a draw reaches at λ ≤ 32).
+const POISSON_WALK_MAX: usize = 1_024;
+
 /// One limit dimension of a server: X's cumulants, the bound on its
-/// largest window, and the limit (units per window).
+/// largest window, the limit (units per window), and where all its
+/// requests cost the same, that cost and the requests a window
+/// (X = cost × Poisson(λ)).
 #[derive(Debug, Clone, Copy)]
 struct Dim {
     kappa: [f64; 4],
     bound: f64,
     limit: f64,
     is_write: bool,
+    /// The one cost of every request (NaN where they differ) and the
+    /// requests a window.
+    one_cost: f64,
+    lambda: f64,
 }
 
 /// What the screening knows of one partition in one segment.
@@ -84,12 +103,18 @@ impl ColdBound {
             let mut kappa = [0.0f64; 4];
             let mut b = 0.0f64;
             let mut any = false;
+            let (mut one_cost, mut lambda) = (f64::NAN, 0.0f64);
             for comp in comps.iter().filter(|c| which(c) && c.lambda > 0.0) {
-                any = true;
                 for (k, m) in kappa.iter_mut().zip(comp.severity.raw_moments()) {
                     *k += comp.lambda * m;
                 }
                 b = b.max(comp.severity.max());
+                one_cost = match comp.severity.pmf() {
+                    &[(v, _)] if !any || v == one_cost => v,
+                    _ => f64::NAN,
+                };
+                lambda += comp.lambda;
+                any = true;
             }
             if !any {
                 return None;
@@ -101,6 +126,8 @@ impl ColdBound {
                 bound: kappa[0] + t,
                 limit,
                 is_write,
+                one_cost,
+                lambda,
             })
         };
         ColdBound::of_dims([
@@ -155,8 +182,9 @@ impl ColdBound {
 
     /// The cold server's outcome over `windows` windows: its requested
     /// units and requests drawn as a full draw draws them (the same normals,
-    /// first, from `rng`), nothing throttled, and its peak a Cornish–Fisher
-    /// draw of the largest of the windows, capped at the bound.
+    /// first, from `rng`), nothing throttled, and its peak a draw of the
+    /// largest of the windows ([`ColdBound::peaks_into`]), capped at the
+    /// bound.
     #[cfg(test)]
     pub(super) fn outcome<R: Rng + ?Sized>(
         &self,
@@ -195,7 +223,9 @@ impl ColdBound {
     }
 
     /// Each dimension's peak from its drawn tail τ ([`ColdBound::draw`]):
-    /// its Cornish–Fisher quantile, kept between two bounds on X's quantile
+    /// where its requests all cost the same, cost × the Poisson quantile
+    /// at τ ([`poisson_upper_quantile`]); otherwise its Cornish–Fisher
+    /// quantile, kept between two bounds on X's quantile
     /// at τ, over the limit. Above, Chernoff's (P(X ≥ x) ≤ τ for x = (ln
     /// E[e^{θX}] + ln(1/τ))/θ) and the screening bound; below, one request:
     /// P(X ≥ v) ≥ (1 − e^{−λ})·P(S ≥ v) for each stream. A light load of
@@ -206,6 +236,18 @@ impl ColdBound {
     pub(super) fn peaks_into(&self, comps: &[Component<'_>], (out, tails): &mut ColdDraws) {
         for ((d, &tail), which) in self.dims.iter().zip(tails.iter()).zip(Self::WHICH) {
             let Some(d) = d else { continue };
+            let exact = (!d.one_cost.is_nan())
+                .then(|| poisson_upper_quantile(d.lambda, tail))
+                .flatten();
+            if let Some(count) = exact {
+                let peak = d.one_cost * count;
+                let util = peak.min(d.bound) / d.limit;
+                out.peak_utilization = out.peak_utilization.max(util);
+                if d.is_write {
+                    out.write_peak_utilization = util;
+                }
+                continue;
+            }
             let one = one_request(comps, &which, tail);
             let cf = cornish_fisher_upper_quantile(&d.kappa, tail);
             // One request's quantile lies below X's at τ, and Chernoff's
@@ -225,6 +267,71 @@ impl ColdBound {
             }
         }
     }
+}
+
+/// The least k with P(N > k) ≤ `tau` for N ~ Poisson(`lambda`): the
+/// quantile a server drawn in full takes of its window distribution
+/// (Panjer's recursion of one cost is the Poisson pmf), so the largest of W
+/// windows at τ = 1 − U^{1/W}. None past [`POISSON_EXACT_MAX_MEAN`] or
+/// [`POISSON_WALK_MAX`] steps.
+///
+/// The walk adds P(N = k) = P(N = k − 1)·λ/k. Below k = 2λ − 2 the
+/// survival is 1 − P(N ≤ k) (at least 10⁻⁷ there for λ ≤ 32, so the
+/// subtraction keeps 7 digits or more); past it, where r = λ/(k + 2) < ½,
+/// P(N > k) = P(N = k + 1)·(1 + λ/(k + 2) + λ²/((k + 2)(k + 3)) + …) lies
+/// between P(N = k + 1) and P(N = k + 1)/(1 − r), and the series is summed
+/// only where τ falls between the two.
+pub fn poisson_upper_quantile(lambda: f64, tau: f64) -> Option<f64> {
+    if lambda.is_nan() || lambda > POISSON_EXACT_MAX_MEAN {
+        return None;
+    }
+    let mut pk = (-lambda).exp();
+    let mut cdf = pk;
+    for k in 0..POISSON_WALK_MAX {
+        let kf = k as f64;
+        let next = pk * lambda * RECIPROCALS[k + 1];
+        let r = lambda * RECIPROCALS[k + 2];
+        let at_most_tau = if r >= 0.5 {
+            1.0 - cdf <= tau
+        } else if next > tau {
+            false
+        } else if next / (1.0 - r) <= tau {
+            true
+        } else {
+            poisson_tail(next, lambda, kf + 1.0) <= tau
+        };
+        if at_most_tau {
+            return Some(kf);
+        }
+        pk = next;
+        cdf += next;
+    }
+    None
+}
+
+/// 1/k for k up to [`POISSON_WALK_MAX`] + 1 (1/0 taken as 0): the walk
+/// multiplies instead of dividing on its chain of dependent steps.
+static RECIPROCALS: [f64; POISSON_WALK_MAX + 2] = {
+    let mut r = [0.0f64; POISSON_WALK_MAX + 2];
+    let mut k = 1;
+    while k < r.len() {
+        r[k] = 1.0 / k as f64;
+        k += 1;
+    }
+    r
+};
+
+/// P(N ≥ j) for N ~ Poisson(`lambda`) from `first` = P(N = j), j > 2λ − 2:
+/// the terms fall at least by half each step, and the sum stops where they
+/// no longer change it.
+fn poisson_tail(first: f64, lambda: f64, j: f64) -> f64 {
+    let (mut term, mut sum, mut j) = (first, 0.0f64, j);
+    while sum + term != sum {
+        sum += term;
+        j += 1.0;
+        term *= lambda / j;
+    }
+    sum
 }
 
 /// The lower bound on X's quantile at tail `tau` from one request of the
@@ -426,9 +533,10 @@ mod tests {
         // peaks_into takes one request's cost where Cornish–Fisher falls
         // below it, without Chernoff's bound: the same peak as the whole
         // clamp (Chernoff's bound is never below one request) over light
-        // and heavy loads of even, rare-costly and spread costs, reads and
-        // writes, every dimension, and tails from 10⁻¹² to ½.
-        let even = Severity::from_samples(vec![2.0; 4]);
+        // and heavy loads of near-even, rare-costly and spread costs, reads
+        // and writes, every dimension, and tails from 10⁻¹² to ½. (Requests
+        // of one cost take the Poisson quantile instead: the tests below.)
+        let even = Severity::from_samples(vec![2.0, 2.0, 2.0, 4.0]);
         let rare = rare_costly();
         let spread = Severity::from_samples((1..=275).map(f64::from).collect());
         let limits = Limits {
@@ -480,6 +588,104 @@ mod tests {
             fast > checked / 10 && fast < checked * 9 / 10,
             "{fast} of {checked}"
         );
+    }
+
+    /// The least k with P(N > k) ≤ τ, by P(N = j) = exp(j·ln λ − λ −
+    /// ln j!) summed from far in the tail down (another route than the
+    /// walk's), and P(N > k) there for the test to see how close τ is.
+    fn poisson_quantile_by_sums(lambda: f64, tau: f64) -> (f64, f64) {
+        let top = 2_000usize;
+        let mut ln_fact = vec![0.0f64; top + 1];
+        for j in 1..=top {
+            ln_fact[j] = ln_fact[j - 1] + (j as f64).ln();
+        }
+        let pmf = |j: usize| (j as f64 * lambda.ln() - lambda - ln_fact[j]).exp();
+        // above[k] = P(N > k), summed from the top down.
+        let mut above = vec![0.0f64; top + 1];
+        for k in (0..top).rev() {
+            above[k] = above[k + 1] + pmf(k + 1);
+        }
+        let k = (0..top)
+            .find(|&k| above[k] <= tau)
+            .expect("within the sums");
+        (k as f64, above[k])
+    }
+
+    #[test]
+    fn poisson_quantiles_match_tables_and_direct_sums() {
+        // Poisson(4): P(N > 7) = 0.0511, P(N > 8) = 0.0214, P(N > 9) =
+        // 0.0081 (standard tables): the quantile at τ = 0.05 is 8, at 0.01
+        // is 9. Poisson(0.3): P(N > 0) = 0.2592, so τ = 0.3 gives 0.
+        assert_eq!(poisson_upper_quantile(4.0, 0.05), Some(8.0));
+        assert_eq!(poisson_upper_quantile(4.0, 0.01), Some(9.0));
+        assert_eq!(poisson_upper_quantile(0.3, 0.3), Some(0.0));
+        assert_eq!(poisson_upper_quantile(32.5, 0.01), None);
+        assert_eq!(poisson_upper_quantile(f64::NAN, 0.01), None);
+        // Every mean and tail against the sums from the top, bar a tail
+        // within 10⁻⁹ of a survival (where rounding may pick either).
+        let (mut checked, mut series) = (0, 0);
+        for lambda in [
+            1e-6, 1e-3, 0.05, 0.3, 0.5, 0.9, 1.0, 2.5, 7.0, 16.0, 31.9, 32.0,
+        ] {
+            for e in 0..=60 {
+                let tau = 10f64.powf(-0.25 * e as f64).min(1.0 - 1e-16);
+                let (want, survival) = poisson_quantile_by_sums(lambda, tau);
+                let got = poisson_upper_quantile(lambda, tau).expect("λ ≤ 32");
+                let (_, below) = poisson_quantile_by_sums(lambda, tau * (1.0 + 1e-9));
+                if (survival / tau - 1.0).abs() < 1e-9 || below > tau {
+                    continue;
+                }
+                assert_eq!(got, want, "λ = {lambda}, τ = {tau}");
+                checked += 1;
+                series += usize::from(want + 2.0 > 2.0 * lambda);
+            }
+        }
+        // Both the subtraction and the series decide some of them.
+        assert!(
+            checked > 700 && series > 100 && series < checked,
+            "{checked} {series}"
+        );
+    }
+
+    #[test]
+    fn a_cold_peak_of_one_cost_is_the_largest_window_in_distribution() {
+        // 0.3 writes of 2 WCU a window over 1,800 windows: the largest
+        // window's count has P(max ≤ k) = P(N ≤ k)^1800, so P(max ≤ 2) =
+        // 0.99640^1800 = 0.0015, P(max ≤ 3) = 0.99973^1800 = 0.619,
+        // P(max ≤ 4) = 0.999984^1800 = 0.971. Cold peaks against 2,000
+        // drawn maxima of 1,800 Poisson windows: the same frequencies, and
+        // every peak a whole number of writes.
+        use rand_distr::{Distribution, Poisson};
+        let s = Severity::from_samples(vec![2.0; 4]);
+        let comps = [Component {
+            lambda: 0.3,
+            severity: &s,
+            is_write: true,
+        }];
+        let limits = Limits {
+            write: Some(1000.0),
+            ..Limits::default()
+        };
+        let b = ColdBound::new(&comps, &limits, 1800);
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+        let n = 4000;
+        let (mut cold, mut drawn) = ([0usize; 8], [0usize; 8]);
+        let poisson = Poisson::new(0.3).expect("λ > 0");
+        for _ in 0..n {
+            let peak = b.outcome(&comps, 1800, &mut rng).write_peak_utilization * 1000.0 / 2.0;
+            assert_eq!(peak, peak.round(), "{peak}");
+            cold[(peak as usize).min(7)] += 1;
+            let max = (0..1800)
+                .map(|_| poisson.sample(&mut rng))
+                .fold(0.0f64, f64::max);
+            drawn[(max as usize).min(7)] += 1;
+        }
+        for k in 0..8 {
+            let (c, d) = (cold[k] as f64 / n as f64, drawn[k] as f64 / n as f64);
+            assert!((c - d).abs() < 0.03, "count {k}: cold {c} drawn {d}");
+        }
+        let at_most_3 = cold[..=3].iter().sum::<usize>() as f64 / n as f64;
+        assert!((at_most_3 - 0.619).abs() < 0.03, "{at_most_3}");
     }
     use rand::SeedableRng;
 }
