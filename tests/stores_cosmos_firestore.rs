@@ -522,21 +522,18 @@ fn every_cosmos_and_firestore_figure_names_its_source() {
     }
 }
 
-/// A strong account's reads: 2 RU per 1 KB point read where the pattern
-/// writes no consistency (the account's level), 1 RU where it writes
-/// `eventual` (a request may relax the account's level, never raise it).
-/// 1,000 reads/s of 1 KB items: 2,000 and 1,000 RU/s requested.
-#[test]
-fn a_pattern_that_writes_eventual_relaxes_a_strong_account() {
-    let design = |consistency: &str| {
-        format!(
-            r#"
+/// 1,000 point reads/s of 1 KB items over 100,000 devices on a Cosmos DB
+/// container of 40,000 RU/s with the `[store]` line `account` and the
+/// read pattern's line `consistency`.
+fn cosmos_reads(account: &str, consistency: &str) -> String {
+    format!(
+        r#"
 schema_version = 1
 name = "strong-account"
 [store]
 kind = "cosmosdb"
 throughput = 40000
-default_consistency = "strong"
+{account}
 [simulation]
 seed = 3
 trials = 20
@@ -557,8 +554,66 @@ rate = 1000
 by = "device"
 {consistency}
 "#
-        )
+    )
+}
+
+/// A request may relax the account's consistency, never strengthen it
+/// (Microsoft Learn): a strong read on a session or consistent-prefix
+/// account is warned at its `consistency` (line 26 of [`cosmos_reads`]),
+/// not on a strong or bounded-staleness account, nor an eventual one; a
+/// container's own throughput below 400 RU/s is warned at `throughput`.
+#[test]
+fn cosmos_warns_of_a_stronger_request_and_throughput_under_400() {
+    let warnings = |account: &str, consistency: &str| {
+        let s = crate::util::scenario(&cosmos_reads(account, consistency));
+        s.warnings
+            .iter()
+            .map(|w| (w.key.clone(), w.line, w.message.clone(), w.fix.clone()))
+            .collect::<Vec<_>>()
     };
+    let strong = "consistency = \"strong\"";
+    let got = warnings("", strong);
+    assert_eq!(got.len(), 1, "{got:?}");
+    let (key, line, message, fix) = &got[0];
+    assert_eq!(
+        (key.as_str(), *line),
+        ("access_pattern.Read.consistency", 26)
+    );
+    assert!(
+        message.contains("default_consistency is session"),
+        "{message}"
+    );
+    assert!(fix.contains("default_consistency = \"strong\""), "{fix}");
+    let prefix = warnings("default_consistency = \"consistent_prefix\"", strong);
+    assert_eq!(prefix.len(), 1, "{prefix:?}");
+    for account in [
+        "default_consistency = \"strong\"",
+        "default_consistency = \"bounded_staleness\"",
+    ] {
+        assert!(warnings(account, strong).is_empty(), "{account}");
+    }
+    assert!(warnings("", "consistency = \"eventual\"").is_empty());
+    let low = crate::util::scenario(&cosmos_reads("", "").replace("40000", "200"));
+    let w: Vec<_> = low
+        .warnings
+        .iter()
+        .map(|w| (w.key.as_str(), w.line))
+        .collect();
+    assert_eq!(w, [("store.throughput", 6)]);
+    assert!(low.warnings[0]
+        .message
+        .contains("200 RU/s is below 400 RU/s"));
+    let at_400 = crate::util::scenario(&cosmos_reads("", "").replace("40000", "400"));
+    assert!(at_400.warnings.is_empty());
+}
+
+/// A strong account's reads: 2 RU per 1 KB point read where the pattern
+/// writes no consistency (the account's level), 1 RU where it writes
+/// `eventual` (a request may relax the account's level, never raise it).
+/// 1,000 reads/s of 1 KB items: 2,000 and 1,000 RU/s requested.
+#[test]
+fn a_pattern_that_writes_eventual_relaxes_a_strong_account() {
+    let design = |consistency: &str| cosmos_reads("default_consistency = \"strong\"", consistency);
     let unwritten = crate::util::run(&design(""));
     let relaxed = crate::util::run(&design("consistency = \"eventual\""));
     let strong = crate::util::run(&design("consistency = \"strong\""));

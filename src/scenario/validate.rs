@@ -197,6 +197,7 @@ pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
         .map_err(|e| with_notes(e, &warnings))?;
     eventual_only_global_indexes(&root, &store, &tables, &access_patterns)
         .map_err(|e| with_notes(e, &warnings))?;
+    cosmos_account_warnings(&root, &store, &access_patterns, &mut warnings)?;
     let checks = checks(&root)?;
     let pricing = pricing(&root, &store)?;
     if tables.is_empty() {
@@ -2527,6 +2528,73 @@ fn empty_table_warnings(
                 ),
                 "set initial_items to the items each partition key already holds at day 0 (e.g. initial_items = 1 for one item per key), or add the put pattern that fills the table",
             ));
+        }
+    }
+    Ok(())
+}
+
+/// Cosmos DB settings the service would not take as written, warned where
+/// written (the run models them as written):
+/// - a pattern's `consistency = "strong"` on an account whose
+///   `default_consistency` is weaker than bounded staleness: "the
+///   consistency level can only be relaxed on a per-request basis, not
+///   strengthened" (Microsoft Learn, 'Change consistency model with the
+///   SDK'); it is charged as a strong read (2×), what the pattern asks;
+/// - `throughput` below 400 RU/s, the least a container's own manual
+///   throughput may be (Microsoft Learn, 'Azure Cosmos DB service quotas',
+///   minimum throughput limits): valid only as its share of a database's
+///   shared throughput.
+fn cosmos_account_warnings(
+    root: &Section,
+    store: &StoreConfig,
+    patterns: &[AccessPattern],
+    warnings: &mut Vec<Warning>,
+) -> Result<()> {
+    if store.kind != StoreKind::CosmosDb {
+        return Ok(());
+    }
+    let level = match store.settings.get("default_consistency") {
+        Some(SettingValue::Text(t)) => t.as_str(),
+        _ => "session",
+    };
+    let serves_strong = matches!(level, "strong" | "bounded_staleness");
+    let sections = root.elements("access_pattern", "[[access_pattern]]")?;
+    for (section, p) in sections.iter().zip(patterns) {
+        let Some(f) = section.get("consistency") else {
+            continue;
+        };
+        if serves_strong
+            || p.operation.is_write()
+            || p.written_consistency() != Some(Consistency::Strong)
+        {
+            continue;
+        }
+        warnings.push(warning(
+            &f,
+            format!(
+                "`{}` asks for strong reads on an account whose default_consistency is {level}: Cosmos DB lets a request relax the account's level, never strengthen it, so this read would not be served as strong; it is charged as one (2× the RU), as asked",
+                p.name
+            ),
+            format!("for strong reads set [store] default_consistency = \"strong\" (or \"bounded_staleness\", also 2×); for {level} reads (1×) remove consistency here"),
+        ));
+    }
+    if let (Some(SettingValue::Number(ru)), Some(at)) = (
+        store.settings.get("throughput"),
+        store.positions.get("throughput"),
+    ) {
+        if *ru < 400.0 {
+            let (line, column) = at.value;
+            warnings.push(Warning {
+                path: root.src.path.to_string(),
+                line,
+                column,
+                key: "store.throughput".into(),
+                message: format!(
+                    "throughput = {} RU/s is below 400 RU/s, the least a container's own (manual) throughput can be: it holds only as this container's share of a database's shared throughput",
+                    crate::format::exact(*ru)
+                ),
+                fix: "set throughput = 400 or more for a container with throughput of its own, or keep it as the container's share of a shared-throughput database".into(),
+            });
         }
     }
     Ok(())
