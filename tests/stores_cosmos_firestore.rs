@@ -635,6 +635,39 @@ fn a_pattern_that_writes_eventual_relaxes_a_strong_account() {
     );
 }
 
+/// C15's distributed counter (10 shards, 20 reads/s at a peak factor of
+/// 2) with a `calculated` suffix: the get is charged one shard key, 40
+/// reads/s in the busy period (each shard taken as a full copy), with a
+/// warning at `shard_strategy` that a counter's read sums every shard and
+/// `random` models it: 400 reads/s, 10 shard documents each.
+#[test]
+fn a_calculated_counter_is_warned_that_its_read_sums_every_shard() {
+    let random = std::fs::read_to_string(
+        crate::util::root().join("scenarios/cases/c15-firestore-sharded-counter.toml"),
+    )
+    .unwrap();
+    let calculated = random.replace(
+        "shard_strategy = \"random\"",
+        "shard_strategy = \"calculated\"",
+    );
+    let s = crate::util::scenario(&calculated);
+    let keys: Vec<&str> = s.warnings.iter().map(|w| w.key.as_str()).collect();
+    assert_eq!(keys, ["table.counters.shard_strategy"]);
+    assert!(
+        s.warnings[0].message.contains("reads all 10"),
+        "{}",
+        s.warnings[0].message
+    );
+    assert!(s.warnings[0].fix.contains("shard_strategy = \"random\""));
+    assert!(crate::util::scenario(&random).warnings.is_empty());
+    // The busy period runs at the peak: 20 × 2 reads/s of one shard, or of 10.
+    for (text, reads) in [(&calculated, 40.0), (&random, 400.0)] {
+        let r = crate::util::run(text);
+        let got = read_units_per_s(table(&r.tables, "counters"));
+        assert!((got - reads).abs() < 1e-9, "{got} vs {reads}");
+    }
+}
+
 /// A Firestore scenario of 200,000 Zipf(1) rooms (seed 7, 20 trials, a
 /// 10-minute busy period) with `rest`: its tables and patterns.
 fn firestore_rooms(rest: &str) -> String {

@@ -193,6 +193,7 @@ pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
     )
     .map_err(|e| with_notes(e, &warnings))?;
     empty_table_warnings(&root, &tables, &access_patterns, &mut warnings)?;
+    counter_shard_warnings(&root, &tables, &access_patterns, &mut warnings)?;
     zero_capacity(&root, &store, &tables, &access_patterns)
         .map_err(|e| with_notes(e, &warnings))?;
     eventual_only_global_indexes(&root, &store, &tables, &access_patterns)
@@ -2529,6 +2530,56 @@ fn empty_table_warnings(
                 "set initial_items to the items each partition key already holds at day 0 (e.g. initial_items = 1 for one item per key), or add the put pattern that fills the table",
             ));
         }
+    }
+    Ok(())
+}
+
+/// A single key (no entity, time or id in its partition key, no sort key)
+/// sharded with `shard_strategy = "calculated"` (no `shard_by`) that a
+/// `get` reads: the get is charged one of its shard keys, each taken as a
+/// full copy (client-side read sharding of a hot key). Where the shards
+/// hold parts of one value, as a distributed counter's do, reading it
+/// sums every shard (Firebase, 'Distributed counters'), which `random`
+/// models (a new Firestore user's counter read was charged one shard of
+/// 300 while its table showed a fan-out of 300). Located at
+/// `shard_strategy`.
+fn counter_shard_warnings(
+    root: &Section,
+    tables: &[Table],
+    patterns: &[AccessPattern],
+    warnings: &mut Vec<Warning>,
+) -> Result<()> {
+    for (ti, (section, t)) in root
+        .elements("table", "[[table]]")?
+        .into_iter()
+        .zip(tables)
+        .enumerate()
+    {
+        let calculated = t.shard_strategy == ShardStrategy::Calculated && t.shard_by.is_none();
+        let single = t.sort_key.is_none()
+            && t.partition_key.parts.iter().all(|p| {
+                matches!(
+                    p,
+                    TemplatePart::Literal(_) | TemplatePart::Shard | TemplatePart::Bucket
+                )
+            });
+        if !calculated || !single || t.shards < 2 {
+            continue;
+        }
+        let get = patterns
+            .iter()
+            .find(|p| p.table == ti && p.index.is_none() && p.operation == Operation::Get);
+        let (Some(p), Some(f)) = (get, section.get("shard_strategy")) else {
+            continue;
+        };
+        warnings.push(warning(
+            &f,
+            format!(
+                "`{}` (a get) is charged one of `{}`'s {} shard keys, each taken as a full copy of the value (read sharding of a hot key); if the shards hold parts of one value, as a distributed counter's do, reading it reads all {}",
+                p.name, t.name, t.shards, t.shards
+            ),
+            "for a counter write shard_strategy = \"random\" (writes to any shard, a get reads every shard); keep \"calculated\" for full copies read one at a time",
+        ));
     }
     Ok(())
 }
