@@ -144,7 +144,8 @@ fn overall(r: &RunResults) -> Overall {
 }
 
 /// "Of 6 simulated checks on 2 tables, 1 fails, …" with the failing and
-/// the warning checks named.
+/// the warning checks named; passes with nothing to judge (no such limit
+/// on this store: [`TableResults::check_applies`]) are counted apart.
 fn check_counts(r: &RunResults) -> Vec<Inline> {
     let n = r.verdicts.len();
     if n == 0 {
@@ -152,9 +153,18 @@ fn check_counts(r: &RunResults) -> Vec<Inline> {
     }
     let fails = with_status(&r.verdicts, Status::Fail);
     let warns = with_status(&r.verdicts, Status::Warn);
-    let passes = n - fails.len() - warns.len();
+    // Passes with nothing to judge (no such limit on this store).
+    let idle: Vec<&Verdict> = with_status(&r.verdicts, Status::Pass)
+        .into_iter()
+        .filter(|v| {
+            r.tables
+                .iter()
+                .any(|t| t.name == v.table && !t.check_applies(&v.check))
+        })
+        .collect();
+    let passes = n - fails.len() - warns.len() - idle.len();
     let mut p = vec![text(format!(
-        "Of {} on {}, {} {}, {} {} and {} {}.",
+        "Of {} on {}, {} {}, {} {} and {} {}{}.",
         plural(n, "simulated check", "simulated checks"),
         plural(r.tables.len(), "table", "tables"),
         fails.len(),
@@ -163,6 +173,11 @@ fn check_counts(r: &RunResults) -> Vec<Inline> {
         if warns.len() == 1 { "warns" } else { "warn" },
         passes,
         if passes == 1 { "passes" } else { "pass" },
+        match idle.len() {
+            0 => String::new(),
+            1 => "; 1 does not apply here (no such limit on this store)".to_string(),
+            k => format!("; {k} do not apply here (no such limit on this store)"),
+        },
     ))];
     for (label, checks) in [(" Failing: ", &fails), (" Warnings: ", &warns)] {
         if !checks.is_empty() {

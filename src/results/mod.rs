@@ -342,6 +342,20 @@ impl TableResults {
             || self.partition_combined_limit_per_s.is_some()
     }
 
+    /// Whether the simulated check `check` judges anything on this table:
+    /// `hot_partition` with no per-partition limit (Firestore, stores
+    /// limited per node), `partition_size` or `item_size` with no such
+    /// ceiling, pass with nothing to judge (their detail says so), and the
+    /// report counts them apart from the passes.
+    pub fn check_applies(&self, check: &str) -> bool {
+        match check {
+            "hot_partition" => self.has_partition_limit(),
+            "partition_size" => self.partition_size_limit_bytes.is_some(),
+            "item_size" => self.item_size_limit_bytes.is_some(),
+            _ => true,
+        }
+    }
+
     /// Whether any throughput limit applies to the table's servers or to
     /// the whole table: per partition, per node, or a table limit
     /// (provisioned capacity, Firestore's ramp). Without one, its peak
