@@ -2,7 +2,10 @@
 //! partitions): one bar per rank (1 = each trial's hottest) at its mean
 //! utilization, with the peak-window utilization (mean
 //! and p95 over trials) as markers, the limit at 1 and the headroom line.
+//! Where the store sets no such limit (Firestore), the bars are the mean
+//! units/s, with no limit drawn.
 
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -19,6 +22,8 @@ pub(crate) struct LoadChart<'a> {
     x_desc: String,
     headroom: f64,
     ranks: Vec<&'a PartitionRank>,
+    /// Whether the servers have a limit (else the bars are units/s).
+    limited: bool,
 }
 
 impl<'a> LoadChart<'a> {
@@ -37,16 +42,23 @@ impl<'a> LoadChart<'a> {
         } else {
             format!("{server} rank (1 = hottest in each trial)")
         };
+        let limited = table.load_servers_limited();
+        let what = if limited {
+            format!("{server} load vs limit")
+        } else {
+            format!("{server} load, no per-{server} limit on this store")
+        };
         LoadChart {
             title: format!(
-                "{}: {server} load vs limit ({} {server}s, {} trials)",
+                "{}: {what} ({}, {} trials)",
                 table.name,
-                format::count(count),
+                format::plural(count, server, &format!("{server}s")),
                 format::count(results.trials as usize)
             ),
             x_desc,
             headroom: results.headroom,
             ranks,
+            limited,
         }
     }
 }
@@ -58,6 +70,9 @@ impl Chart for LoadChart<'_> {
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
         root.fill(&WHITE)?;
+        if !self.limited {
+            return self.draw_units(root);
+        }
         let n = self.ranks.len();
         let data_max = self
             .ranks
@@ -70,34 +85,7 @@ impl Chart for LoadChart<'_> {
             .fold(0.0, f64::max);
         let y_max = utilization_axis_max(data_max, self.headroom, 1.45);
         let x_range = (0.5, n.max(1) as f64 + 0.5);
-        let mut chart = ChartBuilder::on(root)
-            .caption(&self.title, title_font())
-            .margin(18)
-            .x_label_area_size(64)
-            .y_label_area_size(84)
-            .build_cartesian_2d(x_range.0..x_range.1, 0.0..y_max)?;
-        let integer_label = |x: &f64| {
-            if (x - x.round()).abs() < 1e-9 && *x >= 1.0 {
-                format!("{}", x.round() as i64)
-            } else {
-                String::new()
-            }
-        };
-        let y_label = |y: &f64| format::axis(*y);
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .bold_line_style(GRID)
-            .light_line_style(TRANSPARENT)
-            .x_labels(n.clamp(1, 20))
-            .y_labels(12)
-            .x_label_formatter(&integer_label)
-            .y_label_formatter(&y_label)
-            .x_desc(self.x_desc.as_str())
-            .y_desc("utilization (consumed ÷ limit)")
-            .label_style(label_font())
-            .axis_desc_style(desc_font())
-            .draw()?;
+        let mut chart = self.frame(root, y_max, "utilization (consumed ÷ limit)")?;
         if n == 0 {
             return draw_no_data(
                 &chart.plotting_area().strip_coord_spec(),
@@ -137,6 +125,83 @@ impl Chart for LoadChart<'_> {
             .label("peak-window utilization, p95 over trials")
             .legend(|(x, y)| TriangleMarker::new((x + 12, y), 7, PEAK_P95.filled()));
         draw_reference_lines(&mut chart, x_range, self.headroom)?;
+        draw_legend(&mut chart, SeriesLabelPosition::UpperRight)
+    }
+}
+
+/// The chart's plotting area: ranks 1..n on x, 0..`y_max` on y.
+type Plot<'b, DB> = ChartContext<'b, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+impl LoadChart<'_> {
+    /// The title, the axes (ranks as whole numbers, `y_desc` up to
+    /// `y_max`) and the grid.
+    fn frame<'b, DB: DrawingBackend>(
+        &self,
+        root: &'b DrawingArea<DB, Shift>,
+        y_max: f64,
+        y_desc: &str,
+    ) -> Result<Plot<'b, DB>, DrawingAreaErrorKind<DB::ErrorType>> {
+        let n = self.ranks.len();
+        let mut chart = ChartBuilder::on(root)
+            .caption(&self.title, title_font())
+            .margin(18)
+            .x_label_area_size(64)
+            .y_label_area_size(84)
+            .build_cartesian_2d(0.5..n.max(1) as f64 + 0.5, 0.0..y_max)?;
+        let integer_label = |x: &f64| {
+            if (x - x.round()).abs() < 1e-9 && *x >= 1.0 {
+                format!("{}", x.round() as i64)
+            } else {
+                String::new()
+            }
+        };
+        let y_label = |y: &f64| format::axis(*y);
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .bold_line_style(GRID)
+            .light_line_style(TRANSPARENT)
+            .x_labels(n.clamp(1, 20))
+            .y_labels(12)
+            .x_label_formatter(&integer_label)
+            .y_label_formatter(&y_label)
+            .x_desc(self.x_desc.as_str())
+            .y_desc(y_desc)
+            .label_style(label_font())
+            .axis_desc_style(desc_font())
+            .draw()?;
+        Ok(chart)
+    }
+
+    /// The bars as mean units/s (reads + writes) by rank, for servers with
+    /// no limit: their utilization is 0 by construction.
+    fn draw_units<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
+        let n = self.ranks.len();
+        let units = |r: &PartitionRank| finite(r.read_units_per_s) + finite(r.write_units_per_s);
+        let data_max = self.ranks.iter().map(|r| units(r)).fold(0.0, f64::max);
+        let y_max = if data_max > 0.0 { data_max * 1.15 } else { 1.0 };
+        let mut chart = self.frame(
+            root,
+            y_max,
+            "units/s (reads + writes), mean over the busy period",
+        )?;
+        if n == 0 {
+            return draw_no_data(
+                &chart.plotting_area().strip_coord_spec(),
+                "no partition data",
+            );
+        }
+        let half = 0.38;
+        chart
+            .draw_series(self.ranks.iter().enumerate().map(|(i, r)| {
+                let x = (i + 1) as f64;
+                Rectangle::new(
+                    [(x - half, 0.0), (x + half, units(r))],
+                    BAR.mix(0.85).filled(),
+                )
+            }))?
+            .label("mean units/s over the busy period (no limit to compare with)")
+            .legend(|(x, y)| Rectangle::new([(x, y - 6), (x + 24, y + 6)], BAR.mix(0.85).filled()));
         draw_legend(&mut chart, SeriesLabelPosition::UpperRight)
     }
 }

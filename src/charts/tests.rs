@@ -111,6 +111,34 @@ fn svgs_carry_titles_axis_text_and_reference_labels() {
 }
 
 #[test]
+fn a_table_without_a_partition_limit_charts_its_units_not_a_limit() {
+    // Firestore sets no per-partition limit: the bars are mean units/s
+    // (reads + writes), and no limit or headroom line is drawn.
+    let mut r = fixture::results();
+    let t = &mut r.tables[0];
+    t.partition_read_limit_per_s = None;
+    t.partition_write_limit_per_s = None;
+    t.partition_combined_limit_per_s = None;
+    t.nodes = None;
+    let dir = tempfile::tempdir().unwrap();
+    write_all(&r, dir.path()).unwrap();
+    let load = svg(dir.path(), "load-orders.svg");
+    assert!(
+        load.contains("orders: partition load, no per-partition limit on this store (8 partitions, 200 trials)"),
+        "{load}"
+    );
+    assert!(load.contains("units/s (reads + writes), mean over the busy period"));
+    let labels = texts(&load);
+    assert!(
+        !labels.iter().any(|t| t == "limit" || t == "headroom"),
+        "{labels:?}"
+    );
+    assert!(!load.contains("utilization (consumed ÷ limit)"));
+    // The limited table keeps its utilization chart.
+    assert!(svg(dir.path(), "load-orders.by_status.svg").contains("utilization (consumed ÷ limit)"));
+}
+
+#[test]
 fn charts_are_byte_identical_across_writes() {
     let results = fixture::with_variants(4);
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());

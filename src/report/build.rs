@@ -565,10 +565,16 @@ fn chart_caption(kind: &str, t: &TableResults, r: &RunResults) -> (&'static str,
     match kind {
         "load" => {
             let (server, _, ranks) = t.load_servers();
-            let mut caption = vec![text(format!(
-                "Bars: mean utilization by {server} rank (1 = hottest in each trial); dots: peak-window utilization, mean over trials; triangles: its p95; red line: limit; dashed: headroom {}.",
-                axis(r.headroom)
-            ))];
+            let mut caption = vec![text(if t.load_servers_limited() {
+                format!(
+                    "Bars: mean utilization by {server} rank (1 = hottest in each trial); dots: peak-window utilization, mean over trials; triangles: its p95; red line: limit; dashed: headroom {}.",
+                    axis(r.headroom)
+                )
+            } else {
+                format!(
+                    "Bars: mean units/s (reads + writes) by {server} rank (1 = hottest in each trial). The store sets no per-{server} limit, so there is no utilization to chart: the checks that judge this table are in the verdict table."
+                )
+            })];
             if server != "partition" {
                 caption.push(text(format!(
                     " The store limits each {server}, not each partition: the chart ranks the {server}s, every table's load on them summed."

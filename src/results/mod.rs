@@ -334,6 +334,17 @@ impl TableResults {
         }
     }
 
+    /// Whether the servers [`TableResults::load_servers`] ranks have a
+    /// throughput limit of their own: without one (Firestore), their
+    /// utilization is 0 by construction and their load is told in units/s.
+    pub fn load_servers_limited(&self) -> bool {
+        self.has_partition_limit()
+            || self
+                .nodes
+                .as_ref()
+                .is_some_and(|n| n.limits_per_s.iter().any(Option::is_some))
+    }
+
     /// Whether the store limits each partition's throughput (reads,
     /// writes or both).
     pub fn has_partition_limit(&self) -> bool {
