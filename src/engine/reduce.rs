@@ -639,15 +639,27 @@ fn key_checks(scenario: &Scenario, tp: &super::plan::TablePlan) -> KeyChecks {
             .map(|s| s.busy_rate_per_s * tp.sub_requests(s) * s.severity.mean)
             .sum()
     };
-    let table = scenario.tables.iter().find(|t| t.name == tp.name);
-    let monotonic_key = table.is_some_and(|t| {
+    let keys = key_layout(scenario, &tp.name);
+    let monotonic_key = keys.is_some_and(|(partition_key, sort_key, _, _)| {
         let has_time =
             |k: &crate::scenario::KeyTemplate| k.has(&crate::scenario::TemplatePart::Time);
-        has_time(&t.partition_key) || t.sort_key.as_ref().is_some_and(has_time)
+        has_time(partition_key) || sort_key.is_some_and(has_time)
     });
-    let parent = table
-        .filter(|_| limits.monotonic_per_parent)
-        .and_then(|t| parent_path(&t.partition_key));
+    let parent = keys
+        .filter(|&(_, _, _, index)| limits.monotonic_per_parent && !index)
+        .and_then(|(partition_key, _, _, _)| parent_path(partition_key));
+    // An index's entries are ordered by their partition key's fields, then
+    // the value: each value of those fields has its own range.
+    let prefix = keys
+        .filter(|&(partition_key, _, _, index)| index && !partition_key.entities().is_empty())
+        .map(|(partition_key, _, _, _)| {
+            let entities: Vec<String> = partition_key
+                .entities()
+                .iter()
+                .map(|e| e.to_string())
+                .collect();
+            (partition_key.text.clone(), entities)
+        });
     let monotonic = limits
         .monotonic_write_per_s
         .filter(|_| monotonic_key)
@@ -660,10 +672,12 @@ fn key_checks(scenario: &Scenario, tp: &super::plan::TablePlan) -> KeyChecks {
                 .sum::<f64>()
                 * parent
                     .as_ref()
+                    .or(prefix.as_ref())
                     .map_or(1.0, |(_, e)| busiest_parent_share(scenario, e)),
             limit_per_s: limit,
-            shards: table.map_or(1, |t| t.shards.max(1)),
+            shards: keys.map_or(1, |(_, _, shards, _)| shards.max(1)),
             parent: parent.map(|(text, _)| text),
+            prefix: prefix.map(|(text, _)| text),
         });
     let (hottest, unsharded) = hottest_key_rates(tp);
     KeyChecks {
@@ -676,6 +690,30 @@ fn key_checks(scenario: &Scenario, tp: &super::plan::TablePlan) -> KeyChecks {
         monotonic,
     }
 }
+
+/// The partition key, sort key, write shards and whether it is an index,
+/// of the table or index (`"<table>.<index>"`) a plan is named after: a
+/// Firestore index on a timestamp (`[[table.index]]` with `sort_key =
+/// "{time}"`) is the sequential index `monotonic_index` judges, as a table
+/// ordered by it is.
+fn key_layout<'s>(scenario: &'s Scenario, name: &str) -> Option<KeyLayout<'s>> {
+    scenario.tables.iter().find_map(|t| {
+        if t.name == name {
+            return Some((&t.partition_key, t.sort_key.as_ref(), t.shards, false));
+        }
+        let index = name.strip_prefix(t.name.as_str())?.strip_prefix('.')?;
+        let ix = t.indexes.iter().find(|ix| ix.name == index)?;
+        Some((&ix.partition_key, ix.sort_key.as_ref(), ix.shards, true))
+    })
+}
+
+/// [`key_layout`]'s (partition key, sort key, shards, is an index).
+type KeyLayout<'s> = (
+    &'s crate::scenario::KeyTemplate,
+    Option<&'s crate::scenario::KeyTemplate>,
+    u32,
+    bool,
+);
 
 /// The collection a key's items belong to, read as a slash-separated path
 /// (Firestore's `collection/document/collection/…`), and the entities named

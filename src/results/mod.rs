@@ -510,6 +510,13 @@ pub struct MonotonicWrites {
     /// (`rooms/{room}/messages`), and `writes_per_s` is the busiest one's;
     /// `None` when the whole table takes them.
     pub parent: Option<String>,
+    /// For an index whose partition key names entities in front of the
+    /// ordered value (a Firestore composite index on `roomId`, then the
+    /// timestamp): that key's template (`{room}`). Each of its values'
+    /// ranges takes its own writes, and `writes_per_s` is the busiest
+    /// value's. Absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prefix: Option<String>,
 }
 
 /// A global secondary index's write pressure on its base table: when the

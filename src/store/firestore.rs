@@ -16,8 +16,11 @@
 //!   "Best practices": index exemptions). A `shard` field 1..n in front of the
 //!   timestamp in the composite index lifts it to 500·n at the cost of n
 //!   queries: keyheat multiplies the limit by the table's `shards`. The
-//!   engine's `monotonic_index` verdict applies it to tables whose partition
-//!   or sort key holds `{time}` (model the indexed field as the sort key).
+//!   engine's `monotonic_index` verdict applies it to tables and indexes
+//!   whose partition or sort key holds `{time}` (model the indexed field as
+//!   the sort key); an index whose partition key names entities (a
+//!   composite index on `roomId`, then the timestamp) takes each value's
+//!   writes in its own range, and the busiest value's are judged.
 //!   The limit is per collection, and single-field indexes are
 //!   collection-scoped by default ("Index types in Cloud Firestore": an index
 //!   with collection scope holds the documents of one collection), so a

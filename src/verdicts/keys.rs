@@ -128,15 +128,22 @@ pub(super) fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> V
             check: "monotonic_index".into(),
             table: t.name.clone(),
             status: status_for(m.writes_per_s, lifted, headroom),
-            detail: match &m.parent {
-                None => format!(
+            detail: match (&m.parent, &m.prefix) {
+                (None, Some(prefix)) => format!(
+                    "{} writes/s into the busiest `{prefix}` value's range of the index (its entries ordered by `{prefix}`, then the monotonically increasing value: each value's range takes its own writes) vs ~{} writes/s ({} per shard × {} shards)",
+                    sig3(m.writes_per_s),
+                    sig3(lifted),
+                    sig3(m.limit_per_s),
+                    m.shards
+                ),
+                (None, None) => format!(
                     "{} writes/s into a monotonically increasing indexed value vs ~{} writes/s ({} per shard × {} shards)",
                     sig3(m.writes_per_s),
                     sig3(lifted),
                     sig3(m.limit_per_s),
                     m.shards
                 ),
-                Some(parent) => format!(
+                (Some(parent), _) => format!(
                     "{} writes/s into the busiest `{parent}` collection's monotonically increasing indexed value (a subcollection under each parent has its own collection-scope index) vs ~{} writes/s ({} per shard × {} shards)",
                     sig3(m.writes_per_s),
                     sig3(lifted),
