@@ -323,10 +323,10 @@ static RECIPROCALS: [f64; POISSON_WALK_MAX + 2] = {
 
 /// P(N ≥ j) for N ~ Poisson(`lambda`) from `first` = P(N = j), j > 2λ − 2:
 /// the terms fall at least by half each step, and the sum stops where they
-/// no longer change it.
+/// no longer change it (or are not positive: never a NaN's endless loop).
 fn poisson_tail(first: f64, lambda: f64, j: f64) -> f64 {
     let (mut term, mut sum, mut j) = (first, 0.0f64, j);
-    while sum + term != sum {
+    while term > 0.0 && sum + term != sum {
         sum += term;
         j += 1.0;
         term *= lambda / j;
