@@ -175,8 +175,8 @@ fn check_counts(r: &RunResults) -> Vec<Inline> {
         if passes == 1 { "passes" } else { "pass" },
         match idle.len() {
             0 => String::new(),
-            1 => "; 1 does not apply here (no such limit on this store)".to_string(),
-            k => format!("; {k} do not apply here (no such limit on this store)"),
+            1 => "; 1 does not apply (no such limit here)".to_string(),
+            k => format!("; {k} do not apply (no such limit here)"),
         },
     ))];
     for (label, checks) in [(" Failing: ", &fails), (" Warnings: ", &warns)] {
