@@ -584,3 +584,40 @@ by = "user"
     let half = day(lsi, sparse);
     assert!((half - expected(20.0, 1100.0)).abs() < 0.02, "{half}");
 }
+
+/// An update of a table whose index is keyed by `{time}` (here the LSI
+/// `by_time`) that lists it in neither `index_key_changes` nor
+/// `index_untouched` is warned at its `operation` (line 36 of [`orders`]):
+/// setting a write-time attribute moves the entry, 2 index writes, where 1
+/// is charged. Listing the index either way, or an index without `{time}`
+/// (`by_status`), says nothing.
+#[test]
+fn an_update_of_a_time_keyed_index_is_warned_unless_it_is_listed() {
+    let warned = |extra: &str| {
+        let s = crate::util::scenario(&orders(extra, "", "", EVEN));
+        s.warnings
+            .iter()
+            .filter(|w| w.key.ends_with(".operation"))
+            .map(|w| (w.key.clone(), w.line, w.message.clone(), w.fix.clone()))
+            .collect::<Vec<_>>()
+    };
+    let w = warned("");
+    assert_eq!(w.len(), 1, "{w:?}");
+    let (key, line, message, fix) = &w[0];
+    assert_eq!(
+        (key.as_str(), *line),
+        ("access_pattern.Set status.operation", 36)
+    );
+    assert!(
+        message.contains("index `by_time` is keyed by {time}"),
+        "{message}"
+    );
+    assert!(message.contains("2 index writes"), "{message}");
+    assert!(fix.contains(r#"index_key_changes = ["by_time"]"#), "{fix}");
+    for listed in [
+        r#"index_key_changes = ["by_time"]"#,
+        r#"index_untouched = ["by_time"]"#,
+    ] {
+        assert!(warned(listed).is_empty(), "{listed}");
+    }
+}

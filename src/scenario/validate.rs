@@ -199,6 +199,7 @@ pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
     eventual_only_global_indexes(&root, &store, &tables, &access_patterns)
         .map_err(|e| with_notes(e, &warnings))?;
     cosmos_account_warnings(&root, &store, &access_patterns, &mut warnings)?;
+    moved_index_entry_warnings(&root, &store, &tables, &access_patterns, &mut warnings)?;
     let checks = checks(&root)?;
     let pricing = pricing(&root, &store)?;
     if tables.is_empty() {
@@ -2579,6 +2580,58 @@ fn counter_shard_warnings(
                 p.name, t.name, t.shards, t.shards
             ),
             "for a counter write shard_strategy = \"random\" (writes to any shard, a get reads every shard); keep \"calculated\" for full copies read one at a time",
+        ));
+    }
+    Ok(())
+}
+
+/// A DynamoDB `update` of a table whose index is keyed by `{time}` (the
+/// write time: a last-updated timestamp) that lists the index in neither
+/// `index_key_changes` nor `index_untouched`: an update that sets that
+/// attribute moves the item in the index, a delete of the old entry and a
+/// put of the new one, 2 index writes (Developer Guide, "Provisioned
+/// throughput considerations for Global Secondary Indexes"), where it is
+/// charged 1. Located at the pattern's `operation`.
+fn moved_index_entry_warnings(
+    root: &Section,
+    store: &StoreConfig,
+    tables: &[Table],
+    patterns: &[AccessPattern],
+    warnings: &mut Vec<Warning>,
+) -> Result<()> {
+    if store.kind != StoreKind::DynamoDb {
+        return Ok(());
+    }
+    let sections = root.elements("access_pattern", "[[access_pattern]]")?;
+    for (section, p) in sections.iter().zip(patterns) {
+        if p.operation != Operation::Update || p.index.is_some() {
+            continue;
+        }
+        let t = &tables[p.table];
+        let timed = t.indexes.iter().enumerate().filter(|(i, ix)| {
+            let keyed = ix.partition_key.has(&TemplatePart::Time)
+                || ix
+                    .sort_key
+                    .as_ref()
+                    .is_some_and(|k| k.has(&TemplatePart::Time));
+            keyed && !p.index_key_changes.contains(i) && !p.index_untouched.contains(i)
+        });
+        let names: Vec<&str> = timed.map(|(_, ix)| ix.name.as_str()).collect();
+        let (Some(first), Some(f)) = (names.first(), section.get("operation")) else {
+            continue;
+        };
+        let listed = names
+            .iter()
+            .map(|n| format!("\"{n}\""))
+            .collect::<Vec<_>>()
+            .join(", ");
+        warnings.push(warning(
+            &f,
+            format!(
+                "`{}` updates `{}`, whose index `{first}` is keyed by {{time}} (a write-time attribute): an update that sets it moves the item in the index, a delete of the old entry and a put of the new one (2 index writes), but it is charged 1 write",
+                p.name, t.name
+            ),
+            format!("write index_key_changes = [{listed}] if the update sets that attribute; if it does not, index_untouched = [{listed}] when it writes none of the index's projected attributes either (0 index writes; otherwise the 1 write charged is right)"),
         ));
     }
     Ok(())
