@@ -194,7 +194,11 @@ fn draw_partitions(
     };
     // Buffers of thousands of partitions, every segment of every trial:
     // the worker's own, reused rather than mapped afresh.
-    let (mut bounds, mut drawn) = SCRATCH.with_borrow_mut(std::mem::take);
+    let UnitBuffers {
+        mut bounds,
+        mut drawn,
+        mut cold,
+    } = SCRATCH.with_borrow_mut(std::mem::take);
     drawn.clear();
     drawn.resize(units.len(), None);
     bounds.clear();
@@ -242,7 +246,7 @@ fn draw_partitions(
                 }
             }
         }
-        fill_cold(setup, seg, &units, &comps, &bounds, &mut drawn);
+        fill_cold(setup, seg, &units, &comps, &bounds, &mut drawn, &mut cold);
     }
     for (u, d) in drawn.drain(..).enumerate() {
         let unit = units[u];
@@ -264,7 +268,11 @@ fn draw_partitions(
         acc.burst_left[p] -= spend;
         out.merge(all);
     }
-    SCRATCH.set((bounds, drawn));
+    SCRATCH.set(UnitBuffers {
+        bounds,
+        drawn,
+        cold,
+    });
 }
 
 /// Each unit's cold bound into `bounds` (none for a load-split
@@ -301,12 +309,24 @@ fn cold_bounds(
     (peak, write_peak)
 }
 
-/// [`draw_partitions`]'s bounds and outcomes, one per unit.
-type UnitBuffers = (Vec<Option<ColdBound>>, Vec<Option<Drawn>>);
+/// [`draw_partitions`]'s bounds and outcomes, one per unit, and
+/// [`fill_cold`]'s draws of the cold units.
+#[derive(Default)]
+struct UnitBuffers {
+    bounds: Vec<Option<ColdBound>>,
+    drawn: Vec<Option<Drawn>>,
+    cold: Vec<ColdUnit>,
+}
+
+/// A cold unit's draws: over all its windows, and for a group one
+/// member's own.
+type ColdUnit = (usize, ColdDraws, Option<ColdDraws>);
 
 thread_local! {
-    /// Per worker thread, the buffers of the last segment it drew.
-    static SCRATCH: RefCell<UnitBuffers> = const { RefCell::new((Vec::new(), Vec::new())) };
+    /// Per worker thread, the buffers of the last segment it drew: a
+    /// buffer of megabytes taken afresh every segment was mapped afresh
+    /// (page faults, 6% of a 10,000-partition run).
+    static SCRATCH: RefCell<UnitBuffers> = RefCell::new(UnitBuffers::default());
 }
 
 /// Every unit's components in one buffer (thousands of partitions per
@@ -353,9 +373,10 @@ fn fill_cold(
     comps: &UnitComponents<'_>,
     bounds: &[Option<ColdBound>],
     drawn: &mut [Option<Drawn>],
+    cold: &mut Vec<ColdUnit>,
 ) {
     // Every cold unit's draws first, then their peaks (see ColdBound::draw).
-    let mut cold: Vec<(usize, ColdDraws, Option<ColdDraws>)> = Vec::new();
+    cold.clear();
     for (u, d) in drawn.iter().enumerate() {
         if let (None, Some(bound)) = (d, &bounds[u]) {
             let mut prng = setup.partition_rng(seg, units[u][0]);
@@ -365,7 +386,7 @@ fn fill_cold(
             cold.push((u, all, one));
         }
     }
-    for (u, mut all, one) in cold {
+    for (u, mut all, one) in cold.drain(..) {
         let Some(bound) = &bounds[u] else { continue };
         bound.peaks_into(&comps[u], &mut all);
         let one_peak = one.map(|mut one| {
