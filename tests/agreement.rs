@@ -576,6 +576,20 @@ fn a_variant_takes_the_tables_it_leaves_as_they_are() {
             .unwrap()
             + "\n[[variant]]\nname = \"promos-4-copies\"\nset = { \"table.promos.shards\" = 4 }\n";
     sharing_matches_every_table(&redis, &[("promos-4-copies", "sessions")]);
+    // A sweep through the base's own value (100,000 RU/s) is the base
+    // design itself: that variant takes the base's results whole, every
+    // table, and reads the same as when it simulates them.
+    let sweep = std::fs::read_to_string(
+        crate::util::root().join("scenarios/cases/c17-device-partition-key.toml"),
+    )
+    .unwrap();
+    sharing_matches_every_table(
+        &sweep,
+        &[
+            ("throughput=100000", "telemetry"),
+            ("throughput=100000", "gateway_telemetry"),
+        ],
+    );
 }
 
 /// A light table of costly items (after a new user's match history: 5·10⁶

@@ -93,8 +93,26 @@ pub fn total_trials(scenario: &Scenario, options: &Options) -> u64 {
         + scenario
             .variants
             .iter()
+            .filter(|v| !repeats_base(scenario, v, options))
             .map(|v| per(&v.scenario))
             .sum::<u64>()
+}
+
+/// Whether variant `v` is the base design itself (a sweep through the
+/// base's own value: `store.throughput = [100000, 1000000]` on a base of
+/// 100,000): it then takes the base design's results whole rather than
+/// simulating them again (the same trials, draws and reductions: byte for
+/// byte the figures it would draw), unless [`Options::every_table`].
+fn repeats_base(scenario: &Scenario, v: &crate::scenario::Variant, options: &Options) -> bool {
+    if options.every_table {
+        return false;
+    }
+    // The same settings; where they are written (for errors) is the
+    // variant's own line.
+    let mut base = scenario.clone();
+    base.variants = Vec::new();
+    base.store.positions.clone_from(&v.scenario.store.positions);
+    *v.scenario == base
 }
 
 /// Simulates `scenario` and its variants; `progress` hears each busy period
@@ -166,13 +184,22 @@ pub fn run_sharing(
     let mut reuse = reuse::Reuse::default();
     let sharing = !scenario.variants.is_empty() && !options.every_table;
     let keep = sharing.then_some(Share::Keep(&mut reuse));
-    let base = simulate(scenario, "base", options, progress, true, keep)?;
+    let mut base = simulate(scenario, "base", options, progress, true, keep)?;
     let mut variants = Vec::with_capacity(scenario.variants.len());
     for v in &scenario.variants {
         // A variant's timeseries and hot keys are not reported: its trial
         // 0 draws only its figures (the same either way).
-        let take = sharing.then_some(Share::Take(&mut reuse));
-        let r = simulate(&v.scenario, &v.name, options, progress, false, take)?;
+        let r = if repeats_base(scenario, v, options) {
+            for t in &base.tables {
+                for c in &t.checkpoints {
+                    reuse.taken.push((v.name.clone(), c.day, t.name.clone()));
+                }
+            }
+            without_detail(&mut base)
+        } else {
+            let take = sharing.then_some(Share::Take(&mut reuse));
+            simulate(&v.scenario, &v.name, options, progress, false, take)?
+        };
         let mut vr = reduce::variant(v, r);
         let model = Model::new(&v.scenario.store, &v.scenario.source_path)?;
         vr.fanout = fanout::figures(&v.scenario, model.store());
@@ -182,6 +209,28 @@ pub fn run_sharing(
     let model = Model::new(&scenario.store, &scenario.source_path)?;
     results.fanout = fanout::figures(scenario, model.store());
     Ok((results, reuse.taken))
+}
+
+/// `d` without its representative detail (timeseries, hot keys), as a
+/// variant's design is reduced.
+fn without_detail(d: &mut reduce::Design) -> reduce::Design {
+    // Set aside while `d` is copied (millions of timeseries rows).
+    let detail: Vec<_> = d
+        .tables
+        .iter_mut()
+        .map(|t| {
+            (
+                std::mem::take(&mut t.timeseries),
+                std::mem::take(&mut t.hot_keys),
+            )
+        })
+        .collect();
+    let copy = d.clone();
+    for (t, (series, keys)) in d.tables.iter_mut().zip(detail) {
+        t.timeseries = series;
+        t.hot_keys = keys;
+    }
+    copy
 }
 
 /// The raw per-trial outcomes of the base design (`[trial][table]`), for
@@ -626,6 +675,34 @@ fn simulate_once(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A sweep's value equal to the base's, written on another line, is
+    /// the base design; the other value, or `--every-table`, is not.
+    #[test]
+    fn a_sweep_through_the_base_value_repeats_the_base() {
+        let path = format!(
+            "{}/scenarios/cases/c17-device-partition-key.toml",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let s = Scenario::from_path(&path).expect("loads");
+        let [same, more] = &s.variants[..] else {
+            panic!("two variants: {}", s.variants.len());
+        };
+        assert_eq!(same.name, "throughput=100000");
+        assert_ne!(same.scenario.store.positions, s.store.positions);
+        let options = Options::default();
+        assert!(repeats_base(&s, same, &options));
+        assert!(!repeats_base(&s, more, &options));
+        let every = Options {
+            every_table: true,
+            ..Options::default()
+        };
+        assert!(!repeats_base(&s, same, &every));
+        // Its trials are not counted twice in the progress bar: 200 trials
+        // on day 0 for the base and the 1,000,000 RU/s variant.
+        assert_eq!(total_trials(&s, &options), 2 * 200);
+        assert_eq!(total_trials(&s, &every), 3 * 200);
+    }
 
     /// Trial 0 with and without its representative detail (timeseries, hot
     /// keys): the same figures, since the detail draws from streams of its
