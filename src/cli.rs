@@ -63,6 +63,9 @@ pub struct RunFlags {
     /// (Bernstein's bound, ε = 10⁻⁹) adds its requested units without its
     /// windows being drawn; the trials' peaks and throttled units are the
     /// same either way, only cold partitions' peaks in partitions.csv differ.
+    /// A partition whose requests all cost the same, at most 32 a window,
+    /// bounded below its limits, takes its peak as the Poisson quantile a
+    /// full draw takes, with this flag or without.
     #[arg(long)]
     pub every_partition: bool,
     /// Simulate every table of every variant. By default a variant takes

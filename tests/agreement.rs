@@ -476,10 +476,11 @@ fn cold_screening_leaves_every_trials_peak_and_throttling_unchanged() {
     // (file, checkpoint day, whether a cold partition's rank row differs
     // there): the c17 tables are over their divided RU/s on every
     // partition on day 365; c11's 4,096 chunks carry light, even loads
-    // whose bounds sit above the peak the others reach, but for the
-    // lightest two chunks of one trial (of 200) at day 0, whose requests
-    // all cost one op: their cold peaks are the Poisson quantile a full
-    // draw takes, at the same uniform, so their rows are the same too.
+    // whose bounds sit above the peak the others reach, of requests that
+    // all cost one op, a fraction of one a window: each chunk's outcome is
+    // the cold one (its peak the Poisson quantile, in distribution the
+    // full draw's) with screening on and off alike, so their rows are the
+    // same.
     for (file, day, screens) in [
         ("cases/c17-device-partition-key.toml", 365.0, false),
         ("cases/c17-synthetic-date-n.toml", 365.0, false),

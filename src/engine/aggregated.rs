@@ -194,11 +194,7 @@ fn draw_partitions(
     };
     // Buffers of thousands of partitions, every segment of every trial:
     // the worker's own, reused rather than mapped afresh.
-    let UnitBuffers {
-        mut bounds,
-        mut drawn,
-        mut cold,
-    } = SCRATCH.with_borrow_mut(std::mem::take);
+    let (mut bounds, mut drawn) = SCRATCH.with_borrow_mut(std::mem::take);
     drawn.clear();
     drawn.resize(units.len(), None);
     bounds.clear();
@@ -246,12 +242,14 @@ fn draw_partitions(
                 }
             }
         }
-        fill_cold(setup, seg, &units, &comps, &bounds, &mut drawn, &mut cold);
+        fill_cold(setup, seg, &units, &comps, &bounds, &mut drawn);
     }
     for (u, d) in drawn.drain(..).enumerate() {
         let unit = units[u];
         let p = unit[0];
-        let Drawn { mut all, one_peak } = d.unwrap_or_else(|| draw_full(u, acc));
+        let Drawn { mut all, one_peak } = d.unwrap_or_else(|| {
+            exact_cold(setup, seg, rates, units[u], &comps[u]).unwrap_or_else(|| draw_full(u, acc))
+        });
         if rates.pieces(p).is_some() {
             acc.total.merge(all);
             continue;
@@ -268,11 +266,7 @@ fn draw_partitions(
         acc.burst_left[p] -= spend;
         out.merge(all);
     }
-    SCRATCH.set(UnitBuffers {
-        bounds,
-        drawn,
-        cold,
-    });
+    SCRATCH.set((bounds, drawn));
 }
 
 /// Each unit's cold bound into `bounds` (none for a load-split
@@ -309,24 +303,20 @@ fn cold_bounds(
     (peak, write_peak)
 }
 
-/// [`draw_partitions`]'s bounds and outcomes, one per unit, and
-/// [`fill_cold`]'s draws of the cold units.
-#[derive(Default)]
-struct UnitBuffers {
-    bounds: Vec<Option<ColdBound>>,
-    drawn: Vec<Option<Drawn>>,
-    cold: Vec<ColdUnit>,
-}
+/// [`draw_partitions`]'s bounds and outcomes, one per unit.
+type UnitBuffers = (Vec<Option<ColdBound>>, Vec<Option<Drawn>>);
 
-/// A cold unit's draws: over all its windows, and for a group one
-/// member's own.
+/// A cold unit's draws ([`fill_cold`]): over all its windows, and for a
+/// group one member's own.
 type ColdUnit = (usize, ColdDraws, Option<ColdDraws>);
 
 thread_local! {
-    /// Per worker thread, the buffers of the last segment it drew: a
-    /// buffer of megabytes taken afresh every segment was mapped afresh
-    /// (page faults, 6% of a 10,000-partition run).
-    static SCRATCH: RefCell<UnitBuffers> = RefCell::new(UnitBuffers::default());
+    /// Per worker thread, the buffers of the last segment it drew, and
+    /// its cold units' draws: buffers of megabytes taken afresh every
+    /// segment were mapped afresh (page faults, 6% of a 10,000-partition
+    /// run).
+    static SCRATCH: RefCell<UnitBuffers> = const { RefCell::new((Vec::new(), Vec::new())) };
+    static COLD: RefCell<Vec<ColdUnit>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Every unit's components in one buffer (thousands of partitions per
@@ -373,10 +363,9 @@ fn fill_cold(
     comps: &UnitComponents<'_>,
     bounds: &[Option<ColdBound>],
     drawn: &mut [Option<Drawn>],
-    cold: &mut Vec<ColdUnit>,
 ) {
     // Every cold unit's draws first, then their peaks (see ColdBound::draw).
-    cold.clear();
+    let mut cold = COLD.with_borrow_mut(std::mem::take);
     for (u, d) in drawn.iter().enumerate() {
         if let (None, Some(bound)) = (d, &bounds[u]) {
             let mut prng = setup.partition_rng(seg, units[u][0]);
@@ -397,6 +386,57 @@ fn fill_cold(
             all: all.0,
             one_peak,
         });
+    }
+    COLD.set(cold);
+}
+
+/// Screening off (`--every-partition`), the cold outcome of a unit whose
+/// cold outcome is its full draw's in distribution ([`ColdBound::exact`]):
+/// the same draws screening takes for it, so that the trials agree bit
+/// for bit either way. None for any other unit, or with screening on (a
+/// unit left undrawn there is already cold).
+fn exact_cold(
+    setup: &TableSetup<'_>,
+    seg: &Segment,
+    rates: &SegmentRates<'_>,
+    unit: &[usize],
+    comps: &[Component<'_>],
+) -> Option<Drawn> {
+    if setup.plan.screen_cold || setup.draws_every_window() || rates.pieces(unit[0]).is_some() {
+        return None;
+    }
+    let windows = seg.windows() * unit.len();
+    let mut bound = ColdBound::bernstein(comps, &setup.partition_limits, windows);
+    if !bound.exact {
+        bound = bound.with_chernoff(comps, windows);
+    }
+    bound
+        .exact
+        .then(|| cold_unit(setup, seg, unit, comps, &bound))
+}
+
+/// One cold unit's outcome from its bound, as [`fill_cold`] draws it: from
+/// the unit's own stream, over all its windows, then for a group one
+/// member's own.
+fn cold_unit(
+    setup: &TableSetup<'_>,
+    seg: &Segment,
+    unit: &[usize],
+    comps: &[Component<'_>],
+    bound: &ColdBound,
+) -> Drawn {
+    let mut prng = setup.partition_rng(seg, unit[0]);
+    let n = unit.len();
+    let mut all = bound.draw(comps, seg.windows() * n, &mut prng);
+    let one = (n > 1).then(|| bound.draw(comps, seg.windows(), &mut prng));
+    bound.peaks_into(comps, &mut all);
+    let one_peak = one.map(|mut one| {
+        bound.peaks_into(comps, &mut one);
+        one.0.peak_utilization
+    });
+    Drawn {
+        all: all.0,
+        one_peak,
     }
 }
 

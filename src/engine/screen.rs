@@ -25,8 +25,12 @@
 //! requests (large items) it is several times tighter, since Bernstein
 //! charges b·c/3 for the costliest. A partition is cold when its bound is
 //! below its limit and below the peak utilization of the partitions drawn
-//! in full, in every limit dimension; every other partition
-//! is drawn in full. They are drawn busiest bound first, so that the peaks
+//! in full, in every limit dimension; or, where its requests all cost the
+//! same and a window expects at most [`POISSON_EXACT_MAX_MEAN`] of them,
+//! below its limits alone: its cold outcome is then the full draw's in
+//! distribution (its peak the Poisson quantile, nothing throttled bar ε),
+//! so its peak may set the trial's, and screening off takes the same
+//! outcome from the same draws. Every other partition is drawn in full. They are drawn busiest bound first, so that the peaks
 //! of the few that set the trial's peak screen the many that cannot. Each
 //! partition draws from its own stream, so the partitions drawn in full
 //! draw exactly what they would with screening off
@@ -81,6 +85,11 @@ pub(super) struct ColdBound {
     /// Mean utilization (all limits) and mean write utilization.
     pub(super) mean_utilization: f64,
     pub(super) mean_write_utilization: f64,
+    /// Whether the cold outcome is the full draw's in distribution: in
+    /// every dimension one cost, at most [`POISSON_EXACT_MAX_MEAN`]
+    /// requests a window (the peak the Poisson quantile a full draw takes),
+    /// and the bound below the limit (nothing throttled, bar ε).
+    pub(super) exact: bool,
 }
 
 impl ColdBound {
@@ -163,19 +172,31 @@ impl ColdBound {
                 mean_write_utilization = ratio(d.kappa[0], d.limit);
             }
         }
+        let exact = utilization < 1.0
+            && dims
+                .iter()
+                .flatten()
+                .all(|d| !d.one_cost.is_nan() && d.lambda <= POISSON_EXACT_MAX_MEAN);
         ColdBound {
             dims,
             utilization,
             write_utilization,
             mean_utilization,
             mean_write_utilization,
+            exact,
         }
     }
 
     /// Whether the server is cold against a trial peak `peak` and write peak
     /// `write_peak` reached by servers drawn in full: below both them and the
-    /// limits in every window (with probability ≥ 1 − ε).
+    /// limits in every window (with probability ≥ 1 − ε); or, whatever the
+    /// peaks, below the limits with an outcome the cold draw takes exactly
+    /// (requests of one cost, at most 32 a window): its peak may then set
+    /// the trial's, drawn from the distribution a full draw takes it from.
     pub(super) fn is_cold(&self, peak: f64, write_peak: f64) -> bool {
+        if self.exact {
+            return true;
+        }
         self.utilization < peak.min(1.0)
             && (self.write_utilization == 0.0 || self.write_utilization < write_peak.min(1.0))
     }
@@ -419,15 +440,28 @@ mod tests {
         let b = ColdBound::new(&comps, &limits, 3600);
         assert!((b.write_utilization - 0.272_34).abs() < 1e-5, "{b:?}");
         assert!((b.mean_write_utilization - 0.04).abs() < 1e-12);
-        // Cold against a drawn peak of 0.3, not against one of 0.25; never
-        // at or over the limit.
+        // Requests of one cost, 4 a window, bounded below the limit: the
+        // cold draw is the full draw's (exact), cold whatever peak the
+        // others reach; never at or over the limit.
+        assert!(b.exact);
         assert!(b.is_cold(0.3, 0.3));
-        assert!(!b.is_cold(0.25, 0.25));
+        assert!(b.is_cold(0.25, 0.25));
         let tight = Limits {
             write: Some(27.0),
             ..Limits::default()
         };
-        assert!(!ColdBound::new(&comps, &tight, 3600).is_cold(2.0, 2.0));
+        let at_limit = ColdBound::new(&comps, &tight, 3600);
+        assert!(!at_limit.exact && !at_limit.is_cold(2.0, 2.0));
+        // 40 a window, past the Poisson walk's 32: cold only below the
+        // peak the others reach.
+        let busy = [Component {
+            lambda: 40.0,
+            ..comps[0]
+        }];
+        let b = ColdBound::new(&busy, &limits, 3600);
+        assert!(!b.exact && b.write_utilization < 1.0, "{b:?}");
+        assert!(b.is_cold(b.utilization + 0.01, b.utilization + 0.01));
+        assert!(!b.is_cold(b.utilization - 0.01, b.utilization - 0.01));
     }
 
     /// 99% of requests costing 1 unit and 1% costing 40.
@@ -667,12 +701,17 @@ mod tests {
             ..Limits::default()
         };
         let b = ColdBound::new(&comps, &limits, 1800);
+        // Cold whatever peak another partition reaches (exact), and
+        // nothing throttled.
+        assert!(b.exact && b.is_cold(0.0, 0.0));
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
         let n = 4000;
         let (mut cold, mut drawn) = ([0usize; 8], [0usize; 8]);
         let poisson = Poisson::new(0.3).expect("λ > 0");
         for _ in 0..n {
-            let peak = b.outcome(&comps, 1800, &mut rng).write_peak_utilization * 1000.0 / 2.0;
+            let o = b.outcome(&comps, 1800, &mut rng);
+            assert_eq!(o.throttled_units, 0.0);
+            let peak = o.write_peak_utilization * 1000.0 / 2.0;
             assert_eq!(peak, peak.round(), "{peak}");
             cold[(peak as usize).min(7)] += 1;
             let max = (0..1800)
