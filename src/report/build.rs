@@ -363,14 +363,34 @@ fn key_figures(r: &RunResults) -> Block {
     } else {
         vec![
             Block::Note(vec![text(format!(
-                "Means over {} trials with their 95% confidence interval in brackets; p50 and p95 are over trials. Utilization is consumed capacity units ÷ the partition's limit in a {} window.",
+                "Means over {} trials with their 95% confidence interval in brackets; p50 and p95 are over trials. Utilization is consumed capacity units ÷ {} in a {} window.",
                 count(r.trials as usize),
+                utilization_basis(r),
                 duration(r.window_s),
             ))]),
             text_table("figures", sections::key_figures(r)),
         ]
     };
     section("figures", Some("Key figures"), "Key figures", blocks)
+}
+
+/// What a utilization is of: the limit of the servers the tables' loads
+/// are judged on (partitions, or nodes where the store limits only those).
+fn utilization_basis(r: &RunResults) -> String {
+    let mut servers: Vec<&str> = r
+        .tables
+        .iter()
+        .filter(|t| t.load_servers_limited())
+        .map(|t| t.load_servers().0)
+        .collect();
+    servers.sort_unstable();
+    servers.dedup();
+    match servers[..] {
+        [] => "the partition's limit (none on this store: no utilization)".to_string(),
+        ["partition"] => "the partition's limit".to_string(),
+        [one] => format!("the {one}'s limit (this store limits load per {one}, not per partition)"),
+        _ => format!("the limit of each table's {}", servers.join(" or ")),
+    }
 }
 
 fn when_it_breaks(r: &RunResults) -> Option<Block> {
