@@ -983,3 +983,27 @@ by = "customer"
         "{csv}"
     );
 }
+
+#[test]
+fn a_write_spread_over_shards_is_one_sub_request() {
+    // A put over N random shards writes one of them: fan-out 1, one 1 KB
+    // write = 1 WCU a request, 100 puts/s = 100 WCU/s, exactly (weights of
+    // 1/N summed in floating point came to 0.9999999999999998 for N = 7
+    // and 1.0000000000000007 for N = 10). A get under random sharding
+    // queries every shard: fan-out N.
+    for shards in [3, 7, 10, 13] {
+        let text = provisioned("write_capacity = 1000", 100)
+            .replace(
+                "item_size = \"1KB\"",
+                &format!("item_size = \"1KB\"\nshards = {shards}"),
+            )
+            .replace("trials = 50", "trials = 2")
+            + "[[access_pattern]]\nname = \"Get order\"\ntable = \"orders\"\noperation = \"get\"\nrate = 10\nby = \"order\"\n";
+        let r = run(&text);
+        let put = &r.tables[0].patterns[0];
+        assert_eq!(put.fan_out, 1.0, "{shards} shards");
+        assert_eq!(put.units_per_request, 1.0, "{shards} shards");
+        assert_eq!(put.units_per_s, 100.0, "{shards} shards");
+        assert_eq!(r.tables[0].patterns[1].fan_out, f64::from(shards));
+    }
+}

@@ -331,8 +331,18 @@ impl Stream {
         m
     }
 
-    /// Sub-requests per request (the pattern's fan-out).
+    /// Sub-requests per request (the pattern's fan-out): the sub-keys'
+    /// weights summed, a whole number where the sum is one within rounding
+    /// (a write spread over N shards at 1/N each, or over shards weighted
+    /// by an entity's popularity, is one sub-request: summed in floating
+    /// point it came to 0.9999999999999999).
     pub fn fan_out(&self) -> f64 {
-        self.subkeys.iter().map(|s| s.weight).sum()
+        let sum: f64 = self.subkeys.iter().map(|s| s.weight).sum();
+        let whole = sum.round();
+        if whole >= 1.0 && (sum - whole).abs() <= 1e-9 * whole {
+            whole
+        } else {
+            sum
+        }
     }
 }
