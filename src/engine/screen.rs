@@ -30,8 +30,9 @@
 //! below its limits alone: its cold outcome is then the full draw's in
 //! distribution (its peak the Poisson quantile, nothing throttled bar ε),
 //! so its peak may set the trial's, and screening off takes the same
-//! outcome from the same draws. Every other partition is drawn in full. They are drawn busiest bound first, so that the peaks
-//! of the few that set the trial's peak screen the many that cannot. Each
+//! outcome from the same draws. Every other partition is drawn in full.
+//! They are drawn busiest bound first, so that the peaks of the few that
+//! set the trial's peak screen the many that cannot. Each
 //! partition draws from its own stream, so the partitions drawn in full
 //! draw exactly what they would with screening off
 //! (`tests/agreement.rs` checks the trials' peaks and throttled units are
