@@ -79,41 +79,46 @@ pub const MAX_LOAD_RANKS: usize = 200;
 /// # Ok(()) }
 /// ```
 pub fn write_all(results: &RunResults, dir: &Path) -> Result<Vec<PathBuf>> {
+    use rayon::prelude::*;
     std::fs::create_dir_all(dir).map_err(|e| chart_error(dir, e))?;
-    let mut written = Vec::new();
+    // Each chart drawn and encoded on its own (PNG encoding is most of
+    // a chart's time): side by side, in this order.
+    type Job<'a> = Box<dyn Fn() -> Result<Vec<PathBuf>> + Send + Sync + 'a>;
+    let mut jobs: Vec<Job<'_>> = Vec::new();
     for (table, stem) in results.tables.iter().zip(table_stems(results)) {
-        written.extend(render(
-            &load::LoadChart::new(results, table),
-            dir,
-            &format!("load-{stem}"),
-        )?);
-        written.extend(render(
-            &heatmap::HeatmapChart::new(table),
-            dir,
-            &format!("heatmap-{stem}"),
-        )?);
-        written.extend(render(
-            &growth::GrowthChart::collection(results, table),
-            dir,
-            &format!("growth-{stem}"),
-        )?);
-        if let Some(chart) = breach::BreachChart::new(results, table) {
-            written.extend(render(&chart, dir, &format!("breach-{stem}"))?);
-        }
-        written.extend(render(
-            &growth::GrowthChart::item(results, table),
-            dir,
-            &format!("item-growth-{stem}"),
-        )?);
+        let load = format!("load-{stem}");
+        jobs.push(Box::new(move || {
+            render(&load::LoadChart::new(results, table), dir, &load)
+        }));
+        let heat = format!("heatmap-{stem}");
+        jobs.push(Box::new(move || {
+            render(&heatmap::HeatmapChart::new(table), dir, &heat)
+        }));
+        let growth = format!("growth-{stem}");
+        jobs.push(Box::new(move || {
+            render(
+                &growth::GrowthChart::collection(results, table),
+                dir,
+                &growth,
+            )
+        }));
+        let breach = format!("breach-{stem}");
+        jobs.push(Box::new(move || {
+            breach::BreachChart::new(results, table)
+                .map_or(Ok(Vec::new()), |chart| render(&chart, dir, &breach))
+        }));
+        let item = format!("item-growth-{stem}");
+        jobs.push(Box::new(move || {
+            render(&growth::GrowthChart::item(results, table), dir, &item)
+        }));
     }
     if !results.variants.is_empty() {
-        written.extend(render(
-            &variants::VariantsChart::new(results),
-            dir,
-            VARIANTS_STEM,
-        )?);
+        jobs.push(Box::new(|| {
+            render(&variants::VariantsChart::new(results), dir, VARIANTS_STEM)
+        }));
     }
-    Ok(written)
+    let written: Vec<Vec<PathBuf>> = jobs.par_iter().map(|job| job()).collect::<Result<_>>()?;
+    Ok(written.into_iter().flatten().collect())
 }
 
 /// The file-name part of each table's charts, in `results.tables` order:
