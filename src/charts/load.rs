@@ -24,6 +24,8 @@ pub(crate) struct LoadChart<'a> {
     ranks: Vec<&'a PartitionRank>,
     /// Whether the servers have a limit (else the bars are units/s).
     limited: bool,
+    /// What a server is ("partition", "node", "master").
+    server: String,
 }
 
 impl<'a> LoadChart<'a> {
@@ -59,6 +61,7 @@ impl<'a> LoadChart<'a> {
             headroom: results.headroom,
             ranks,
             limited,
+            server: server.to_string(),
         }
     }
 }
@@ -125,9 +128,33 @@ impl Chart for LoadChart<'_> {
             .label("peak-window utilization, p95 over trials")
             .legend(|(x, y)| TriangleMarker::new((x + 12, y), 7, PEAK_P95.filled()));
         draw_reference_lines(&mut chart, x_range, self.headroom)?;
+        // Loads far below the limit draw as a line along the axis: their
+        // size in words.
+        let busiest = self
+            .ranks
+            .iter()
+            .map(|r| finite(r.peak_utilization_p95))
+            .fold(0.0, f64::max);
+        if busiest < LOW_LOAD {
+            let text = format!(
+                "every {} under {}% of its limit, too little to see at this scale: the highest point is {} (a p95 peak)",
+                self.server,
+                format::axis(LOW_LOAD * 100.0),
+                format::axis(busiest)
+            );
+            chart.draw_series(std::iter::once(Text::new(
+                text,
+                (x_range.0 + 0.02 * (x_range.1 - x_range.0), 0.12 * y_max),
+                label_font().color(&BLACK),
+            )))?;
+        }
         draw_legend(&mut chart, SeriesLabelPosition::UpperRight)
     }
 }
+
+/// Utilization under which a load chart's marks are too small to see, and
+/// the chart says so.
+const LOW_LOAD: f64 = 0.05;
 
 /// The chart's plotting area: ranks 1..n on x, 0..`y_max` on y.
 type Plot<'b, DB> = ChartContext<'b, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;

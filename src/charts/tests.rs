@@ -139,6 +139,36 @@ fn a_table_without_a_partition_limit_charts_its_units_not_a_limit() {
 }
 
 #[test]
+fn a_load_far_below_the_limit_is_told_in_words() {
+    // Every partition's marks scaled to 1% of what the fixture has: under
+    // 5% of the limit they draw along the axis, so the chart says how high
+    // the highest is; the fixture's own loads say nothing.
+    let dir = tempfile::tempdir().unwrap();
+    write_all(&fixture::results(), dir.path()).unwrap();
+    assert!(!svg(dir.path(), "load-orders.svg").contains("too little to see"));
+    let mut r = fixture::results();
+    let highest = r.tables[0]
+        .partition_ranks
+        .iter()
+        .map(|p| p.peak_utilization_p95)
+        .fold(0.0, f64::max);
+    for p in &mut r.tables[0].partition_ranks {
+        p.mean_utilization *= 0.01;
+        p.peak_utilization *= 0.01;
+        p.peak_utilization_p95 *= 0.01;
+    }
+    assert!(highest * 0.01 < 0.05, "{highest}");
+    let dir = tempfile::tempdir().unwrap();
+    write_all(&r, dir.path()).unwrap();
+    let load = svg(dir.path(), "load-orders.svg");
+    let want = format!(
+        "every partition under 5% of its limit, too little to see at this scale: the highest point is {} (a p95 peak)",
+        crate::format::axis(highest * 0.01)
+    );
+    assert!(texts(&load).contains(&want), "{:?}", texts(&load));
+}
+
+#[test]
 fn charts_are_byte_identical_across_writes() {
     let results = fixture::with_variants(4);
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
