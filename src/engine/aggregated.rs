@@ -368,24 +368,13 @@ fn fill_cold(
     let mut cold = COLD.with_borrow_mut(std::mem::take);
     for (u, d) in drawn.iter().enumerate() {
         if let (None, Some(bound)) = (d, &bounds[u]) {
-            let mut prng = setup.partition_rng(seg, units[u][0]);
-            let n = units[u].len();
-            let all = bound.draw(&comps[u], seg.windows() * n, &mut prng);
-            let one = (n > 1).then(|| bound.draw(&comps[u], seg.windows(), &mut prng));
+            let (all, one) = cold_draws(setup, seg, units[u], &comps[u], bound);
             cold.push((u, all, one));
         }
     }
-    for (u, mut all, one) in cold.drain(..) {
+    for (u, all, one) in cold.drain(..) {
         let Some(bound) = &bounds[u] else { continue };
-        bound.peaks_into(&comps[u], &mut all);
-        let one_peak = one.map(|mut one| {
-            bound.peaks_into(&comps[u], &mut one);
-            one.0.peak_utilization
-        });
-        drawn[u] = Some(Drawn {
-            all: all.0,
-            one_peak,
-        });
+        drawn[u] = Some(cold_peaks(&comps[u], bound, all, one));
     }
     COLD.set(cold);
 }
@@ -415,9 +404,7 @@ fn exact_cold(
         .then(|| cold_unit(setup, seg, unit, comps, &bound))
 }
 
-/// One cold unit's outcome from its bound, as [`fill_cold`] draws it: from
-/// the unit's own stream, over all its windows, then for a group one
-/// member's own.
+/// One cold unit's outcome from its bound, as [`fill_cold`] draws it.
 fn cold_unit(
     setup: &TableSetup<'_>,
     seg: &Segment,
@@ -425,10 +412,33 @@ fn cold_unit(
     comps: &[Component<'_>],
     bound: &ColdBound,
 ) -> Drawn {
+    let (all, one) = cold_draws(setup, seg, unit, comps, bound);
+    cold_peaks(comps, bound, all, one)
+}
+
+/// A cold unit's draws ([`ColdBound::draw`]) from its own stream: over all
+/// its windows, then for a group one member's own.
+fn cold_draws(
+    setup: &TableSetup<'_>,
+    seg: &Segment,
+    unit: &[usize],
+    comps: &[Component<'_>],
+    bound: &ColdBound,
+) -> (ColdDraws, Option<ColdDraws>) {
     let mut prng = setup.partition_rng(seg, unit[0]);
     let n = unit.len();
-    let mut all = bound.draw(comps, seg.windows() * n, &mut prng);
+    let all = bound.draw(comps, seg.windows() * n, &mut prng);
     let one = (n > 1).then(|| bound.draw(comps, seg.windows(), &mut prng));
+    (all, one)
+}
+
+/// A cold unit's outcome from its draws ([`ColdBound::peaks_into`]).
+fn cold_peaks(
+    comps: &[Component<'_>],
+    bound: &ColdBound,
+    mut all: ColdDraws,
+    one: Option<ColdDraws>,
+) -> Drawn {
     bound.peaks_into(comps, &mut all);
     let one_peak = one.map(|mut one| {
         bound.peaks_into(comps, &mut one);
