@@ -236,6 +236,53 @@ fn compare_recommends_the_first_passing_alternative() {
     assert!(out.join("variants.png").is_file());
 }
 
+/// A whole-file alternative's change is read from its design: of two
+/// passing files, the one with fewer write shards is recommended wherever
+/// it stands (every file alternative used to count as no change, so the
+/// first in file order won).
+#[test]
+fn compare_recommends_the_file_with_fewer_shards() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifty = dir.path().join("orders-50-shards.toml");
+    let text = std::fs::read_to_string(root().join("scenarios/orders-by-date-sharded-random.toml"))
+        .unwrap()
+        .replace("shards = 200", "shards = 50")
+        .replace(
+            "name = \"orders-by-date-sharded-random\"",
+            "name = \"orders-50-shards\"",
+        );
+    std::fs::write(&fifty, text).unwrap();
+    let out = dir.path().join("cmp");
+    keyheat()
+        .args([
+            "compare",
+            "scenarios/orders-by-date.toml",
+            "scenarios/orders-by-date-sharded-calculated.toml",
+        ])
+        .arg(&fifty)
+        .args(["--trials", "20", "--quiet", "--out"])
+        .arg(&out)
+        .current_dir(root())
+        .assert()
+        .success();
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let variants = summary["variants"].as_array().unwrap();
+    assert!(
+        variants.iter().all(|v| v["verdicts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|v| v["status"] == "pass")),
+        "{summary:#}"
+    );
+    assert_eq!(summary["recommendation"]["variant"], "orders-50-shards");
+    assert!(summary["recommendation"]["reason"]
+        .as_str()
+        .unwrap()
+        .starts_with("smallest change that passes every check (p95 peak utilization "));
+}
+
 /// A run whose stderr is not a terminal (a pipe, a CI log) prints a plain
 /// progress line every 10 s (here every 0 s), so a long run is not taken
 /// for a hang (a new user's piped 15-minute run printed nothing); none with

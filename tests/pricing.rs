@@ -208,3 +208,50 @@ fn each_variant_is_priced_with_its_own_store_settings() {
     assert!(html.contains("<th class=\"num\">monthly cost (USD)</th>"));
     assert!(html.contains("<td class=\"num\">284.70</td>"));
 }
+
+/// Alternatives that all pass and make as big a change (here only the
+/// provisioned capacity differs) are ranked by monthly cost, whatever their
+/// order in the file; unpriced, by file order, and the reason says so (a
+/// new user's `compare` recommended on-demand at $19,804 a month or
+/// provisioned at $16,133 depending on the order of its arguments).
+#[test]
+fn equal_changes_that_pass_are_ranked_by_monthly_cost() {
+    // Busy writes: 50/s × peak 2 × 2 KB = 200 WCU/s: 100 WCU fails.
+    let store = "read_capacity = 1000\nwrite_capacity = 100";
+    let variants = |first: u32, second: u32| {
+        format!(
+            "[[variant]]\nname = \"wcu-{first}\"\nset = {{ \"store.write_capacity\" = {first} }}\n\n[[variant]]\nname = \"wcu-{second}\"\nset = {{ \"store.write_capacity\" = {second} }}\n"
+        )
+    };
+    let pricing = "[pricing]\nread_unit_hour = 0.00013\nwrite_unit_hour = 0.00065\n\n";
+    for (first, second) in [(1000, 400), (400, 1000)] {
+        let r = run(&text(
+            store,
+            &format!("{pricing}{}", variants(first, second)),
+        ));
+        assert!(r.variants.iter().all(|v| v
+            .verdicts
+            .iter()
+            .all(|v| v.status == keyheat::results::Status::Pass)));
+        let rec = r.recommendation.expect("variants: a recommendation");
+        assert_eq!(rec.variant, "wcu-400", "{}", rec.reason);
+        // 1,000 × 0.00013 × 730 = 94.90 for reads; writes 400 × 0.00065
+        // × 730 = 189.80 (284.70 in all) vs 474.50 (569.40).
+        assert!(
+            rec.reason.starts_with(
+                "cheapest of the 2 smallest changes that pass every check: 284.70 USD a month, next wcu-1000 at 569.40 USD ("
+            ),
+            "{}",
+            rec.reason
+        );
+    }
+    // Unpriced: the first in file order, told as such.
+    let r = run(&text(store, &variants(1000, 400)));
+    let rec = r.recommendation.expect("variants: a recommendation");
+    assert_eq!(rec.variant, "wcu-1000");
+    assert!(
+        rec.reason.starts_with("first in file order of the 2 smallest changes that pass every check: add [pricing] to every design, in one currency, to rank them by monthly cost ("),
+        "{}",
+        rec.reason
+    );
+}

@@ -655,7 +655,7 @@ fn variants(r: &RunResults, charts: &[Chart]) -> Option<Block> {
     if r.variants.is_empty() {
         return None;
     }
-    let mut intro = "Each design is judged on the p95 over trials of its figures. The recommendation is the smallest change (fewest shards, widest bucket) whose every check passes.".to_string();
+    let mut intro = "Each design is judged on the p95 over trials of its figures. The recommendation is the smallest change (fewest shards, widest bucket) whose every check passes; of equal changes, the cheapest when every one is priced in one currency, else the first in file order.".to_string();
     if let Some(n) = sections::cluster(r) {
         // Where the store limits nodes, a table's peak is its busiest
         // node's (TableResults::busiest_server_p95).
@@ -769,7 +769,7 @@ fn variants_table(r: &RunResults) -> Table {
             )]);
             if r.currency.is_some() {
                 cells.push(vec![text(
-                    sections::design_cost(v.tables).map_or("—".to_string(), money),
+                    crate::results::design_cost(v.tables).map_or("—".to_string(), money),
                 )]);
             }
             let mut verdict = variant_verdict(v.verdicts);

@@ -301,13 +301,6 @@ pub(super) fn patterns(r: &RunResults) -> Option<TextTable> {
     })
 }
 
-/// The monthly cost of a design: the sum over its tables, `None` when no
-/// table has one.
-pub(super) fn design_cost(tables: &[TableResults]) -> Option<f64> {
-    let costs: Vec<f64> = tables.iter().filter_map(|t| t.monthly_cost).collect();
-    (!costs.is_empty()).then(|| costs.iter().sum())
-}
-
 /// Per-node limits as text: `read 3,000 / write 1,000`, `combined 100,000`, or `—`.
 fn node_limits(limits: &[Option<f64>; 3]) -> String {
     let parts: Vec<String> = ["read", "write", "combined"]

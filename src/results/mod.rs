@@ -910,6 +910,14 @@ pub fn checklist_flagged(items: &[ChecklistItem]) -> Vec<String> {
         .collect()
 }
 
+/// A design's monthly cost: the sum of its priced tables' `monthly_cost`
+/// (`None` when none is priced), as the variants table shows it and the
+/// recommendation ranks equal changes by it.
+pub fn design_cost(tables: &[TableResults]) -> Option<f64> {
+    let costs: Vec<f64> = tables.iter().filter_map(|t| t.monthly_cost).collect();
+    (!costs.is_empty()).then(|| costs.iter().sum())
+}
+
 /// One alternative's results.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct VariantResults {

@@ -76,8 +76,20 @@ pub fn judge(scenario: &Scenario, results: &mut RunResults) -> Result<()> {
         r.verdicts = design(&v.scenario, model.store(), &r.tables);
     }
     results.checklist = checklist::review(scenario);
-    results.recommendation = (!results.variants.is_empty())
-        .then(|| recommend::recommend(&results.verdicts, &results.variants, &results.checklist));
+    let changes: Vec<recommend::Change> = scenario
+        .variants
+        .iter()
+        .zip(&results.variants)
+        .map(|(v, r)| recommend::Change::of(&v.scenario, r))
+        .collect();
+    results.recommendation = (!results.variants.is_empty()).then(|| {
+        recommend::recommend(
+            &results.verdicts,
+            &results.variants,
+            &changes,
+            &results.checklist,
+        )
+    });
     Ok(())
 }
 

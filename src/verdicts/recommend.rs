@@ -1,40 +1,134 @@
 //! The recommendation among a design's variants: the smallest change whose
-//! every check passes.
+//! every check passes; among equal changes the cheapest, when every one is
+//! priced in one currency, else the first in file order.
 
-use crate::format::sig3;
+use crate::format::{money, sig3};
 use crate::results::{ChecklistItem, Recommendation, Status, VariantResults, Verdict};
+use crate::scenario::Scenario;
 
-/// How big a change a variant is: total shards added, then narrower buckets
-/// (a wider bucket, or none, is the smaller change), then file order.
-fn change_size(v: &VariantResults) -> (f64, f64) {
-    let mut shards = 0.0;
-    let mut narrowness = 0.0;
-    for (path, value) in &v.set {
-        if path.ends_with(".shards") {
-            shards += value.as_f64().unwrap_or(1.0);
-        } else if path.ends_with(".bucket") {
-            let secs = value
-                .as_str()
-                .and_then(|s| crate::scenario::units::parse_duration(s).ok())
-                .unwrap_or(f64::INFINITY);
-            narrowness += 1.0 / secs;
+/// How big a change an alternative design is, and what it costs a month.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Change {
+    /// Write shards over every table and index of the design (1 each when
+    /// unsharded): more shards is the bigger change.
+    shards: u64,
+    /// Σ 1 / time-bucket seconds over its tables and indexes: a narrower
+    /// bucket is the bigger change, none the smallest.
+    narrowness: f64,
+    /// The design's monthly cost and its currency, when it is priced.
+    cost: Option<(f64, String)>,
+}
+
+impl Change {
+    /// The change `scenario` (an alternative's whole design: a variant's
+    /// overrides applied, or a file given to `keyheat compare`) makes,
+    /// priced from its simulated `results`. Read from the design itself,
+    /// so a whole-file alternative's shards and buckets count as a
+    /// variant's overrides do.
+    pub(super) fn of(scenario: &Scenario, results: &VariantResults) -> Self {
+        let mut shards = 0;
+        let mut narrowness = 0.0;
+        let mut add = |n: u32, bucket_s: Option<f64>| {
+            shards += u64::from(n.max(1));
+            narrowness += bucket_s.filter(|b| *b > 0.0).map_or(0.0, |b| 1.0 / b);
+        };
+        for t in &scenario.tables {
+            add(t.shards, t.bucket_s);
+            for i in &t.indexes {
+                add(i.shards, i.bucket_s);
+            }
+        }
+        let cost = crate::results::design_cost(&results.tables)
+            .zip(scenario.pricing.as_ref().map(|p| p.currency.clone()));
+        Self {
+            shards,
+            narrowness,
+            cost,
         }
     }
-    (shards, narrowness)
+
+    /// The same shard and bucket change (costs aside).
+    fn same_size(&self, other: &Self) -> bool {
+        self.shards == other.shards && self.narrowness == other.narrowness
+    }
 }
 
 fn passes(verdicts: &[Verdict]) -> bool {
     verdicts.iter().all(|v| v.status == Status::Pass)
 }
 
+/// The passing alternative to recommend, with why (the smallest change;
+/// of equal changes, the cheapest or the first): `changes[i]` is
+/// `variants[i]`'s.
+fn pick<'a>(
+    variants: &'a [VariantResults],
+    changes: &[Change],
+) -> Option<(&'a VariantResults, String)> {
+    let mut passing: Vec<usize> = (0..variants.len())
+        .filter(|&i| passes(&variants[i].verdicts))
+        .collect();
+    passing.sort_by(|&a, &b| {
+        let (ca, cb) = (&changes[a], &changes[b]);
+        ca.shards
+            .cmp(&cb.shards)
+            .then(ca.narrowness.total_cmp(&cb.narrowness))
+            .then(a.cmp(&b))
+    });
+    let first = *passing.first()?;
+    let tied: Vec<usize> = passing
+        .into_iter()
+        .take_while(|&i| changes[i].same_size(&changes[first]))
+        .collect();
+    if tied.len() == 1 {
+        return Some((
+            &variants[first],
+            "smallest change that passes every check".to_string(),
+        ));
+    }
+    let n = tied.len();
+    let costs: Option<Vec<(f64, &str)>> = tied
+        .iter()
+        .map(|&i| changes[i].cost.as_ref().map(|(c, cur)| (*c, cur.as_str())))
+        .collect();
+    match costs {
+        Some(costs)
+            if costs.iter().all(|c| c.0.is_finite() && c.1 == costs[0].1) =>
+        {
+            // The cheapest; file order among equal costs.
+            let mut order: Vec<usize> = (0..n).collect();
+            order.sort_by(|&a, &b| costs[a].0.total_cmp(&costs[b].0).then(a.cmp(&b)));
+            let (best, next) = (order[0], order[1]);
+            let currency = costs[best].1;
+            Some((
+                &variants[tied[best]],
+                format!(
+                    "cheapest of the {n} smallest changes that pass every check: {} {currency} a month, next {} at {} {currency}",
+                    money(costs[best].0),
+                    variants[tied[next]].name,
+                    money(costs[next].0)
+                ),
+            ))
+        }
+        _ => Some((
+            &variants[first],
+            format!(
+                "first in file order of the {n} smallest changes that pass every check: add [pricing] to every design, in one currency, to rank them by monthly cost"
+            ),
+        )),
+    }
+}
+
 /// The recommendation: the base design when it passes every simulated
-/// check, else the passing variant with the smallest change
-/// ([`change_size`], then file order), else none. Keeping the base design
+/// check, else the passing variant with the smallest change ([`Change`]:
+/// fewest shards, then widest buckets), among equal changes the cheapest
+/// when every one is priced in one currency, else the first in file order;
+/// else none. `changes[i]` is `variants[i]`'s. Keeping the base design
 /// names the base design's checklist items that do not pass (`checklist`:
 /// a new user's "passes every check" stood beside 2 checklist failures).
 pub(super) fn recommend(
     base: &[Verdict],
     variants: &[VariantResults],
+    changes: &[Change],
     checklist: &[ChecklistItem],
 ) -> Recommendation {
     if passes(base) {
@@ -56,16 +150,6 @@ pub(super) fn recommend(
             ),
         };
     }
-    let mut passing: Vec<(usize, &VariantResults)> = variants
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| passes(&v.verdicts))
-        .collect();
-    passing.sort_by(|(ia, a), (ib, b)| {
-        let (sa, na) = change_size(a);
-        let (sb, nb) = change_size(b);
-        sa.total_cmp(&sb).then(na.total_cmp(&nb)).then(ia.cmp(ib))
-    });
     // Each failing check once, at its worst: a table judged by
     // `table_throughput` for reads and for writes has two verdicts of one
     // name (a new user read "table_throughput on trips (warn),
@@ -84,8 +168,8 @@ pub(super) fn recommend(
         .iter()
         .map(|(check, table, status)| format!("{check} on {table} ({})", status.as_str()))
         .collect();
-    match passing.first() {
-        Some((_, v)) => {
+    match pick(variants, changes) {
+        Some((v, why)) => {
             let worst = v
                 .tables
                 .iter()
@@ -103,7 +187,7 @@ pub(super) fn recommend(
                 variant: v.name.clone(),
                 set: v.set.clone(),
                 reason: format!(
-                    "smallest change that passes every check ({peak}, no size-ceiling breach within the horizon); the base design does not pass {}",
+                    "{why} ({peak}, no size-ceiling breach within the horizon); the base design does not pass {}",
                     failing_base.join(", ")
                 ),
             }
@@ -132,6 +216,75 @@ mod tests {
         }
     }
 
+    fn passing(name: &str) -> VariantResults {
+        VariantResults {
+            name: name.into(),
+            set: Default::default(),
+            tables: Vec::new(),
+            verdicts: vec![verdict("hot_partition", Status::Pass, "p95 0.5")],
+            fanout: Default::default(),
+        }
+    }
+
+    fn change(shards: u64, cost: Option<(f64, &str)>) -> Change {
+        Change {
+            shards,
+            narrowness: 0.0,
+            cost: cost.map(|(c, cur)| (c, cur.to_string())),
+        }
+    }
+
+    #[test]
+    fn fewer_shards_win_over_a_lower_cost_and_equal_changes_go_by_cost() {
+        let base = [verdict("hot_partition", Status::Fail, "p95 1.3")];
+        let variants = [passing("a"), passing("b"), passing("c")];
+        // Fewer shards is the smaller change, even at a higher cost.
+        let changes = [
+            change(8, Some((100.0, "USD"))),
+            change(4, Some((900.0, "USD"))),
+            change(16, Some((50.0, "USD"))),
+        ];
+        let r = recommend(&base, &variants, &changes, &[]);
+        assert_eq!(r.variant, "b");
+        assert!(
+            r.reason
+                .starts_with("smallest change that passes every check ("),
+            "{}",
+            r.reason
+        );
+        // As many shards: the cheapest, the next named.
+        let changes = [
+            change(4, Some((1_250.5, "EUR"))),
+            change(4, Some((900.0, "EUR"))),
+            change(16, Some((50.0, "EUR"))),
+        ];
+        let r = recommend(&base, &variants, &changes, &[]);
+        assert_eq!(r.variant, "b");
+        assert!(
+            r.reason.starts_with(
+                "cheapest of the 2 smallest changes that pass every check: 900.00 EUR a month, next a at 1,251 EUR ("
+            ),
+            "{}",
+            r.reason
+        );
+        // Costs in two currencies, or one unpriced, are not compared.
+        for second in [Some((900.0, "USD")), None] {
+            let changes = [
+                change(4, Some((1_250.5, "EUR"))),
+                change(4, second),
+                change(16, None),
+            ];
+            let r = recommend(&base, &variants, &changes, &[]);
+            assert_eq!(r.variant, "a");
+            assert!(
+                r.reason
+                    .starts_with("first in file order of the 2 smallest changes"),
+                "{}",
+                r.reason
+            );
+        }
+    }
+
     #[test]
     fn a_check_failing_twice_is_named_once() {
         // A provisioned table over its capacity for reads and for writes:
@@ -142,7 +295,7 @@ mod tests {
             verdict("table_throughput", Status::Fail, "23,900 RCU/s"),
             verdict("table_throughput", Status::Fail, "16,300 WCU/s"),
         ];
-        let r = recommend(&base, &[], &[]);
+        let r = recommend(&base, &[], &[], &[]);
         assert_eq!(r.variant, "none");
         assert_eq!(
             r.reason,
@@ -155,7 +308,7 @@ mod tests {
             verdict("table_throughput", Status::Fail, "17,300 WCU/s"),
         ];
         assert_eq!(
-            recommend(&mixed, &[], &[]).reason,
+            recommend(&mixed, &[], &[], &[]).reason,
             "no alternative passes every check; the base design does not pass table_throughput on telemetry (fail), item_size on telemetry (warn)"
         );
     }
@@ -170,7 +323,7 @@ mod tests {
             reason: String::new(),
         };
         assert_eq!(
-            recommend(&base, &[], &[item("access_path", "Get", Status::Pass)]).reason,
+            recommend(&base, &[], &[], &[item("access_path", "Get", Status::Pass)]).reason,
             "the base design already passes every simulated check; no change needed"
         );
         let checklist = [
@@ -178,7 +331,7 @@ mod tests {
             item("key_cardinality", "leaderboards", Status::Fail),
             item("access_path", "Get", Status::Pass),
         ];
-        let r = recommend(&base, &[], &checklist);
+        let r = recommend(&base, &[], &[], &checklist);
         assert_eq!(r.variant, "base");
         assert_eq!(
             r.reason,
