@@ -350,19 +350,36 @@ fn hot_partition(t: &TableResults, headroom: f64, ru: &str, wu: &str, per_node: 
         .iter()
         .map(|b| status_for(b.write_peak_utilization.p95, 1.0, headroom))
         .fold(status_for(u.p95, 1.0, headroom), Status::max);
+    // Another checkpoint that throttles more (a later day whose traffic
+    // outruns a table limit) is named beside the judged day's share, as
+    // the terminal's and report's throttled column shows it (a new user
+    // read 62.4% here and "72.0% (day 365)" in the table below).
+    let throttled = match t.more_throttled_day() {
+        Some(c) => format!(
+            "{} of requested units throttled (mean, day {}; {} at day {}, traffic × {})",
+            crate::format::percent(thr.mean),
+            sig3(t.day),
+            crate::format::percent(c.throttled_fraction.mean),
+            sig3(c.day),
+            sig3(c.traffic_factor)
+        ),
+        None => format!(
+            "{} of requested units throttled (mean)",
+            crate::format::percent(thr.mean)
+        ),
+    };
     Verdict {
         check: "hot_partition".into(),
         table: t.name.clone(),
         status,
         detail: format!(
-            "p95 peak utilization {}{at} (mean {} [{}, {}]) of the per-partition limit ({}) over {} partitions; {} of requested units throttled (mean); headroom {}{}",
+            "p95 peak utilization {}{at} (mean {} [{}, {}]) of the per-partition limit ({}) over {} partitions; {throttled}; headroom {}{}",
             p95_with_interval(&u),
             sig3(u.mean),
             sig3(u.ci95[0]),
             sig3(u.ci95[1]),
             limits.join(", "),
             crate::format::count(partitions),
-            crate::format::percent(thr.mean),
             headroom,
             unsettled(&u, headroom)
         ) + if t.name.contains('.') && status != Status::Pass {
@@ -637,6 +654,34 @@ mod tests {
         t.read_units_per_s = 0.0;
         t.write_units_per_s = 0.0;
         assert!(detail(&t).contains("(0 RCU/s, 0 WCU/s)"), "{}", detail(&t));
+    }
+
+    #[test]
+    fn a_later_day_that_throttles_more_is_named_beside_the_judged_days_share() {
+        // The fixture's checkpoints throttle 0, 0 and 1.2% (day 365): judged
+        // on day 0 (its peak the worst), the share there is 0%, and day 365
+        // is named with its 1.2%, as the throttled column shows it.
+        let mut t = crate::charts::fixture::results().tables.remove(0);
+        t.day = 0.0;
+        t.traffic_factor = 1.0;
+        t.throttled_fraction = t.checkpoints[0].throttled_fraction;
+        let detail = super::hot_partition(&t, 0.8, "RCU", "WCU", false).detail;
+        assert!(
+            detail.contains(
+                "; 0% of requested units throttled (mean, day 0; 1.20% at day 365, traffic × 2.25); headroom 0.8"
+            ),
+            "{detail}"
+        );
+        // Judged on the day that throttles most: no other day named.
+        let mut t = crate::charts::fixture::results().tables.remove(0);
+        let last = t.checkpoints.last().unwrap().clone();
+        (t.day, t.traffic_factor, t.throttled_fraction) =
+            (last.day, last.traffic_factor, last.throttled_fraction);
+        let detail = super::hot_partition(&t, 0.8, "RCU", "WCU", false).detail;
+        assert!(
+            detail.contains("; 1.20% of requested units throttled (mean); headroom 0.8"),
+            "{detail}"
+        );
     }
 
     #[test]
