@@ -46,11 +46,12 @@ pub struct RunFlags {
     /// that confidence intervals mean something).
     #[arg(long, value_parser = clap::value_parser!(u32).range(2..=100_000))]
     pub trials: Option<u32>,
-    /// Seed instead of the scenario's `simulation.seed`.
-    #[arg(long)]
+    /// Seed instead of the scenario's `simulation.seed` (a whole number, 0
+    /// or more).
+    #[arg(long, allow_negative_numbers = true, value_parser = seed_arg)]
     pub seed: Option<u64>,
     /// Worker threads (default: all cores). Results are identical for any value.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = threads_arg)]
     pub threads: Option<usize>,
     /// How request counts are drawn: `aggregated` (default: per partition and
     /// window, stationary stretches in closed form), `auto` (the cheaper of
@@ -99,12 +100,54 @@ pub struct RunFlags {
     /// Most estimated work a run may take, in seconds on one core (default
     /// 60): keyheat estimates a run's work before it starts and refuses one
     /// over the budget (exit 2) with the figure that drives it.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = max_work_arg)]
     pub max_work: Option<f64>,
     /// Most estimated memory a run may take (default 4GiB), as a size such as
     /// "8GiB".
-    #[arg(long, value_name = "SIZE")]
+    #[arg(long, value_name = "SIZE", value_parser = max_memory_arg)]
     pub max_memory: Option<String>,
+}
+
+/// `--seed`: a whole number from 0 (clap's own message for `-1` was a tip
+/// to write `-- -1`, which makes it a file name).
+fn seed_arg(text: &str) -> std::result::Result<u64, String> {
+    text.trim().parse().map_err(|_| {
+        format!(
+            "a seed is a whole number from 0 to {}, e.g. --seed 7",
+            u64::MAX
+        )
+    })
+}
+
+/// `--threads`: at least one worker thread, checked before the scenario is
+/// read.
+fn threads_arg(text: &str) -> std::result::Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err("worker threads are a whole number from 1, e.g. --threads 2 (leave the flag out for all cores)".to_string()),
+    }
+}
+
+/// `--max-work`: seconds of estimated work on one core, above 0.
+fn max_work_arg(text: &str) -> std::result::Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(w) if w.is_finite() && w > 0.0 => Ok(w),
+        _ => Err(
+            "the work budget is a number of seconds on one core above 0, e.g. --max-work 120"
+                .to_string(),
+        ),
+    }
+}
+
+/// `--max-memory`: a size above 0, kept as written (a refused run's fix
+/// repeats it); a unit in the wrong case gets the scenario's hint (`8gb`:
+/// did you mean `GB`?).
+fn max_memory_arg(text: &str) -> std::result::Result<String, String> {
+    match crate::scenario::units::parse_size(text) {
+        Ok(b) if b > 0.0 && b.is_finite() => Ok(text.to_string()),
+        Ok(_) => Err("the memory budget is a size above 0, e.g. --max-memory 8GiB".to_string()),
+        Err(e) => Err(format!("{e}; e.g. --max-memory 8GiB")),
+    }
 }
 
 /// `--format` values.
@@ -387,7 +430,7 @@ pub struct LogFlags {
     #[arg(long, value_name = "N", default_value_t = crate::replay::DEFAULT_MAX_KEYS)]
     pub max_keys: usize,
     /// Worker threads (default: all cores). Results are identical for any value.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = threads_arg)]
     pub threads: Option<usize>,
     /// No progress bar or summary line on stderr.
     #[arg(long, short)]

@@ -569,3 +569,38 @@ fn compare_refuses_one_file_given_twice() {
     );
     assert!(!out.exists());
 }
+
+/// Flags are checked before the scenario is read, each with its fix (a new
+/// user's `--threads 0` came after the scenario's warnings with no fix,
+/// `--seed -1` got clap's tip to write `-- -1`, `--max-memory 8gb` no hint
+/// of the unit's case).
+#[test]
+fn bad_flag_values_are_refused_before_the_scenario_with_their_fix() {
+    let refused = |flag: &str, value: &str| {
+        let a = keyheat()
+            .args(["run", "no-such-scenario.toml", flag, value])
+            .current_dir(root())
+            .assert()
+            .code(2);
+        String::from_utf8_lossy(&a.get_output().stderr).to_string()
+    };
+    for value in ["0", "-2", "two"] {
+        let err = refused("--threads", value);
+        assert!(
+            err.contains(&format!("invalid value '{value}' for '--threads <THREADS>': worker threads are a whole number from 1, e.g. --threads 2")),
+            "{err}"
+        );
+    }
+    let err = refused("--seed", "-1");
+    assert!(
+        err.contains("invalid value '-1' for '--seed <SEED>': a seed is a whole number from 0")
+            && !err.contains("-- -1"),
+        "{err}"
+    );
+    let err = refused("--max-memory", "8gb");
+    assert!(err.contains("(did you mean `GB`?)"), "{err}");
+    assert!(refused("--max-memory", "0").contains("a size above 0"));
+    for value in ["-3", "0", "nan"] {
+        assert!(refused("--max-work", value).contains("seconds on one core above 0"));
+    }
+}
