@@ -588,6 +588,20 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             for path in &scenarios {
                 designs.push(Scenario::from_path(path)?);
             }
+            // One currency for every monthly cost the comparison shows.
+            let priced: Vec<(&PathBuf, &str)> = scenarios
+                .iter()
+                .zip(&designs)
+                .filter_map(|(path, d)| d.pricing.as_ref().map(|p| (path, p.currency.as_str())))
+                .collect();
+            if let Some(&(other, currency)) = priced.iter().find(|p| p.1 != priced[0].1) {
+                return Err(crate::Error::usage(format!(
+                    "{} is priced in {currency} and {} in {}: a comparison's monthly costs are in one currency; fix: give every [pricing] the same currency (convert its prices)",
+                    other.display(),
+                    priced[0].0.display(),
+                    priced[0].1
+                )));
+            }
             // The first file's own variants stay its variants; each other
             // file is an alternative, followed by its own variants named
             // `<its name>: <variant>`.

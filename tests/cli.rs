@@ -604,3 +604,63 @@ fn bad_flag_values_are_refused_before_the_scenario_with_their_fix() {
         assert!(refused("--max-work", value).contains("seconds on one core above 0"));
     }
 }
+
+/// `compare` of an unpriced draft with priced files shows the files' costs
+/// under their currency (the variants table had no cost column, and
+/// summary.json's `currency` was null beside the variants' costs), and
+/// refuses files priced in two currencies.
+#[test]
+fn compare_prices_alternatives_in_their_one_currency() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = std::fs::read_to_string(root().join("scenarios/orders-by-date-sharded-random.toml"))
+        .unwrap();
+    let priced = |name: &str, currency: &str| {
+        let path = dir.path().join(format!("{name}.toml"));
+        let text = base.replace(
+            "name = \"orders-by-date-sharded-random\"",
+            &format!("name = \"{name}\""),
+        ) + &format!(
+            "\n[pricing]\ncurrency = \"{currency}\"\nread_unit_per_million = 0.25\nwrite_unit_per_million = 1.25\n"
+        );
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let (a, b, c) = (priced("a", "EUR"), priced("b", "EUR"), priced("c", "USD"));
+    let out = dir.path().join("cmp");
+    keyheat()
+        .args(["compare", "scenarios/orders-by-date.toml"])
+        .args([&a, &b])
+        .args(["--trials", "10", "--quiet", "--out"])
+        .arg(&out)
+        .current_dir(root())
+        .assert()
+        .success();
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["currency"], "EUR");
+    assert!(
+        summary["variants"][0]["tables"][0]["monthly_cost"]
+            .as_f64()
+            .unwrap()
+            > 0.0
+    );
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        md.contains("| fan-out (max) | monthly cost (EUR) | verdict |"),
+        "{md}"
+    );
+    let refused = keyheat()
+        .args(["compare", "scenarios/orders-by-date.toml"])
+        .args([&a, &c])
+        .arg("--out")
+        .arg(dir.path().join("mixed"))
+        .current_dir(root())
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&refused.get_output().stderr).to_string();
+    assert!(
+        err.contains("c.toml is priced in USD and ") && err.contains("a.toml in EUR: a comparison's monthly costs are in one currency; fix: give every [pricing] the same currency"),
+        "{err}"
+    );
+    assert!(!dir.path().join("mixed").exists());
+}

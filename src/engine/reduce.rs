@@ -836,7 +836,12 @@ pub fn finish(scenario: &Scenario, base: Design, variants: Vec<VariantResults>) 
         duration_s: scenario.simulation.duration_s,
         horizon_days: scenario.simulation.horizon_days,
         headroom: scenario.checks.headroom,
-        currency: scenario.pricing.as_ref().map(|p| p.currency.clone()),
+        // The base design's, or where only alternatives are priced (a
+        // `keyheat compare` of an unpriced draft with priced files), theirs:
+        // `compare` refuses designs priced in two currencies.
+        currency: std::iter::once(scenario)
+            .chain(scenario.variants.iter().map(|v| &*v.scenario))
+            .find_map(|s| s.pricing.as_ref().map(|p| p.currency.clone())),
         store: base.store,
         tables: base.tables,
         verdicts: Vec::new(),
