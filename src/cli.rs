@@ -571,81 +571,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             out,
             flags,
         } => {
-            // One file twice compares a design with itself, its variants
-            // listed twice over (a new user's slip).
-            let mut seen = Vec::with_capacity(scenarios.len());
-            for path in &scenarios {
-                let same = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
-                if seen.contains(&same) {
-                    return Err(crate::Error::usage(format!(
-                        "{} is given twice: compare takes each design once (the first is the base; each file's own [[variant]]s are compared too)",
-                        path.display()
-                    )));
-                }
-                seen.push(same);
-            }
-            let mut designs = Vec::with_capacity(scenarios.len());
-            for path in &scenarios {
-                designs.push(Scenario::from_path(path)?);
-            }
-            // One currency for every monthly cost the comparison shows.
-            let priced: Vec<(&PathBuf, &str)> = scenarios
-                .iter()
-                .zip(&designs)
-                .filter_map(|(path, d)| d.pricing.as_ref().map(|p| (path, p.currency.as_str())))
-                .collect();
-            if let Some(&(other, currency)) = priced.iter().find(|p| p.1 != priced[0].1) {
-                return Err(crate::Error::usage(format!(
-                    "{} is priced in {currency} and {} in {}: a comparison's monthly costs are in one currency; fix: give every [pricing] the same currency (convert its prices)",
-                    other.display(),
-                    priced[0].0.display(),
-                    priced[0].1
-                )));
-            }
-            // The first file's own variants stay its variants; each other
-            // file is an alternative, followed by its own variants named
-            // `<its name>: <variant>`.
-            let mut base = designs.remove(0);
-            for (mut d, path) in designs.into_iter().zip(scenarios.iter().skip(1)) {
-                let from = |mut set: Vec<(String, serde_json::Value)>| {
-                    let file = serde_json::Value::String(path.display().to_string());
-                    set.insert(0, ("scenario".to_string(), file));
-                    set
-                };
-                let own = std::mem::take(&mut d.variants);
-                // Named by its scenario name; where that is the base's or
-                // an earlier design's (two drafts of one design), by its
-                // file name, so the tables tell the files apart.
-                let taken = |n: &str| n == base.name || base.variants.iter().any(|v| v.name == n);
-                let name = if taken(&d.name) {
-                    let stem = path.file_stem().map_or_else(
-                        || path.display().to_string(),
-                        |s| s.to_string_lossy().into_owned(),
-                    );
-                    let mut name = stem.clone();
-                    let mut k = 2;
-                    while taken(&name) {
-                        name = format!("{stem} ({k})");
-                        k += 1;
-                    }
-                    name
-                } else {
-                    d.name.clone()
-                };
-                base.variants.push(crate::scenario::Variant {
-                    name: name.clone(),
-                    set: from(Vec::new()),
-                    scenario: Box::new(d),
-                    line: 0,
-                });
-                base.variants
-                    .extend(own.into_iter().map(|v| crate::scenario::Variant {
-                        name: format!("{name}: {}", v.name),
-                        set: from(v.set),
-                        scenario: v.scenario,
-                        line: 0,
-                    }));
-            }
+            let base = compared(&scenarios)?;
             let out =
                 out.unwrap_or_else(|| Path::new("output").join(format!("compare-{}", base.name)));
             run_and_write(&base, &flags, &out)
@@ -660,6 +586,88 @@ fn dispatch(cli: Cli) -> Result<ExitCode> {
             run_and_write(&s, &flags, &out)
         }
     }
+}
+
+/// `keyheat compare`'s designs as one scenario: the first file the base
+/// design, each other file an alternative (a variant whose scenario is the
+/// whole file), followed by its own variants named `<its name>: <variant>`.
+fn compared(scenarios: &[PathBuf]) -> Result<Scenario> {
+    // One file twice compares a design with itself, its variants
+    // listed twice over (a new user's slip).
+    let mut seen = Vec::with_capacity(scenarios.len());
+    for path in scenarios {
+        let same = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
+        if seen.contains(&same) {
+            return Err(crate::Error::usage(format!(
+                "{} is given twice: compare takes each design once (the first is the base; each file's own [[variant]]s are compared too)",
+                path.display()
+            )));
+        }
+        seen.push(same);
+    }
+    let mut designs = Vec::with_capacity(scenarios.len());
+    for path in scenarios {
+        designs.push(Scenario::from_path(path)?);
+    }
+    // One currency for every monthly cost the comparison shows.
+    let priced: Vec<(&PathBuf, &str)> = scenarios
+        .iter()
+        .zip(&designs)
+        .filter_map(|(path, d)| d.pricing.as_ref().map(|p| (path, p.currency.as_str())))
+        .collect();
+    if let Some(&(other, currency)) = priced.iter().find(|p| p.1 != priced[0].1) {
+        return Err(crate::Error::usage(format!(
+            "{} is priced in {currency} and {} in {}: a comparison's monthly costs are in one currency; fix: give every [pricing] the same currency (convert its prices)",
+            other.display(),
+            priced[0].0.display(),
+            priced[0].1
+        )));
+    }
+    // The first file's own variants stay its variants; each other
+    // file is an alternative, followed by its own variants named
+    // `<its name>: <variant>`.
+    let mut base = designs.remove(0);
+    for (mut d, path) in designs.into_iter().zip(scenarios.iter().skip(1)) {
+        let from = |mut set: Vec<(String, serde_json::Value)>| {
+            let file = serde_json::Value::String(path.display().to_string());
+            set.insert(0, ("scenario".to_string(), file));
+            set
+        };
+        let own = std::mem::take(&mut d.variants);
+        // Named by its scenario name; where that is the base's or
+        // an earlier design's (two drafts of one design), by its
+        // file name, so the tables tell the files apart.
+        let taken = |n: &str| n == base.name || base.variants.iter().any(|v| v.name == n);
+        let name = if taken(&d.name) {
+            let stem = path.file_stem().map_or_else(
+                || path.display().to_string(),
+                |s| s.to_string_lossy().into_owned(),
+            );
+            let mut name = stem.clone();
+            let mut k = 2;
+            while taken(&name) {
+                name = format!("{stem} ({k})");
+                k += 1;
+            }
+            name
+        } else {
+            d.name.clone()
+        };
+        base.variants.push(crate::scenario::Variant {
+            name: name.clone(),
+            set: from(Vec::new()),
+            scenario: Box::new(d),
+            line: 0,
+        });
+        base.variants
+            .extend(own.into_iter().map(|v| crate::scenario::Variant {
+                name: format!("{name}: {}", v.name),
+                set: from(v.set),
+                scenario: v.scenario,
+                line: 0,
+            }));
+    }
+    Ok(base)
 }
 
 /// `keyheat check`: validates, prints failing static checks (exit 3) or
