@@ -220,8 +220,9 @@ pub struct GrowthPlan {
     pub collection_limit_rejects_writes: bool,
 }
 
-/// One trial's growth outcome.
-#[derive(Debug, Clone, PartialEq)]
+/// One trial's growth outcome (empty by default: that of a busy period
+/// that does not draw its growth, a later checkpoint's).
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct GrowthTrial {
     /// Largest item collection on each grid day, bytes.
     pub collection_by_day: Vec<f64>,

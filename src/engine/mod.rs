@@ -369,13 +369,15 @@ fn simulate(
             trials: options.trials.unwrap_or(scenario.simulation.trials).max(1),
         });
         // Trial 0's detail (timeseries, hot keys) is drawn on the first
-        // checkpoint; a table judged on a later one gets that one's below.
+        // checkpoint (a table judged on a later one gets that one's below),
+        // and so is every trial's growth: the growth over the horizon is
+        // reported from the first checkpoint alone.
         let d = simulate_once(
             &at,
             options,
             progress,
             day * stream::DAY_S,
-            detail && i == 0,
+            Draw::on_checkpoint(i, detail),
             share.as_mut().map(|s| s.reborrow(design)),
         )?;
         if i == 0 {
@@ -425,7 +427,14 @@ fn simulate(
                 day: 0.0,
                 trials: options.trials.unwrap_or(scenario.simulation.trials).max(1),
             });
-            simulate_once(scenario, options, progress, 0.0, detail, None)?
+            simulate_once(
+                scenario,
+                options,
+                progress,
+                0.0,
+                Draw::on_checkpoint(0, detail),
+                None,
+            )?
         }
     };
     for (ti, t) in main.tables.iter_mut().enumerate() {
@@ -599,19 +608,41 @@ fn take_busy_period(t: &mut TableResults, at: &TableResults) {
     t.table_limit = at.table_limit.clone();
 }
 
+/// What a busy period draws besides its figures.
+#[derive(Debug, Clone, Copy)]
+struct Draw {
+    /// Trial 0's representative detail (timeseries, hot keys).
+    detail: bool,
+    /// Every trial's growth over the horizon ([`plan::Plan::growth`]).
+    growth: bool,
+}
+
+impl Draw {
+    /// What checkpoint `i`'s busy period draws: the first the
+    /// representative detail (when `detail`) and the growth.
+    fn on_checkpoint(i: usize, detail: bool) -> Draw {
+        Draw {
+            detail: detail && i == 0,
+            growth: i == 0,
+        }
+    }
+}
+
 /// One busy period's trials reduced to tables; the busy period
 /// starts `start_s` seconds after the horizon's t = 0; trial 0 draws the
-/// representative detail (timeseries, hot keys) when `detail`.
+/// representative detail (timeseries, hot keys) when `draw.detail`, every
+/// trial its growth when `draw.growth`.
 fn simulate_once(
     scenario: &Scenario,
     options: &Options,
     progress: &(dyn Fn(Progress<'_>) + Sync),
     start_s: f64,
-    detail: bool,
+    draw: Draw,
     mut share: Option<(Share<'_>, &str)>,
 ) -> Result<reduce::Design> {
     let (mut plan, model) = prepare(scenario, options, start_s)?;
-    plan.detail = detail;
+    plan.detail = draw.detail;
+    plan.growth = draw.growth;
     let store = model.store();
     let prints: Vec<String> = match share {
         Some(_) => (0..plan.tables.len())
@@ -733,6 +764,36 @@ mod tests {
             assert_eq!(a.ranked, b.ranked, "{file}");
             assert_eq!(a.node_ranked, b.node_ranked, "{file}");
             assert_eq!(a.growth, b.growth, "{file}");
+        }
+    }
+
+    /// A later checkpoint's busy period skips the growth draw (the last a
+    /// table's trial makes, from its own stream): every other figure of
+    /// every trial is the one it draws with growth, and its growth is
+    /// empty.
+    #[test]
+    fn a_busy_period_without_growth_draws_the_same_figures() {
+        let path = format!(
+            "{}/benches/designs/shop-fixed.toml",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let s = Scenario::from_path(&path).expect("loads");
+        let (at, _) = at_day(&s, 180.0);
+        let (mut plan, model) =
+            prepare(&at, &Options::default(), 180.0 * stream::DAY_S).expect("plans");
+        plan.detail = false;
+        for t in [0, 1, 7] {
+            let with = trial::run_trial(&plan, model.store(), t);
+            plan.growth = false;
+            let without = trial::run_trial(&plan, model.store(), t);
+            plan.growth = true;
+            for (a, b) in with.iter().zip(&without) {
+                assert_eq!(a.growth.collection_by_day.len(), growth::GRID_POINTS);
+                assert_eq!(b.growth, growth::GrowthTrial::default());
+                let mut a = a.clone();
+                a.growth = Default::default();
+                assert_eq!(&a, b);
+            }
         }
     }
 

@@ -47,6 +47,11 @@ pub struct Plan {
     /// and its hot keys' busiest windows (from streams of their own, so
     /// trial 0's figures are the same either way).
     pub detail: bool,
+    /// Whether each table's trial draws its growth over the horizon (the
+    /// last thing it draws, from its own stream): only the first
+    /// checkpoint's growth is reported, so a later checkpoint's busy period
+    /// skips it.
+    pub growth: bool,
     /// Base seed.
     pub seed: u64,
     /// Trials.
@@ -282,6 +287,7 @@ pub fn build_at(scenario: &Scenario, store: &dyn StoreModel, start_s: f64) -> Pl
         method: Method::default(),
         screen_cold: true,
         detail: true,
+        growth: true,
         seed: sim.seed,
         trials: sim.trials,
         window_s: sim.window_s,

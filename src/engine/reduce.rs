@@ -444,9 +444,15 @@ fn table_results(
         }
     });
     let grid = tp.growth.grid();
+    // A busy period that drew no growth (a later checkpoint's: only the
+    // first's is reported) has no growth path.
+    let drawn = per
+        .iter()
+        .all(|t| t.growth.collection_by_day.len() == grid.len());
     let growth = grid
         .iter()
         .enumerate()
+        .take(if drawn { grid.len() } else { 0 })
         .map(|(i, &day)| {
             let c: Vec<f64> = per.iter().map(|t| t.growth.collection_by_day[i]).collect();
             let it: Vec<f64> = per.iter().map(|t| t.growth.item_by_day[i]).collect();

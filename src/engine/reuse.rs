@@ -72,9 +72,10 @@ pub(super) fn fingerprint(plan: &Plan, ti: usize, store: &StoreConfig) -> String
     let mut out = String::new();
     let _ = write!(
         out,
-        "{ti}|{:?}|{}|{}|{}|{:?}|{}|{:?}|{:?}|{:?}|{:?}",
+        "{ti}|{:?}|{}|{}|{}|{}|{:?}|{}|{:?}|{:?}|{:?}|{:?}",
         plan.method,
         plan.screen_cold,
+        plan.growth,
         plan.seed,
         plan.trials,
         plan.window_s,

@@ -290,7 +290,12 @@ fn table_trial(
         ranked: Ranked::new(ranked),
         node_ranked: Ranked::new(node_ranked),
         node_memory: None,
-        growth: setup.table.growth.simulate(rng),
+        // Last: skipping it leaves every other draw as it is.
+        growth: if setup.plan.growth {
+            setup.table.growth.simulate(rng)
+        } else {
+            super::growth::GrowthTrial::default()
+        },
         hot_keys,
         timeseries,
         table_limit: acc.table_limit,
