@@ -4,23 +4,27 @@
 //! gives the same text.
 
 /// A span of time given in days, in the unit a reader sets a bucket in:
-/// days from one day up, hours within a day, minutes within an hour
-/// (`1.5` → "1.50 days", `0.4025` → "9.66 hours", `0.01` → "14.4
-/// minutes"), three significant digits.
+/// days from one day up, hours within a day, minutes within an hour,
+/// seconds within a minute (`1.5` → "1.50 days", `0.4025` → "9.66 hours",
+/// `0.01` → "14.4 minutes", a 20 MB row's bucket "1.03 seconds", not
+/// "0.0171 minutes"), three significant digits.
 ///
 /// ```
 /// use keyheat::format::span_of_days;
 /// assert_eq!(span_of_days(38.0), "38.0 days");
 /// assert_eq!(span_of_days(0.4025), "9.66 hours");
 /// assert_eq!(span_of_days(0.01), "14.4 minutes");
+/// assert_eq!(span_of_days(0.0171 / 1440.0), "1.03 seconds");
 /// ```
 pub fn span_of_days(d: f64) -> String {
     if d >= 1.0 {
         format!("{} days", sig3(d))
     } else if d * 24.0 >= 1.0 {
         format!("{} hours", sig3(d * 24.0))
-    } else {
+    } else if d * 1440.0 >= 1.0 {
         format!("{} minutes", sig3(d * 1440.0))
+    } else {
+        format!("{} seconds", sig3(d * 86_400.0))
     }
 }
 
