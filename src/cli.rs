@@ -82,11 +82,11 @@ pub struct RunFlags {
     pub fail_on_breach: bool,
     /// With --fail-on-breach: also exit 3 when any table's p95 peak
     /// utilization (worst checkpoint) exceeds X (default: only failing checks).
-    #[arg(long, value_name = "X", requires = "fail_on_breach")]
+    #[arg(long, value_name = "X", requires = "fail_on_breach", allow_negative_numbers = true, value_parser = threshold_arg)]
     pub max_utilization: Option<f64>,
     /// With --fail-on-breach: also exit 3 when any size, item or rows
     /// breach happens before day D (mean first-breach day over trials).
-    #[arg(long, value_name = "D", requires = "fail_on_breach")]
+    #[arg(long, value_name = "D", requires = "fail_on_breach", allow_negative_numbers = true, value_parser = threshold_arg)]
     pub min_days: Option<f64>,
     /// No progress bar or timing line on stderr.
     #[arg(long, short)]
@@ -106,6 +106,18 @@ pub struct RunFlags {
     /// "8GiB".
     #[arg(long, value_name = "SIZE", value_parser = max_memory_arg)]
     pub max_memory: Option<String>,
+}
+
+/// `--max-utilization`, `--min-days`: a number of 0 or more (clap's own
+/// message for `-1` was a tip to write `-- -1`, which fails too).
+fn threshold_arg(text: &str) -> std::result::Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(
+            "a threshold is a number of 0 or more, e.g. --max-utilization 0.8 or --min-days 90"
+                .to_string(),
+        ),
+    }
 }
 
 /// `--seed`: a whole number from 0 (clap's own message for `-1` was a tip

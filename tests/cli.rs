@@ -406,7 +406,9 @@ fn fail_on_breach_thresholds_set_exit_code_3() {
     .code(2);
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert!(
-        stderr.contains("--max-utilization must be a number of 0 or more"),
+        stderr.contains(
+            "invalid value '-1' for '--max-utilization <X>': a threshold is a number of 0 or more"
+        ),
         "{stderr}"
     );
     let out = keyheat().args(["run", "--help"]).assert().success();
@@ -602,6 +604,13 @@ fn bad_flag_values_are_refused_before_the_scenario_with_their_fix() {
     assert!(refused("--max-memory", "0").contains("a size above 0"));
     for value in ["-3", "0", "nan"] {
         assert!(refused("--max-work", value).contains("seconds on one core above 0"));
+    }
+    for flag in ["--max-utilization", "--min-days"] {
+        let err = refused(flag, "-1");
+        assert!(
+            err.contains("a threshold is a number of 0 or more") && !err.contains("-- -1"),
+            "{err}"
+        );
     }
 }
 
