@@ -1287,6 +1287,28 @@ fn durations_without_a_unit_warn_where_they_are_written() {
     assert!(s.warnings.is_empty(), "{:?}", s.warnings);
 }
 
+/// The store's `gc_grace` (Cassandra's tombstone age) without a unit is
+/// seconds, and warns as `ttl` does (a new user's `gc_grace = 3600` was
+/// read without a word; `gc_grace = 10` meant as days would be 10 s).
+#[test]
+fn a_store_age_without_a_unit_warns_too() {
+    let text = |grace: &str| {
+        format!(
+            "schema_version = 1\nname = \"g\"\n[store]\nkind = \"cassandra\"\nnodes = 6\ngc_grace = {grace}\n[[entity]]\nname = \"user\"\ncount = 1000\n[[table]]\nname = \"t\"\npartition_key = \"U#{{user}}\"\nitem_size = \"1KB\"\n[[access_pattern]]\nname = \"w\"\ntable = \"t\"\noperation = \"put\"\nrate = 10\nby = \"user\"\n"
+        )
+    };
+    let s = Scenario::from_str_at(&text("3600"), "g.toml").expect("valid, with a warning");
+    let shown: Vec<String> = s.warnings.iter().map(ToString::to_string).collect();
+    assert_eq!(shown.len(), 1, "{shown:#?}");
+    assert!(
+        shown[0].starts_with("g.toml:6:12: warning: store.gc_grace: gc_grace = 3600 has no unit, so it is read as 3600 seconds (1 h)\n  fix: write the unit: \"1h\" if 3600 seconds are meant, or \"3600d\" for days"),
+        "{}",
+        shown[0]
+    );
+    let s = Scenario::from_str_at(&text("\"1h\""), "g.toml").expect("valid");
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+}
+
 /// A quoted number is a duration without a unit too (a new user's `ttl =
 /// "90"` meant as days turned a failing item collection into a pass with
 /// no word): `horizon = "120"`, `ttl = "90"`, a `bucket` and a query's

@@ -2074,7 +2074,8 @@ fn quoted_number(text: &str) -> Option<(f64, String)> {
 
 /// Warnings for durations written without a unit, bare or quoted
 /// (`horizon = 120`, `ttl = "90"`, `checkpoints = [0, 180]`, a time
-/// `bucket`, a query's `range`, `window = 1000`, `duration = 3600`): a
+/// `bucket`, a query's `range`, `window = 1000`, `duration = 3600`, the
+/// store's `gc_grace`): a
 /// number without a unit is seconds, which turns a 120-day horizon into two
 /// minutes, or a 1 s window meant as 1,000 ms into 16.7 minutes, and a
 /// failing design into a pass without a word. Writing the unit (`"120d"`, or
@@ -2150,6 +2151,16 @@ fn unitless_duration_warnings(root: &Section, warnings: &mut Vec<Warning>) -> Re
     for table in root.elements("table", "[[table]]")? {
         for key in ["ttl", "bucket"] {
             if let Some(f) = table.get(key) {
+                check(&f, f.node.get_ref(), key.into());
+            }
+        }
+    }
+    // The store's ages (Cassandra's tombstone `gc_grace`; a new user's
+    // `gc_grace = 3600` was read as seconds without a word, where `ttl`
+    // warned).
+    if let Some(store) = root.subsection("store", "[store]")? {
+        for key in ["gc_grace", "collection_age"] {
+            if let Some(f) = store.get(key) {
                 check(&f, f.node.get_ref(), key.into());
             }
         }
