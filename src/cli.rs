@@ -645,6 +645,9 @@ fn compared(scenarios: &[PathBuf]) -> Result<Scenario> {
             set.insert(0, ("scenario".to_string(), file));
             set
         };
+        if let Some(w) = unrelated(&base, &d, path) {
+            d.warnings.push(w);
+        }
         let own = std::mem::take(&mut d.variants);
         // Named by its scenario name; where that is the base's or
         // an earlier design's (two drafts of one design), by its
@@ -680,6 +683,43 @@ fn compared(scenarios: &[PathBuf]) -> Result<Scenario> {
             }));
     }
     Ok(base)
+}
+
+/// A warning for an alternative `d` (the file at `path`) that shares no
+/// table with the `base` design: compare ranks alternatives of one design
+/// by how small a change they are, which means little between unrelated
+/// designs (a new user's Cassandra ticketing design was recommended a
+/// DynamoDB orders table as "the smallest change that passes").
+fn unrelated(base: &Scenario, d: &Scenario, path: &Path) -> Option<crate::scenario::Warning> {
+    let names = |s: &Scenario| s.tables.iter().map(|t| t.name.clone()).collect::<Vec<_>>();
+    let (ours, theirs) = (names(base), names(d));
+    if theirs.iter().any(|t| ours.contains(t)) {
+        return None;
+    }
+    let (line, column) = d.store.positions.get("kind").map_or((1, 1), |p| p.value);
+    let store = if d.store.kind == base.store.kind {
+        String::new()
+    } else {
+        format!(
+            ", and targets {} where the base design targets {}",
+            d.store.kind.as_str(),
+            base.store.kind.as_str()
+        )
+    };
+    Some(crate::scenario::Warning {
+        path: path.display().to_string(),
+        line,
+        column,
+        key: "table".into(),
+        message: format!(
+            "`{}` shares no table with the base design `{}` (its tables: {}; the base's: {}){store}: compare ranks alternatives of one design by how small a change they are, so its recommendation means little between unrelated designs",
+            d.name,
+            base.name,
+            theirs.join(", "),
+            ours.join(", ")
+        ),
+        fix: "compare alternatives of the same tables (by the same names), or run each design on its own with keyheat run".into(),
+    })
 }
 
 /// `keyheat check`: validates, prints failing static checks (exit 3) or

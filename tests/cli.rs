@@ -673,3 +673,48 @@ fn compare_prices_alternatives_in_their_one_currency() {
     );
     assert!(!dir.path().join("mixed").exists());
 }
+
+/// An alternative that shares no table with the base design is warned
+/// about where its store is written (a new user's Cassandra ticketing
+/// design was recommended a DynamoDB orders table as "the smallest change
+/// that passes"); alternatives of the same tables are not.
+#[test]
+fn compare_warns_of_an_alternative_sharing_no_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |files: [&str; 2], out: &str| {
+        let a = keyheat()
+            .args(["compare", files[0], files[1], "--trials", "4", "--out"])
+            .arg(dir.path().join(out))
+            .current_dir(root())
+            .assert()
+            .success();
+        String::from_utf8_lossy(&a.get_output().stderr).into_owned()
+    };
+    let err = run(
+        [
+            "scenarios/orders-by-date.toml",
+            "scenarios/posts-by-author.toml",
+        ],
+        "unrelated",
+    );
+    assert!(
+        err.contains("scenarios/posts-by-author.toml:32:8: warning: table: variant `posts-by-author`: `posts-by-author` shares no table with the base design `orders-by-date` (its tables: posts; the base's: orders): compare ranks alternatives of one design by how small a change they are, so its recommendation means little between unrelated designs\n  fix: compare alternatives of the same tables (by the same names), or run each design on its own with keyheat run"),
+        "{err}"
+    );
+    let summary: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("unrelated/summary.json")).unwrap())
+            .unwrap();
+    assert!(summary["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|w| w["message"].as_str().unwrap().contains("shares no table")));
+    let err = run(
+        [
+            "scenarios/orders-by-date.toml",
+            "scenarios/orders-by-date-sharded-random.toml",
+        ],
+        "related",
+    );
+    assert!(!err.contains("shares no table"), "{err}");
+}
