@@ -47,6 +47,10 @@ pub(crate) struct HeatmapChart {
     minutes: bool,
     /// What a row is (`partition` or `node`).
     row_label: String,
+    /// The hottest cell's utilization (the largest finite one), told under
+    /// the colour bar where it is past the bar's top ([`CLAMP`]): a new
+    /// user's 5.4× and 2.2× partitions were the same dark red.
+    hottest: f64,
 }
 
 impl HeatmapChart {
@@ -63,6 +67,13 @@ impl HeatmapChart {
         let rows = partitions.min(MAX_ROWS);
         let cols = steps.min(MAX_COLUMNS);
         let mut cells = vec![vec![0usize; cols]; rows];
+        let hottest = ts
+            .utilization
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|u| u.is_finite())
+            .fold(0.0f64, f64::max);
         if rows > 0 && cols > 0 {
             // p < partitions and s < steps, so r < rows and c < cols: in bounds.
             for (p, series) in ts.utilization.iter().enumerate() {
@@ -107,6 +118,7 @@ impl HeatmapChart {
             step: if minutes { step_s / 60.0 } else { step_s },
             minutes,
             row_label: ts.row_label.clone(),
+            hottest,
         }
     }
 }
@@ -237,12 +249,16 @@ impl Chart for HeatmapChart {
             }
             chart.draw_series(rects)?;
         }
-        draw_color_bar(&bar)
+        draw_color_bar(&bar, self.hottest)
     }
 }
 
-/// The colour legend: one block per bin from 0 (bottom) to [`CLAMP`] (top).
-fn draw_color_bar<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
+/// The colour legend: one block per bin from 0 (bottom) to [`CLAMP`] (top),
+/// and the `hottest` cell's utilization under it where it is past the top.
+fn draw_color_bar<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    hottest: f64,
+) -> DrawResult<DB> {
     let mut chart = ChartBuilder::on(area)
         .margin_top(14)
         .margin_bottom(74)
@@ -293,5 +309,13 @@ fn draw_color_bar<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>) -> DrawResu
         "red: ≥ 1, throttled",
         (x, h as i32 - 38),
         label_font().pos(centre),
-    ))
+    ))?;
+    if hottest > CLAMP {
+        area.draw(&Text::new(
+            format!("hottest: {}", format::axis(hottest)),
+            (x, h as i32 - 20),
+            label_font().pos(centre),
+        ))?;
+    }
+    Ok(())
 }

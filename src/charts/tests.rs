@@ -169,6 +169,21 @@ fn a_load_far_below_the_limit_is_told_in_words() {
 }
 
 #[test]
+fn a_heatmap_past_its_colour_bar_names_its_hottest_cell() {
+    // The colour bar tops at 1.5: a 4.2× cell is as dark as a 1.6× one, so
+    // the bar says how hot the hottest is; a table under the top says
+    // nothing more (the quiet table peaks at 0.45).
+    let mut r = fixture::results();
+    r.tables[0].timeseries.utilization[3][7] = 4.2;
+    let dir = tempfile::tempdir().unwrap();
+    write_all(&r, dir.path()).unwrap();
+    let heat = texts(&svg(dir.path(), "heatmap-orders.svg"));
+    assert!(heat.contains(&"hottest: 4.2".to_string()), "{heat:?}");
+    let quiet = svg(dir.path(), "heatmap-orders.by_status.svg");
+    assert!(!quiet.contains("hottest:"));
+}
+
+#[test]
 fn charts_are_byte_identical_across_writes() {
     let results = fixture::with_variants(4);
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
