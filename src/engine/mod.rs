@@ -733,6 +733,18 @@ mod tests {
         // on day 0 for the base and the 1,000,000 RU/s variant.
         assert_eq!(total_trials(&s, &options), 2 * 200);
         assert_eq!(total_trials(&s, &every), 3 * 200);
+        // Nor is its work estimated: the estimate with --every-table is
+        // greater by exactly the variant's own design.
+        let work = |o: &Options| cost::estimate(&s, o).expect("estimates").work_s;
+        let alone = cost::estimate(&same.scenario, &options)
+            .expect("estimates")
+            .work_s;
+        assert!(alone > 0.0);
+        let (shared, all) = (work(&options), work(&every));
+        assert!(
+            (all - shared - alone).abs() <= 1e-9 * all,
+            "{all} vs {shared} + {alone}"
+        );
     }
 
     /// Trial 0 with and without its representative detail (timeseries, hot
