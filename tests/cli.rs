@@ -224,8 +224,7 @@ fn compare_recommends_the_first_passing_alternative() {
         .current_dir(root())
         .assert()
         .success();
-    let summary: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let summary = crate::util::summary_json(&out);
     assert_eq!(summary["variants"].as_array().unwrap().len(), 2);
     assert_eq!(
         summary["recommendation"]["variant"],
@@ -265,8 +264,7 @@ fn compare_recommends_the_file_with_fewer_shards() {
         .current_dir(root())
         .assert()
         .success();
-    let summary: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let summary = crate::util::summary_json(&out);
     let variants = summary["variants"].as_array().unwrap();
     assert!(
         variants.iter().all(|v| v["verdicts"]
@@ -334,8 +332,7 @@ fn compare_keeps_each_files_own_variants() {
             .current_dir(root())
             .assert()
             .success();
-        let summary: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+        let summary = crate::util::summary_json(&out);
         summary["variants"]
             .as_array()
             .unwrap()
@@ -644,8 +641,7 @@ fn compare_prices_alternatives_in_their_one_currency() {
         .current_dir(root())
         .assert()
         .success();
-    let summary: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("summary.json")).unwrap()).unwrap();
+    let summary = crate::util::summary_json(&out);
     assert_eq!(summary["currency"], "EUR");
     assert!(
         summary["variants"][0]["tables"][0]["monthly_cost"]
@@ -701,9 +697,7 @@ fn compare_warns_of_an_alternative_sharing_no_table() {
         err.contains("scenarios/posts-by-author.toml:32:8: warning: table: variant `posts-by-author`: `posts-by-author` shares no table with the base design `orders-by-date` (its tables: posts; the base's: orders): compare ranks alternatives of one design by how small a change they are, so its recommendation means little between unrelated designs\n  fix: compare alternatives of the same tables (by the same names), or run each design on its own with keyheat run"),
         "{err}"
     );
-    let summary: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.path().join("unrelated/summary.json")).unwrap())
-            .unwrap();
+    let summary = crate::util::summary_json(&dir.path().join("unrelated"));
     assert!(summary["warnings"]
         .as_array()
         .unwrap()

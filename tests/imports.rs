@@ -119,8 +119,7 @@ fn every_real_file_imports_checks_and_runs() {
             .arg(&scenario)
             .assert()
             .success();
-        let summary: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(out_dir.join("summary.json")).unwrap()).unwrap();
+        let summary = crate::util::summary_json(&out_dir);
         let tables = text.matches("\n[[table]]\n").count();
         let indexes = summary["tables"].as_array().unwrap().len();
         assert!(

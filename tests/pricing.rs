@@ -158,8 +158,7 @@ fn monthly_cost_reaches_results_and_outputs() {
     close(t.monthly_cost.unwrap(), hand);
     let dir = tempfile::tempdir().unwrap();
     keyheat::cli::write_outputs(&r, dir.path()).unwrap();
-    let summary: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(dir.path().join("summary.json")).unwrap()).unwrap();
+    let summary = crate::util::summary_json(dir.path());
     assert_eq!(summary["currency"], "EUR");
     close(summary["tables"][0]["monthly_cost"].as_f64().unwrap(), hand);
     let md = std::fs::read_to_string(dir.path().join("report.md")).unwrap();

@@ -713,9 +713,7 @@ fn ten_line_log_replays_to_the_hand_counted_master_loads() {
         ]
     );
     // The busiest master takes 5 of the 10 requests.
-    let summary: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("summary.json")).expect("summary"))
-            .expect("json");
+    let summary = crate::util::summary_json(&out);
     assert_eq!(
         summary["replay"]["placement"],
         "one placement: the store's published hash, as the store computes it"
@@ -821,9 +819,7 @@ fn trace_replays_from_the_cli_to_the_crc16_counts_of_its_blocks() {
         err.contains("replayed 113872 requests (113872 records; 0 bad"),
         "{err}"
     );
-    let summary: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("summary.json")).expect("summary"))
-            .expect("json");
+    let summary = crate::util::summary_json(&out);
     assert_eq!(summary["replay"]["mapping"][0], "block ← the field `lbn`");
     // 7,200 s from the first request to the last: 7,201 one-second windows.
     let duration = summary["simulation"]["duration_s"]
@@ -912,9 +908,7 @@ fn a_record_behind_a_handed_on_window_is_late_and_counted_with_its_line() {
         err.contains("replayed 1500001 requests (1500001 records; 0 bad, 0 skipped, 1 late"),
         "{err}"
     );
-    let summary: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(out.join("summary.json")).expect("summary"))
-            .expect("json");
+    let summary = crate::util::summary_json(&out);
     assert_eq!(summary["replay"]["late_requests"], 1);
     // Read, but left out of its window: the get pattern took the other 1,500,000.
     assert_eq!(summary["replay"]["patterns"][0]["requests"], 1_500_000);

@@ -94,3 +94,9 @@ pub fn simulate(s: &Scenario, options: &Options) -> keyheat::Result<RunResults> 
     keyheat::verdicts::judge(s, &mut r)?;
     Ok(r)
 }
+
+/// The `summary.json` a run wrote into `dir`, parsed.
+pub fn summary_json(dir: &std::path::Path) -> serde_json::Value {
+    let bytes = std::fs::read(dir.join("summary.json")).expect("summary.json written");
+    serde_json::from_slice(&bytes).expect("summary.json is JSON")
+}
