@@ -707,15 +707,16 @@ fn simulate_once(
 mod tests {
     use super::*;
 
+    /// A file of the repository (`scenarios/…`, `benches/designs/…`), loaded.
+    fn shipped(rel: &str) -> Scenario {
+        Scenario::from_path(format!("{}/{rel}", env!("CARGO_MANIFEST_DIR"))).expect("loads")
+    }
+
     /// A sweep's value equal to the base's, written on another line, is
     /// the base design; the other value, or `--every-table`, is not.
     #[test]
     fn a_sweep_through_the_base_value_repeats_the_base() {
-        let path = format!(
-            "{}/scenarios/cases/c17-device-partition-key.toml",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        let s = Scenario::from_path(&path).expect("loads");
+        let s = shipped("scenarios/cases/c17-device-partition-key.toml");
         let [same, more] = &s.variants[..] else {
             panic!("two variants: {}", s.variants.len());
         };
@@ -751,8 +752,7 @@ mod tests {
     /// keys): the same figures, since the detail draws from streams of its
     /// own; only the detail itself is new.
     fn detail_leaves_trial_0(file: &str, day: f64) {
-        let path = format!("{}/scenarios/{file}", env!("CARGO_MANIFEST_DIR"));
-        let s = Scenario::from_path(&path).expect("loads");
+        let s = shipped(&format!("scenarios/{file}"));
         let (at, _) = at_day(&s, day);
         let (mut plan, model) =
             prepare(&at, &Options::default(), day * stream::DAY_S).expect("plans");
@@ -785,11 +785,7 @@ mod tests {
     /// empty.
     #[test]
     fn a_busy_period_without_growth_draws_the_same_figures() {
-        let path = format!(
-            "{}/benches/designs/shop-fixed.toml",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        let s = Scenario::from_path(&path).expect("loads");
+        let s = shipped("benches/designs/shop-fixed.toml");
         let (at, _) = at_day(&s, 180.0);
         let (mut plan, model) =
             prepare(&at, &Options::default(), 180.0 * stream::DAY_S).expect("plans");
