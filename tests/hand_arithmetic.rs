@@ -1007,3 +1007,100 @@ fn a_write_spread_over_shards_is_one_sub_request() {
         assert_eq!(r.tables[0].patterns[1].fan_out, f64::from(shards));
     }
 }
+
+#[test]
+fn each_sides_throttled_share_is_of_its_own_units() {
+    // One customer's key (a fixed hot key: 1 customer) on DynamoDB:
+    // 2,000 puts/s of 1 KB = 2,000 WCU/s against its partition's 1,000
+    // WCU/s, and 100 strong gets/s of 1 KB = 100 RCU/s against 3,000 RCU/s.
+    // Writes: (2,000 − 1,000) / 2,000 = 50% throttled (a 1 s window of
+    // Poisson(2,000) puts is within ±5% of its mean); reads: 0. All units:
+    // 1,000 / 2,100 = 47.6%. Taking the reads away (a cache) would raise
+    // the share of all units to 50% while the writes' share stays 50%.
+    let r = run(r#"
+schema_version = 1
+name = "sides"
+[store]
+kind = "dynamodb"
+read_capacity = 3000
+write_capacity = 1000
+[simulation]
+seed = 3
+trials = 50
+window = "1s"
+duration = "10m"
+[[entity]]
+name = "customer"
+count = 1
+[[table]]
+name = "orders"
+partition_key = "C#{customer}"
+sort_key = "O#{time}"
+item_size = "1KB"
+[[access_pattern]]
+name = "place"
+table = "orders"
+operation = "put"
+rate = 2000
+by = "customer"
+[[access_pattern]]
+name = "read"
+table = "orders"
+operation = "get"
+rate = 100
+consistency = "strong"
+by = "customer"
+"#);
+    let t = &r.tables[0];
+    let [read, write] = t.throttled_sides.expect("separate RCU and WCU limits");
+    assert!((write.mean - 0.5).abs() < 0.01, "writes {}", write.mean);
+    assert_eq!(read.mean, 0.0);
+    let all = 1000.0 / 2100.0;
+    assert!(
+        (t.throttled_fraction.mean - all).abs() < 0.01,
+        "all {} vs {all}",
+        t.throttled_fraction.mean
+    );
+    let v = r
+        .verdicts
+        .iter()
+        .find(|v| v.check == "hot_partition")
+        .expect("hot_partition");
+    assert!(
+        v.detail
+            .contains("of requested units throttled (mean: reads 0%, writes 50."),
+        "{}",
+        v.detail
+    );
+}
+
+#[test]
+fn one_combined_limit_has_no_sides() {
+    // Cosmos DB's RU/s limit reads and writes together: no side shares.
+    let r = run(r#"
+schema_version = 1
+name = "combined"
+[store]
+kind = "cosmosdb"
+throughput = 400
+[simulation]
+seed = 3
+trials = 20
+window = "1s"
+duration = "1m"
+[[entity]]
+name = "customer"
+count = 10
+[[table]]
+name = "orders"
+partition_key = "{customer}"
+item_size = "1KB"
+[[access_pattern]]
+name = "place"
+table = "orders"
+operation = "put"
+rate = 100
+by = "customer"
+"#);
+    assert!(r.tables[0].throttled_sides.is_none());
+}

@@ -39,6 +39,7 @@ impl TableBuilder {
                     ci95: [0.02, 0.0262],
                     p95_ci95: [0.04, 0.04],
                 },
+                throttled_sides: None,
                 hottest_partition_share: Stat {
                     mean: 0.4123,
                     p50: 0.4,

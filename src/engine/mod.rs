@@ -587,6 +587,7 @@ fn take_busy_period(t: &mut TableResults, at: &TableResults) {
     t.partition_combined_limit_per_s = at.partition_combined_limit_per_s;
     t.peak_utilization = at.peak_utilization;
     t.throttled_fraction = at.throttled_fraction;
+    t.throttled_sides = at.throttled_sides;
     t.hottest_partition_share = at.hottest_partition_share;
     t.requests_per_s = at.requests_per_s;
     t.read_units_per_s = at.read_units_per_s;

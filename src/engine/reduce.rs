@@ -101,6 +101,41 @@ fn write_throttled_fraction(t: &TableTrial) -> f64 {
     }
 }
 
+/// Share of a trial's requested units throttled (0 without any).
+fn throttled_fraction(t: &TableTrial) -> f64 {
+    if t.requested_units > 0.0 {
+        t.throttled_units / t.requested_units
+    } else {
+        0.0
+    }
+}
+
+/// Each side's throttled share, \[reads, writes\], where the partitions
+/// limit the two separately (no combined limit).
+fn throttled_sides(tp: &super::plan::TablePlan, per: &[&TableTrial]) -> Option<[Stat; 2]> {
+    let l = &tp.layout;
+    (l.read_limit_per_s.is_some()
+        && l.write_limit_per_s.is_some()
+        && l.combined_limit_per_s.is_none())
+    .then(|| {
+        [
+            stat(per, read_throttled_fraction),
+            stat(per, write_throttled_fraction),
+        ]
+    })
+}
+
+/// Share of a trial's read units throttled (0 without reads): its
+/// throttled units less the write side's, of its read units.
+fn read_throttled_fraction(t: &TableTrial) -> f64 {
+    let requested = t.requested_units - t.requested_write_units;
+    if requested > 0.0 {
+        ((t.throttled_units - t.throttled_write_units) / requested).clamp(0.0, 1.0)
+    } else {
+        0.0
+    }
+}
+
 /// DynamoDB back-pressure: a table write succeeds only when every global
 /// index it writes has the capacity (Developer Guide, "Provisioned throughput
 /// considerations for Global Secondary Indexes"). Per trial, the base table's
@@ -488,13 +523,8 @@ fn table_results(
         partition_write_limit_per_s: tp.layout.write_limit_per_s,
         partition_combined_limit_per_s: tp.layout.combined_limit_per_s,
         peak_utilization: stat(per, |t| t.peak_utilization),
-        throttled_fraction: stat(per, |t| {
-            if t.requested_units > 0.0 {
-                t.throttled_units / t.requested_units
-            } else {
-                0.0
-            }
-        }),
+        throttled_fraction: stat(per, throttled_fraction),
+        throttled_sides: throttled_sides(tp, per),
         hottest_partition_share: stat(per, |t| t.hottest_partition_share),
         max_item_collection_bytes: stat(per, |t| t.growth.max_collection_bytes),
         max_item_bytes: stat(per, |t| t.growth.max_item_bytes),

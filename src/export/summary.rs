@@ -136,6 +136,13 @@ pub struct TableSummary<'a> {
     pub peak_utilization: Stat,
     /// Throttled units ÷ requested units over the busy period, per trial.
     pub throttled_fraction: MeanCi,
+    /// Throttled read units ÷ requested read units, per trial, where the
+    /// partitions limit reads and writes separately (DynamoDB); `null`
+    /// under one combined limit.
+    pub throttled_read_fraction: Option<MeanCi>,
+    /// Throttled write units ÷ requested write units, per trial (global
+    /// index back-pressure included); `null` as the read side.
+    pub throttled_write_fraction: Option<MeanCi>,
     /// Share of the table's units on its hottest partition, per trial.
     pub hottest_partition_share: MeanCi,
     /// Largest item collection reached within the horizon, bytes, per trial.
@@ -441,6 +448,8 @@ impl<'a> From<&'a TableResults> for TableSummary<'a> {
             partitions: t.partitions,
             peak_utilization: t.peak_utilization,
             throttled_fraction: t.throttled_fraction.into(),
+            throttled_read_fraction: t.throttled_sides.map(|[r, _]| r.into()),
+            throttled_write_fraction: t.throttled_sides.map(|[_, w]| w.into()),
             hottest_partition_share: t.hottest_partition_share.into(),
             max_item_collection_bytes: t.max_item_collection_bytes.into(),
             max_item_bytes: t.max_item_bytes.into(),

@@ -208,6 +208,12 @@ pub struct TableResults {
     pub peak_utilization: Stat,
     /// Throttled units ÷ requested units over the busy period, per trial.
     pub throttled_fraction: Stat,
+    /// The same share of each side, \[reads, writes\] (throttled read units ÷
+    /// requested read units; writes alike), per trial, where the partitions
+    /// limit reads and writes separately (DynamoDB's RCU and WCU): a cache
+    /// that takes reads away leaves the writes' share as it was, where the
+    /// share of all units rises. `None` under one combined limit.
+    pub throttled_sides: Option<[Stat; 2]>,
     /// Expected share of the table's requested units on its hottest partition, per trial.
     pub hottest_partition_share: Stat,
     /// Largest item collection (bytes under one partition key value) reached within the horizon.
