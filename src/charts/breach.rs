@@ -103,9 +103,11 @@ impl Chart for BreachChart {
             .y_label_area_size(90)
             .build_cartesian_2d(0.0..day_end, 0.0..y_max)?;
         let x_label = |x: &f64| format::axis(*x);
+        // Labelled up to 100%, a space before the axis (it has no tick
+        // marks: none may stand in the legend's space above 100%).
         let y_label = |y: &f64| {
             if *y <= 1.0 + 1e-9 {
-                format::percent(*y)
+                format!("{}  ", format::percent(*y))
             } else {
                 String::new()
             }
@@ -125,7 +127,17 @@ impl Chart for BreachChart {
             ))
             .label_style(label_font())
             .axis_desc_style(desc_font())
+            .set_tick_mark_size(LabelAreaPosition::Left, 0)
+            .disable_y_mesh()
             .draw()?;
+        // The probabilities' grid, 0% to 100%.
+        for i in 0..=10 {
+            let y = f64::from(i) / 10.0;
+            chart.draw_series(std::iter::once(PathElement::new(
+                [(0.0, y), (day_end, y)],
+                GRID,
+            )))?;
+        }
         if self.series.iter().all(|(_, _, c)| c.is_empty()) {
             draw_no_data(&chart.plotting_area().strip_coord_spec(), "no breach data")?;
             return Ok(());

@@ -318,10 +318,22 @@ pub(crate) fn draw_reference_lines<DB: DrawingBackend>(
                 DashedPathElement::new([(x, y), (x + 24, y)], 6, 4, HEADROOM.stroke_width(2))
             });
     }
-    // "limit" sits above its line and "headroom" below its own, so the two
-    // labels stay apart however close the lines are; each on a white patch
-    // so it stays readable over bars.
-    line_label(chart, "limit", (x1, 1.0), LIMIT, true)?;
+    // "headroom" sits below its line, and "limit" below its own too where
+    // the two lines are far enough apart for both labels (above the line
+    // is where the legend in the upper right reaches down to: a new user
+    // found "limit" hidden under a 7-entry legend), else above it, so the
+    // two labels stay apart however close the lines are; each on a white
+    // patch so it stays readable over bars.
+    let (_, h) = chart
+        .plotting_area()
+        .estimate_text_size("limit", &label_font())?;
+    let gap = if headroom > 0.0 {
+        chart.backend_coord(&(x1, headroom)).1 - chart.backend_coord(&(x1, 1.0)).1
+    } else {
+        i32::MAX
+    };
+    let above = gap < 2 * (h as i32 + 12);
+    line_label(chart, "limit", (x1, 1.0), LIMIT, above)?;
     if headroom > 0.0 {
         line_label(chart, "headroom", (x1, headroom), HEADROOM, false)?;
     }
