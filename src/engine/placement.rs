@@ -148,9 +148,14 @@ struct Sink<'e> {
 struct Piecewise {
     /// The template's first `{bucket}` part ([`KeySpace::bucket_part`]).
     split: usize,
-    /// Per shard, the hash state of the text before the bucket, for the
-    /// instances being placed (cleared when they change).
-    prefixes: Vec<(Option<u32>, u64)>,
+    /// By shard (no shard first, then shard 0, 1, …), the hash state of
+    /// the text before the bucket for the instances being placed, valid
+    /// where its stamp is `instances`: a lookup and a change of instances
+    /// cost O(1), whatever the shard count (a linear search made a rank
+    /// cost O(shards²)).
+    prefixes: Vec<(u64, u64)>,
+    /// Which instances are being placed (bumped by [`Piecewise::next_instances`]).
+    instances: u64,
     /// Where the text from the bucket on names no instance (no entity, no
     /// `shard_by` shard: it is the same for every rank), that text by
     /// sub-key, written the first time a rank asks for it; empty otherwise.
@@ -169,12 +174,18 @@ impl Piecewise {
         Piecewise {
             split,
             prefixes: Vec::new(),
+            instances: 1,
             suffixes: if rank_free {
                 vec![None; subkeys]
             } else {
                 Vec::new()
             },
         }
+    }
+
+    /// Forgets the prefixes: the next keys name other instances.
+    fn next_instances(&mut self) {
+        self.instances += 1;
     }
 
     /// The partition of the key of instances `ids`, sub-key `j` (its
@@ -188,13 +199,17 @@ impl Piecewise {
         (j, shard, b): (usize, Option<u32>, i64),
         (partitions, salt): (usize, u64),
     ) -> usize {
-        let prefix = match self.prefixes.iter().find(|p| p.0 == shard) {
-            Some(p) => p.1,
-            None => {
+        let slot = shard.map_or(0, |s| s as usize + 1);
+        if slot >= self.prefixes.len() {
+            self.prefixes.resize(slot + 1, (0, 0));
+        }
+        let prefix = match self.prefixes[slot] {
+            (stamp, state) if stamp == self.instances => state,
+            _ => {
                 key.clear();
                 keys.format_parts_into(key, ids, shard, b, 0..self.split);
                 let state = hash::fnv_extend(hash::FNV_OFFSET, key.as_bytes());
-                self.prefixes.push((shard, state));
+                self.prefixes[slot] = (self.instances, state);
                 state
             }
         };
@@ -527,7 +542,7 @@ impl Placer<'_> {
                     history_mass.1 += per_key * per_key * w2;
                     // The instances named, once a key is not found.
                     let mut named: Option<Vec<u64>> = None;
-                    piecewise.prefixes.clear();
+                    piecewise.next_instances();
                     for &j in by_name.iter() {
                         let sk = &s.subkeys[j];
                         let b = bucket - i64::from(sk.bucket_back);
