@@ -815,3 +815,48 @@ fn range_history_placed_as_mass_agrees_with_every_key_placed() {
     assert!(placement.tail_peak_error_bound >= bound, "{placement:?}");
     compare_text("a 10-day range over hourly buckets, Cassandra nodes", &text);
 }
+
+#[test]
+fn counted_shards_agree_with_every_key_placed() {
+    // 300 random write shards of each of 2,000 Zipf 1.1 users: each of
+    // the 256 hottest users' shards are counted per partition (a
+    // multinomial over the 20 partitions, drawn once a trial for the
+    // update and the get that reads all 300), the exact method names and
+    // hashes every key. The hottest user takes ≈ 15% of the traffic, so how
+    // its 300 keys fall (15 a partition ± 3.8) sets the peak: a mean of
+    // 150 writes/s and 150 reads/s a partition against limits of 200.
+    let text = r#"
+schema_version = 1
+name = "counted-shards"
+[store]
+kind = "generic"
+partitions = 20
+partition_read_limit = 200
+partition_write_limit = 200
+[simulation]
+trials = 200
+duration = "60s"
+[[entity]]
+name = "user"
+count = 2_000
+popularity = { distribution = "zipf", exponent = 1.1 }
+[[table]]
+name = "t"
+partition_key = "U#{user}"
+item_size = "1KB"
+shards = 300
+[[access_pattern]]
+name = "write"
+table = "t"
+operation = "update"
+rate = 3000
+by = "user"
+[[access_pattern]]
+name = "read"
+table = "t"
+operation = "get"
+rate = 10
+by = "user"
+"#;
+    compare_text("300 shards of 2,000 Zipf 1.1 users over 20", text);
+}

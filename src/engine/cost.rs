@@ -17,9 +17,10 @@
 //!   by its entries;
 //!   stretches are the busy period's rate-profile slices and bursts, × its
 //!   time buckets when a bucket is shorter than the busy period;
-//! - a pattern's 256 hottest keys are placed by name ([`KEY_S`] each; a
-//!   query's, in every bucket its range reads unless its history keys go
-//!   as mass: [`head_sub_keys`]), the next 65,536 on random partitions
+//! - a pattern's 256 hottest keys are placed by name ([`KEY_S`] each sub-key:
+//!   every write shard, bar those counted; a query's, in every bucket its
+//!   range reads unless its history keys go as mass: [`head_sub_keys`]),
+//!   the next 65,536 on random partitions
 //!   ([`SINGLE_KEY_S`] each), afresh in every time bucket the busy period
 //!   spans, once for the patterns by the same entity on a table that read
 //!   one bucket (an upper bound: placement draws fewer where the tail
@@ -67,6 +68,11 @@ pub const STRETCH_NORMAL_S: f64 = 7e-6;
 pub const STRETCH_BUCKET_S: f64 = 4e-6;
 /// Seconds to place one of a pattern's 256 hottest keys by name.
 pub const KEY_S: f64 = 3e-7;
+/// Seconds to place each further write shard of a head key by name (its
+/// text's prefix hashed once): measured 77 ns, all in, on a Firestore
+/// counter of 10⁵ Zipf 0.8 posts with 255 shards read and updated (200
+/// trials, 26·10⁶ sub-keys: 2.0 s CPU), 38 ns on the same in DynamoDB.
+pub const SHARD_KEY_S: f64 = 8e-8;
 /// Seconds to place one of the next 65,536 keys on a random partition:
 /// measured 8.2 ns on sensor-bucket-pattern with 1 ms buckets (1.44·10¹⁰
 /// keys, 118 s CPU, when each of its two patterns was placed on its own;
@@ -321,7 +327,7 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
         );
         let shared = !alike.3 && placed_alike.contains(&alike) && options.method != Method::Exact;
         placed_alike.push(alike);
-        let k = pattern_keys(s, p, options, judged_servers[p.table]);
+        let k = pattern_keys(s, p, options, (judged_servers[p.table], store));
         let placed = if shared { 0.0 } else { k.cost * buckets(s, t) };
         keys += placed;
         if !shared && options.method != Method::Exact {
@@ -392,14 +398,15 @@ struct PatternKeys {
     sub: f64,
 }
 
-/// [`PatternKeys`] of `p`: its head by name (each head key's
-/// [`head_sub_keys`]), then single draws up to [`SINGLE_KEYS`] (the exact
-/// method: every key, up to its limit).
+/// [`PatternKeys`] of `p`: its head ranks' sub-keys by name (each head
+/// rank's [`head_sub_keys`]), then single draws up to [`SINGLE_KEYS`] (the
+/// exact method: every key, up to its limit). `judged` and `store`: the
+/// table's judged servers and its store.
 fn pattern_keys(
     s: &Scenario,
     p: &crate::scenario::AccessPattern,
     options: &Options,
-    judged: f64,
+    (judged, store): (f64, &dyn StoreModel),
 ) -> PatternKeys {
     let t = &s.tables[p.table];
     let cardinality: f64 = t
@@ -410,12 +417,14 @@ fn pattern_keys(
         .map(|e| e.count as f64)
         .product();
     let sub = cardinality * f64::from(t.shards.max(1));
-    let singles = if options.method == Method::Exact {
+    let exact = options.method == Method::Exact;
+    let singles = if exact {
         (sub - HEAD_KEYS).clamp(0.0, super::EXACT_MAX_KEYS)
     } else {
         (sub - HEAD_KEYS).clamp(0.0, SINGLE_KEYS)
     };
-    let named = sub.min(HEAD_KEYS) * head_sub_keys(s, p, judged);
+    let counted = !exact && store.places_by_salted_fnv() && t.shard_by.is_none();
+    let named = cardinality.min(HEAD_KEYS) * head_sub_keys(s, p, judged, counted);
     PatternKeys {
         cost: named * KEY_S / SINGLE_KEY_S + singles,
         placed: named + singles,
@@ -423,26 +432,41 @@ fn pattern_keys(
     }
 }
 
-/// Sub-keys each of a pattern's head keys places by name: a query's
-/// ⌈`range` ÷ `bucket`⌉ buckets × the table's shards, but for its history
-/// keys where they go as mass (`placement::history_peak_error` within
-/// `HISTORY_PEAK_ERROR`, taken here with equal weights and one combination
-/// over `judged` servers: S²·(Σs³/Σs²) ÷ fan-out): then the current
-/// bucket's shards and the 20 × 20 kept by name, 1.56 more a rank. 1 for
-/// any other pattern.
-fn head_sub_keys(s: &Scenario, p: &crate::scenario::AccessPattern, judged: f64) -> f64 {
+/// Sub-keys each of a pattern's head ranks places by name, in
+/// [`KEY_S`] units: its shards (every one: a write picks one at random, a
+/// read by the partition key reads them all; each past the first at
+/// [`SHARD_KEY_S`]) — or, where they are counted
+/// (`counted`: the store hashes keys, no `shard_by`; at least
+/// `placement::COUNTED_SHARDS_MIN` shards), the 20 × 20 the hottest ranks
+/// keep by name (1.56 a rank) and a count over at most `judged` servers —
+/// and, for a query, its ⌈`range` ÷ `bucket`⌉ buckets' shards, but for its
+/// history keys where they go as mass (`placement::history_peak_error`
+/// within `HISTORY_PEAK_ERROR`, taken here with equal weights and one
+/// combination over `judged` servers: S²·(Σs³/Σs²) ÷ fan-out).
+fn head_sub_keys(
+    s: &Scenario,
+    p: &crate::scenario::AccessPattern,
+    judged: f64,
+    counted: bool,
+) -> f64 {
     let t = &s.tables[p.table];
-    let (Operation::Query, Some(_), Some(_)) = (p.operation, t.bucket_s, p.range_s) else {
-        return 1.0;
-    };
     let shards = f64::from(t.shards.max(1));
+    let per_bucket = if counted && shards >= super::placement::COUNTED_SHARDS_MIN as f64 {
+        HOT_KEYS * HOT_KEYS / HEAD_KEYS + shards.min(judged) * SINGLE_KEY_S / KEY_S
+    } else {
+        1.0 + (shards - 1.0) * SHARD_KEY_S / KEY_S
+    };
+    let (Operation::Query, Some(_), Some(_)) = (p.operation, t.bucket_s, p.range_s) else {
+        return per_bucket;
+    };
     let fan_out = query_fan_out(s, p) as f64;
+    let buckets = fan_out / shards;
     let history = fan_out - shards;
     let Some(e) =
         p.by.as_deref()
             .and_then(|by| s.entities.iter().find(|e| e.name == by))
     else {
-        return fan_out;
+        return per_bucket * buckets;
     };
     let shares = crate::distributions::popularity::RankShares::new(&e.popularity, e.count);
     let (s2, s3) = (1..=(HEAD_KEYS as u64).min(e.count))
@@ -454,9 +478,9 @@ fn head_sub_keys(s: &Scenario, p: &crate::scenario::AccessPattern, judged: f64) 
         0.0
     };
     if history > HOT_KEYS && bound <= super::placement::HISTORY_PEAK_ERROR {
-        shards + HOT_KEYS * HOT_KEYS / HEAD_KEYS
+        per_bucket + HOT_KEYS * HOT_KEYS / HEAD_KEYS
     } else {
-        fan_out
+        per_bucket * buckets
     }
 }
 

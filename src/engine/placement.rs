@@ -102,6 +102,11 @@ pub(super) struct Placer<'a> {
     /// bucket, for N − 1 of the keys it placed: found here rather than
     /// formatted and hashed again. None: every key placed anew.
     pub(super) landed: Option<std::cell::RefCell<HeadPlaces>>,
+    /// Where a head instance's counted shards landed in this trial
+    /// ([`ShardGroup`]), by (driver entity, instance, combination, absolute
+    /// bucket, first shard counted): every stream over those keys finds
+    /// the same counts, as it would find the same keys by name.
+    pub(super) counted: std::cell::RefCell<ShardCounts>,
     /// The trial's last time bucket, when known: its placement does not
     /// remember the keys of its last stream placed by name, which nothing
     /// looks up (a 7-day range over hourly buckets: 43,000 keys a
@@ -122,7 +127,35 @@ struct History {
     by_name: Vec<usize>,
     mass_hot: (f64, f64),
     mass: (f64, f64),
+    /// The buckets whose shards are counted, not named ([`ShardGroup`]).
+    groups: Vec<ShardGroup>,
 }
+
+/// One bucket's write shards of a head rank, counted rather than placed by
+/// name: where a store places keys by a salted hash, `shards` distinct keys
+/// land on its partitions as the counts of a multinomial(`shards`; 1/P, …,
+/// 1/P) ([`shard_counts`]) — what naming each would give, at O(min(shards,
+/// P)) a rank rather than O(shards). The [`HOT_KEYS`] hottest ranks keep
+/// their first [`HOT_KEYS`] shards by name (the hot-key table's and load
+/// splitting's rows) and count the rest.
+struct ShardGroup {
+    /// Buckets back from the current one.
+    bucket_back: u32,
+    /// Each of its sub-keys' weight (all alike).
+    weight: f64,
+    /// Its shards: every one of the table's.
+    shards: u32,
+}
+
+/// Fewest shards a bucket's sub-keys must have to be counted rather than
+/// named ([`ShardGroup`]): past it, a head rank's shards cost more to name
+/// than the rank's other work.
+pub const COUNTED_SHARDS_MIN: usize = 256;
+
+/// [`Placer::counted`]'s map: per partition with any, how many of the
+/// counted shards it holds (in partition order).
+pub(super) type ShardCounts =
+    rustc_hash::FxHashMap<(Option<usize>, u64, u64, i64, u32), std::rc::Rc<[(u32, u32)]>>;
 
 /// [`Placer::landed`]'s map.
 pub(super) type HeadPlaces =
@@ -517,7 +550,7 @@ impl Placer<'_> {
         // per bucket (the same partition as the whole text).
         let pieces = self.store.places_by_salted_fnv() && !self.keep_keys;
         let mut piecewise = Piecewise::new(&table.keys, s.subkeys.len());
-        let history = self.history_keys(s, bucket, sink.exact());
+        let history = self.head_keys(s, bucket, sink.exact());
         // The history sub-keys' mass and Σ rate² (as independent keys).
         let mut history_mass = (0.0, 0.0);
         for (r, &id) in ids.iter().enumerate() {
@@ -584,6 +617,8 @@ impl Placer<'_> {
                         };
                         sink.add(part, r_key);
                     }
+                    let instance = (id, c, rate * share / combos as f64, r < HOT_KEYS);
+                    self.add_counted(s, instance, (bucket, &history.groups), rng, sink);
                 }
             } else if sink.exact() {
                 // Every combination of the other entities on its own partition.
@@ -606,6 +641,36 @@ impl Placer<'_> {
         sink.spread(history_mass.0, history_mass.1);
     }
 
+    /// A head instance's counted shards ([`ShardGroup`]) in `bucket`:
+    /// `instance` is its id, combination, request rate, and whether it is a
+    /// hot rank, whose first
+    /// [`HOT_KEYS`] shards are named elsewhere. The counts are drawn once a
+    /// trial per instance, bucket and first shard counted
+    /// ([`Placer::counted`]).
+    fn add_counted(
+        &self,
+        s: &Stream,
+        (id, c, rate, hot): (u64, u64, f64, bool),
+        (bucket, groups): (i64, &[ShardGroup]),
+        rng: &mut Xoshiro256PlusPlus,
+        sink: &mut Sink<'_>,
+    ) {
+        for g in groups {
+            let first = if hot { HOT_KEYS as u32 } else { 0 };
+            let b = bucket - i64::from(g.bucket_back);
+            let counts = self
+                .counted
+                .borrow_mut()
+                .entry((s.driver, id, c, b, first))
+                .or_insert_with(|| shard_counts(u64::from(g.shards - first), sink.per.len(), rng))
+                .clone();
+            let r_key = rate * g.weight;
+            for &(part, k) in counts.iter() {
+                sink.add(part as usize, r_key * f64::from(k));
+            }
+        }
+    }
+
     /// A range query's sub-keys in buckets older than the trial's first
     /// ([`Placer::history_before`]): keys no write and no other request
     /// of the busy period shares a partition's fate with, thousands a rank
@@ -626,6 +691,7 @@ impl Placer<'_> {
             by_name: (0..s.subkeys.len()).collect(),
             mass_hot: (0.0, 0.0),
             mass: (0.0, 0.0),
+            groups: Vec::new(),
         };
         let Some(before) = self.history_before else {
             return all();
@@ -650,7 +716,63 @@ impl Placer<'_> {
             by_name,
             mass_hot: sums(&old_keys[HOT_KEYS..]),
             mass: sums(&old_keys),
+            groups: Vec::new(),
         }
+    }
+
+    /// [`Placer::history_keys`] with each bucket's shards counted where they
+    /// can be ([`ShardGroup`]): not the exact method; the store places a
+    /// key by its text's salted hash (uniform over the partitions) and the
+    /// key's text names its shard; the shards picked alike (no `shard_by`);
+    /// at least [`COUNTED_SHARDS_MIN`] sub-keys named in the bucket, every
+    /// one a shard of weight alike.
+    fn head_keys(&self, s: &Stream, bucket: i64, exact: bool) -> History {
+        let mut h = self.history_keys(s, bucket, exact);
+        let keys = &self.table.keys;
+        if exact
+            || !self.store.places_by_salted_fnv()
+            || keys.shard_by.is_some()
+            || !keys
+                .template
+                .iter()
+                .any(|p| matches!(p, TemplatePart::Shard))
+            || h.by_name.len() < COUNTED_SHARDS_MIN
+        {
+            return h;
+        }
+        let mut backs: Vec<u32> = h
+            .by_name
+            .iter()
+            .map(|&j| s.subkeys[j].bucket_back)
+            .collect();
+        backs.dedup();
+        for back in backs {
+            let group: Vec<usize> = h
+                .by_name
+                .iter()
+                .copied()
+                .filter(|&j| s.subkeys[j].bucket_back == back)
+                .collect();
+            let weight = s.subkeys[group[0]].weight;
+            let alike = group
+                .iter()
+                .all(|&j| s.subkeys[j].shard.is_some() && s.subkeys[j].weight == weight);
+            if group.len() < COUNTED_SHARDS_MIN || !alike {
+                continue;
+            }
+            // The group's indices are consecutive, in shard order.
+            let (first, last) = (group[0], group[group.len() - 1]);
+            let counted = |j: &usize| (first..=last).contains(j);
+            let hot_counted = |j: &usize| (first + HOT_KEYS..=last).contains(j);
+            h.by_name.retain(|j| !counted(j));
+            h.by_name_hot.retain(|j| !hot_counted(j));
+            h.groups.push(ShardGroup {
+                bucket_back: back,
+                weight,
+                shards: group.len() as u32,
+            });
+        }
+        h
     }
 
     /// One head instance (`id` and its `share` of the stream) with other
@@ -899,6 +1021,41 @@ fn multinomial_into(per: &mut [f64], keys: u64, per_key: f64, rng: &mut Xoshiro2
         *x += k as f64 * per_key;
         left -= k;
     }
+}
+
+/// Where `keys` distinct keys land on `parts` partitions under a uniform
+/// hash: per partition with any, its count, in partition order — a
+/// multinomial(`keys`; 1/P, …, 1/P) draw, key by key up to
+/// [`COUNTED_KEYS_PER_PARTITION`] a partition, then by conditional
+/// binomials (as [`multinomial_into`]).
+fn shard_counts(
+    keys: u64,
+    parts: usize,
+    rng: &mut Xoshiro256PlusPlus,
+) -> std::rc::Rc<[(u32, u32)]> {
+    let mut out: Vec<(u32, u32)> = Vec::new();
+    if keys < parts as u64 {
+        let mut at: Vec<u32> = (0..keys)
+            .map(|_| rng.random_range(0..parts) as u32)
+            .collect();
+        at.sort_unstable();
+        for p in at {
+            match out.last_mut() {
+                Some(last) if last.0 == p => last.1 += 1,
+                _ => out.push((p, 1)),
+            }
+        }
+    } else {
+        let mut per = vec![0.0; parts];
+        multinomial_into(&mut per, keys, 1.0, rng);
+        out.extend(
+            per.iter()
+                .enumerate()
+                .filter(|(_, k)| **k > 0.0)
+                .map(|(p, k)| (p as u32, *k as u32)),
+        );
+    }
+    out.into()
 }
 
 /// Whether streams `a` and `b` pick the same keys in the same order (the
@@ -1308,6 +1465,7 @@ by = "product"
                 keep_keys: false,
                 exact: false,
                 landed: None,
+                counted: Default::default(),
                 last_bucket: None,
                 history_before: None,
             };
@@ -1419,6 +1577,7 @@ range = "6h"
             keep_keys,
             exact: false,
             landed: remember.then(Default::default),
+            counted: Default::default(),
             last_bucket,
             history_before: None,
         };

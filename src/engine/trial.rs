@@ -211,6 +211,7 @@ fn run_table(
                 Default::default(),
             ),
         )),
+        counted: Default::default(),
         history_before: segments.first().map(|s| s.bucket),
         last_bucket: segments.last().map(|s| s.bucket),
     };
