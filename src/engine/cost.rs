@@ -423,7 +423,8 @@ fn pattern_keys(
     } else {
         (sub - HEAD_KEYS).clamp(0.0, SINGLE_KEYS)
     };
-    let counted = !exact && store.places_by_salted_fnv() && t.shard_by.is_none();
+    let spreads = store.spread_of_distinct_keys(judged as usize).is_some();
+    let counted = !exact && spreads && t.shard_by.is_none();
     let named = cardinality.min(HEAD_KEYS) * head_sub_keys(s, p, judged, counted);
     PatternKeys {
         cost: named * KEY_S / SINGLE_KEY_S + singles,
@@ -436,7 +437,7 @@ fn pattern_keys(
 /// [`KEY_S`] units: its shards (every one: a write picks one at random, a
 /// read by the partition key reads them all; each past the first at
 /// [`SHARD_KEY_S`]) — or, where they are counted
-/// (`counted`: the store hashes keys, no `shard_by`; at least
+/// (`counted`: the store spreads distinct keys independently, no `shard_by`; at least
 /// `placement::COUNTED_SHARDS_MIN` shards), the 20 × 20 the hottest ranks
 /// keep by name (1.56 a rank) and a count over at most `judged` servers —
 /// and, for a query, its ⌈`range` ÷ `bucket`⌉ buckets' shards, but for its

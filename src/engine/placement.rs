@@ -29,7 +29,7 @@ use super::stream::{KeySpace, Stream};
 use super::world::{instance_ids, named_ids, World, HEAD_RANKS};
 use crate::scenario::TemplatePart;
 use crate::store::hash;
-use crate::store::{StoreModel, TableLayout};
+use crate::store::{KeySpread, StoreModel, TableLayout};
 use rand::Rng;
 use rand_distr::{Distribution, StandardNormal};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -127,8 +127,10 @@ struct History {
     by_name: Vec<usize>,
     mass_hot: (f64, f64),
     mass: (f64, f64),
-    /// The buckets whose shards are counted, not named ([`ShardGroup`]).
+    /// The buckets whose shards are counted, not named ([`ShardGroup`]),
+    /// and how distinct keys spread over the partitions.
     groups: Vec<ShardGroup>,
+    spread: KeySpread,
 }
 
 /// One bucket's write shards of a head rank, counted rather than placed by
@@ -618,7 +620,8 @@ impl Placer<'_> {
                         sink.add(part, r_key);
                     }
                     let instance = (id, c, rate * share / combos as f64, r < HOT_KEYS);
-                    self.add_counted(s, instance, (bucket, &history.groups), rng, sink);
+                    let at = (bucket, &history.groups[..], &history.spread);
+                    self.add_counted(s, instance, at, rng, sink);
                 }
             } else if sink.exact() {
                 // Every combination of the other entities on its own partition.
@@ -651,7 +654,7 @@ impl Placer<'_> {
         &self,
         s: &Stream,
         (id, c, rate, hot): (u64, u64, f64, bool),
-        (bucket, groups): (i64, &[ShardGroup]),
+        (bucket, groups, spread): (i64, &[ShardGroup], &KeySpread),
         rng: &mut Xoshiro256PlusPlus,
         sink: &mut Sink<'_>,
     ) {
@@ -662,7 +665,10 @@ impl Placer<'_> {
                 .counted
                 .borrow_mut()
                 .entry((s.driver, id, c, b, first))
-                .or_insert_with(|| shard_counts(u64::from(g.shards - first), sink.per.len(), rng))
+                .or_insert_with(|| {
+                    let keys = u64::from(g.shards - first);
+                    shard_counts(keys, (spread, sink.per.len()), rng)
+                })
                 .clone();
             let r_key = rate * g.weight;
             for &(part, k) in counts.iter() {
@@ -692,6 +698,7 @@ impl Placer<'_> {
             mass_hot: (0.0, 0.0),
             mass: (0.0, 0.0),
             groups: Vec::new(),
+            spread: KeySpread::Uniform,
         };
         let Some(before) = self.history_before else {
             return all();
@@ -717,21 +724,25 @@ impl Placer<'_> {
             mass_hot: sums(&old_keys[HOT_KEYS..]),
             mass: sums(&old_keys),
             groups: Vec::new(),
+            spread: KeySpread::Uniform,
         }
     }
 
     /// [`Placer::history_keys`] with each bucket's shards counted where they
-    /// can be ([`ShardGroup`]): not the exact method; the store places a
-    /// key by its text's salted hash (uniform over the partitions) and the
-    /// key's text names its shard; the shards picked alike (no `shard_by`);
+    /// can be ([`ShardGroup`]): not the exact method; the store places
+    /// distinct keys independently ([`StoreModel::spread_of_distinct_keys`])
+    /// and the key's text names its shard; the shards picked alike (no `shard_by`);
     /// at least [`COUNTED_SHARDS_MIN`] sub-keys named in the bucket, every
     /// one a shard of weight alike.
     fn head_keys(&self, s: &Stream, bucket: i64, exact: bool) -> History {
         let mut h = self.history_keys(s, bucket, exact);
         let keys = &self.table.keys;
-        if exact
-            || !self.store.places_by_salted_fnv()
-            || keys.shard_by.is_some()
+        let spread = self.store.spread_of_distinct_keys(self.partitions());
+        let Some(spread) = spread.filter(|_| !exact) else {
+            return h;
+        };
+        h.spread = spread;
+        if keys.shard_by.is_some()
             || !keys
                 .template
                 .iter()
@@ -1023,40 +1034,98 @@ fn multinomial_into(per: &mut [f64], keys: u64, per_key: f64, rng: &mut Xoshiro2
     }
 }
 
-/// Where `keys` distinct keys land on `parts` partitions under a uniform
-/// hash: per partition with any, its count, in partition order — a
-/// multinomial(`keys`; 1/P, …, 1/P) draw, key by key up to
+/// Where `keys` distinct keys land on `parts` partitions spread as
+/// `spread`: per partition with any, its count, in partition order — a
+/// multinomial(`keys`; p₁, …, p_P) draw, key by key up to
 /// [`COUNTED_KEYS_PER_PARTITION`] a partition, then by conditional
-/// binomials (as [`multinomial_into`]).
+/// binomials (partition i takes Binomial(left, pᵢ ÷ Σ_{j≥i} pⱼ); as
+/// [`multinomial_into`] does for equal shares).
 fn shard_counts(
     keys: u64,
-    parts: usize,
+    (spread, parts): (&KeySpread, usize),
     rng: &mut Xoshiro256PlusPlus,
 ) -> std::rc::Rc<[(u32, u32)]> {
     let mut out: Vec<(u32, u32)> = Vec::new();
-    if keys < parts as u64 {
-        let mut at: Vec<u32> = (0..keys)
-            .map(|_| rng.random_range(0..parts) as u32)
-            .collect();
-        at.sort_unstable();
-        for p in at {
-            match out.last_mut() {
-                Some(last) if last.0 == p => last.1 += 1,
-                _ => out.push((p, 1)),
+    let shares = match spread {
+        KeySpread::Shares(w) if w.len() == parts => Some(w),
+        _ => None,
+    };
+    // Drawn key by key while that costs less than a binomial per partition
+    // (over unequal shares a binary search of their cumulative sums, ≈ 25
+    // ns a key against ≈ 125 ns a binomial).
+    let one_by_one = match shares {
+        Some(_) => keys <= UNEQUAL_KEYS_PER_PARTITION * parts as u64,
+        None => keys <= COUNTED_KEYS_PER_PARTITION * parts as u64,
+    };
+    let mut per = vec![0u32; parts];
+    match shares {
+        None if keys < parts as u64 => {
+            let mut at: Vec<u32> = (0..keys)
+                .map(|_| rng.random_range(0..parts) as u32)
+                .collect();
+            at.sort_unstable();
+            for p in at {
+                match out.last_mut() {
+                    Some(last) if last.0 == p => last.1 += 1,
+                    _ => out.push((p, 1)),
+                }
+            }
+            return out.into();
+        }
+        None => {
+            let mut mass = vec![0.0; parts];
+            multinomial_into(&mut mass, keys, 1.0, rng);
+            for (c, m) in per.iter_mut().zip(mass) {
+                *c = m as u32;
             }
         }
-    } else {
-        let mut per = vec![0.0; parts];
-        multinomial_into(&mut per, keys, 1.0, rng);
-        out.extend(
-            per.iter()
-                .enumerate()
-                .filter(|(_, k)| **k > 0.0)
-                .map(|(p, k)| (p as u32, *k as u32)),
-        );
+        Some(w) if one_by_one => {
+            let mut cumulative = Vec::with_capacity(parts);
+            let mut total = 0.0;
+            for x in w {
+                total += x;
+                cumulative.push(total);
+            }
+            for _ in 0..keys {
+                let u = rng.random::<f64>() * total;
+                let i = cumulative.partition_point(|&c| c <= u).min(parts - 1);
+                per[i] += 1;
+            }
+        }
+        Some(w) => {
+            let mut left = keys;
+            let mut rest: f64 = w.iter().sum();
+            for (c, x) in per.iter_mut().zip(w) {
+                if left == 0 {
+                    break;
+                }
+                let p = if rest > 0.0 {
+                    (x / rest).clamp(0.0, 1.0)
+                } else {
+                    1.0
+                };
+                let k = rand_distr::Binomial::new(left, p).map_or(0, |b| b.sample(rng));
+                *c = k as u32;
+                left -= k;
+                rest -= x;
+            }
+            if let Some(last) = per.last_mut() {
+                *last += left as u32;
+            }
+        }
     }
+    out.extend(
+        per.iter()
+            .enumerate()
+            .filter(|(_, k)| **k > 0)
+            .map(|(p, k)| (p as u32, *k)),
+    );
     out.into()
 }
+
+/// Most keys a partition [`shard_counts`] draws one by one over unequal
+/// shares, before it draws a binomial per partition.
+const UNEQUAL_KEYS_PER_PARTITION: u64 = 8;
 
 /// Whether streams `a` and `b` pick the same keys in the same order (the
 /// same driver ranked alike, the same other entities, sub-keys and special
@@ -1408,6 +1477,58 @@ mod tests {
                 assert!(
                     (v / var - 1.0).abs() < 0.1,
                     "{parts}: variance {v} vs {var}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn shard_counts_keep_every_key_and_a_multinomials_moments() {
+        // K keys over partitions of shares p = (0.5, 0.3, 0.15, 0.05) and
+        // over 4 equal ones: partition i's count is Binomial(K, pᵢ), mean
+        // K·pᵢ and variance K·pᵢ(1 − pᵢ). Key by key (K = 12 and 3, under
+        // 8 a partition and under one) and by conditional binomials (K =
+        // 400), over 4,000 draws: every key counted once, the sample means
+        // within 4 standard errors, the variances within 10%.
+        let unequal = KeySpread::Shares(vec![0.5, 0.3, 0.15, 0.05]);
+        for (spread, keys) in [
+            (&unequal, 12u64),
+            (&unequal, 400),
+            (&KeySpread::Uniform, 3),
+            (&KeySpread::Uniform, 400),
+        ] {
+            let shares = match spread {
+                KeySpread::Shares(w) => w.clone(),
+                KeySpread::Uniform => vec![0.25; 4],
+            };
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+            let draws = 4_000;
+            let mut counts = vec![Vec::new(); 4];
+            for _ in 0..draws {
+                let drawn = shard_counts(keys, (spread, 4), &mut rng);
+                assert!(drawn.windows(2).all(|w| w[0].0 < w[1].0), "{drawn:?}");
+                assert_eq!(drawn.iter().map(|x| u64::from(x.1)).sum::<u64>(), keys);
+                let mut per = [0.0; 4];
+                for &(p, k) in drawn.iter() {
+                    per[p as usize] = f64::from(k);
+                }
+                for (c, x) in counts.iter_mut().zip(per) {
+                    c.push(x);
+                }
+            }
+            let k = keys as f64;
+            for (c, p) in counts.iter().zip(&shares) {
+                let var = k * p * (1.0 - p);
+                let mean = c.iter().sum::<f64>() / draws as f64;
+                let v = c.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / draws as f64;
+                let se = (var / draws as f64).sqrt();
+                assert!(
+                    (mean - k * p).abs() < 4.0 * se,
+                    "{keys} keys, p {p}: mean {mean}"
+                );
+                assert!(
+                    (v / var - 1.0).abs() < 0.1,
+                    "{keys} keys, p {p}: variance {v} vs {var}"
                 );
             }
         }

@@ -807,6 +807,16 @@ impl StoreModel for Cassandra {
         }
     }
 
+    /// Murmur3 tokens of distinct keys are independent and uniform over the
+    /// token space: a key lands in a token range with the range's width.
+    fn spread_of_distinct_keys(&self, partitions: usize) -> Option<super::KeySpread> {
+        Some(if partitions == self.ring.len() {
+            super::KeySpread::Shares(self.ring.range_widths())
+        } else {
+            super::KeySpread::Uniform
+        })
+    }
+
     fn read_cost(&self, _op: Operation, consistency: Consistency, _bytes: f64, _items: f64) -> f64 {
         match consistency {
             Consistency::Transactional => SERIAL_READ_OPS,

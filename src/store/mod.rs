@@ -73,6 +73,16 @@ pub struct TableDemand {
     pub has_local_index: bool,
 }
 
+/// How distinct keys spread over a table's partitions under a store's hash
+/// ([`StoreModel::spread_of_distinct_keys`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum KeySpread {
+    /// Every partition alike (a hash over equal ranges, or mod P).
+    Uniform,
+    /// Partition i with probability `shares[i]` (the token ranges' widths).
+    Shares(Vec<f64>),
+}
+
 /// A table's partitions and their limits, as the store model sets them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TableLayout {
@@ -227,6 +237,18 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
     /// place it with [`hash::place_salted_state`]: the same partition.
     fn places_by_salted_fnv(&self) -> bool {
         false
+    }
+
+    /// Where distinct keys whose text is not known in advance (instance
+    /// names are drawn afresh in each trial) land, when the store places a
+    /// key by a hash of its whole text: each independently, on partition i
+    /// with probability `shares[i]` ([`KeySpread`]). `None` where keys do
+    /// not land independently: sorted into ranges (a key's neighbours share
+    /// its range) or sharing a slot by a hash tag. The default: uniform
+    /// where [`places_by_salted_fnv`](Self::places_by_salted_fnv).
+    fn spread_of_distinct_keys(&self, partitions: usize) -> Option<KeySpread> {
+        let _ = partitions;
+        self.places_by_salted_fnv().then_some(KeySpread::Uniform)
     }
 
     /// For a store whose hash is internal, placed afresh in each trial
