@@ -1996,3 +1996,41 @@ fn firebase_as_a_store_kind_points_to_firestore() {
         "{e}"
     );
 }
+
+/// A horizon of minutes projects sizes and breaches minutes ahead: `m` is
+/// minutes, so a new user's `horizon = "12m"` (months meant) turned a
+/// design that fills 20 GB on day 29.6 into a pass without a word. It
+/// warns where it is written with the months' spelling; any horizon under
+/// a day warns; a day or more does not.
+#[test]
+fn a_horizon_of_minutes_warns_with_the_months_spelling() {
+    let with = |horizon: &str| {
+        let text = base_with(
+            "name = \"errs\"\n",
+            &format!(
+                "name = \"errs\"\n[simulation]\nduration = \"10m\"\nhorizon = \"{horizon}\"\n"
+            ),
+        );
+        let s = Scenario::from_str_at(&text, "h.toml").expect("valid, with warnings");
+        s.warnings
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+    };
+    let shown = with("12m");
+    assert_eq!(shown.len(), 1, "{shown:#?}");
+    assert_eq!(
+        shown[0],
+        "h.toml:5:11: warning: simulation.horizon: horizon = \"12m\" is 12 min (m is minutes): sizes, growth and breaches are projected only 12 min ahead\n  \
+         fix: write horizon = \"12mo\" for 12 months (mo is a month of 30 days), or e.g. horizon = \"365d\""
+    );
+    let shown = with("6h");
+    assert_eq!(shown.len(), 1, "{shown:#?}");
+    assert!(
+        shown[0].contains("the horizon (6 h) is shorter than a day"),
+        "{}",
+        shown[0]
+    );
+    assert!(with("1d").is_empty());
+    assert!(with("12mo").is_empty());
+}

@@ -176,6 +176,7 @@ pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
     unitless_duration_warnings(&root, &mut warnings)?;
     unitless_size_warnings(&root, &mut warnings)?;
     late_checkpoint_warnings(&root, &simulation, &mut warnings)?;
+    short_horizon_warnings(&root, &simulation, &mut warnings)?;
     hot_set_warnings(&root, &entities, &mut warnings)?;
     long_bucket_warnings(&root, &simulation, &mut warnings)?;
     literal_brace_warnings(&root, &entities, &mut warnings)?;
@@ -2244,6 +2245,53 @@ fn unitless_size_warnings(root: &Section, warnings: &mut Vec<Warning>) -> Result
             }
         }
     }
+    Ok(())
+}
+
+/// Warnings for a horizon shorter than a day: sizes, growth and breaches
+/// are projected to the horizon, so a horizon of minutes projects nothing
+/// and a design that breaches in a month passes without a word (a new
+/// user's `horizon = "12m"`, months meant: `m` is minutes, months `mo`).
+fn short_horizon_warnings(
+    root: &Section,
+    simulation: &Simulation,
+    warnings: &mut Vec<Warning>,
+) -> Result<()> {
+    let Some(sim) = root.subsection("simulation", "[simulation]")? else {
+        return Ok(());
+    };
+    let Some(f) = sim.get("horizon") else {
+        return Ok(());
+    };
+    let horizon_s = simulation.horizon_days * 86_400.0;
+    if horizon_s >= 86_400.0 {
+        return Ok(());
+    }
+    // A number without a unit has its own warning (seconds).
+    let written = match f.node.get_ref() {
+        toml::de::DeValue::String(text) if quoted_number(text).is_none() => text.trim().to_string(),
+        _ => return Ok(()),
+    };
+    let h = crate::format::duration(horizon_s);
+    let months = written
+        .strip_suffix('m')
+        .filter(|n| !n.is_empty() && n.trim().bytes().all(|c| c.is_ascii_digit() || c == b'.'))
+        .map(str::trim);
+    let (message, fix) = match months {
+        Some(n) => (
+            format!(
+                "horizon = \"{written}\" is {h} (m is minutes): sizes, growth and breaches are projected only {h} ahead"
+            ),
+            format!("write horizon = \"{n}mo\" for {n} months (mo is a month of 30 days), or e.g. horizon = \"365d\""),
+        ),
+        None => (
+            format!(
+                "the horizon ({h}) is shorter than a day: sizes, growth and breaches are projected only {h} ahead"
+            ),
+            "write the horizon the design must last, e.g. horizon = \"365d\" or \"12mo\"".to_string(),
+        ),
+    };
+    warnings.push(warning(&f, message, fix));
     Ok(())
 }
 
