@@ -390,6 +390,31 @@ fn sensor_wide_partition_crosses_100_mb_on_day_58_and_daily_buckets_hold_1_7_mb(
 }
 
 #[test]
+fn shard_advice_names_what_the_shards_cost_the_busiest_read() {
+    // sensor-unbucketed: its size advice offers write shards; each of the
+    // 100 "last 7 days" queries a second (peak factor 1, day-0 traffic)
+    // would then read every shard: 100 × n shard reads a second a bucket.
+    let r = results("sensor-unbucketed.toml");
+    let t = table(&r);
+    let n = t.fewest_safe_shards.expect("shards advised");
+    let v = r
+        .verdicts
+        .iter()
+        .find(|v| v.check == "partition_size")
+        .expect("partition_size");
+    let cost = format!(
+        "so do {n} write shards (shards = {n}) without a narrower bucket, though each query by the key then reads all {n} shards of every bucket it reads (`Readings of a sensor, last 7 days`: 100 requests/s → {} shard reads/s a bucket)",
+        100 * n
+    );
+    assert!(v.detail.ends_with(&cost), "{}", v.detail);
+    assert!(
+        v.detail.contains("(a query over a range then reads ⌈range ÷ bucket⌉ buckets, one without a range only the current one)"),
+        "{}",
+        v.detail
+    );
+}
+
+#[test]
 fn sessions_without_ttl_cross_100_mb_near_day_250_and_a_30_day_ttl_holds_12_mb() {
     // 200 sessions/day × 2 KB = 400 KB/day → 100 MB on day 250.
     let before = results("sessions-no-ttl.toml");

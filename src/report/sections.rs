@@ -184,7 +184,8 @@ pub(super) fn safe_buckets(t: &TableResults, headroom: f64) -> Vec<String> {
             ""
         };
         out.push(format!(
-            "Without a narrower bucket, {n} write shards (shards = {n}{on}) keep it within them."
+            "Without a narrower bucket, {n} write shards (shards = {n}{on}) keep it within them{}.",
+            crate::verdicts::shard_read_cost(t, n)
         ));
     }
     if let Some(days) = t.widest_safe_item_bucket_days.filter(|d| d.is_finite()) {

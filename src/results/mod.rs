@@ -307,6 +307,17 @@ pub struct TableResults {
 }
 
 impl TableResults {
+    /// The busiest read by the partition key (a `get` or a `query`, not an
+    /// index's): its pattern and busy-period requests per second — what
+    /// write shards multiply (a query reads every shard of each bucket it
+    /// reads; a get too, unless its shard is calculated from the item).
+    pub fn busiest_key_read(&self) -> Option<&PatternLoad> {
+        self.patterns
+            .iter()
+            .filter(|p| p.side == "read" && (p.operation == "get" || p.operation == "query"))
+            .max_by(|a, b| a.requests_per_s.total_cmp(&b.requests_per_s))
+    }
+
     /// The p95 over trials of the peak utilization of the table's busiest
     /// server: its partitions', or, where the store limits nodes (MongoDB
     /// shards, Cassandra nodes, Redis Cluster masters, Bigtable nodes), the

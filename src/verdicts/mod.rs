@@ -23,6 +23,8 @@ mod keys;
 mod recommend;
 mod table;
 
+pub(crate) use table::shard_read_cost;
+
 use crate::error::Result;
 use crate::results::{RunResults, Status, TableResults, Verdict};
 use crate::scenario::Scenario;

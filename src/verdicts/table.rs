@@ -559,14 +559,28 @@ fn advice(t: &TableResults, item: bool, headroom: f64) -> String {
         )),
         Some(b) => {
             let width = crate::format::span_of_days(b);
-            let binds = match (item, t.widest_safe_bucket_limited_by.as_deref()) {
-                (false, Some("rows")) if t.partition_size_limit_bytes.is_some() => {
-                    " (the row warning binds)"
+            let mut notes: Vec<&str> = Vec::new();
+            if let (false, Some("rows")) = (item, t.widest_safe_bucket_limited_by.as_deref()) {
+                if t.partition_size_limit_bytes.is_some() {
+                    notes.push("the row warning binds");
                 }
-                _ => "",
+            }
+            // A narrower bucket multiplies a range read's buckets.
+            if t.patterns
+                .iter()
+                .any(|p| p.side == "read" && p.operation == "query")
+            {
+                notes.push(
+                    "a query over a range then reads ⌈range ÷ bucket⌉ buckets, one without a range only the current one",
+                );
+            }
+            let notes = if notes.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", notes.join("; "))
             };
             out.push_str(&format!(
-                "; a time bucket of at most {width} keeps the busiest {what}{binds}"
+                "; a time bucket of at most {width} keeps the busiest {what}{notes}"
             ));
         }
         None => {}
@@ -579,10 +593,33 @@ fn advice(t: &TableResults, item: bool, headroom: f64) -> String {
             ""
         };
         out.push_str(&format!(
-            "; so do {n} write shards (shards = {n}{on}) without a narrower bucket"
+            "; so do {n} write shards (shards = {n}{on}) without a narrower bucket{}",
+            shard_read_cost(t, n)
         ));
     }
     out
+}
+
+/// What `n` write shards cost the table's busiest read by the key: each
+/// request then reads all `n` shards of every bucket it reads (a get
+/// unless its shard is calculated from the item). Empty without such a
+/// read.
+pub(crate) fn shard_read_cost(t: &TableResults, n: u32) -> String {
+    let Some(p) = t.busiest_key_read() else {
+        return String::new();
+    };
+    let get = if p.operation == "get" {
+        ", unless shard_strategy = \"calculated\" finds its shard from the item"
+    } else {
+        ""
+    };
+    format!(
+        ", though each {} by the key then reads all {n} shards of every bucket it reads{get} (`{}`: {} requests/s → {} shard reads/s a bucket)",
+        p.operation,
+        p.pattern,
+        sig3(p.requests_per_s),
+        sig3(p.requests_per_s * f64::from(n))
+    )
 }
 
 fn size_verdict(
