@@ -210,3 +210,85 @@ fn later_checkpoints_see_an_older_collection() {
     assert_eq!(c[1].throttled_fraction.mean, 0.0);
     assert_eq!(verdict(&r, "table_throughput").status, Status::Fail);
 }
+
+/// A collection path as the partition key (`likes`, `posts/{post}/likes`:
+/// an odd number of segments, the last a collection ID) keys a collection
+/// whose documents the sort key names. With `sort_key = "{time}"` every
+/// like is a new document: hot_key passes and key_cardinality counts
+/// unbounded documents (it judged the collection as one document, 8,150
+/// writes/s on it, and advised 10,185 shards). With `sort_key = "{user}"`
+/// over 10 uniform users, each document is a (post, user) pair: the
+/// busiest post's writes ÷ 10.
+#[test]
+fn a_collection_path_keys_documents_named_by_the_sort_key() {
+    let text = |pk: &str, sk: &str| {
+        format!(
+            r#"
+schema_version = 1
+name = "likes"
+[store]
+kind = "firestore"
+[simulation]
+trials = 20
+duration = "10m"
+[[entity]]
+name = "post"
+count = 1_000
+popularity = {{ distribution = "zipf", exponent = 1.0 }}
+[[entity]]
+name = "user"
+count = 10
+popularity = "uniform"
+[[table]]
+name = "likes"
+partition_key = "{pk}"
+sort_key = "{sk}"
+item_size = "300B"
+[[access_pattern]]
+name = "Write like"
+table = "likes"
+operation = "put"
+rate = 100
+by = "post"
+"#
+        )
+    };
+    let checklist = |r: &RunResults| {
+        r.checklist
+            .iter()
+            .find(|c| c.check == "key_cardinality")
+            .expect("key_cardinality")
+            .clone()
+    };
+    for pk in ["likes", "posts/{post}/likes"] {
+        let r = run_threads(&text(pk, "{time}"), 2);
+        let hot = verdict(&r, "hot_key");
+        assert_eq!(hot.status, Status::Pass, "{pk}: {}", hot.detail);
+        assert!(
+            hot.detail.starts_with("every write makes a new key"),
+            "{}",
+            hot.detail
+        );
+        let c = checklist(&r);
+        assert_eq!(c.status, Status::Pass, "{pk}: {}", c.reason);
+        assert!(c.reason.contains("is a collection path"), "{}", c.reason);
+    }
+    // posts/{post}/likes/{user}-named documents: the busiest post (Zipf 1.0
+    // over 1,000: 1 / H(1000) = 13.4% of 100 writes/s) over 10 users.
+    let r = run_threads(&text("posts/{post}/likes", "{user}"), 2);
+    let h: f64 = (1..=1000).map(|k| 1.0 / f64::from(k)).sum();
+    let expected = 100.0 / h / 10.0;
+    let rate = r.tables[0].key_checks.hottest_key_writes_per_s;
+    assert!(
+        (rate - expected).abs() < 1e-9 * expected,
+        "{rate} vs {expected}"
+    );
+    // A document path is one document, as before: the busiest post's.
+    let r = run_threads(&text("posts/{post}", "{user}"), 2);
+    let rate = r.tables[0].key_checks.hottest_key_writes_per_s;
+    assert!((rate - 100.0 / h).abs() < 1e-9 * rate, "{rate}");
+    // `likes` by user: 10 documents, a constant's cardinality class.
+    let c = checklist(&run_threads(&text("likes", "{user}"), 2));
+    assert_eq!(c.status, Status::Fail, "{}", c.reason);
+    assert!(c.reason.contains("take 10 distinct values"), "{}", c.reason);
+}

@@ -716,9 +716,10 @@ fn key_checks(scenario: &Scenario, tp: &super::plan::TablePlan) -> KeyChecks {
             prefix: prefix.map(|(text, _)| text),
         });
     let (hottest, unsharded) = hottest_key_rates(tp);
+    let document = busiest_document_share(scenario, limits, keys);
     KeyChecks {
-        hottest_key_writes_per_s: hottest,
-        hottest_key_unsharded_writes_per_s: unsharded,
+        hottest_key_writes_per_s: hottest * document,
+        hottest_key_unsharded_writes_per_s: unsharded * document,
         key_write_limit_per_s: limits.key_write_per_s,
         table_units_per_s: [units(false), units(true)],
         table_limits_per_s: [limits.table_read_per_s, limits.table_write_per_s],
@@ -782,6 +783,42 @@ fn parent_path(key: &crate::scenario::KeyTemplate) -> Option<(String, Vec<String
         })
         .collect();
     (!entities.is_empty()).then(|| (collection.to_string(), entities))
+}
+
+/// The share of a key's writes its busiest document takes, where the key
+/// is a collection path of a store whose per-key limit is a document's
+/// ([`KeyLimits::collection_keys`]: `likes`, `posts/{post}/likes`): 0 when
+/// the sort key makes every write a new document (`{time}`, `{id}`, or no
+/// sort key: an auto-ID), else the busiest instance's share of each
+/// sort-key entity the partition key does not name. 1 for a document key.
+fn busiest_document_share(
+    scenario: &Scenario,
+    limits: crate::store::KeyLimits,
+    keys: Option<KeyLayout<'_>>,
+) -> f64 {
+    let Some((pk, sk, _, false)) = keys else {
+        return 1.0;
+    };
+    if !limits.collection_keys || !crate::store::collection_path(&pk.text) {
+        return 1.0;
+    }
+    let Some(sk) = sk else {
+        return 0.0;
+    };
+    let fresh = [
+        crate::scenario::TemplatePart::Time,
+        crate::scenario::TemplatePart::Id,
+    ];
+    if fresh.iter().any(|p| sk.has(p)) {
+        return 0.0;
+    }
+    let own: Vec<String> = sk
+        .entities()
+        .iter()
+        .filter(|e| !pk.entities().contains(e))
+        .map(|e| e.to_string())
+        .collect();
+    busiest_parent_share(scenario, &own)
 }
 
 /// The share of a table's writes that its busiest parent path takes: the

@@ -248,11 +248,19 @@ impl StoreModel for Firestore {
         false
     }
 
+    /// A document's path is its collection's path and its ID ("Data
+    /// model": collections hold documents; a subcollection sits under a
+    /// document).
+    fn collection_keys(&self) -> bool {
+        true
+    }
+
     fn key_limits(&self, _table: &TableDemand) -> KeyLimits {
         KeyLimits {
             key_write_per_s: Some(self.document_write_limit),
             monotonic_write_per_s: Some(self.sequential_index_write_limit),
             monotonic_per_parent: true,
+            collection_keys: self.collection_keys(),
             ..Default::default()
         }
     }

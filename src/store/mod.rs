@@ -73,6 +73,22 @@ pub struct TableDemand {
     pub has_local_index: bool,
 }
 
+/// Whether key template `text` is a collection path: slash-separated
+/// segments, an odd number of them, the last a literal name (a collection
+/// ID: `likes`, `posts/{post}/likes`, `rooms/{room}/messages`). A document
+/// path has an even number (`posts/{post}`); a lone placeholder
+/// (`{user}`) is a document ID.
+pub fn collection_path(text: &str) -> bool {
+    let segments: Vec<&str> = text.split('/').collect();
+    segments.len() % 2 == 1
+        && segments
+            .last()
+            .is_some_and(|last| !last.is_empty() && !last.bytes().any(|b| b == OPEN_BRACE))
+}
+
+/// `{`, which opens a key template's placeholder.
+const OPEN_BRACE: u8 = 0x7B;
+
 /// How distinct keys spread over a table's partitions under a store's hash
 /// ([`StoreModel::spread_of_distinct_keys`]).
 #[derive(Debug, Clone, PartialEq)]
@@ -122,6 +138,11 @@ pub struct KeyLimits {
     /// Firestore subcollection under each parent document is a collection
     /// of its own, with its own collection-scope index.
     pub monotonic_per_parent: bool,
+    /// Whether a partition key written as a collection path keys a
+    /// collection, not a document ([`collection_path`]): its documents are
+    /// named by the sort key, and [`KeyLimits::key_write_per_s`] is each
+    /// document's (Firestore).
+    pub collection_keys: bool,
     /// Where the table limits come from, for the `table_throughput` verdict.
     pub table_limit_note: &'static str,
     /// What the table limits are, in a few words (`"provisioned capacity"`),
@@ -236,6 +257,14 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
     /// caller may hash a key's text in pieces ([`hash::fnv_extend`]) and
     /// place it with [`hash::place_salted_state`]: the same partition.
     fn places_by_salted_fnv(&self) -> bool {
+        false
+    }
+
+    /// Whether a partition key written as a collection path
+    /// ([`collection_path`]) keys a collection whose documents the sort key
+    /// names, rather than one document (Firestore: a document's path is
+    /// its collection's path and its ID).
+    fn collection_keys(&self) -> bool {
         false
     }
 

@@ -374,6 +374,8 @@ pub fn key_cardinality_sharded(
 fn key_cardinality(s: &Scenario) -> Vec<ChecklistItem> {
     const CHECK: &str = "key_cardinality";
     let mut out = Vec::new();
+    let collections = crate::store::Model::new(&s.store, &s.source_path)
+        .is_ok_and(|m| m.store().collection_keys());
     for table in &s.tables {
         let mut keys: Vec<(String, &KeyTemplate, Sharded)> = vec![(
             table.name.clone(),
@@ -396,11 +398,80 @@ fn key_cardinality(s: &Scenario) -> Vec<ChecklistItem> {
             )
         }));
         for (subject, pk, sharded) in keys {
-            let (status, reason) = cardinality_verdict(s, &sharded, pk);
+            let (status, reason) = if collections
+                && sharded.index.is_none()
+                && crate::store::collection_path(&pk.text)
+            {
+                collection_verdict(s, table)
+            } else {
+                cardinality_verdict(s, &sharded, pk)
+            };
             out.push(item(CHECK, &subject, status, reason));
         }
     }
     out
+}
+
+/// A table keyed by a collection path on a store whose documents the sort
+/// key names (Firestore's `likes`, `posts/{post}/likes`): the distinct
+/// documents are the collections' × the sort key's values (unbounded with
+/// `{time}`, `{id}` or no sort key: an auto-ID each).
+fn collection_verdict(s: &Scenario, table: &Table) -> (Status, String) {
+    let pk = &table.partition_key;
+    let collections = key_cardinality_of(s, table, pk);
+    let (named, documents) = match &table.sort_key {
+        None => ("an auto-ID (no sort key)".to_string(), f64::INFINITY),
+        Some(sk) => {
+            let own: f64 = sk
+                .parts
+                .iter()
+                .filter(|p| match p {
+                    TemplatePart::Entity(e) => !pk.entities().contains(&e.as_str()),
+                    _ => true,
+                })
+                .fold(1.0, |acc, p| {
+                    acc * match p {
+                        TemplatePart::Entity(e) => {
+                            s.entities.iter().find(|x| &x.name == e).map_or(1.0, |x| {
+                                match &x.popularity {
+                                    Popularity::New => f64::INFINITY,
+                                    _ => x.count as f64,
+                                }
+                            })
+                        }
+                        TemplatePart::Id | TemplatePart::Time => f64::INFINITY,
+                        _ => 1.0,
+                    }
+                });
+            (format!("the sort key `{}`", effective_text(sk)), own)
+        }
+    };
+    let n = collections * documents;
+    let shown = if n.is_finite() {
+        count(n.min(u64::MAX as f64) as usize)
+    } else {
+        "unbounded".to_string()
+    };
+    let key = effective_text(pk);
+    let what = format!(
+        "partition key `{key}` is a collection path: its documents, named by {named}, take {shown} distinct values"
+    );
+    if n < FAIL_BELOW_KEYS {
+        (
+            Status::Fail,
+            format!("{what}: few documents take every write. Fix: name each document by a high-cardinality entity, `{{id}}` or `{{time}}` in the sort key"),
+        )
+    } else if n < WARN_BELOW_KEYS {
+        (
+            Status::Warn,
+            format!(
+                "{what}, below {}: traffic concentrates on few documents",
+                count(WARN_BELOW_KEYS as usize)
+            ),
+        )
+    } else {
+        (Status::Pass, what)
+    }
 }
 
 /// The write sharding of a table or global index key.
