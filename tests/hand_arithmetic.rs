@@ -1104,3 +1104,52 @@ by = "customer"
 "#);
     assert!(r.tables[0].throttled_sides.is_none());
 }
+
+/// An entity the partition key names is the same instance in the sort key:
+/// `{channel}#{bucket}` / `{channel}` holds one row per partition, every
+/// put overwriting it (helper-54: it counted 1,012,707 rows, as if the
+/// sort key's channel were drawn apart from the partition's, and failed
+/// partition_rows and partition_size). A sort-key entity the partition key
+/// does not name still adds its values: `{channel}` / `{user}` of 5 users
+/// holds at most 5 rows.
+#[test]
+fn a_sort_key_entity_the_partition_key_names_adds_no_rows() {
+    let text = |pk: &str, sk: &str| {
+        format!(
+            r#"
+schema_version = 1
+name = "rows"
+[store]
+kind = "cassandra"
+nodes = 3
+[simulation]
+trials = 10
+duration = "10m"
+horizon = "30d"
+[[entity]]
+name = "channel"
+count = 1_000
+popularity = {{ distribution = "zipf", exponent = 1.0 }}
+[[entity]]
+name = "user"
+count = 5
+popularity = "uniform"
+[[table]]
+name = "messages"
+partition_key = "{pk}"
+sort_key = "{sk}"
+item_size = "1KB"
+bucket = "10d"
+[[access_pattern]]
+name = "Send"
+table = "messages"
+operation = "put"
+rate = 1000
+by = "channel"
+"#
+        )
+    };
+    let rows = |pk: &str, sk: &str| run(&text(pk, sk)).tables[0].max_partition_rows.p95;
+    assert_eq!(rows("{channel}#{bucket}", "{channel}"), 1.0);
+    assert_eq!(rows("{channel}#{bucket}", "{user}"), 5.0);
+}

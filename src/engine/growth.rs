@@ -776,12 +776,20 @@ impl GrowthPlan {
         let (a, b) = (c.items_per_day / spread, c.appends_per_day / spread);
         // A key that is written holds at least the item it writes.
         let mut items = (init + a * tau).max(self.min_items);
+        // A key holding every value its sort key can take is full: its
+        // count no longer varies with the arrivals.
+        let mut full = false;
         if let Some(m) = self.max_items {
+            full = items >= m.max(init);
             items = items.min(m.max(init));
         }
         let item_bytes =
             (s.item_es + b * tau * s.ee + z * (b * tau * s.ee2).max(0.0).sqrt()).max(0.0);
-        let rows = (items + z * (a * tau).sqrt()).max(0.0);
+        let arrivals = if full { 0.0 } else { a * tau };
+        let mut rows = (items + z * arrivals.sqrt()).max(0.0);
+        if let Some(m) = self.max_items {
+            rows = rows.min(m.max(init));
+        }
         if let Some(n) = self.bucket_items {
             // A count bucket holds at most N items (its quantile of the
             // Poisson arrivals too): a full bucket is exactly N, a new key
@@ -796,7 +804,7 @@ impl GrowthPlan {
             };
         }
         let mean = items * s.es + b * tau * s.ee;
-        let var = items * s.var_s + a * tau * (s.es2 - s.var_s) + b * tau * s.ee2;
+        let var = items * s.var_s + arrivals * (s.es2 - s.var_s) + b * tau * s.ee2;
         KeySize {
             collection_bytes: (mean + z * var.max(0.0).sqrt()).max(0.0),
             rows,
@@ -1401,15 +1409,19 @@ impl KeyShare {
 /// Whether puts add items to a collection, and the most items it can hold.
 /// A sort key with `{time}`, `{id}` or a `new` entity makes every put a new
 /// item (unbounded); one with only finite entities holds at most their
-/// product; no sort key (or a constant one) means one item, overwritten.
+/// product — but for those the partition key names, whose instance a key's
+/// partition already fixes (`{channel}#{bucket}` / `{channel}`: one item);
+/// no sort key (or a constant one) means one item, overwritten.
 fn sort_key_growth(table: &Table, scenario: &Scenario) -> (bool, Option<f64>) {
     let Some(sk) = &table.sort_key else {
         return (false, Some(1.0));
     };
+    let in_partition_key = table.partition_key.entities();
     let mut bound = 1.0;
     for part in &sk.parts {
         match part {
             TemplatePart::Time | TemplatePart::Id => return (true, None),
+            TemplatePart::Entity(name) if in_partition_key.contains(&name.as_str()) => {}
             TemplatePart::Entity(name) => {
                 match scenario.entities.iter().find(|e| &e.name == name) {
                     Some(e) if e.popularity == Popularity::New => return (true, None),

@@ -464,8 +464,13 @@ fn rows_verdict(t: &TableResults, limit: f64, headroom: f64) -> Verdict {
         table: t.name.clone(),
         status,
         detail: format!(
-            "busiest item collection p95 {} rows vs the {}-row warning; {when}",
+            "busiest item collection p95 {} {} vs the {}-row warning; {when}",
             crate::format::exact(t.max_partition_rows.p95.round()),
+            if t.max_partition_rows.p95.round() == 1.0 {
+                "row"
+            } else {
+                "rows"
+            },
             crate::format::exact(limit.round())
         ),
     }
