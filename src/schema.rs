@@ -124,7 +124,7 @@ pub fn scenario_schema() -> Value {
 /// `[pricing]`: unit prices for the monthly cost estimate.
 fn pricing() -> Value {
     let price = |what: &str| json!({ "description": what, "type": "number", "minimum": 0, "maximum": MAX_PRICE });
-    let units = |what: &str| json!({ "description": what, "type": "number", "exclusiveMinimum": 0, "maximum": MAX_CAPACITY_UNITS });
+    let units = |what: &str| json!({ "description": what, "type": "number", "minimum": 0, "maximum": MAX_CAPACITY_UNITS });
     json!({
         "description": "[pricing]: unit prices for a monthly cost estimate (730 h) per table and variant. A side (reads, writes) is priced provisioned when its hourly price is set, else on demand when its per-million price is set. At least one price.",
         "type": "object",
@@ -136,8 +136,8 @@ fn pricing() -> Value {
             "write_unit_per_million": price("Price per million write units consumed (on demand)."),
             "read_unit_hour": price("Price per provisioned read unit per hour: cost = units × price × 730. Needs provisioned_read_units or the store's read_capacity."),
             "write_unit_hour": price("Price per provisioned write unit per hour. Needs provisioned_write_units or the store's write_capacity."),
-            "provisioned_read_units": units("Provisioned read units per table (default: the store's read_capacity)."),
-            "provisioned_write_units": units("Provisioned write units per table (default: the store's write_capacity).")
+            "provisioned_read_units": units("Provisioned read units per table, 0 or more (default: the store's read_capacity; Cosmos DB: its throughput, one RU/s pool priced on the read side)."),
+            "provisioned_write_units": units("Provisioned write units per table, 0 or more (default: the store's write_capacity).")
         }
     })
 }

@@ -139,9 +139,22 @@ fn pricing_errors_name_the_key_and_the_fix() {
     assert!(e.contains("sets no price"), "{e}");
     let e = error(
         "",
-        "[pricing]\nwrite_unit_hour = 1\nprovisioned_write_units = 0\n",
+        "[pricing]\nwrite_unit_hour = 1\nprovisioned_write_units = -1\n",
     );
-    assert!(e.contains("> 0"), "{e}");
+    assert!(e.contains("≥ 0"), "{e}");
+}
+
+/// Provisioned units range over 0 – 10⁹ (README, Ranges): 0 prices a side
+/// at nothing — one RU/s pool priced on the read side (helper-54's Cosmos
+/// DB 100,000 RU/s with provisioned_write_units = 0 was refused, "> 0").
+/// 1,000 units × 0.0001 an hour × 730 hours = 73 a month, writes 0.
+#[test]
+fn zero_provisioned_units_price_a_side_at_nothing() {
+    let r = run(&text(
+        "",
+        "[pricing]\nread_unit_hour = 0.0001\nprovisioned_read_units = 1000\nwrite_unit_hour = 1\nprovisioned_write_units = 0\n",
+    ));
+    close(r.tables[0].monthly_cost.unwrap(), 73.0);
 }
 
 #[test]
@@ -253,4 +266,43 @@ fn equal_changes_that_pass_are_ranked_by_monthly_cost() {
         "{}",
         rec.reason
     );
+}
+
+/// Cosmos DB bills one provisioned RU/s pool: `read_unit_hour` with no
+/// provisioned units prices the container's `throughput` (helper-54: a
+/// variant at 300,000 RU/s was priced at the [pricing]'s 100,000, 5,840 USD
+/// instead of 300,000 × 0.00008 × 730 = 17,520 USD).
+#[test]
+fn a_cosmos_pool_is_priced_at_each_designs_throughput() {
+    let text = r#"
+schema_version = 1
+name = "pool"
+[store]
+kind = "cosmosdb"
+throughput = 100000
+[simulation]
+trials = 5
+duration = "1m"
+[[entity]]
+name = "seller"
+count = 5000
+[[table]]
+name = "orders"
+partition_key = "{seller}"
+item_size = "2KB"
+[[access_pattern]]
+name = "read"
+table = "orders"
+operation = "get"
+rate = 100
+by = "seller"
+[pricing]
+read_unit_hour = 0.00008
+[[variant]]
+name = "300k"
+set = { "store.throughput" = 300000 }
+"#;
+    let r = crate::util::run(text);
+    close(r.tables[0].monthly_cost.unwrap(), 5_840.0);
+    close(r.variants[0].tables[0].monthly_cost.unwrap(), 17_520.0);
 }

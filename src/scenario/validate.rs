@@ -3326,8 +3326,10 @@ fn pricing(root: &Section, store: &StoreConfig) -> Result<Option<Pricing>> {
         write_unit_per_million: number("write_unit_per_million", false)?,
         read_unit_hour: number("read_unit_hour", false)?,
         write_unit_hour: number("write_unit_hour", false)?,
-        provisioned_read_units: number("provisioned_read_units", true)?,
-        provisioned_write_units: number("provisioned_write_units", true)?,
+        // 0 provisioned units: a side priced at nothing (a single RU/s pool
+        // priced on the read side; the ranges table's 0 – 10⁹).
+        provisioned_read_units: number("provisioned_read_units", false)?,
+        provisioned_write_units: number("provisioned_write_units", false)?,
     };
     if pricing.read_unit_per_million.is_none()
         && pricing.write_unit_per_million.is_none()
@@ -3357,13 +3359,15 @@ fn pricing(root: &Section, store: &StoreConfig) -> Result<Option<Pricing>> {
         ),
     ] {
         if let Some(f) = section.get(hour) {
-            if units.is_none() && !has_setting(capacity) {
+            // One RU/s pool (`throughput`) is the read side's units.
+            let pool = capacity == "read_capacity" && has_setting("throughput");
+            if units.is_none() && !has_setting(capacity) && !pool {
                 let side = hour.trim_end_matches("_unit_hour");
                 return Err(f.error(
                     format!(
                         "`{hour}` prices provisioned units, but neither `provisioned_{side}_units` nor the store's `{capacity}` says how many"
                     ),
-                    format!("add provisioned_{side}_units = 1000 to [pricing] (or {capacity} to [store])"),
+                    format!("add provisioned_{side}_units = 1000 to [pricing] (or, on a store that provisions {side} capacity apart, {capacity} to [store])"),
                 ));
             }
         }

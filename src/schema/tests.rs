@@ -589,7 +589,7 @@ fn pricing_validates_like_the_parser() {
         ("read_unit_per_million = 0.25", "read_unit_per_million = -1"),
         (
             "provisioned_write_units = 100",
-            "provisioned_write_units = 0",
+            "provisioned_write_units = -1",
         ),
     ] {
         let text = priced.replace(from, to);

@@ -575,6 +575,14 @@ impl CosmosDb {
 }
 
 impl StoreModel for CosmosDb {
+    /// The container's `throughput`, one RU/s pool for reads and writes
+    /// ("Provisioned throughput": billed per 100 RU/s an hour whatever the
+    /// mix), priced on the read side (`read_unit_hour`), so a variant that
+    /// changes the throughput is priced on its own.
+    fn provisioned_units(&self) -> [Option<f64>; 2] {
+        [Some(self.throughput), None]
+    }
+
     /// A logical partition over 20 GB takes no more writes (service quotas).
     fn collection_limit_rejects_writes(&self) -> bool {
         true
