@@ -540,3 +540,54 @@ fn the_checklist_names_the_copies_refresh_path() {
         row.reason
     );
 }
+
+/// A cache's figures are those of the busy period the table's verdicts
+/// judge: with traffic growing 5%/month and checkpoints on days 0 and 365,
+/// the table is judged on day 365 (× 1.81 traffic), so the reads asked of
+/// the cache are 2,000 × that factor, not day 0's 2,000 (helper-54: the
+/// smallest passing cache came from day 0 while the verdict judged day
+/// 365, and advised 2 keys where the day-365 figure is 3,953).
+#[test]
+fn cache_figures_are_the_judged_days() {
+    let text = r#"
+schema_version = 1
+name = "grown-cache"
+[store]
+kind = "generic"
+partitions = 8
+partition_read_limit = 400
+[simulation]
+trials = 10
+duration = "1m"
+horizon = "365d"
+growth = "5%/month"
+checkpoints = ["0d", "365d"]
+[[entity]]
+name = "item"
+count = 1000
+popularity = { distribution = "zipf", exponent = 1.0 }
+[[table]]
+name = "items"
+partition_key = "I#{item}"
+item_size = "1KB"
+[[access_pattern]]
+name = "Read item"
+table = "items"
+operation = "get"
+rate = 2000
+by = "item"
+cache = { keys = 10 }
+"#;
+    let r = run(text);
+    let t = &r.tables[0];
+    assert_eq!(t.day, 365.0, "judged on the horizon");
+    assert!(t.traffic_factor > 1.8, "{}", t.traffic_factor);
+    let c = cache_of(&r.fanout.caches, "Read item");
+    assert_eq!(c.day, 365.0);
+    assert!(
+        close(c.reads_per_s, 2000.0 * t.traffic_factor, 1e-9),
+        "{} vs {}",
+        c.reads_per_s,
+        2000.0 * t.traffic_factor
+    );
+}

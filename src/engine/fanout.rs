@@ -17,9 +17,12 @@ use crate::results::{CacheFigures, CopyFigures, Fanout, PropagationTime};
 use crate::scenario::{AccessPattern, CachePolicy, CacheSize, ReadCache, Scenario};
 use crate::store::StoreModel;
 
-/// The copies and caches of `scenario` (its base design, day 0), in closed
-/// form from the plan's streams. Empty when the scenario has neither.
-pub fn figures(scenario: &Scenario, store: &dyn StoreModel) -> Fanout {
+/// The copies and caches of `scenario`, in closed form from the plan's
+/// streams: the copies on day 0, each cache on the day `judged` gives its
+/// table (the busy period its verdicts judge: that day's traffic and
+/// partitions; 0 for a table it does not name). Empty when the scenario
+/// has neither.
+pub fn figures(scenario: &Scenario, store: &dyn StoreModel, judged: &[(String, f64)]) -> Fanout {
     let any = scenario
         .access_patterns
         .iter()
@@ -34,12 +37,31 @@ pub fn figures(scenario: &Scenario, store: &dyn StoreModel) -> Fanout {
         .enumerate()
         .filter_map(|(pi, p)| copy_figures(scenario, &plan, pi, p))
         .collect();
-    let caches = scenario
-        .access_patterns
-        .iter()
-        .filter(|p| p.cache.is_some() && !p.operation.is_write())
-        .filter_map(|p| cache_figures(scenario, &plan, p))
-        .collect();
+    // One plan per judged day (most scenarios: one).
+    let mut plans: Vec<(f64, Scenario, Plan)> = Vec::new();
+    let mut caches = Vec::new();
+    for (pi, p) in scenario.access_patterns.iter().enumerate() {
+        if p.cache.is_none() || p.operation.is_write() {
+            continue;
+        }
+        let table = &scenario.tables[p.table].name;
+        let day = judged
+            .iter()
+            .find(|(t, _)| t == table)
+            .map_or(0.0, |&(_, d)| d);
+        if !plans.iter().any(|(d, _, _)| *d == day) {
+            let (at, _) = super::at_day(scenario, day);
+            let plan = super::plan::build_at(&at, store, day * super::stream::DAY_S);
+            plans.push((day, at, plan));
+        }
+        let Some((_, at, plan)) = plans.iter().find(|(d, _, _)| *d == day) else {
+            continue;
+        };
+        if let Some(mut c) = cache_figures(at, plan, &at.access_patterns[pi]) {
+            c.day = day;
+            caches.push(c);
+        }
+    }
     Fanout { copies, caches }
 }
 
@@ -134,6 +156,7 @@ fn cache_figures(scenario: &Scenario, plan: &Plan, p: &AccessPattern) -> Option<
     Some(CacheFigures {
         pattern: p.name.clone(),
         table: tp.name.clone(),
+        day: 0.0,
         policy: policy.to_string(),
         keys,
         coalesce_s: rc.coalesce_s,

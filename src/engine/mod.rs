@@ -202,12 +202,12 @@ pub fn run_sharing(
         };
         let mut vr = reduce::variant(v, r);
         let model = Model::new(&v.scenario.store, &v.scenario.source_path)?;
-        vr.fanout = fanout::figures(&v.scenario, model.store());
+        vr.fanout = fanout::figures(&v.scenario, model.store(), &judged_days(&vr.tables));
         variants.push(vr);
     }
     let mut results = reduce::finish(scenario, base, variants);
     let model = Model::new(&scenario.store, &scenario.source_path)?;
-    results.fanout = fanout::figures(scenario, model.store());
+    results.fanout = fanout::figures(scenario, model.store(), &judged_days(&results.tables));
     Ok((results, reuse.taken))
 }
 
@@ -262,6 +262,11 @@ pub fn checkpoint_trial_outcomes(
         .into_par_iter()
         .map(|t| trial::run_trial(&plan, model.store(), t))
         .collect())
+}
+
+/// Each table's judged day (the checkpoint its verdicts describe).
+fn judged_days(tables: &[crate::results::TableResults]) -> Vec<(String, f64)> {
+    tables.iter().map(|t| (t.name.clone(), t.day)).collect()
 }
 
 /// `scenario` on checkpoint day `day`: every rate × e^{growth·day}, with

@@ -80,6 +80,9 @@ pub struct CacheFigures {
     pub pattern: String,
     /// The table (or `table.index`) it reads.
     pub table: String,
+    /// The day of the busy period these figures describe: the one the
+    /// table's verdicts judge (its traffic and partitions that day).
+    pub day: f64,
     /// `lfu`, `lru`, `hit_ratio` or `none` (coalescing only).
     pub policy: String,
     /// Keys the cache holds (`None` for a given hit ratio or no cache).
