@@ -84,9 +84,11 @@ pub fn judge(scenario: &Scenario, results: &mut RunResults) -> Result<()> {
         .zip(&results.variants)
         .map(|(v, r)| recommend::Change::of(&v.scenario, r))
         .collect();
+    let base_cost = crate::results::design_cost(&results.tables)
+        .zip(scenario.pricing.as_ref().map(|p| p.currency.clone()));
     results.recommendation = (!results.variants.is_empty()).then(|| {
         recommend::recommend(
-            &results.verdicts,
+            (&results.verdicts, base_cost),
             &results.variants,
             &changes,
             &results.checklist,

@@ -118,6 +118,23 @@ fn pick<'a>(
     }
 }
 
+/// What the recommended design costs a month against the base design,
+/// when both are priced in one currency and it costs more (helper-53: a
+/// sharded counter recommended without a word at 40× the base's cost).
+fn cost_against_base(ours: Option<&(f64, String)>, base: Option<&(f64, String)>) -> String {
+    match (ours, base) {
+        (Some((c, cur)), Some((b, base_cur))) if cur == base_cur && *b > 0.0 && c > b => {
+            format!(
+                "; it costs {} {cur} a month, {}× the base design's {} {cur}",
+                money(*c),
+                sig3(c / b),
+                money(*b)
+            )
+        }
+        _ => String::new(),
+    }
+}
+
 /// The recommendation: the base design when it passes every simulated
 /// check, else the passing variant with the smallest change ([`Change`]:
 /// fewest shards, then widest buckets), among equal changes the cheapest
@@ -126,7 +143,7 @@ fn pick<'a>(
 /// names the base design's checklist items that do not pass (`checklist`:
 /// a new user's "passes every check" stood beside 2 checklist failures).
 pub(super) fn recommend(
-    base: &[Verdict],
+    (base, base_cost): (&[Verdict], Option<(f64, String)>),
     variants: &[VariantResults],
     changes: &[Change],
     checklist: &[ChecklistItem],
@@ -183,11 +200,16 @@ pub(super) fn recommend(
             } else {
                 "no per-partition or node limit is loaded".to_string()
             };
+            let i = variants
+                .iter()
+                .position(|x| std::ptr::eq(x, v))
+                .unwrap_or(0);
+            let cost = cost_against_base(changes[i].cost.as_ref(), base_cost.as_ref());
             Recommendation {
                 variant: v.name.clone(),
                 set: v.set.clone(),
                 reason: format!(
-                    "{why} ({peak}, no size-ceiling breach within the horizon); the base design does not pass {}",
+                    "{why} ({peak}, no size-ceiling breach within the horizon){cost}; the base design does not pass {}",
                     failing_base.join(", ")
                 ),
             }
@@ -235,6 +257,28 @@ mod tests {
     }
 
     #[test]
+    fn a_dearer_recommendation_says_what_it_costs_against_the_base() {
+        // 900 USD against the base's 100: 9.00×; a cheaper one, nothing; the
+        // base in another currency, nothing.
+        let base = [verdict("hot_partition", Status::Fail, "p95 1.3")];
+        let variants = [passing("a")];
+        let dear = [change(4, Some((900.0, "USD")))];
+        let r = recommend((&base, Some((100.0, "USD".into()))), &variants, &dear, &[]);
+        assert!(
+            r.reason.contains(
+                "); it costs 900.00 USD a month, 9.00× the base design's 100.00 USD; the base design does not pass"
+            ),
+            "{}",
+            r.reason
+        );
+        let cheap = [change(4, Some((50.0, "USD")))];
+        let r = recommend((&base, Some((100.0, "USD".into()))), &variants, &cheap, &[]);
+        assert!(!r.reason.contains("it costs"), "{}", r.reason);
+        let r = recommend((&base, Some((100.0, "EUR".into()))), &variants, &dear, &[]);
+        assert!(!r.reason.contains("it costs"), "{}", r.reason);
+    }
+
+    #[test]
     fn fewer_shards_win_over_a_lower_cost_and_equal_changes_go_by_cost() {
         let base = [verdict("hot_partition", Status::Fail, "p95 1.3")];
         let variants = [passing("a"), passing("b"), passing("c")];
@@ -244,7 +288,7 @@ mod tests {
             change(4, Some((900.0, "USD"))),
             change(16, Some((50.0, "USD"))),
         ];
-        let r = recommend(&base, &variants, &changes, &[]);
+        let r = recommend((&base, None), &variants, &changes, &[]);
         assert_eq!(r.variant, "b");
         assert!(
             r.reason
@@ -258,7 +302,7 @@ mod tests {
             change(4, Some((900.0, "EUR"))),
             change(16, Some((50.0, "EUR"))),
         ];
-        let r = recommend(&base, &variants, &changes, &[]);
+        let r = recommend((&base, None), &variants, &changes, &[]);
         assert_eq!(r.variant, "b");
         assert!(
             r.reason.starts_with(
@@ -274,7 +318,7 @@ mod tests {
                 change(4, second),
                 change(16, None),
             ];
-            let r = recommend(&base, &variants, &changes, &[]);
+            let r = recommend((&base, None), &variants, &changes, &[]);
             assert_eq!(r.variant, "a");
             assert!(
                 r.reason
@@ -295,7 +339,7 @@ mod tests {
             verdict("table_throughput", Status::Fail, "23,900 RCU/s"),
             verdict("table_throughput", Status::Fail, "16,300 WCU/s"),
         ];
-        let r = recommend(&base, &[], &[], &[]);
+        let r = recommend((&base, None), &[], &[], &[]);
         assert_eq!(r.variant, "none");
         assert_eq!(
             r.reason,
@@ -308,7 +352,7 @@ mod tests {
             verdict("table_throughput", Status::Fail, "17,300 WCU/s"),
         ];
         assert_eq!(
-            recommend(&mixed, &[], &[], &[]).reason,
+            recommend((&mixed, None), &[], &[], &[]).reason,
             "no alternative passes every check; the base design does not pass table_throughput on telemetry (fail), item_size on telemetry (warn)"
         );
     }
@@ -323,7 +367,13 @@ mod tests {
             reason: String::new(),
         };
         assert_eq!(
-            recommend(&base, &[], &[], &[item("access_path", "Get", Status::Pass)]).reason,
+            recommend(
+                (&base, None),
+                &[],
+                &[],
+                &[item("access_path", "Get", Status::Pass)]
+            )
+            .reason,
             "the base design already passes every simulated check; no change needed"
         );
         let checklist = [
@@ -331,7 +381,7 @@ mod tests {
             item("key_cardinality", "leaderboards", Status::Fail),
             item("access_path", "Get", Status::Pass),
         ];
-        let r = recommend(&base, &[], &[], &checklist);
+        let r = recommend((&base, None), &[], &[], &checklist);
         assert_eq!(r.variant, "base");
         assert_eq!(
             r.reason,
