@@ -102,10 +102,11 @@ pub(super) struct Placer<'a> {
     /// bucket, for N − 1 of the keys it placed: found here rather than
     /// formatted and hashed again. None: every key placed anew.
     pub(super) landed: Option<std::cell::RefCell<HeadPlaces>>,
-    /// Where a head instance's counted shards landed in this trial
-    /// ([`ShardGroup`]), by (driver entity, instance, combination, absolute
-    /// bucket, first shard counted): every stream over those keys finds
-    /// the same counts, as it would find the same keys by name.
+    /// Where a head instance's counted shards landed in this bucket's
+    /// placement ([`ShardGroup`]), by (driver entity, instance,
+    /// combination, absolute bucket, first shard counted): every stream
+    /// over those keys finds the same counts, as it would find the same
+    /// keys by name.
     pub(super) counted: std::cell::RefCell<ShardCounts>,
     /// The trial's last time bucket, when known: its placement does not
     /// remember the keys of its last stream placed by name, which nothing
@@ -329,6 +330,11 @@ impl Placer<'_> {
                 (0..i).find(|&j| streams[j].busy_rate_per_s > 0.0 && same_placement(&streams[j], s))
             })
             .collect();
+        // Counted shards are shared by this bucket's streams only: a later
+        // bucket's placement draws its own (each bucket's segment is judged
+        // on its own), so the map holds one bucket's head, not the busy
+        // period's (1 ms buckets: 3.6·10⁶ of them).
+        self.counted.borrow_mut().clear();
         // Whether a stream placed after stream i looks keys up.
         let later = |i: usize| same[i + 1..].iter().any(Option::is_none);
         let mut placed: Vec<Placed> = Vec::with_capacity(streams.len());
@@ -648,7 +654,7 @@ impl Placer<'_> {
     /// `instance` is its id, combination, request rate, and whether it is a
     /// hot rank, whose first
     /// [`HOT_KEYS`] shards are named elsewhere. The counts are drawn once a
-    /// trial per instance, bucket and first shard counted
+    /// bucket's placement per instance, bucket and first shard counted
     /// ([`Placer::counted`]).
     fn add_counted(
         &self,
