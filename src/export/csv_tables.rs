@@ -243,6 +243,15 @@ pub struct VariantRow<'a> {
     /// added after the other columns).
     #[serde(serialize_with = "shortest")]
     pub busiest_server_peak_utilization_p95: f64,
+    /// The throttled share the report's and terminal's variants tables
+    /// show: `throttled_fraction_mean`, or, where another checkpoint
+    /// throttles more, that checkpoint's mean ([`TableResults::more_throttled_day`];
+    /// last: added after the other columns).
+    #[serde(serialize_with = "shortest")]
+    pub most_throttled_fraction_mean: f64,
+    /// The day of `most_throttled_fraction_mean`'s busy period.
+    #[serde(serialize_with = "shortest")]
+    pub most_throttled_day: f64,
 }
 
 /// Writes a number in Rust's shortest round-trip `Display` form (`1`,
@@ -577,5 +586,9 @@ fn variant_row<'a>(
         failing,
         days_to_rows_breach: t.rows_breach.mean_day,
         busiest_server_peak_utilization_p95: t.busiest_server_p95(),
+        most_throttled_fraction_mean: t
+            .more_throttled_day()
+            .map_or(t.throttled_fraction.mean, |c| c.throttled_fraction.mean),
+        most_throttled_day: t.more_throttled_day().map_or(t.day, |c| c.day),
     }
 }

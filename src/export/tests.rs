@@ -380,7 +380,7 @@ fn variants_csv_gives_the_figure_the_variants_tables_compare() {
     let (partitions, busiest, last) = column(&r);
     assert_eq!(partitions.as_deref(), Some("0.0905"));
     assert_eq!(busiest.as_deref(), Some("0.0905"));
-    assert_eq!(last.as_deref(), Some("busiest_server_peak_utilization_p95"));
+    assert_eq!(last.as_deref(), Some("most_throttled_day"));
     r.tables[0].nodes = Some(crate::results::NodeResults {
         tables: vec![r.tables[0].name.clone()],
         label: "node".into(),
