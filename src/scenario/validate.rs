@@ -3271,7 +3271,7 @@ fn checks(root: &Section) -> Result<Checks> {
     Ok(checks)
 }
 
-/// `[pricing]`: unit prices (each ≥ 0), provisioned units (> 0) and the
+/// `[pricing]`: unit prices (each ≥ 0), provisioned units (≥ 0) and the
 /// currency. At least one price is required; an hourly price needs its
 /// provisioned units, here or as the store's `read_capacity` / `write_capacity`.
 fn pricing(root: &Section, store: &StoreConfig) -> Result<Option<Pricing>> {
@@ -3285,7 +3285,16 @@ fn pricing(root: &Section, store: &StoreConfig) -> Result<Option<Pricing>> {
         let Some(f) = section.get(name) else {
             return Ok(None);
         };
-        let example = format!("{name} = 0.25");
+        // An example of its own kind: the README's prices and units.
+        let value = match name {
+            "read_unit_per_million" => "0.25",
+            "write_unit_per_million" => "1.25",
+            "read_unit_hour" => "0.00013",
+            "write_unit_hour" => "0.00065",
+            "provisioned_read_units" => "1000",
+            _ => "200",
+        };
+        let example = format!("{name} = {value}");
         let x = f.number(&example)?;
         let max = if name.starts_with("provisioned") {
             MAX_CAPACITY_UNITS

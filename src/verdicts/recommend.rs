@@ -99,15 +99,22 @@ fn pick<'a>(
             order.sort_by(|&a, &b| costs[a].0.total_cmp(&costs[b].0).then(a.cmp(&b)));
             let (best, next) = (order[0], order[1]);
             let currency = costs[best].1;
-            Some((
-                &variants[tied[best]],
+            // Equal costs (to the cent) are no ranking: say so.
+            let why = if money(costs[best].0) == money(costs[next].0) {
+                format!(
+                    "first in file order of the {n} smallest changes that pass every check, {} {currency} a month as {} is",
+                    money(costs[best].0),
+                    variants[tied[next]].name
+                )
+            } else {
                 format!(
                     "cheapest of the {n} smallest changes that pass every check: {} {currency} a month, next {} at {} {currency}",
                     money(costs[best].0),
                     variants[tied[next]].name,
                     money(costs[next].0)
-                ),
-            ))
+                )
+            };
+            Some((&variants[tied[best]], why))
         }
         _ => Some((
             &variants[first],
@@ -254,6 +261,25 @@ mod tests {
             narrowness: 0.0,
             cost: cost.map(|(c, cur)| (c, cur.to_string())),
         }
+    }
+
+    #[test]
+    fn equal_costs_are_not_called_cheapest() {
+        let base = [verdict("hot_partition", Status::Fail, "p95 1.3")];
+        let variants = [passing("a"), passing("b")];
+        let changes = [
+            change(4, Some((100.0, "USD"))),
+            change(4, Some((100.0, "USD"))),
+        ];
+        let r = recommend((&base, None), &variants, &changes, &[]);
+        assert_eq!(r.variant, "a");
+        assert!(
+            r.reason.starts_with(
+                "first in file order of the 2 smallest changes that pass every check, 100.00 USD a month as b is"
+            ),
+            "{}",
+            r.reason
+        );
     }
 
     #[test]
