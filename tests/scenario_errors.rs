@@ -2034,3 +2034,27 @@ fn a_horizon_of_minutes_warns_with_the_months_spelling() {
     assert!(with("1d").is_empty());
     assert!(with("12mo").is_empty());
 }
+
+/// A variant that changes `store.kind` keeps the base's `[store]` keys:
+/// where the new store does not take one, the error is the variant's and
+/// its fix says why and what to do (helper-55: MongoDB's `shards` under a
+/// variant's Cassandra read as a fault of the base's line).
+#[test]
+fn a_variant_changing_the_store_kind_says_the_base_keys_stay() {
+    let text = "schema_version = 1\nname = \"k\"\n[store]\nkind = \"mongodb\"\nshards = 6\n[[entity]]\nname = \"user\"\ncount = 1000\n[[table]]\nname = \"t\"\npartition_key = \"U#{user}\"\nitem_size = \"1KB\"\n[[access_pattern]]\nname = \"w\"\ntable = \"t\"\noperation = \"put\"\nrate = 10\nby = \"user\"\n[[variant]]\nname = \"on-cassandra\"\nset = { \"store.kind\" = \"cassandra\" }\n";
+    let s = Scenario::from_str_at(text, "k.toml").expect("parses");
+    let Err(e) = keyheat::store::Model::for_scenario(&s) else {
+        panic!("cassandra takes no `shards`");
+    };
+    let e = e.to_string();
+    assert!(
+        e.starts_with(
+            "k.toml:5:1: store.shards: variant `on-cassandra` (line 19): unknown key `shards`"
+        ),
+        "{e}"
+    );
+    assert!(
+        e.ends_with("; the variant sets store.kind, and the base's [store] keys still apply to the new store, which does not take this one: compare stores as whole files with `keyheat compare base.toml other.toml`"),
+        "{e}"
+    );
+}

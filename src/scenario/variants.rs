@@ -118,8 +118,9 @@ fn build(src: &Source, doc: &DeTable, spec: &Spec) -> Result<Variant> {
             ));
         }
     }
-    let scenario =
-        super::validate::scenario(src, &copy).map_err(|e| in_variant(e, &spec.name, spec.line))?;
+    let kind = spec.overrides.iter().any(|o| o.path == "store.kind");
+    let scenario = super::validate::scenario(src, &copy)
+        .map_err(|e| in_variant_of(e, (&spec.name, spec.line), kind))?;
     Ok(Variant {
         name: spec.name.clone(),
         set: spec
@@ -147,6 +148,22 @@ pub fn in_variant(err: Error, name: &str, at_line: usize) -> Error {
         |message| format!("variant `{name}` (line {at_line}): {message}"),
         str::to_string,
     )
+}
+
+/// [`in_variant`], and where the variant sets `store.kind` (`kind`), a
+/// fix that says the base's `[store]` keys still apply to the new store
+/// (helper-55's MongoDB `shards` under a variant's Cassandra was blamed on
+/// the base's line without a word about the variant's kind).
+pub fn in_variant_of(err: Error, (name, at_line): (&str, usize), kind: bool) -> Error {
+    let err = in_variant(err, name, at_line);
+    if !kind {
+        return err;
+    }
+    err.rewritten(str::to_string, |fix| {
+        format!(
+            "{fix}; the variant sets store.kind, and the base's [store] keys still apply to the new store, which does not take this one: compare stores as whole files with `keyheat compare base.toml other.toml`"
+        )
+    })
 }
 
 /// Reads `[[variant]]`s.

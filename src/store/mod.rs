@@ -557,8 +557,10 @@ impl Model {
     pub fn for_scenario(scenario: &crate::scenario::Scenario) -> Result<Model> {
         let model = Model::new(&scenario.store, &scenario.source_path)?;
         for v in &scenario.variants {
-            Model::new(&v.scenario.store, &v.scenario.source_path)
-                .map_err(|e| crate::scenario::variants::in_variant(e, &v.name, v.line))?;
+            let kind = v.set.iter().any(|(path, _)| path == "store.kind");
+            Model::new(&v.scenario.store, &v.scenario.source_path).map_err(|e| {
+                crate::scenario::variants::in_variant_of(e, (&v.name, v.line), kind)
+            })?;
         }
         Ok(model)
     }
