@@ -743,12 +743,8 @@ impl Placer<'_> {
     fn head_keys(&self, s: &Stream, bucket: i64, exact: bool) -> History {
         let mut h = self.history_keys(s, bucket, exact);
         let keys = &self.table.keys;
-        let spread = self.store.spread_of_distinct_keys(self.partitions());
-        let Some(spread) = spread.filter(|_| !exact) else {
-            return h;
-        };
-        h.spread = spread;
-        if keys.shard_by.is_some()
+        if exact
+            || keys.shard_by.is_some()
             || !keys
                 .template
                 .iter()
@@ -757,6 +753,11 @@ impl Placer<'_> {
         {
             return h;
         }
+        // Asked only now: a ring's shares are O(ranges) to build.
+        let Some(spread) = self.store.spread_of_distinct_keys(self.partitions()) else {
+            return h;
+        };
+        h.spread = spread;
         let mut backs: Vec<u32> = h
             .by_name
             .iter()

@@ -72,7 +72,7 @@ pub fn design(
         tables[bi].index_throttled_fraction = Some(Stat::from_samples(&index_throttled[bi]));
     }
     for (t, tp) in tables.iter_mut().zip(&plan.tables) {
-        t.key_checks = key_checks(scenario, tp);
+        t.key_checks = key_checks(scenario, tp, store.collection_keys());
     }
     Design {
         tables,
@@ -666,7 +666,12 @@ fn hottest_key_rates(tp: &super::plan::TablePlan) -> (f64, f64) {
 
 /// The figures of a table's per-key and table-level limits in this busy
 /// period (the store's `key_limits`; a global index's own capacity).
-fn key_checks(scenario: &Scenario, tp: &super::plan::TablePlan) -> KeyChecks {
+/// `collection_keys`: [`StoreModel::collection_keys`].
+fn key_checks(
+    scenario: &Scenario,
+    tp: &super::plan::TablePlan,
+    collection_keys: bool,
+) -> KeyChecks {
     let limits = tp.key_limits;
     let units = |is_write: bool| -> f64 {
         tp.streams
@@ -716,7 +721,7 @@ fn key_checks(scenario: &Scenario, tp: &super::plan::TablePlan) -> KeyChecks {
             prefix: prefix.map(|(text, _)| text),
         });
     let (hottest, unsharded) = hottest_key_rates(tp);
-    let document = busiest_document_share(scenario, limits, keys);
+    let document = busiest_document_share(scenario, collection_keys, keys);
     KeyChecks {
         hottest_key_writes_per_s: hottest * document,
         hottest_key_unsharded_writes_per_s: unsharded * document,
@@ -787,19 +792,20 @@ fn parent_path(key: &crate::scenario::KeyTemplate) -> Option<(String, Vec<String
 
 /// The share of a key's writes its busiest document takes, where the key
 /// is a collection path of a store whose per-key limit is a document's
-/// ([`KeyLimits::collection_keys`]: `likes`, `posts/{post}/likes`): 0 when
+/// (`collection_keys`, [`StoreModel::collection_keys`]: `likes`,
+/// `posts/{post}/likes`): 0 when
 /// the sort key makes every write a new document (`{time}`, `{id}`, or no
 /// sort key: an auto-ID), else the busiest instance's share of each
 /// sort-key entity the partition key does not name. 1 for a document key.
 fn busiest_document_share(
     scenario: &Scenario,
-    limits: crate::store::KeyLimits,
+    collection_keys: bool,
     keys: Option<KeyLayout<'_>>,
 ) -> f64 {
     let Some((pk, sk, _, false)) = keys else {
         return 1.0;
     };
-    if !limits.collection_keys || !crate::store::collection_path(&pk.text) {
+    if !collection_keys || !crate::store::collection_path(&pk.text) {
         return 1.0;
     }
     let Some(sk) = sk else {

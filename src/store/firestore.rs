@@ -260,7 +260,6 @@ impl StoreModel for Firestore {
             key_write_per_s: Some(self.document_write_limit),
             monotonic_write_per_s: Some(self.sequential_index_write_limit),
             monotonic_per_parent: true,
-            collection_keys: self.collection_keys(),
             ..Default::default()
         }
     }

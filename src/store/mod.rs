@@ -138,11 +138,6 @@ pub struct KeyLimits {
     /// Firestore subcollection under each parent document is a collection
     /// of its own, with its own collection-scope index.
     pub monotonic_per_parent: bool,
-    /// Whether a partition key written as a collection path keys a
-    /// collection, not a document ([`collection_path`]): its documents are
-    /// named by the sort key, and [`KeyLimits::key_write_per_s`] is each
-    /// document's (Firestore).
-    pub collection_keys: bool,
     /// Where the table limits come from, for the `table_throughput` verdict.
     pub table_limit_note: &'static str,
     /// What the table limits are, in a few words (`"provisioned capacity"`),

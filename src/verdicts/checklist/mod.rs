@@ -352,23 +352,30 @@ pub fn key_cardinality_sharded(
             .min(f64::from(shards.max(1))),
         None => f64::from(shards.max(1)),
     };
-    pk.parts.iter().fold(1.0, |acc, p| {
-        acc * match p {
-            TemplatePart::Entity(e) => {
-                s.entities
-                    .iter()
-                    .find(|x| &x.name == e)
-                    .map_or(1.0, |x| match &x.popularity {
-                        Popularity::New => f64::INFINITY,
-                        Popularity::Weights { weights } => weights.len() as f64,
-                        _ => x.count as f64,
-                    })
-            }
-            TemplatePart::Shard => shard_values,
-            TemplatePart::Id | TemplatePart::Time => f64::INFINITY,
-            TemplatePart::Bucket | TemplatePart::Literal(_) => 1.0,
+    pk.parts
+        .iter()
+        .fold(1.0, |acc, p| acc * part_values(s, p, shard_values))
+}
+
+/// Distinct values one part of a key template takes (`shard_values` for
+/// its shard): an entity's instances (its weights' values; unbounded when
+/// `new`), unbounded for `{id}` and `{time}`, 1 for a bucket or literal.
+fn part_values(s: &Scenario, p: &TemplatePart, shard_values: f64) -> f64 {
+    match p {
+        TemplatePart::Entity(e) => {
+            s.entities
+                .iter()
+                .find(|x| &x.name == e)
+                .map_or(1.0, |x| match &x.popularity {
+                    Popularity::New => f64::INFINITY,
+                    Popularity::Weights { weights } => weights.len() as f64,
+                    _ => x.count as f64,
+                })
         }
-    })
+        TemplatePart::Shard => shard_values,
+        TemplatePart::Id | TemplatePart::Time => f64::INFINITY,
+        TemplatePart::Bucket | TemplatePart::Literal(_) => 1.0,
+    }
 }
 
 fn key_cardinality(s: &Scenario) -> Vec<ChecklistItem> {
@@ -422,27 +429,14 @@ fn collection_verdict(s: &Scenario, table: &Table) -> (Status, String) {
     let (named, documents) = match &table.sort_key {
         None => ("an auto-ID (no sort key)".to_string(), f64::INFINITY),
         Some(sk) => {
+            // The sort key's own values: an entity the partition key names
+            // is the collection's instance, not a new value.
             let own: f64 = sk
                 .parts
                 .iter()
-                .filter(|p| match p {
-                    TemplatePart::Entity(e) => !pk.entities().contains(&e.as_str()),
-                    _ => true,
-                })
-                .fold(1.0, |acc, p| {
-                    acc * match p {
-                        TemplatePart::Entity(e) => {
-                            s.entities.iter().find(|x| &x.name == e).map_or(1.0, |x| {
-                                match &x.popularity {
-                                    Popularity::New => f64::INFINITY,
-                                    _ => x.count as f64,
-                                }
-                            })
-                        }
-                        TemplatePart::Id | TemplatePart::Time => f64::INFINITY,
-                        _ => 1.0,
-                    }
-                });
+                .filter(|p| !matches!(p, TemplatePart::Entity(e) if pk.entities().contains(&e.as_str())))
+                .map(|p| part_values(s, p, 1.0))
+                .product();
             (format!("the sort key `{}`", effective_text(sk)), own)
         }
     };
