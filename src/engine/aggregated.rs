@@ -9,8 +9,8 @@ use super::placement::Placed;
 use super::screen::{ColdBound, ColdDraws};
 use super::segments::Segment;
 use super::window::{
-    busy_windows, collapsed, costly_to_build, draw_windows, few_requests, Component, Limits,
-    Outcome, Stretches,
+    busy_windows, collapsed, costly_to_build, draw_windows, few_requests, requested, Component,
+    Limits, Outcome, Stretches,
 };
 use crate::store::hash::{fmix64, Premixed};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -366,8 +366,20 @@ fn fill_cold(
 ) {
     // Every cold unit's draws first, then their peaks (see ColdBound::draw).
     let mut cold = COLD.with_borrow_mut(std::mem::take);
-    for (u, d) in drawn.iter().enumerate() {
-        if let (None, Some(bound)) = (d, &bounds[u]) {
+    for u in 0..drawn.len() {
+        if let (None, Some(bound)) = (&drawn[u], &bounds[u]) {
+            if !setup.plan.rank_peaks && !bound.exact {
+                // Its peak, below the one the trial reaches, would only
+                // rank it: its requested units are drawn first, as ever.
+                let mut prng = setup.partition_rng(seg, units[u][0]);
+                let windows = seg.windows() * units[u].len();
+                let all = requested(&comps[u], windows, &mut prng);
+                drawn[u] = Some(Drawn {
+                    all,
+                    one_peak: None,
+                });
+                continue;
+            }
             let (all, one) = cold_draws(setup, seg, units[u], &comps[u], bound);
             cold.push((u, all, one));
         }

@@ -621,15 +621,21 @@ struct Draw {
     detail: bool,
     /// Every trial's growth over the horizon ([`plan::Plan::growth`]).
     growth: bool,
+    /// Every partition's own peak, for the rank table the base design
+    /// reports ([`plan::Plan::rank_peaks`]).
+    rank_peaks: bool,
 }
 
 impl Draw {
     /// What checkpoint `i`'s busy period draws: the first the
-    /// representative detail (when `detail`) and the growth.
+    /// representative detail (when `detail`, the base design) and the
+    /// growth; every one the rank table's peaks (when `detail`: a
+    /// variant's rank table is not reported).
     fn on_checkpoint(i: usize, detail: bool) -> Draw {
         Draw {
             detail: detail && i == 0,
             growth: i == 0,
+            rank_peaks: detail,
         }
     }
 }
@@ -649,6 +655,7 @@ fn simulate_once(
     let (mut plan, model) = prepare(scenario, options, start_s)?;
     plan.detail = draw.detail;
     plan.growth = draw.growth;
+    plan.rank_peaks = draw.rank_peaks;
     let store = model.store();
     let prints: Vec<String> = match share {
         Some(_) => (0..plan.tables.len())

@@ -52,6 +52,13 @@ pub struct Plan {
     /// checkpoint's growth is reported, so a later checkpoint's busy period
     /// skips it.
     pub growth: bool,
+    /// Whether each partition's own peak is drawn for the rank table
+    /// (`partitions.csv`, the load chart), which only the base design
+    /// reports: off, a cold partition whose peak cannot set the trial's
+    /// ([`super::screen`]: bounded below the peak the partitions drawn in
+    /// full reach) takes its requested units alone, every other figure of
+    /// the trial the same.
+    pub rank_peaks: bool,
     /// Base seed.
     pub seed: u64,
     /// Trials.
@@ -287,6 +294,7 @@ pub fn build_at(scenario: &Scenario, store: &dyn StoreModel, start_s: f64) -> Pl
         method: Method::default(),
         screen_cold: true,
         detail: true,
+        rank_peaks: true,
         growth: true,
         seed: sim.seed,
         trials: sim.trials,
