@@ -515,6 +515,84 @@ fn on_demand_tables_serve_twice_their_previous_peak() {
     assert!(v.detail.contains("2,000 WCU/s"), "{}", v.detail);
 }
 
+/// On demand with growing traffic: a later checkpoint's table has served
+/// the busy period of the day before, so it serves twice that at once.
+/// 2,000 puts/s of 1 KB (1 WCU) grow 10% a month (r = ln 1.1 / 30 per
+/// day): day 0 asks 2,000 WCU/s of a new table's 4,000 (2 × the default
+/// previous peak 2,000: pass); day 365 asks 2,000 × 1.1^(365/30) = 6,360
+/// WCU/s, over 4,000 but within 2 × 6,360 × e^(−r) = 12,700. The same
+/// traffic on day 0 fails: the key checks judge the checkpoint closest to
+/// its limits, not only the busiest traffic.
+#[test]
+fn on_demand_tables_grow_with_the_traffic_they_served() {
+    let text = |rate: f64| {
+        format!(
+            r#"
+schema_version = 1
+name = "grown"
+[store]
+kind = "dynamodb"
+mode = "on_demand"
+[simulation]
+trials = 20
+duration = "10m"
+growth = "10%/month"
+checkpoints = ["0d", "365d"]
+[[entity]]
+name = "device"
+count = 100000
+[[table]]
+name = "events"
+partition_key = "D#{{device}}"
+sort_key = "{{time}}"
+item_size = "1KB"
+[[access_pattern]]
+name = "record"
+table = "events"
+operation = "put"
+rate = {rate}
+by = "device"
+"#
+        )
+    };
+    let r = run(&text(2000.0));
+    let r_per_day = 1.1f64.ln() / 30.0;
+    let day_365 = 2000.0 * (r_per_day * 365.0).exp();
+    let v = r
+        .verdicts
+        .iter()
+        .find(|v| v.check == "table_throughput" && v.detail.contains("WCU"))
+        .expect("a table_throughput verdict");
+    assert_eq!(v.status.as_str(), "pass", "{}", v.detail);
+    let limit = 2.0 * day_365 * (-r_per_day).exp();
+    assert!(
+        v.detail.contains(&format!(
+            "{} WCU/s of the table",
+            keyheat::format::sig3(day_365)
+        )) && v
+            .detail
+            .contains(&format!("{} WCU/s it serves", keyheat::format::sig3(limit))),
+        "{}",
+        v.detail
+    );
+    assert!(v.detail.contains("(day 365"), "{}", v.detail);
+    // 5,000 WCU/s on day 0 overruns the new table's 4,000 there.
+    let r = run(&text(5000.0));
+    let v = r
+        .verdicts
+        .iter()
+        .find(|v| v.check == "table_throughput" && v.detail.contains("WCU"))
+        .expect("a table_throughput verdict");
+    assert_eq!(v.status.as_str(), "fail", "{}", v.detail);
+    assert!(
+        v.detail
+            .contains("5,000 WCU/s of the table vs the 4,000 WCU/s"),
+        "{}",
+        v.detail
+    );
+    assert!(!v.detail.contains("(day 365"), "{}", v.detail);
+}
+
 /// Split-for-heat (optional assumption): one hot key of an item collection
 /// takes 3,000 WCU/s against a 1,000 WCU/s partition; every 8 minutes the
 /// partition gains 1,000 WCU/s up to its load. Throttled: 8 min × 2,000 +

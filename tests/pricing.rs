@@ -311,17 +311,17 @@ set = { "store.throughput" = 300000 }
 /// throttles most, with its day ("26.4% (day 365)"); variants.csv's
 /// throttled_fraction_mean is the judged day's (0 here), so it carries that
 /// figure too (helper-55 read 26% in the CSV where the report said 49%).
-/// On-demand writes of 3,000 × 1.05^(365/30) = 5,432 WCU/s on day 365
-/// against twice the previous peak, 4,000: 1 − 4,000/5,432 = 26.4%.
+/// Writes of 3,000 × 1.05^(365/30) = 5,432 WCU/s on day 365 against
+/// 4,000 provisioned: 1 − 4,000/5,432 = 26.4%.
 #[test]
 fn variants_csv_carries_the_most_throttled_checkpoint() {
     let text = r#"
 schema_version = 1
-name = "on-demand-growth"
+name = "provisioned-growth"
 [store]
 kind = "dynamodb"
-mode = "on_demand"
-previous_peak_write = 2000
+read_capacity = 1000
+write_capacity = 4000
 [simulation]
 trials = 20
 duration = "10m"

@@ -490,15 +490,28 @@ fn simulate(
             }
         }
     }
-    // Key checks judge the busiest traffic.
-    if let Some((_, _, last)) = points.iter().max_by(|a, b| a.1.total_cmp(&b.1)) {
-        for (t, l) in main.tables.iter_mut().zip(&last.tables) {
-            t.key_checks = l.key_checks.clone();
-        }
-    }
+    judge_key_checks(&points, &mut main);
     let model = Model::new(&scenario.store, &scenario.source_path)?;
     reduce::set_monthly_costs(scenario, model.store(), &mut main.tables);
     Ok(main)
+}
+
+/// Each table's key checks from the checkpoint closest to their limits
+/// ([`crate::results::KeyChecks::pressure`]): the busiest traffic where
+/// the limits stay (the last of equals), an earlier day where they grow
+/// with it (DynamoDB on-demand's previous peak).
+fn judge_key_checks(points: &[(f64, f64, reduce::Design)], main: &mut reduce::Design) {
+    for (ti, t) in main.tables.iter_mut().enumerate() {
+        let worst = points.iter().max_by(|a, b| {
+            let p = |x: &(f64, f64, reduce::Design)| x.2.tables[ti].key_checks.pressure();
+            p(a).total_cmp(&p(b)).then(a.1.total_cmp(&b.1))
+        });
+        if let Some((day, factor, d)) = worst {
+            t.key_checks = d.tables[ti].key_checks.clone();
+            t.key_checks.day = *day;
+            t.key_checks.traffic_factor = *factor;
+        }
+    }
 }
 
 /// Each table's node load figures from the nodes' own worst checkpoint

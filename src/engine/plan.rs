@@ -265,6 +265,7 @@ pub fn build_at(scenario: &Scenario, store: &dyn StoreModel, start_s: f64) -> Pl
     for (ti, t) in scenario.tables.iter().enumerate() {
         let base = tables.len();
         tables.push(table_plan(scenario, store, ti, t));
+        grow_key_limits(&mut tables[base], store, sim, start_s);
         for (xi, index) in t.indexes.iter().enumerate() {
             if !index.local && store.global_indexes() {
                 let v = global_index_scenario(scenario, ti, xi);
@@ -277,6 +278,7 @@ pub fn build_at(scenario: &Scenario, store: &dyn StoreModel, start_s: f64) -> Pl
                 // sustained write/s): an index entry is not a document.
                 plan.key_limits.key_write_per_s = None;
                 plan.base_write_share = base_write_share(scenario, &tables[base], xi);
+                grow_key_limits(&mut plan, index_store, sim, start_s);
                 tables.push(plan);
             }
         }
@@ -310,6 +312,39 @@ pub fn build_at(scenario: &Scenario, store: &dyn StoreModel, start_s: f64) -> Pl
             .map(|e| (e.name.clone(), e.value_ranks()))
             .collect(),
     }
+}
+
+/// A table's limits on a checkpoint `start_s` seconds into the horizon
+/// under growing (or shrinking) traffic, from the busiest busy period it
+/// served before ([`StoreModel::grown_key_limits`]): with growth r per day
+/// the day before's (× e^{−r}), or day 0's (× e^{−r·day}) where traffic
+/// falls. Day 0's, and a day before the first day's end, keep the
+/// store's own.
+fn grow_key_limits(
+    tp: &mut TablePlan,
+    store: &dyn StoreModel,
+    sim: &crate::scenario::Simulation,
+    start_s: f64,
+) {
+    let (r, day) = (sim.growth_per_day, start_s / super::stream::DAY_S);
+    if r == 0.0 || day < 1.0 {
+        return;
+    }
+    let before = if r > 0.0 {
+        (-r).exp()
+    } else {
+        (-r * day).exp()
+    };
+    let units = |is_write: bool| -> f64 {
+        tp.streams
+            .iter()
+            .filter(|s| s.is_write == is_write)
+            .map(|s| s.busy_rate_per_s * tp.sub_requests(s) * s.severity.mean)
+            .sum::<f64>()
+            * before
+    };
+    let previous = [units(false), units(true)];
+    tp.key_limits = store.grown_key_limits(tp.key_limits, previous);
 }
 
 /// The table's limits in windows: the store's constant read / write caps

@@ -723,6 +723,8 @@ fn key_checks(
     let (hottest, unsharded) = hottest_key_rates(tp);
     let document = busiest_document_share(scenario, collection_keys, keys);
     KeyChecks {
+        day: scenario.simulation.day,
+        traffic_factor: 1.0,
         hottest_key_writes_per_s: hottest * document,
         hottest_key_unsharded_writes_per_s: unsharded * document,
         key_write_limit_per_s: limits.key_write_per_s,

@@ -408,15 +408,20 @@ impl TableResults {
         ]
     }
 
-    /// The table-level limit at the busiest traffic (the last checkpoint of
-    /// the highest traffic factor), what the `table_throughput` verdict
-    /// judges; the table's own `table_limit` without checkpoints.
+    /// The table-level limit on the checkpoint the key checks judge
+    /// ([`KeyChecks::day`]; else the last of the highest traffic factor),
+    /// what the `table_throughput` verdict judges; the table's own
+    /// `table_limit` without checkpoints.
     pub fn busiest_table_limit(&self) -> Option<&TableLimitResults> {
-        match self
+        let judged = self
             .checkpoints
             .iter()
-            .max_by(|a, b| a.traffic_factor.total_cmp(&b.traffic_factor))
-        {
+            .find(|c| c.day == self.key_checks.day);
+        match judged.or_else(|| {
+            self.checkpoints
+                .iter()
+                .max_by(|a, b| a.traffic_factor.total_cmp(&b.traffic_factor))
+        }) {
             Some(c) => c.table_limit.as_ref(),
             None => self.table_limit.as_ref(),
         }
@@ -487,10 +492,15 @@ pub struct PatternLoad {
 }
 
 /// Figures of a table's per-key and table-level limits in the busy period of
-/// the busiest traffic (the store's `key_limits`): what the `hot_key`,
+/// the checkpoint where they come closest to them (the store's `key_limits`;
+/// the busiest traffic where the limits stay): what the `hot_key`,
 /// `table_throughput` and `monotonic_index` checks judge.
-#[derive(Debug, Clone, Serialize, PartialEq, Default)]
+#[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct KeyChecks {
+    /// The checkpoint day these figures are of.
+    pub day: f64,
+    /// That day's traffic factor (× e^{growth·day}).
+    pub traffic_factor: f64,
     /// Writes per second the busiest partition-key value takes in the busy
     /// period (the rank-1 instance's share of each write pattern, over the
     /// other entities' combinations and the write shards).
@@ -511,6 +521,46 @@ pub struct KeyChecks {
     /// Writes into a monotonically increasing key or indexed value, when the
     /// store limits them (Firestore's sequential index) and the table has one.
     pub monotonic: Option<MonotonicWrites>,
+}
+
+impl Default for KeyChecks {
+    /// No limits, on day 0 at the scenario's own traffic.
+    fn default() -> KeyChecks {
+        KeyChecks {
+            day: 0.0,
+            traffic_factor: 1.0,
+            hottest_key_writes_per_s: 0.0,
+            hottest_key_unsharded_writes_per_s: 0.0,
+            key_write_limit_per_s: None,
+            table_units_per_s: [0.0; 2],
+            table_limits_per_s: [None; 2],
+            table_limit_note: String::new(),
+            monotonic: None,
+        }
+    }
+}
+
+impl KeyChecks {
+    /// How close the busy period comes to the key and table limits: the
+    /// largest ratio of what it asks to what a limit allows (0 without
+    /// limits).
+    pub fn pressure(&self) -> f64 {
+        let ratio = |x: f64, l: Option<f64>| l.filter(|&l| l > 0.0).map_or(0.0, |l| x / l);
+        let mut most = ratio(self.hottest_key_writes_per_s, self.key_write_limit_per_s);
+        for side in 0..2 {
+            most = most.max(ratio(
+                self.table_units_per_s[side],
+                self.table_limits_per_s[side],
+            ));
+        }
+        if let Some(m) = &self.monotonic {
+            most = most.max(ratio(
+                m.writes_per_s,
+                Some(m.limit_per_s * f64::from(m.shards.max(1))),
+            ));
+        }
+        most
+    }
 }
 
 /// Writes into a monotonically increasing key against the store's limit.

@@ -355,6 +355,31 @@ impl StoreModel for DynamoDb {
         Some(MAX_PARTITIONS)
     }
 
+    /// On demand, the table serves at once twice the highest traffic it
+    /// has served ("instantly accommodates up to double the previous peak
+    /// traffic"; "once your on-demand table is scaled out, you can
+    /// instantly achieve the same throughput again": Developer Guide,
+    /// "DynamoDB on-demand capacity mode", "Initial throughput and scaling
+    /// properties"): a later checkpoint's table has served the busy period
+    /// of the day before, so its previous peak is at least that
+    /// (`previous_peak_read` / `previous_peak_write` the floor).
+    fn grown_key_limits(
+        &self,
+        limits: super::KeyLimits,
+        previous_units_per_s: [f64; 2],
+    ) -> super::KeyLimits {
+        if !self.on_demand {
+            return limits;
+        }
+        let [read, write] = previous_units_per_s;
+        super::KeyLimits {
+            table_read_per_s: Some(2.0 * self.previous_peak_read.max(read)),
+            table_write_per_s: Some(2.0 * self.previous_peak_write.max(write)),
+            table_limit_note: "on-demand: 2 × the previous peak, at least the busy period the table served a day earlier as traffic grew; more may throttle until it scales",
+            ..limits
+        }
+    }
+
     fn key_limits(&self, _table: &TableDemand) -> super::KeyLimits {
         if self.on_demand {
             super::KeyLimits {

@@ -306,6 +306,17 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
     /// Every figure the model uses, with its source; assumptions labelled.
     fn figures(&self) -> Vec<Figure>;
 
+    /// The table-level limits `limits` ([`StoreModel::key_limits`]) of a
+    /// table whose busy period a checkpoint simulates after its traffic has
+    /// grown: the busiest traffic it served before asked
+    /// `previous_units_per_s` (read, write units/s). Where the store scales
+    /// a table to the traffic it has served, the limits follow it (DynamoDB
+    /// on-demand: twice the previous peak). Unchanged by default.
+    fn grown_key_limits(&self, limits: KeyLimits, previous_units_per_s: [f64; 2]) -> KeyLimits {
+        let _ = previous_units_per_s;
+        limits
+    }
+
     /// Limits on one key, or on a table's writes, beyond the per-partition ones
     /// (Firestore's ~1 sustained write/s per document and ~500 writes/s to a
     /// collection with a monotonically increasing indexed field). None by default.

@@ -182,28 +182,40 @@ fn design(scenario: &Scenario, store: &dyn StoreModel, tables: &[TableResults]) 
             x.detail = format!("{}; {note}", x.detail);
         }
     }
-    let mut keyed: Vec<Verdict> = tables
-        .iter()
-        .flat_map(|t| keys::verdicts(t, headroom, ru, wu))
-        .collect();
-    keyed.extend(copies::verdicts(scenario));
-    // Key checks judge the busiest traffic: say which day when traffic grows.
+    // Key checks judge the checkpoint closest to the limits: say which day
+    // when its traffic is grown; copies judge the busiest traffic.
+    let on_day = |mut k: Verdict, day: f64, factor: f64| {
+        if (factor - 1.0).abs() > 1e-9 {
+            k.detail = format!(
+                "{} (day {}, traffic × {})",
+                k.detail,
+                crate::format::sig3(day),
+                crate::format::sig3(factor)
+            );
+        }
+        k
+    };
+    for t in tables {
+        let (day, factor) = (t.key_checks.day, t.key_checks.traffic_factor);
+        v.extend(
+            keys::verdicts(t, headroom, ru, wu)
+                .into_iter()
+                .map(|k| on_day(k, day, factor)),
+        );
+    }
     let busiest = tables.first().and_then(|t| {
         t.checkpoints
             .iter()
             .max_by(|a, b| a.traffic_factor.total_cmp(&b.traffic_factor))
     });
-    if let Some(c) = busiest.filter(|c| c.traffic_factor > 1.0 + 1e-9) {
-        for k in &mut keyed {
-            k.detail = format!(
-                "{} (day {}, traffic × {})",
-                k.detail,
-                crate::format::sig3(c.day),
-                crate::format::sig3(c.traffic_factor)
-            );
-        }
-    }
-    v.extend(keyed);
+    v.extend(
+        copies::verdicts(scenario)
+            .into_iter()
+            .map(|k| match busiest {
+                Some(c) if c.traffic_factor > 1.0 => on_day(k, c.day, c.traffic_factor),
+                _ => k,
+            }),
+    );
     // Static checks (a row key's longest size) hold whatever the traffic:
     // no day.
     v.extend(static_verdicts(scenario, store));
