@@ -268,6 +268,67 @@ fn equal_changes_that_pass_are_ranked_by_monthly_cost() {
     );
 }
 
+/// One Cosmos DB RU/s pool serves reads and writes: each access pattern
+/// carries the container's cost by its share of all its RUs (helper-56:
+/// ingestion, 64% of the RUs, was shown as costing nothing and the
+/// dashboard query as 100% of 2,336 USD), and a serverless price per
+/// million RUs prices the writes' RUs too.
+#[test]
+fn a_cosmos_pool_splits_its_cost_over_reads_and_writes() {
+    let text = |price: &str| {
+        format!(
+            r#"
+schema_version = 1
+name = "pool-split"
+[store]
+kind = "cosmosdb"
+throughput = 10000
+[simulation]
+trials = 5
+duration = "1m"
+[[entity]]
+name = "device"
+count = 5000
+[[table]]
+name = "readings"
+partition_key = "{{device}}"
+sort_key = "{{time}}"
+item_size = "1KB"
+[[access_pattern]]
+name = "ingest"
+table = "readings"
+operation = "put"
+rate = 400
+by = "device"
+[[access_pattern]]
+name = "latest"
+table = "readings"
+operation = "get"
+rate = 100
+by = "device"
+[pricing]
+{price}
+"#
+        )
+    };
+    let r = crate::util::run(&text("read_unit_hour = 0.00008"));
+    let t = &r.tables[0];
+    // 10,000 RU/s × 0.00008 × 730 h.
+    close(t.monthly_cost.unwrap(), 584.0);
+    let units: f64 = t.patterns.iter().map(|p| p.mean_units_per_s).sum();
+    for p in &t.patterns {
+        close(p.monthly_cost.unwrap(), 584.0 * p.mean_units_per_s / units);
+    }
+    let ingest = t.patterns.iter().find(|p| p.pattern == "ingest").unwrap();
+    assert!(ingest.cost_share.unwrap() > 0.5, "{:?}", ingest.cost_share);
+    // Serverless: every RU consumed, at 0.25 per million.
+    let r = crate::util::run(&text("read_unit_per_million = 0.25"));
+    let t = &r.tables[0];
+    let units = t.mean_read_units_per_s + t.mean_write_units_per_s;
+    assert!(t.mean_write_units_per_s > 0.0);
+    close(t.monthly_cost.unwrap(), units * 730.0 * 3600.0 / 1e6 * 0.25);
+}
+
 /// Cosmos DB bills one provisioned RU/s pool: `read_unit_hour` with no
 /// provisioned units prices the container's `throughput` (helper-54: a
 /// variant at 300,000 RU/s was priced at the [pricing]'s 100,000, 5,840 USD

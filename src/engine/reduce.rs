@@ -880,14 +880,32 @@ pub fn set_monthly_costs(scenario: &Scenario, store: &dyn StoreModel, tables: &m
         } else {
             t.mean_write_units_per_s
         };
-        let sides = pricing.monthly_cost_sides(provisioned, t.mean_read_units_per_s, billed_writes);
-        t.monthly_cost = pricing.monthly_cost(provisioned, t.mean_read_units_per_s, billed_writes);
+        // One unit for reads and writes (Cosmos DB's RU) without a write
+        // price of its own: the read side's price is the unit's, for both.
+        let pooled = store.one_unit_for_reads_and_writes()
+            && pricing.write_unit_hour.is_none()
+            && pricing.write_unit_per_million.is_none();
+        let (read_units, write_units) = if pooled {
+            (t.mean_read_units_per_s + billed_writes, 0.0)
+        } else {
+            (t.mean_read_units_per_s, billed_writes)
+        };
+        let sides = pricing.monthly_cost_sides(provisioned, read_units, write_units);
+        t.monthly_cost = pricing.monthly_cost(provisioned, read_units, write_units);
         // Each pattern carries its side's cost by its share of that side's
-        // daily-mean units.
-        let side_units = [t.mean_read_units_per_s, t.mean_write_units_per_s];
+        // daily-mean units (of all the table's, where one unit prices both).
+        let side_units = if pooled {
+            [read_units; 2]
+        } else {
+            [t.mean_read_units_per_s, t.mean_write_units_per_s]
+        };
         let table_cost = t.monthly_cost;
         for p in &mut t.patterns {
-            let side = usize::from(p.side == "write");
+            let side = if pooled {
+                0
+            } else {
+                usize::from(p.side == "write")
+            };
             p.monthly_cost = sides[side].map(|cost| {
                 if side_units[side] > 0.0 {
                     cost * p.mean_units_per_s / side_units[side]

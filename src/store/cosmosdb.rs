@@ -583,6 +583,14 @@ impl StoreModel for CosmosDb {
         [Some(self.throughput), None]
     }
 
+    /// A request unit is a request unit: reads and writes draw on one pool,
+    /// billed alike ("Request Units in Azure Cosmos DB": "you pay for the
+    /// throughput you provision ... regardless of the database operations";
+    /// serverless bills the RUs consumed).
+    fn one_unit_for_reads_and_writes(&self) -> bool {
+        true
+    }
+
     /// A logical partition over 20 GB takes no more writes (service quotas).
     fn collection_limit_rejects_writes(&self) -> bool {
         true

@@ -481,6 +481,15 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
         [None, None]
     }
 
+    /// Whether one capacity unit serves reads and writes alike, billed at
+    /// one price (Cosmos DB's request units): `[pricing]`'s read-side
+    /// price then prices the writes too unless a write price is given, and
+    /// each access pattern carries the table's cost by its share of all
+    /// its units. `false` by default (reads and writes priced apart).
+    fn one_unit_for_reads_and_writes(&self) -> bool {
+        false
+    }
+
     /// Figures about the scenario's secondary indexes that the store adds to
     /// its own (DynamoDB: index writes per base write, back-pressure, each
     /// global index's capacity). None by default.
