@@ -373,3 +373,62 @@ fn key_figures_show_the_row_count_where_the_store_warns_on_rows() {
     let md = keyheat::report::markdown(&r, &[]);
     assert!(!md.contains("row-count breach"), "{md}");
 }
+
+/// ScyllaDB pins a partition key to one core of each replica: one feed key
+/// taking 90% of 20,000 writes/s puts 18,000 replica ops/s on its core,
+/// and the other 2,000 writes/s × 3 replicas spread over 6 nodes × 8 cores
+/// add 125: 18,125 of 12,500 ops/s per core fails, where the whole node
+/// (100,000 ops/s) sees 0.2 (helper-56). Cassandra's thread pools serve a
+/// partition from every core: no `hot_shard` there.
+#[test]
+fn a_scylladb_hot_key_is_judged_on_its_one_core() {
+    let text = |kind: &str| {
+        format!(
+            r#"
+schema_version = 1
+name = "scylla-hot-partition"
+[store]
+kind = "{kind}"
+nodes = 6
+replication_factor = 3
+[simulation]
+trials = 20
+duration = "10m"
+[[entity]]
+name = "feed"
+count = 10
+popularity = {{ distribution = "weights", weights = [90, 1, 1, 1, 1, 1, 1, 1, 1, 2] }}
+[[table]]
+name = "events"
+partition_key = "{{feed}}"
+sort_key = "{{time}}"
+item_size = "200B"
+[[access_pattern]]
+name = "append event"
+table = "events"
+operation = "put"
+rate = 20000
+by = "feed"
+"#
+        )
+    };
+    let r = crate::util::run(&text("scylladb"));
+    let c = r.tables[0]
+        .key_checks
+        .shard
+        .as_ref()
+        .expect("a core per key");
+    assert!((c.key_ops_per_s - 18_000.0).abs() < 1e-6, "{c:?}");
+    assert!((c.others_ops_per_s - 125.0).abs() < 1e-6, "{c:?}");
+    assert_eq!(c.limit_per_s, 12_500.0);
+    let v = r
+        .verdicts
+        .iter()
+        .find(|v| v.check == "hot_shard")
+        .expect("hot_shard");
+    assert_eq!(v.status.as_str(), "fail", "{}", v.detail);
+    assert!(v.detail.contains("18,100 replica ops/s"), "{}", v.detail);
+    let r = crate::util::run(&text("cassandra"));
+    assert!(r.tables[0].key_checks.shard.is_none());
+    assert!(r.verdicts.iter().all(|v| v.check != "hot_shard"));
+}

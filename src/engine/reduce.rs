@@ -6,8 +6,8 @@ use super::trial::TableTrial;
 use crate::results::stats::{ci95_mean, mean, percentile, percentile_in_place};
 use crate::results::{
     Breach, GrowthPoint, IndexPressure, KeyChecks, MonotonicWrites, NodeMemory, NodeResults,
-    PartitionRank, PatternLoad, Placement, Proportion, RunResults, Stat, StoreSummary, TableCap,
-    TableLimitResults, TableResults, VariantResults,
+    PartitionRank, PatternLoad, Placement, Proportion, RunResults, ShardOps, Stat, StoreSummary,
+    TableCap, TableLimitResults, TableResults, VariantResults,
 };
 use crate::scenario::{Scenario, Variant};
 use crate::store::StoreModel;
@@ -636,32 +636,94 @@ fn table_limit(
 /// spread it (each stream's heaviest sub-key weight taken out).
 fn hottest_key_rates(tp: &super::plan::TablePlan) -> (f64, f64) {
     let (mut best, mut unsharded): (f64, f64) = (0.0, 0.0);
-    let mut drivers: Vec<Option<usize>> = Vec::new();
-    for s in tp.streams.iter().filter(|s| s.is_write) {
-        if !drivers.contains(&s.driver) {
-            drivers.push(s.driver);
-        }
-    }
-    for d in drivers {
-        let key = |s: &super::stream::Stream| {
-            if s.combos.uniform {
-                s.busy_rate_per_s * s.shares.share(1) / s.combos.count
-            } else {
-                s.busy_rate_per_s * s.shares.share(1) * s.combos.max_share()
-            }
-        };
+    for d in drivers(tp, |s| s.is_write) {
         let ours = || {
             tp.streams
                 .iter()
                 .filter(|s| s.is_write && s.driver == d && !s.fresh_keys)
         };
-        let rate: f64 = ours()
-            .map(|s| key(s) * s.subkeys.iter().map(|k| k.weight).fold(0.0, f64::max))
-            .sum();
+        let rate: f64 = ours().map(busiest_subkey_rate).sum();
         best = best.max(rate);
-        unsharded = unsharded.max(ours().map(key).sum());
+        unsharded = unsharded.max(ours().map(rank_1_key_rate).sum());
     }
     (best, unsharded)
+}
+
+/// The drivers (entities whose rank picks the key) of `tp`'s streams that
+/// `which` takes, in the order they first appear.
+fn drivers(
+    tp: &super::plan::TablePlan,
+    which: impl Fn(&super::stream::Stream) -> bool,
+) -> Vec<Option<usize>> {
+    let mut drivers: Vec<Option<usize>> = Vec::new();
+    for s in tp.streams.iter().filter(|s| which(s)) {
+        if !drivers.contains(&s.driver) {
+            drivers.push(s.driver);
+        }
+    }
+    drivers
+}
+
+/// Requests per second stream `s` sends to its rank-1 key in the busy
+/// period (over the other entities' combinations).
+fn rank_1_key_rate(s: &super::stream::Stream) -> f64 {
+    if s.combos.uniform {
+        s.busy_rate_per_s * s.shares.share(1) / s.combos.count
+    } else {
+        s.busy_rate_per_s * s.shares.share(1) * s.combos.max_share()
+    }
+}
+
+/// The same to the busiest of that key's write shards.
+fn busiest_subkey_rate(s: &super::stream::Stream) -> f64 {
+    rank_1_key_rate(s) * s.subkeys.iter().map(|k| k.weight).fold(0.0, f64::max)
+}
+
+/// Where the store pins a key to one core of each replica
+/// ([`crate::store::KeyShard`]): the busiest key's replica operations on
+/// that core (its writes on every replica, its reads × read replicas ÷
+/// replicas), of the driver whose rank-1 key takes most, and the node's
+/// other keys' share of the core (every replica operation but the key's,
+/// ÷ nodes × cores).
+fn shard_ops(tp: &super::plan::TablePlan, k: crate::store::KeyShard) -> ShardOps {
+    let read_share = k.read_replicas / k.replicas.max(1.0);
+    let side = |d: Option<usize>, is_write: bool| -> f64 {
+        tp.streams
+            .iter()
+            .filter(|s| s.is_write == is_write && s.driver == d && !s.fresh_keys)
+            .map(busiest_subkey_rate)
+            .sum()
+    };
+    let (mut writes, mut reads) = (0.0f64, 0.0f64);
+    for d in drivers(tp, |_| true) {
+        let (w, r) = (side(d, true), side(d, false));
+        if w + r * read_share > writes + reads * read_share {
+            (writes, reads) = (w, r);
+        }
+    }
+    let key_ops = writes + reads * read_share;
+    let all_ops: f64 = tp
+        .streams
+        .iter()
+        .map(|s| {
+            let copies = if s.is_write {
+                k.replicas
+            } else {
+                k.read_replicas
+            };
+            s.busy_rate_per_s * tp.sub_requests(s) * copies
+        })
+        .sum();
+    let others = (all_ops - key_ops * k.replicas) / (k.nodes * k.shards_per_node).max(1.0);
+    ShardOps {
+        key_writes_per_s: writes,
+        key_reads_per_s: reads,
+        key_ops_per_s: key_ops,
+        others_ops_per_s: others.max(0.0),
+        limit_per_s: k.ops_per_s,
+        read_replicas: k.read_replicas,
+        replicas: k.replicas,
+    }
 }
 
 /// The figures of a table's per-key and table-level limits in this busy
@@ -732,6 +794,7 @@ fn key_checks(
         table_limits_per_s: [limits.table_read_per_s, limits.table_write_per_s],
         table_limit_note: limits.table_limit_note.to_string(),
         monotonic,
+        shard: limits.key_shard.map(|k| shard_ops(tp, k)),
     }
 }
 

@@ -521,6 +521,39 @@ pub struct KeyChecks {
     /// Writes into a monotonically increasing key or indexed value, when the
     /// store limits them (Firestore's sequential index) and the table has one.
     pub monotonic: Option<MonotonicWrites>,
+    /// The busiest key's core on each replica, where the store pins a key
+    /// to one (ScyllaDB's shard-per-core).
+    pub shard: Option<ShardOps>,
+}
+
+/// Replica operations per second on the core that owns the busiest
+/// partition key on each of its replicas (ScyllaDB's shard-per-core).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct ShardOps {
+    /// The key's writes per second (each reaches every replica).
+    pub key_writes_per_s: f64,
+    /// The key's reads per second (each reaches `read_replicas` of
+    /// `replicas`).
+    pub key_reads_per_s: f64,
+    /// The key's replica operations per second on one replica's core:
+    /// writes + reads × read replicas ÷ replicas.
+    pub key_ops_per_s: f64,
+    /// The node's other keys' replica operations per second on that core
+    /// (a node's mean, less the key's, ÷ cores).
+    pub others_ops_per_s: f64,
+    /// Replica operations per second one core serves.
+    pub limit_per_s: f64,
+    /// Replicas a read contacts.
+    pub read_replicas: f64,
+    /// Replicas of every key.
+    pub replicas: f64,
+}
+
+impl ShardOps {
+    /// The busiest key's core: its operations and the node's others'.
+    pub fn core_ops_per_s(&self) -> f64 {
+        self.key_ops_per_s + self.others_ops_per_s
+    }
 }
 
 impl Default for KeyChecks {
@@ -536,6 +569,7 @@ impl Default for KeyChecks {
             table_limits_per_s: [None; 2],
             table_limit_note: String::new(),
             monotonic: None,
+            shard: None,
         }
     }
 }
@@ -558,6 +592,9 @@ impl KeyChecks {
                 m.writes_per_s,
                 Some(m.limit_per_s * f64::from(m.shards.max(1))),
             ));
+        }
+        if let Some(c) = &self.shard {
+            most = most.max(ratio(c.core_ops_per_s(), Some(c.limit_per_s)));
         }
         most
     }

@@ -689,6 +689,19 @@ impl Cassandra {
         &self.ring
     }
 
+    /// ScyllaDB's core per key: `node_ops_per_s` ÷ `cores_per_node` (12,500
+    /// ops/s by default); none on Cassandra, whose thread pools serve one
+    /// partition from every core.
+    fn key_shard(&self) -> Option<super::KeyShard> {
+        (self.kind == StoreKind::ScyllaDb && self.cores_per_node >= 1.0).then(|| super::KeyShard {
+            ops_per_s: self.node_ops_per_s / self.cores_per_node,
+            shards_per_node: self.cores_per_node,
+            nodes: self.nodes as f64,
+            replicas: self.replication_factor as f64,
+            read_replicas: self.read_replicas() as f64,
+        })
+    }
+
     /// Replicas a read contacts at `consistency_read`.
     pub fn read_replicas(&self) -> usize {
         self.consistency_read
@@ -744,6 +757,15 @@ impl Cassandra {
 impl StoreModel for Cassandra {
     fn kind(&self) -> StoreKind {
         self.kind
+    }
+
+    /// ScyllaDB pins each partition key to one core of each replica
+    /// ([`super::KeyShard`]).
+    fn key_limits(&self, _table: &TableDemand) -> super::KeyLimits {
+        super::KeyLimits {
+            key_shard: self.key_shard(),
+            ..Default::default()
+        }
     }
 
     fn partition_rows_limit(&self) -> Option<f64> {

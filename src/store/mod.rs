@@ -143,6 +143,26 @@ pub struct KeyLimits {
     /// What the table limits are, in a few words (`"provisioned capacity"`),
     /// for the report and `summary.json`.
     pub table_limit_label: &'static str,
+    /// The one core that serves a partition key on each of its replicas,
+    /// where the store pins a key to a core (ScyllaDB's shard-per-core).
+    pub key_shard: Option<KeyShard>,
+}
+
+/// One core of each replica serves every operation on a partition key
+/// (ScyllaDB: "each shard ... owns a subset of the data"; a partition
+/// belongs to one shard), beside the node's other keys that hash to it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct KeyShard {
+    /// Replica operations per second one core serves.
+    pub ops_per_s: f64,
+    /// Cores (shards) per node.
+    pub shards_per_node: f64,
+    /// Nodes.
+    pub nodes: f64,
+    /// Replicas of every key.
+    pub replicas: f64,
+    /// Replicas a read contacts.
+    pub read_replicas: f64,
 }
 
 /// Load-based splitting of hot ranges (Bigtable): see [`StoreModel::load_split`].

@@ -1,12 +1,13 @@
 //! The checks of a store's per-key and table-level limits: `hot_key`
 //! (Firestore's ~1 sustained write/s per document), `table_throughput`
 //! (DynamoDB's provisioned or on-demand table capacity) and
-//! `monotonic_index` (Firestore's ~500 writes/s into a sequential index),
-//! judged from a table's [`KeyChecks`] at the busiest traffic.
+//! `monotonic_index` (Firestore's ~500 writes/s into a sequential index) and
+//! `hot_shard` (ScyllaDB's one core per partition key on each replica),
+//! judged from a table's [`KeyChecks`] on the checkpoint closest to them.
 
 use super::table::status_for;
 use crate::format::sig3;
-use crate::results::{KeyChecks, Status, TableResults, Verdict};
+use crate::results::{KeyChecks, ShardOps, Status, TableResults, Verdict};
 
 /// What the per-window simulation of side `side`'s constant cap found at
 /// the busiest traffic (the day the key checks judge), when some window
@@ -153,5 +154,45 @@ pub(super) fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> V
             },
         });
     }
+    if let Some(c) = &k.shard {
+        out.push(shard_verdict(t, c, headroom));
+    }
     out
+}
+
+/// `hot_shard`: the busiest partition key's core on each replica (ScyllaDB
+/// pins a partition to one shard, one core) against one core's operations.
+fn shard_verdict(t: &TableResults, c: &ShardOps, headroom: f64) -> Verdict {
+    let core = c.core_ops_per_s();
+    let within = headroom * c.limit_per_s;
+    let advice = if core > within && c.key_ops_per_s > 0.0 {
+        let room = within - c.others_ops_per_s;
+        if room > 0.0 {
+            format!(
+                "; spreading the key over {} write shards (or a finer key) brings its core within headroom {} × the limit (a read of the whole key then reads every shard)",
+                (c.key_ops_per_s / room * (1.0 - 1e-12)).ceil().max(2.0) as u64,
+                sig3(headroom)
+            )
+        } else {
+            "; the node's other keys alone fill the core: more nodes or cores, not a finer key, bring it within".to_string()
+        }
+    } else {
+        String::new()
+    };
+    Verdict {
+        check: "hot_shard".into(),
+        table: t.name.clone(),
+        status: status_for(core, c.limit_per_s, headroom),
+        detail: format!(
+            "the busiest partition key's core (one shard on each replica owns the key) takes {} replica ops/s in the busy period: the key's {} ({} writes/s on every replica + {} reads/s × {}/{} replicas) and ~{} of the node's other keys, vs ~{} ops/s per core (node_ops_per_s ÷ cores_per_node){advice}",
+            sig3(core),
+            sig3(c.key_ops_per_s),
+            sig3(c.key_writes_per_s),
+            sig3(c.key_reads_per_s),
+            c.read_replicas,
+            c.replicas,
+            sig3(c.others_ops_per_s),
+            sig3(c.limit_per_s)
+        ),
+    }
 }
