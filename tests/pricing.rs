@@ -423,3 +423,30 @@ set = { "simulation.trials" = 20 }
     let judged: f64 = base[col("throttled_fraction_mean")].parse().unwrap();
     assert!(judged < most, "{judged}");
 }
+
+/// The capacity table's busy period is the judged day's and its daily
+/// mean the first checkpoint's: where they differ, each cell says its day
+/// (helper-56 read day-365 busy units beside day-0 means as one row).
+/// orders-growth-checkpoints, judged on day 365: 1,000 puts/s of 2 KB,
+/// 2,000 WCU/s daily mean on day 0, × 1.08^(365/30) = 5,100 WCU/s busy on
+/// day 365.
+#[test]
+fn the_capacity_table_names_the_days_of_its_figures() {
+    let path = format!(
+        "{}/scenarios/orders-growth-checkpoints.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut s = keyheat::Scenario::from_path(&path).unwrap();
+    s.simulation.trials = 20;
+    let r = keyheat::engine::run(&s, &Default::default(), &|_| {}).unwrap();
+    assert_eq!(r.tables[0].day, 365.0);
+    let dir = tempfile::tempdir().unwrap();
+    keyheat::cli::write_outputs(&r, dir.path()).unwrap();
+    let md = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
+    let row = md
+        .lines()
+        .find(|l| l.starts_with("| orders |") && l.contains("(day 0)"))
+        .unwrap_or_else(|| panic!("no capacity row with days"));
+    assert!(row.contains("| 5,100 (day 365) |"), "{row}");
+    assert!(row.contains("| 2,000 (day 0) |"), "{row}");
+}

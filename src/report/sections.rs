@@ -224,12 +224,22 @@ pub(super) fn capacity(r: &RunResults) -> TextTable {
         .tables
         .iter()
         .map(|t| {
+            // The busy period is the judged day's, the daily mean the first
+            // checkpoint's: each says its day where they differ.
+            let mean_day = t.checkpoints.first().map_or(t.day, |c| c.day);
+            let on = |x: f64, day: f64| {
+                if mean_day == t.day {
+                    sig3(x)
+                } else {
+                    format!("{} (day {})", sig3(x), sig3(day))
+                }
+            };
             let mut row = vec![
                 t.name.clone(),
-                sig3(t.read_units_per_s),
-                sig3(t.write_units_per_s),
-                sig3(t.mean_read_units_per_s),
-                sig3(t.mean_write_units_per_s),
+                on(t.read_units_per_s, t.day),
+                on(t.write_units_per_s, t.day),
+                on(t.mean_read_units_per_s, mean_day),
+                on(t.mean_write_units_per_s, mean_day),
             ];
             if r.currency.is_some() {
                 row.push(t.monthly_cost.map_or("—".to_string(), money));
@@ -245,7 +255,7 @@ pub(super) fn capacity(r: &RunResults) -> TextTable {
 }
 
 /// The note above the per-pattern table.
-pub(super) const PATTERNS_NOTE: &str = "Each access pattern's share of its table (or index): busy-period requests per second (rate × peak factor, on the day the table's figures describe), the mean capacity units one request costs (fan-out × units per sub-request), units per second, and its share of the table's units of the same side (reads or writes). The monthly cost, when the scenario has [pricing], is the side's cost split by each pattern's share of that side's daily-mean units (provisioned capacity is attributed the same way). The same rows are in patterns.csv.";
+pub(super) const PATTERNS_NOTE: &str = "Each access pattern's share of its table (or index): busy-period requests per second (rate × peak factor, on the day the table's figures describe), the mean capacity units one request costs (fan-out × units per sub-request), units per second, and its share of the table's units of the same side (reads or writes). The monthly cost, when the scenario has [pricing], is the side's cost split by each pattern's share of that side's daily-mean units (provisioned capacity is attributed the same way; where one unit serves reads and writes alike at one price, the table's cost split by each pattern's share of all its daily-mean units). The same rows are in patterns.csv.";
 
 /// One row per access pattern of each table: requests, units per request,
 /// units per second, share of the side's units, cost and share of cost.
