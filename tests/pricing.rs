@@ -133,6 +133,18 @@ fn pricing_errors_name_the_key_and_the_fix() {
         e.contains("provisioned_read_units") && e.contains("read_capacity"),
         "{e}"
     );
+    // Cosmos DB's one RU/s pool is `throughput` (helper-56: the fix named
+    // read_capacity, which Cosmos DB refuses).
+    let cosmos = text("", "[pricing]\nread_unit_hour = 0.00008\n")
+        .replace("kind = \"dynamodb\"", "kind = \"cosmosdb\"");
+    let e = keyheat::Scenario::from_str_at(&cosmos, "p.toml")
+        .expect_err("no throughput to price")
+        .to_string();
+    assert!(
+        e.contains("`throughput`") && e.contains("add throughput = 10000"),
+        "{e}"
+    );
+    assert!(!e.contains("read_capacity"), "{e}");
     let e = error("", "[pricing]\nread_unit_per_million = -1\n");
     assert!(e.contains("≥ 0"), "{e}");
     let e = error("", "[pricing]\ncurrency = \"USD\"\n");

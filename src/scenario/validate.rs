@@ -3372,11 +3372,27 @@ fn pricing(root: &Section, store: &StoreConfig) -> Result<Option<Pricing>> {
             let pool = capacity == "read_capacity" && has_setting("throughput");
             if units.is_none() && !has_setting(capacity) && !pool {
                 let side = hour.trim_end_matches("_unit_hour");
+                // Cosmos DB provisions one RU/s pool, `throughput`: the
+                // read side's units, and no write side of its own.
+                let (capacity, fix) = match (store.kind, side) {
+                    (StoreKind::CosmosDb, "read") => (
+                        "throughput",
+                        "add throughput = 10000 (RU/s) to [store], or provisioned_read_units = 10000 to [pricing]".to_string(),
+                    ),
+                    (StoreKind::CosmosDb, _) => (
+                        "throughput",
+                        "remove write_unit_hour: the container's one RU/s pool (throughput) is priced by read_unit_hour".to_string(),
+                    ),
+                    _ => (
+                        capacity,
+                        format!("add provisioned_{side}_units = 1000 to [pricing] (or, on a store that provisions {side} capacity apart, {capacity} to [store])"),
+                    ),
+                };
                 return Err(f.error(
                     format!(
                         "`{hour}` prices provisioned units, but neither `provisioned_{side}_units` nor the store's `{capacity}` says how many"
                     ),
-                    format!("add provisioned_{side}_units = 1000 to [pricing] (or, on a store that provisions {side} capacity apart, {capacity} to [store])"),
+                    fix,
                 ));
             }
         }
