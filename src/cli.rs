@@ -774,7 +774,7 @@ fn check(scenario: &Path, trials: Option<u32>) -> Result<ExitCode> {
     );
     // Over a default budget, `run` refuses the design unless given more:
     // said here, where the design is otherwise ok (a warning, exit 0).
-    if let Err(e) = crate::engine::cost::check(&cost, &crate::engine::cost::Budget::default()) {
+    if let Err(e) = crate::engine::cost::check(&cost, &crate::engine::cost::Budget::default(), "") {
         let _ = writeln!(o, "warning: `keyheat run` refuses it as it is: {e}");
     }
     // Placeholders an import left (`# TODO …`): a warning, exit 0.

@@ -477,6 +477,11 @@ by = "user"
     assert_eq!(run.status.code(), Some(2));
     let err = String::from_utf8_lossy(&run.stderr);
     assert!(err.contains("estimated at 88.7 s of work"), "{err}");
+    // The refusal names the file, as every other exit-2 error does.
+    assert!(
+        err.contains(&format!("{}: this run is estimated", path.display())),
+        "{err}"
+    );
     assert!(
         err.contains("table `t`: ≈ 100,000 partitions × 1 stretch × 2,000 trials × 1 busy period"),
         "{err}"

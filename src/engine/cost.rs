@@ -211,16 +211,22 @@ fn share_cache(s: &Scenario, p: &crate::scenario::AccessPattern, sub: f64, parti
 /// the outputs being written).
 const FIXED_MEMORY_BYTES: f64 = 64.0 * 1_048_576.0;
 
-/// Refuses `estimate` when it is over `budget`: a usage error (exit 2) with
-/// the estimate, what drives it, and the settings that change it.
+/// Refuses `estimate` of the scenario file `source` (empty: none) when it
+/// is over `budget`: a usage error (exit 2) naming the file, with the
+/// estimate, what drives it, and the settings that change it.
 ///
 /// # Errors
 /// As described.
-pub fn check(estimate: &Estimate, budget: &Budget) -> Result<()> {
+pub fn check(estimate: &Estimate, budget: &Budget, source: &str) -> Result<()> {
     let gib = |b: f64| b / 1_073_741_824.0;
+    let file = if source.is_empty() {
+        String::new()
+    } else {
+        format!("{source}: ")
+    };
     if estimate.work_s > budget.max_work_s {
         return Err(Error::usage(format!(
-            "this run is estimated at {} s of work on one core (budget {} s): {}; fix: lower trials, checkpoints, partitions, the busy period's duration or its time buckets, or raise the budget with --max-work {}",
+            "{file}this run is estimated at {} s of work on one core (budget {} s): {}; fix: lower trials, checkpoints, partitions, the busy period's duration or its time buckets, or raise the budget with --max-work {}",
             crate::format::sig3(estimate.work_s),
             crate::format::sig3(budget.max_work_s),
             estimate.driver,
@@ -229,7 +235,7 @@ pub fn check(estimate: &Estimate, budget: &Budget) -> Result<()> {
     }
     if estimate.memory_bytes > budget.max_memory_bytes {
         return Err(Error::usage(format!(
-            "this run is estimated at {} GiB of memory (budget {} GiB): {}; fix: lower trials or partitions, or raise the budget with --max-memory {}",
+            "{file}this run is estimated at {} GiB of memory (budget {} GiB): {}; fix: lower trials or partitions, or raise the budget with --max-memory {}",
             crate::format::sig3(gib(estimate.memory_bytes)),
             crate::format::sig3(gib(budget.max_memory_bytes)),
             estimate.driver,

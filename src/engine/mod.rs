@@ -178,7 +178,11 @@ pub fn run_sharing(
     // Every design's store settings, then the run's estimated cost, before
     // anything is simulated.
     Model::for_scenario(scenario)?;
-    cost::check(&cost::estimate(scenario, options)?, &options.budget)?;
+    cost::check(
+        &cost::estimate(scenario, options)?,
+        &options.budget,
+        &scenario.source_path,
+    )?;
     // The base design keeps its tables' trials for the variants that leave
     // a table as it is (`reuse`).
     let mut reuse = reuse::Reuse::default();

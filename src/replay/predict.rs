@@ -72,6 +72,7 @@ pub fn predict(
     crate::engine::cost::check(
         &crate::engine::cost::estimate(&s, &options)?,
         &options.budget,
+        &s.source_path,
     )?;
     let trials = trial_outcomes(&s, &options)?;
     Ok(observed
