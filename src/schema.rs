@@ -137,7 +137,8 @@ fn pricing() -> Value {
             "read_unit_hour": price("Price per provisioned read unit per hour: cost = units × price × 730. Needs provisioned_read_units or the store's read_capacity."),
             "write_unit_hour": price("Price per provisioned write unit per hour. Needs provisioned_write_units or the store's write_capacity."),
             "provisioned_read_units": units("Provisioned read units per table, 0 or more (default: the store's read_capacity; Cosmos DB: its throughput, one RU/s pool priced on the read side)."),
-            "provisioned_write_units": units("Provisioned write units per table, 0 or more (default: the store's write_capacity).")
+            "provisioned_write_units": units("Provisioned write units per table, 0 or more (default: the store's write_capacity)."),
+            "storage_gb_month": price("Price per GB (10⁹ bytes) stored per month: each table's and global index's expected stored bytes at the horizon, added to its monthly cost.")
         }
     })
 }

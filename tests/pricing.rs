@@ -462,3 +462,52 @@ fn the_capacity_table_names_the_days_of_its_figures() {
     assert!(row.contains("| 5,100 (day 365) |"), "{row}");
     assert!(row.contains("| 2,000 (day 0) |"), "{row}");
 }
+
+/// `storage_gb_month` prices what a table stores at the horizon (helper-56:
+/// a 30-day TTL variant holding a tenth of the data cost the same as the
+/// design without). 10 puts/s of 1 KB (10³ B) for 30 days: 25,920,000
+/// items, 25.92 GB × 0.25 = 6.48 a month, with no throughput price; with
+/// a 1-day TTL, 864,000 items: 0.216.
+#[test]
+fn storage_is_priced_on_the_bytes_stored_at_the_horizon() {
+    let text = |ttl: &str| {
+        format!(
+            r#"
+schema_version = 1
+name = "storage-priced"
+[store]
+kind = "generic"
+[simulation]
+trials = 4
+duration = "1m"
+horizon = "30d"
+[[entity]]
+name = "device"
+count = 1000
+[[table]]
+name = "readings"
+partition_key = "D#{{device}}"
+sort_key = "{{time}}"
+item_size = "1KB"
+{ttl}
+[[access_pattern]]
+name = "write"
+table = "readings"
+operation = "put"
+rate = 10
+by = "device"
+[pricing]
+storage_gb_month = 0.25
+"#
+        )
+    };
+    let r = run(&text(""));
+    let t = &r.tables[0];
+    close(t.monthly_storage_cost.unwrap(), 6.48);
+    close(t.monthly_cost.unwrap(), 6.48);
+    let r = run(&text("ttl = \"1d\""));
+    close(r.tables[0].monthly_storage_cost.unwrap(), 0.216);
+    // Without a storage price, nothing is added.
+    let r = run(&text("").replace("storage_gb_month = 0.25", "read_unit_per_million = 0.25"));
+    assert_eq!(r.tables[0].monthly_storage_cost, None);
+}

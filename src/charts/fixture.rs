@@ -100,6 +100,7 @@ impl TableBuilder {
                 mean_read_units_per_s: 1234.5,
                 mean_write_units_per_s: 456.7,
                 monthly_cost: None,
+                monthly_storage_cost: None,
                 patterns: orders_patterns(),
                 partition_ranks: orders_ranks(partitions),
                 nodes: None,

@@ -567,6 +567,7 @@ fn table_results(
             .map(|s| s.mean_rate_per_s * tp.sub_requests(s) * s.severity.mean)
             .sum(),
         monthly_cost: None,
+        monthly_storage_cost: None,
         patterns: Vec::new(),
         partition_ranks,
         nodes,
@@ -954,7 +955,17 @@ pub fn set_monthly_costs(scenario: &Scenario, store: &dyn StoreModel, tables: &m
             (t.mean_read_units_per_s, billed_writes)
         };
         let sides = pricing.monthly_cost_sides(provisioned, read_units, write_units);
-        t.monthly_cost = pricing.monthly_cost(provisioned, read_units, write_units);
+        // Storage is billed on what the table holds: at the horizon's end,
+        // the most the horizon stores (with a TTL, its steady state).
+        let stored = t.growth.last().map_or(t.stored_bytes, |g| g.table_bytes);
+        t.monthly_storage_cost = pricing.monthly_storage_cost(stored);
+        t.monthly_cost = match (
+            pricing.monthly_cost(provisioned, read_units, write_units),
+            t.monthly_storage_cost,
+        ) {
+            (Some(units), Some(storage)) => Some(units + storage),
+            (units, storage) => units.or(storage),
+        };
         // Each pattern carries its side's cost by its share of that side's
         // daily-mean units (of all the table's, where one unit prices both).
         let side_units = if pooled {

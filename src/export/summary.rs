@@ -184,9 +184,14 @@ pub struct TableSummary<'a> {
     pub units_per_s: ReadWrite,
     /// Mean capacity units per second over a day (no peak factor), for cost.
     pub mean_units_per_s: ReadWrite,
-    /// Monthly cost (730 h) of the table's capacity units in `currency`;
+    /// Monthly cost (730 h) of the table's capacity units in `currency`,
+    /// and of its stored bytes when `[pricing]` sets `storage_gb_month`;
     /// `null` without `[pricing]`.
     pub monthly_cost: Option<f64>,
+    /// The stored bytes' part of `monthly_cost` (the horizon's expected
+    /// bytes × `storage_gb_month` ÷ 10⁹); absent without `storage_gb_month`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub monthly_storage_cost: Option<f64>,
     /// Per access pattern on the table (`patterns.csv`): `{pattern,
     /// operation, side, requests_per_s, fan_out, units_per_request,
     /// units_per_s, units_share, mean_requests_per_s, mean_units_per_s,
@@ -474,6 +479,7 @@ impl<'a> From<&'a TableResults> for TableSummary<'a> {
                 write: t.mean_write_units_per_s,
             },
             monthly_cost: t.monthly_cost,
+            monthly_storage_cost: t.monthly_storage_cost,
             patterns: &t.patterns,
             partition_read_limit_per_s: t.partition_read_limit_per_s,
             partition_write_limit_per_s: t.partition_write_limit_per_s,

@@ -423,8 +423,17 @@ fn capacity(r: &RunResults) -> Option<Block> {
     if r.tables.is_empty() {
         return None;
     }
+    let storage = r.tables.iter().any(|t| t.monthly_storage_cost.is_some());
     let mut blocks = vec![
-        note(sections::CAPACITY_NOTE),
+        note(if storage {
+            format!(
+                "{} {}",
+                sections::CAPACITY_NOTE,
+                sections::STORAGE_COST_NOTE
+            )
+        } else {
+            sections::CAPACITY_NOTE.to_string()
+        }),
         text_table("capacity", sections::capacity(r)),
     ];
     if let Some(nodes) = sections::nodes(r) {

@@ -662,6 +662,9 @@ pub(super) fn placement(r: &RunResults) -> TextTable {
 pub(super) const PLACEMENT_NOTE: &str = "The hottest keys (with their shard and bucket sub-keys) are placed one by one with the store's own placement function; the cold tail is placed as per-partition mass (mean share ÷ partitions, multinomial variance). The bound is the largest, over access patterns, Berry–Esseen bound on the error of the normal approximation to one partition's tail load; 0 means every key was placed one by one. Keys are counted per access pattern: a key that two patterns reach counts twice (2,000,000 keys that both a read and a write pattern reach count 4,000,000).";
 
 /// The note above the capacity table.
+/// The capacity note's sentence where `[pricing]` prices storage.
+pub(super) const STORAGE_COST_NOTE: &str = "It includes the stored data, the table's expected bytes at the horizon ÷ 10⁹ × storage_gb_month (summary.json: monthly_storage_cost).";
+
 pub(super) const CAPACITY_NOTE: &str = "Capacity units consumed per second, fan-out included: in the busy period (rates × peak factor, mean over trials) and over a day (mean rates, no peak factor; the basis of on-demand cost). A monthly cost (730 h), when the scenario has [pricing], is per side provisioned units × hourly price × 730, or daily-mean units/s × 730 × 3600 ÷ 10⁶ × price per million.";
 
 /// The key figures: one row per figure, one column per table (plain text;

@@ -271,6 +271,10 @@ pub struct TableResults {
     /// [`RunResults::currency`], from the scenario's `[pricing]` (see
     /// [`crate::scenario::Pricing::monthly_cost`]); `None` without pricing.
     pub monthly_cost: Option<f64>,
+    /// The part of [`TableResults::monthly_cost`] that prices its stored
+    /// bytes at the horizon (`storage_gb_month`); `None` without that
+    /// price.
+    pub monthly_storage_cost: Option<f64>,
     /// Per access pattern on this table (for an index: the patterns that
     /// read it and the index writes of the table's writes), in scenario
     /// order: its requests, units and share of the table's units and cost.

@@ -733,9 +733,18 @@ pub struct Pricing {
     pub provisioned_read_units: Option<f64>,
     /// Provisioned write units per table (default: the store's `write_capacity`).
     pub provisioned_write_units: Option<f64>,
+    /// Price per GB (10⁹ bytes) stored per month: each table's and global
+    /// index's expected stored bytes at the horizon.
+    pub storage_gb_month: Option<f64>,
 }
 
 impl Pricing {
+    /// Monthly cost of storing `bytes` (`storage_gb_month` per 10⁹ bytes),
+    /// `None` without a storage price.
+    pub fn monthly_storage_cost(&self, bytes: f64) -> Option<f64> {
+        self.storage_gb_month.map(|p| bytes.max(0.0) / 1e9 * p)
+    }
+
     /// Monthly cost ([`HOURS_PER_MONTH`] hours) of one table whose daily-mean
     /// consumption is `mean_read_units_per_s` / `mean_write_units_per_s`;
     /// `provisioned` is the read and write capacity the store provisions
@@ -748,7 +757,8 @@ impl Pricing {
     /// use keyheat::scenario::Pricing;
     /// let p = Pricing { currency: "USD".into(), read_unit_per_million: Some(0.25),
     ///     write_unit_per_million: Some(1.25), read_unit_hour: None, write_unit_hour: None,
-    ///     provisioned_read_units: None, provisioned_write_units: None };
+    ///     provisioned_read_units: None, provisioned_write_units: None,
+    ///     storage_gb_month: None };
     /// // 100 RCU/s: 262.8 M units a month × 0.25; 10 WCU/s: 26.28 M × 1.25.
     /// let cost = p.monthly_cost([None, None], 100.0, 10.0).unwrap();
     /// assert!((cost - (65.7 + 32.85)).abs() < 1e-9);
@@ -772,7 +782,8 @@ impl Pricing {
     /// use keyheat::scenario::Pricing;
     /// let p = Pricing { currency: "USD".into(), read_unit_per_million: Some(0.25),
     ///     write_unit_per_million: None, read_unit_hour: None, write_unit_hour: None,
-    ///     provisioned_read_units: None, provisioned_write_units: None };
+    ///     provisioned_read_units: None, provisioned_write_units: None,
+    ///     storage_gb_month: None };
     /// let [r, w] = p.monthly_cost_sides([None, None], 100.0, 10.0);
     /// assert!((r.unwrap() - 65.7).abs() < 1e-9 && w.is_none());
     /// ```

@@ -134,6 +134,7 @@ pub(crate) const PRICING_KEYS: &[&str] = &[
     "write_unit_hour",
     "provisioned_read_units",
     "provisioned_write_units",
+    "storage_gb_month",
 ];
 
 const OPERATIONS: &[(&str, Operation)] = &[
@@ -3292,6 +3293,7 @@ fn pricing(root: &Section, store: &StoreConfig) -> Result<Option<Pricing>> {
             "read_unit_hour" => "0.00013",
             "write_unit_hour" => "0.00065",
             "provisioned_read_units" => "1000",
+            "storage_gb_month" => "0.25",
             _ => "200",
         };
         let example = format!("{name} = {value}");
@@ -3339,17 +3341,19 @@ fn pricing(root: &Section, store: &StoreConfig) -> Result<Option<Pricing>> {
         // priced on the read side; the ranges table's 0 – 10⁹).
         provisioned_read_units: number("provisioned_read_units", false)?,
         provisioned_write_units: number("provisioned_write_units", false)?,
+        storage_gb_month: number("storage_gb_month", false)?,
     };
     if pricing.read_unit_per_million.is_none()
         && pricing.write_unit_per_million.is_none()
         && pricing.read_unit_hour.is_none()
         && pricing.write_unit_hour.is_none()
+        && pricing.storage_gb_month.is_none()
     {
         return Err(section.src.error(
             &section.span,
             "pricing".to_string(),
             "[pricing] sets no price".to_string(),
-            "add read_unit_per_million / write_unit_per_million (on demand) or read_unit_hour / write_unit_hour (provisioned)".to_string(),
+            "add read_unit_per_million / write_unit_per_million (on demand), read_unit_hour / write_unit_hour (provisioned) or storage_gb_month".to_string(),
         ));
     }
     // Set at all: one that is not a number is the store's error to name
