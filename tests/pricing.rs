@@ -507,6 +507,20 @@ storage_gb_month = 0.25
     close(t.monthly_cost.unwrap(), 6.48);
     let r = run(&text("ttl = \"1d\""));
     close(r.tables[0].monthly_storage_cost.unwrap(), 0.216);
+    // Both pass: the recommendation keeps the base design and names the
+    // cheaper passing variant, 0.216 / 6.48 = 0.0333 × its cost.
+    let r = run(&format!(
+        "{}\n[[variant]]\nname = \"ttl\"\nset = {{ \"table.readings.ttl\" = \"1d\" }}\n",
+        text("")
+    ));
+    let rec = r.recommendation.as_ref().expect("a recommendation");
+    assert_eq!(rec.variant, "base");
+    assert!(
+        rec.reason.contains("variant ttl also passes and costs")
+            && rec.reason.contains("0.0333× the base design's 6.48 USD"),
+        "{}",
+        rec.reason
+    );
     // Without a storage price, nothing is added.
     let r = run(&text("").replace("storage_gb_month = 0.25", "read_unit_per_million = 0.25"));
     assert_eq!(r.tables[0].monthly_storage_cost, None);

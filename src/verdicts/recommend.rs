@@ -142,6 +142,40 @@ fn cost_against_base(ours: Option<&(f64, String)>, base: Option<&(f64, String)>)
     }
 }
 
+/// Where the base design passes, the cheapest variant that passes too and
+/// costs less (one currency): a TTL that halves the bill is worth a line
+/// beside "no change needed".
+fn cheaper_passing(
+    variants: &[VariantResults],
+    changes: &[Change],
+    base: Option<&(f64, String)>,
+) -> String {
+    let Some((b, cur)) = base else {
+        return String::new();
+    };
+    let cheapest = variants
+        .iter()
+        .zip(changes)
+        .filter(|(v, _)| passes(&v.verdicts))
+        .filter_map(|(v, c)| {
+            c.cost
+                .as_ref()
+                .filter(|(x, vc)| vc == cur && x < b)
+                .map(|(x, _)| (v, *x))
+        })
+        .min_by(|a, b| a.1.total_cmp(&b.1));
+    match cheapest {
+        Some((v, c)) => format!(
+            "; variant {} also passes and costs {} {cur} a month, {}× the base design's {} {cur}",
+            v.name,
+            money(c),
+            sig3(c / b),
+            money(*b)
+        ),
+        None => String::new(),
+    }
+}
+
 /// The recommendation: the base design when it passes every simulated
 /// check, else the passing variant with the smallest change ([`Change`]:
 /// fewest shards, then widest buckets), among equal changes the cheapest
@@ -170,7 +204,8 @@ pub(super) fn recommend(
             variant: "base".into(),
             set: Default::default(),
             reason: format!(
-                "the base design already passes every simulated check; no change needed{still}"
+                "the base design already passes every simulated check; no change needed{still}{}",
+                cheaper_passing(variants, changes, base_cost.as_ref())
             ),
         };
     }
