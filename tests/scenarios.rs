@@ -555,3 +555,34 @@ fn sensor_bucket_sweep_recommends_the_widest_bucket_under_the_ceiling() {
     let one = r.variants.iter().find(|v| v.name == "bucket=1d").unwrap();
     assert_eq!(one.tables[0].fan_out, 7);
 }
+
+/// README's "Your own design in five minutes" scenario runs as printed and
+/// says what the README says of it: 8 partitions (on demand, 2 × (6,000 /
+/// 3,000 + 2,000 / 1,000)), 3,000 of the new table's 4,000 WCU/s asked,
+/// the hottest partition's p95 under the 0.8 headroom, and the 90-day TTL
+/// variant passing at 0.40 × the cost.
+#[test]
+fn the_readme_quick_start_runs_as_it_reads() {
+    let readme =
+        std::fs::read_to_string(format!("{}/README.md", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let at = readme
+        .find("## Your own design in five minutes")
+        .expect("the section");
+    let from = readme[at..].find("```toml\n").expect("its TOML") + at + "```toml\n".len();
+    let to = readme[from..].find("```").unwrap() + from;
+    let r = crate::util::run(&readme[from..to]);
+    let t = &r.tables[0];
+    assert_eq!(t.partitions, 8);
+    assert_eq!(t.key_checks.table_units_per_s[1], 3000.0);
+    assert_eq!(t.key_checks.table_limits_per_s[1], Some(4000.0));
+    assert!(t.peak_utilization.p95 < 0.8, "{:?}", t.peak_utilization);
+    let rec = r.recommendation.as_ref().unwrap();
+    assert_eq!(rec.variant, "base");
+    assert!(
+        rec.reason.contains("variant ttl-90d also passes"),
+        "{}",
+        rec.reason
+    );
+    let ratio = r.variants[0].tables[0].monthly_cost.unwrap() / t.monthly_cost.unwrap();
+    assert!((ratio - 0.40).abs() < 0.01, "{ratio}");
+}
