@@ -428,6 +428,35 @@ by = "feed"
         .expect("hot_shard");
     assert_eq!(v.status.as_str(), "fail", "{}", v.detail);
     assert!(v.detail.contains("18,100 replica ops/s"), "{}", v.detail);
+    assert!(
+        v.detail
+            .contains("spreading the key's writes over 2 write shards"),
+        "{}",
+        v.detail
+    );
+    // A key hot from its reads: write shards would not spread them (each
+    // read reads every shard), so the advice is a cache, not shards
+    // (helper-57 followed '2 write shards' and the core went 10,100 →
+    // 15,100). 20,000 gets/s and 2,000 puts/s, 90% on one feed: reads
+    // 18,000 × 2 / 3 = 12,000 + writes 1,800 on its core.
+    let reads = text("scylladb").replace(
+        "rate = 20000\nby = \"feed\"",
+        "rate = 2000\nby = \"feed\"\n[[access_pattern]]\nname = \"read feed\"\ntable = \"events\"\noperation = \"get\"\nrate = 20000\nby = \"feed\"",
+    );
+    let r = crate::util::run(&reads);
+    let c = r.tables[0].key_checks.shard.as_ref().unwrap();
+    assert!((c.key_ops_per_s - 13_800.0).abs() < 1e-6, "{c:?}");
+    let v = r.verdicts.iter().find(|v| v.check == "hot_shard").unwrap();
+    assert!(
+        v.detail.contains("write shards do not spread them"),
+        "{}",
+        v.detail
+    );
+    assert!(
+        !v.detail.contains("spreading the key's writes"),
+        "{}",
+        v.detail
+    );
     let r = crate::util::run(&text("cassandra"));
     assert!(r.tables[0].key_checks.shard.is_none());
     assert!(r.verdicts.iter().all(|v| v.check != "hot_shard"));

@@ -165,16 +165,33 @@ pub(super) fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> V
 fn shard_verdict(t: &TableResults, c: &ShardOps, headroom: f64) -> Verdict {
     let core = c.core_ops_per_s();
     let within = headroom * c.limit_per_s;
+    // Write shards spread the key's writes only: a read of the whole key
+    // reads every shard, so each shard's core still serves all its reads
+    // (and N shards multiply the cluster's reads of it).
+    let reads = c.key_ops_per_s - c.key_writes_per_s;
     let advice = if core > within && c.key_ops_per_s > 0.0 {
-        let room = within - c.others_ops_per_s;
-        if room > 0.0 {
+        let room = within - c.others_ops_per_s - reads;
+        if c.others_ops_per_s >= within {
+            "; the node's other keys alone fill the core: more nodes or cores, not a finer key, bring it within".to_string()
+        } else if room > 0.0 && c.key_writes_per_s > 0.0 {
+            let stay = if reads > 0.0 {
+                format!(
+                    " (its reads, which read every shard, stay {} ops/s on each shard's core)",
+                    sig3(reads)
+                )
+            } else {
+                String::new()
+            };
             format!(
-                "; spreading the key over {} write shards (or a finer key) brings its core within headroom {} × the limit (a read of the whole key then reads every shard)",
-                (c.key_ops_per_s / room * (1.0 - 1e-12)).ceil().max(2.0) as u64,
+                "; spreading the key's writes over {} write shards brings its core within headroom {} × the limit{stay}",
+                (c.key_writes_per_s / room * (1.0 - 1e-12)).ceil().max(2.0) as u64,
                 sig3(headroom)
             )
         } else {
-            "; the node's other keys alone fill the core: more nodes or cores, not a finer key, bring it within".to_string()
+            format!(
+                "; the key's reads ({} replica ops/s) with the node's other keys fill its core: write shards do not spread them (a read of the key reads every shard, so shards multiply its reads); a cache for its reads (`cache`), a lower `consistency_read`, or a finer key that splits what the reads ask for brings it within",
+                sig3(reads)
+            )
         }
     } else {
         String::new()
