@@ -145,6 +145,22 @@ fn pricing_errors_name_the_key_and_the_fix() {
         "{e}"
     );
     assert!(!e.contains("read_capacity"), "{e}");
+    // On demand bills each request: an hourly price is refused (helper-57:
+    // 492.75 USD of requests priced as 1,000 provisioned units, 94.90).
+    let e = error(
+        "mode = \"on_demand\"\nread_capacity = 1000",
+        "[pricing]\nread_unit_hour = 0.00013\n",
+    );
+    assert!(
+        e.contains("mode = \"on_demand\" provisions none")
+            && e.contains("read_unit_per_million = 0.125"),
+        "{e}"
+    );
+    let e = error(
+        "mode = \"on_demand\"",
+        "[pricing]\nwrite_unit_per_million = 0.625\nwrite_unit_hour = 0.00065\n",
+    );
+    assert!(e.contains("remove write_unit_hour"), "{e}");
     let e = error("", "[pricing]\nread_unit_per_million = -1\n");
     assert!(e.contains("≥ 0"), "{e}");
     let e = error("", "[pricing]\ncurrency = \"USD\"\n");
@@ -524,4 +540,26 @@ storage_gb_month = 0.25
     // Without a storage price, nothing is added.
     let r = run(&text("").replace("storage_gb_month = 0.25", "read_unit_per_million = 0.25"));
     assert_eq!(r.tables[0].monthly_storage_cost, None);
+}
+
+/// Provisioned capacity beside `mode = "on_demand"` is not used: each is
+/// warned with its line and what counts instead (helper-57 saw nothing).
+#[test]
+fn on_demand_capacity_settings_are_warned_as_unused() {
+    let s = scenario(&text("mode = \"on_demand\"\nwrite_capacity = 500", ""));
+    let w: Vec<&keyheat::scenario::Warning> = s
+        .warnings
+        .iter()
+        .filter(|w| w.key == "store.write_capacity")
+        .collect();
+    assert_eq!(w.len(), 1, "{:?}", s.warnings);
+    assert!(
+        w[0].message.contains("not used with mode = \"on_demand\""),
+        "{}",
+        w[0].message
+    );
+    assert_eq!(w[0].line, 7);
+    assert!(scenario(&text("write_capacity = 500", ""))
+        .warnings
+        .is_empty());
 }

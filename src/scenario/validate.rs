@@ -183,6 +183,7 @@ pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
     literal_brace_warnings(&root, &entities, &mut warnings)?;
     key_path_warnings(&root, &entities, &mut warnings)?;
     bare_growth_warnings(&root, &mut warnings)?;
+    on_demand_capacity_warnings(&root, &store, &mut warnings);
     let ordered = store.orders_keys();
     // An error past here carries the warnings so far as notes: a bucket
     // written as `1` (one second) fails on the fan-out it makes, whose
@@ -2296,6 +2297,37 @@ fn short_horizon_warnings(
     Ok(())
 }
 
+/// Warnings for DynamoDB provisioned capacity beside `mode = "on_demand"`:
+/// the table serves twice its previous peak, not `read_capacity` (helper-57
+/// set both, and saw nothing say which one counts).
+fn on_demand_capacity_warnings(root: &Section, store: &StoreConfig, warnings: &mut Vec<Warning>) {
+    let on_demand =
+        matches!(store.settings.get("mode"), Some(SettingValue::Text(m)) if m == "on_demand");
+    if store.kind != StoreKind::DynamoDb || !on_demand {
+        return;
+    }
+    for (setting, peak) in [
+        ("read_capacity", "previous_peak_read"),
+        ("write_capacity", "previous_peak_write"),
+    ] {
+        let Some(at) = store.positions.get(setting) else {
+            continue;
+        };
+        warnings.push(Warning {
+            path: root.src.path.to_string(),
+            line: at.value.0,
+            column: at.value.1,
+            key: format!("store.{setting}"),
+            message: format!(
+                "{setting} is provisioned capacity, not used with mode = \"on_demand\": the table serves 2 × the previous peak ({peak}) and bills each request"
+            ),
+            fix: format!(
+                "remove {setting} (or set {peak} to the traffic the table has served), or remove mode = \"on_demand\" to provision it"
+            ),
+        });
+    }
+}
+
 /// Warnings for checkpoints after the horizon: sizes, breaches and node
 /// storage are projected only to the horizon, while such a busy period runs
 /// later, so the checks would judge different days without a word (a new
@@ -3275,6 +3307,36 @@ fn checks(root: &Section) -> Result<Checks> {
 /// `[pricing]`: unit prices (each ≥ 0), provisioned units (≥ 0) and the
 /// currency. At least one price is required; an hourly price needs its
 /// provisioned units, here or as the store's `read_capacity` / `write_capacity`.
+/// On demand, DynamoDB bills each request: an hourly price in `[pricing]`
+/// (`section`) would price capacity the table does not provision
+/// (helper-57: 492.75 USD of requests priced as 1,000 provisioned units,
+/// 94.90), and is refused.
+fn on_demand_hourly_prices(section: &Section, store: &StoreConfig) -> Result<()> {
+    let on_demand =
+        matches!(store.settings.get("mode"), Some(SettingValue::Text(m)) if m == "on_demand");
+    if store.kind == StoreKind::DynamoDb && on_demand {
+        for (hour, million, example) in [
+            ("read_unit_hour", "read_unit_per_million", "0.125"),
+            ("write_unit_hour", "write_unit_per_million", "0.625"),
+        ] {
+            if let Some(f) = section.get(hour) {
+                let fix = if section.get(million).is_some() {
+                    format!("remove {hour}: {million} already prices the on-demand requests")
+                } else {
+                    format!("write {million} = {example} (the on-demand price per million request units) instead, or remove mode = \"on_demand\" from [store]")
+                };
+                return Err(f.error(
+                    format!(
+                        "`{hour}` prices provisioned capacity by the hour, but [store] mode = \"on_demand\" provisions none and bills each request"
+                    ),
+                    fix,
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 fn pricing(root: &Section, store: &StoreConfig) -> Result<Option<Pricing>> {
     let example = "[pricing]\nread_unit_per_million = 0.25\nwrite_unit_per_million = 1.25";
     let Some(mut section) = root.subsection("pricing", example)? else {
@@ -3356,6 +3418,7 @@ fn pricing(root: &Section, store: &StoreConfig) -> Result<Option<Pricing>> {
             "add read_unit_per_million / write_unit_per_million (on demand), read_unit_hour / write_unit_hour (provisioned) or storage_gb_month".to_string(),
         ));
     }
+    on_demand_hourly_prices(&section, store)?;
     // Set at all: one that is not a number is the store's error to name
     // (`write_capacity = "8000 WCU"`: expected a number), not a price's.
     let has_setting = |name: &str| store.settings.contains_key(name);
