@@ -958,7 +958,7 @@ fn simulate(s: &Scenario, options: &Options, quiet: bool) -> Result<RunResults> 
             } => {
                 bar.set_message(format!(
                     "{design}, day {}: {trials} trials",
-                    crate::format::sig3(day)
+                    crate::format::day(day)
                 ));
                 // Checkpoints the engine adds (a breach day, the horizon's
                 // layout) are not known up front: the bar grows by a whole

@@ -28,6 +28,27 @@ pub fn span_of_days(d: f64) -> String {
     }
 }
 
+/// A checkpoint's day: whole days as they are, tenths to a tenth (the
+/// breach days the engine adds are rounded so: day 180.2 is not shown as a
+/// second 180), others to 3 significant digits (`"1h"` is day 0.0417).
+///
+/// ```
+/// use keyheat::format::day;
+/// assert_eq!(day(90.0), "90");
+/// assert_eq!(day(4.7), "4.7");
+/// assert_eq!(day(1.0 / 24.0), "0.0417");
+/// ```
+pub fn day(d: f64) -> String {
+    let tenths = d * 10.0;
+    if d.fract() == 0.0 {
+        whole(d)
+    } else if (tenths - tenths.round()).abs() < 1e-9 {
+        format!("{d:.1}")
+    } else {
+        sig3(d)
+    }
+}
+
 /// Three significant figures; values of 1000 and more are rounded to three
 /// significant figures and written as integers with thousands separators;
 /// very small values use scientific notation. Non-finite values read `n/a`,

@@ -211,10 +211,10 @@ fn busiest_table(r: &RunResults) -> Vec<Inline> {
     // table limit) is named with its day, and the judged day's figures with theirs.
     let (at, later) = match t.more_throttled_day() {
         Some(c) => (
-            format!(", day {}", sig3(t.day)),
+            format!(", day {}", crate::format::day(t.day)),
             format!(
                 "; on day {} (traffic × {}) it throttles {}",
-                sig3(c.day),
+                crate::format::day(c.day),
                 sig3(c.traffic_factor),
                 percent(c.throttled_fraction.mean)
             ),
@@ -237,7 +237,7 @@ fn busiest_table(r: &RunResults) -> Vec<Inline> {
     // `hot_node` judges, on its own worst day).
     if let Some(n) = sections::cluster(r) {
         let at = if n.day > 0.0 {
-            format!(", day {}", sig3(n.day))
+            format!(", day {}", crate::format::day(n.day))
         } else {
             String::new()
         };

@@ -2,7 +2,7 @@
 //! nodes and placement" sections, as plain-text tables and sentences, and
 //! the verdict and variant helpers the section builder (`build.rs`) uses.
 
-use crate::format::{axis, bytes, count, money, percent, sig3, span_of_days, whole};
+use crate::format::{axis, bytes, count, day, money, percent, sig3, span_of_days, whole};
 use crate::results::{
     Breach, Proportion, Recommendation, RunResults, Stat, Status, TableLimitResults, TableResults,
     Verdict,
@@ -25,20 +25,6 @@ pub(super) fn has_horizon_figures(t: &TableResults) -> bool {
         || partition_growth(t).is_some()
         || t.widest_safe_bucket_days.is_some()
         || t.widest_safe_item_bucket_days.is_some()
-}
-
-/// A checkpoint's day: whole days as they are, tenths to a tenth (the
-/// breach days the engine adds are rounded so: day 180.2 is not shown as a
-/// second 180), others to 3 significant digits (`"1h"` is day 0.0417).
-pub(super) fn day(d: f64) -> String {
-    let tenths = d * 10.0;
-    if d.fract() == 0.0 {
-        whole(d)
-    } else if (tenths - tenths.round()).abs() < 1e-9 {
-        format!("{d:.1}")
-    } else {
-        sig3(d)
-    }
 }
 
 /// The busy period at each checkpoint day (only with more than one checkpoint).
@@ -231,7 +217,7 @@ pub(super) fn capacity(r: &RunResults) -> TextTable {
                 if mean_day == t.day {
                     sig3(x)
                 } else {
-                    format!("{} (day {})", sig3(x), sig3(day))
+                    format!("{} (day {})", sig3(x), crate::format::day(day))
                 }
             };
             let mut row = vec![
@@ -577,7 +563,7 @@ fn table_limit_days(t: &TableResults) -> Vec<(String, &TableLimitResults)> {
             .iter()
             .filter_map(|c| {
                 let l = c.table_limit.as_ref()?;
-                Some((format!("{}, day {}", t.name, sig3(c.day)), l))
+                Some((format!("{}, day {}", t.name, day(c.day)), l))
             })
             .collect()
     } else {

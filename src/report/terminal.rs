@@ -125,7 +125,7 @@ pub fn throttled_cell(t: &TableResults) -> String {
         Some(c) => format!(
             "{} (day {})",
             percent(c.throttled_fraction.mean),
-            sig3(c.day)
+            crate::format::day(c.day)
         ),
         None => percent(t.throttled_fraction.mean),
     }

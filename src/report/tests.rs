@@ -724,7 +724,7 @@ fn user_text_is_escaped_alike_and_code_spans_stay_literal() {
 
 #[test]
 fn checkpoint_days_keep_their_tenths() {
-    use super::sections::day;
+    use crate::format::day;
     // Whole days with separators, an added breach day to its tenth (not a
     // second "180"), a day of hours to 3 significant digits.
     assert_eq!(day(180.0), "180");

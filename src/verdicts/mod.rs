@@ -189,7 +189,7 @@ fn design(scenario: &Scenario, store: &dyn StoreModel, tables: &[TableResults]) 
             k.detail = format!(
                 "{} (day {}, traffic × {})",
                 k.detail,
-                crate::format::sig3(day),
+                crate::format::day(day),
                 crate::format::sig3(factor)
             );
         }

@@ -252,7 +252,7 @@ fn hot_node(n: &NodeResults, node_limits: &[String], headroom: f64) -> Verdict {
     let at = if n.day > 0.0 {
         format!(
             " at day {} (traffic × {})",
-            sig3(n.day),
+            crate::format::day(n.day),
             sig3(n.traffic_factor)
         )
     } else {
@@ -291,7 +291,7 @@ fn hot_partition(t: &TableResults, headroom: f64, ru: &str, wu: &str, per_node: 
     let at = if t.day > 0.0 {
         format!(
             " at day {} (traffic × {}{})",
-            sig3(t.day),
+            crate::format::day(t.day),
             sig3(t.traffic_factor),
             if partitions == day0_partitions {
                 String::new()
@@ -358,10 +358,10 @@ fn hot_partition(t: &TableResults, headroom: f64, ru: &str, wu: &str, per_node: 
         Some(c) => format!(
             "{} of requested units throttled (mean, day {}{}; {} at day {}, traffic × {})",
             crate::format::percent(thr.mean),
-            sig3(t.day),
+            crate::format::day(t.day),
             throttled_sides(t),
             crate::format::percent(c.throttled_fraction.mean),
-            sig3(c.day),
+            crate::format::day(c.day),
             sig3(c.traffic_factor)
         ),
         None => format!(
