@@ -521,6 +521,16 @@ storage_gb_month = 0.25
     let t = &r.tables[0];
     close(t.monthly_storage_cost.unwrap(), 6.48);
     close(t.monthly_cost.unwrap(), 6.48);
+    // The per-pattern table carries the storage row, so the shares add up.
+    let dir = tempfile::tempdir().unwrap();
+    keyheat::cli::write_outputs(&r, dir.path()).unwrap();
+    let md = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
+    assert!(
+        md.contains(
+            "| readings | (stored data at the horizon) | storage | — | — | — | — | 6.48 | 100% |"
+        ),
+        "{md}"
+    );
     let r = run(&text("ttl = \"1d\""));
     close(r.tables[0].monthly_storage_cost.unwrap(), 0.216);
     // Both pass: the recommendation keeps the base design and names the

@@ -265,11 +265,9 @@ pub(super) fn patterns(r: &RunResults) -> Option<TextTable> {
         head.push(format!("monthly cost ({c})"));
         head.push("share of the table's cost".to_string());
     }
-    let rows = r
-        .tables
-        .iter()
-        .flat_map(|t| t.patterns.iter().map(move |p| (t, p)))
-        .map(|(t, p)| {
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    for t in &r.tables {
+        rows.extend(t.patterns.iter().map(|p| {
             let unit = if p.side == "write" {
                 &r.store.write_unit
             } else {
@@ -289,8 +287,25 @@ pub(super) fn patterns(r: &RunResults) -> Option<TextTable> {
                 row.push(p.cost_share.map_or("—".to_string(), percent));
             }
             row
-        })
-        .collect();
+        }));
+        // The stored data's part of the cost (storage_gb_month), so the
+        // shares add up to the table's.
+        if let (Some(storage), Some(total)) = (t.monthly_storage_cost, t.monthly_cost) {
+            let share = if total > 0.0 { storage / total } else { 0.0 };
+            let dash = || "—".to_string();
+            rows.push(vec![
+                t.name.clone(),
+                "(stored data at the horizon)".to_string(),
+                "storage".to_string(),
+                dash(),
+                dash(),
+                dash(),
+                dash(),
+                money(storage),
+                percent(share),
+            ]);
+        }
+    }
     Some(TextTable {
         right: (0..head.len()).map(|i| i > 2).collect(),
         head,
