@@ -283,17 +283,31 @@ fn verdicts(r: &RunResults) -> Block {
             vec![paragraph("No checks were run.")],
         );
     }
+    // A pass with nothing to judge (no such limit on this store) says so,
+    // as the summary above counts it apart.
+    let idle = |v: &Verdict| {
+        v.status == Status::Pass
+            && r.tables
+                .iter()
+                .any(|t| t.name == v.table && !t.check_applies(&v.check))
+    };
     let rows = r
         .verdicts
         .iter()
-        .map(|v| Row {
-            tone: Some(Tone::Status(v.status)),
-            cells: vec![
-                vec![code(&v.check)],
-                vec![text(&v.table)],
-                vec![Inline::Status(v.status)],
-                vec![text(&v.detail)],
-            ],
+        .map(|v| {
+            let mut status = vec![Inline::Status(v.status)];
+            if idle(v) {
+                status.push(text(" (does not apply)"));
+            }
+            Row {
+                tone: Some(Tone::Status(v.status)),
+                cells: vec![
+                    vec![code(&v.check)],
+                    vec![text(&v.table)],
+                    status,
+                    vec![text(&v.detail)],
+                ],
+            }
         })
         .collect();
     section(
