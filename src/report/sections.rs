@@ -77,9 +77,26 @@ pub(super) fn checkpoint_sentence(t: &TableResults, headroom: f64) -> Option<Str
             .find(|c| c.peak_utilization.p95 > x)
             .map(|c| c.day)
     };
+    // A table within its own limits may still fail by its global indexes'
+    // back-pressure (helper-58 read "stays within the headroom" beside a
+    // failing hot_partition).
+    let pressed: Vec<&str> = t
+        .back_pressure
+        .iter()
+        .filter(|b| b.write_peak_utilization.p95 > headroom)
+        .map(|b| b.index.as_str())
+        .collect();
+    let own = if pressed.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " on its own partitions; the writes it sends {} wait on that index's hotter partitions (back-pressure: the hot_partition verdict judges both)",
+            pressed.join(", ")
+        )
+    };
     Some(match (first_over(headroom), first_over(1.0)) {
         (None, _) => format!(
-            "The p95 peak utilization stays within the headroom {} through day {}.",
+            "The p95 peak utilization stays within the headroom {} through day {}{own}.",
             axis(headroom),
             day(last.day)
         ),
@@ -664,7 +681,7 @@ pub(super) const PLACEMENT_NOTE: &str = "The hottest keys (with their shard and 
 
 /// The note above the capacity table.
 /// The capacity note's sentence where `[pricing]` prices storage.
-pub(super) const STORAGE_COST_NOTE: &str = "It includes the stored data, the table's expected bytes at the horizon ÷ 10⁹ × storage_gb_month (summary.json: monthly_storage_cost).";
+pub(super) const STORAGE_COST_NOTE: &str = "It includes the stored data, the table's expected bytes at the horizon ÷ 10⁹ × storage_gb_month (summary.json: monthly_storage_cost), beside the units' daily means on the first checkpoint's day: with growth, no single month's bill (the first month stores less, the horizon's month asks more).";
 
 pub(super) const CAPACITY_NOTE: &str = "Capacity units consumed per second, fan-out included: in the busy period (rates × peak factor, mean over trials) and over a day (mean rates, no peak factor; the basis of on-demand cost). A monthly cost (730 h), when the scenario has [pricing], is per side provisioned units × hourly price × 730, or daily-mean units/s × 730 × 3600 ÷ 10⁶ × price per million.";
 
