@@ -547,6 +547,10 @@ storage_gb_month = 0.25
         "{}",
         rec.reason
     );
+    // DynamoDB bills 100 B per item beyond it (helper-58: 16.7% low at
+    // 600 B items): 25,920,000 items × 1,100 B = 28.512 GB × 0.25 = 7.128.
+    let r = run(&text("").replace("kind = \"generic\"", "kind = \"dynamodb\""));
+    close(r.tables[0].monthly_storage_cost.unwrap(), 7.128);
     // Without a storage price, nothing is added.
     let r = run(&text("").replace("storage_gb_month = 0.25", "read_unit_per_million = 0.25"));
     assert_eq!(r.tables[0].monthly_storage_cost, None);

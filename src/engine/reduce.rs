@@ -958,7 +958,16 @@ pub fn set_monthly_costs(scenario: &Scenario, store: &dyn StoreModel, tables: &m
         // Storage is billed on what the table holds: at the horizon's end,
         // the most the horizon stores (with a TTL, its steady state).
         let stored = t.growth.last().map_or(t.stored_bytes, |g| g.table_bytes);
-        t.monthly_storage_cost = pricing.monthly_storage_cost(stored);
+        // The store's billing overhead per item (DynamoDB's 100 B), on a
+        // table's items (its bytes ÷ the mean item); a global index's
+        // entries carry it in their size.
+        let overhead = match scenario.tables.iter().find(|x| x.name == t.name) {
+            Some(table) if index.is_none() && table.item_size.mean() > 0.0 => {
+                stored / table.item_size.mean() * store.billed_bytes_per_item()
+            }
+            _ => 0.0,
+        };
+        t.monthly_storage_cost = pricing.monthly_storage_cost(stored + overhead);
         t.monthly_cost = match (
             pricing.monthly_cost(provisioned, read_units, write_units),
             t.monthly_storage_cost,

@@ -189,7 +189,8 @@ pub struct TableSummary<'a> {
     /// `null` without `[pricing]`.
     pub monthly_cost: Option<f64>,
     /// The stored bytes' part of `monthly_cost` (the horizon's expected
-    /// bytes × `storage_gb_month` ÷ 10⁹); absent without `storage_gb_month`.
+    /// bytes, with the store's billed bytes per item, × `storage_gb_month`
+    /// ÷ 10⁹); absent without `storage_gb_month`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub monthly_storage_cost: Option<f64>,
     /// Per access pattern on the table (`patterns.csv`): `{pattern,

@@ -681,7 +681,7 @@ pub(super) const PLACEMENT_NOTE: &str = "The hottest keys (with their shard and 
 
 /// The note above the capacity table.
 /// The capacity note's sentence where `[pricing]` prices storage.
-pub(super) const STORAGE_COST_NOTE: &str = "It includes the stored data, the table's expected bytes at the horizon ÷ 10⁹ × storage_gb_month (summary.json: monthly_storage_cost), beside the units' daily means on the first checkpoint's day: with growth, no single month's bill (the first month stores less, the horizon's month asks more).";
+pub(super) const STORAGE_COST_NOTE: &str = "It includes the stored data, the table's expected bytes at the horizon (with the store's billed bytes per item) ÷ 10⁹ × storage_gb_month (summary.json: monthly_storage_cost), beside the units' daily means on the first checkpoint's day: with growth, no single month's bill (the first month stores less, the horizon's month asks more).";
 
 pub(super) const CAPACITY_NOTE: &str = "Capacity units consumed per second, fan-out included: in the busy period (rates × peak factor, mean over trials) and over a day (mean rates, no peak factor; the basis of on-demand cost). A monthly cost (730 h), when the scenario has [pricing], is per side provisioned units × hourly price × 730, or daily-mean units/s × 730 × 3600 ÷ 10⁶ × price per million.";
 

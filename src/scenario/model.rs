@@ -734,7 +734,8 @@ pub struct Pricing {
     /// Provisioned write units per table (default: the store's `write_capacity`).
     pub provisioned_write_units: Option<f64>,
     /// Price per GB (10⁹ bytes) stored per month: each table's and global
-    /// index's expected stored bytes at the horizon.
+    /// index's expected stored bytes at the horizon (with the store's
+    /// billed bytes per item: DynamoDB's 100 B).
     pub storage_gb_month: Option<f64>,
 }
 

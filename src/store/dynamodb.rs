@@ -380,6 +380,15 @@ impl StoreModel for DynamoDb {
         }
     }
 
+    /// Storage is billed on each item's size plus 100 B of overhead
+    /// ("DynamoDB item sizes and formats": the size of a table counts
+    /// 100 bytes of indexing overhead per item; AWS's agent-toolkit cost
+    /// calculator: (raw bytes + 100 B per item) ÷ 10⁹). A global index's
+    /// entries carry their 100 B in their size already.
+    fn billed_bytes_per_item(&self) -> f64 {
+        100.0
+    }
+
     fn key_limits(&self, _table: &TableDemand) -> super::KeyLimits {
         if self.on_demand {
             super::KeyLimits {

@@ -510,6 +510,13 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
         false
     }
 
+    /// Bytes the store bills per stored item beyond the item itself
+    /// (DynamoDB's 100 B of indexing overhead), for `storage_gb_month`;
+    /// 0 by default.
+    fn billed_bytes_per_item(&self) -> f64 {
+        0.0
+    }
+
     /// Figures about the scenario's secondary indexes that the store adds to
     /// its own (DynamoDB: index writes per base write, back-pressure, each
     /// global index's capacity). None by default.
