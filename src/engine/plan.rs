@@ -150,6 +150,17 @@ impl TablePlan {
             None => 1.0,
         }
     }
+
+    /// Capacity units per second the busy period asks of the whole table on
+    /// one side (writes when `is_write`): Σ busy rate × sub-requests × mean
+    /// units per sub-request, in stream order.
+    pub fn busy_units_per_s(&self, is_write: bool) -> f64 {
+        self.streams
+            .iter()
+            .filter(|s| s.is_write == is_write)
+            .map(|s| s.busy_rate_per_s * self.sub_requests(s) * s.severity.mean)
+            .sum()
+    }
 }
 
 /// Table-level limits, in windows: the store's read and write units per
@@ -335,15 +346,7 @@ fn grow_key_limits(
     } else {
         (-r * day).exp()
     };
-    let units = |is_write: bool| -> f64 {
-        tp.streams
-            .iter()
-            .filter(|s| s.is_write == is_write)
-            .map(|s| s.busy_rate_per_s * tp.sub_requests(s) * s.severity.mean)
-            .sum::<f64>()
-            * before
-    };
-    let previous = [units(false), units(true)];
+    let previous = [false, true].map(|w| tp.busy_units_per_s(w) * before);
     tp.key_limits = store.grown_key_limits(tp.key_limits, previous);
 }
 

@@ -347,14 +347,7 @@ fn node_memory(
 /// daily-mean rates × fan-out × mean units per sub-request, and its share of
 /// the table's units of its side. Costs are set by [`set_monthly_costs`].
 pub fn pattern_loads(scenario: &Scenario, tp: &super::plan::TablePlan) -> Vec<PatternLoad> {
-    let side_units = |is_write: bool| -> f64 {
-        tp.streams
-            .iter()
-            .filter(|s| s.is_write == is_write)
-            .map(|s| s.busy_rate_per_s * tp.sub_requests(s) * s.severity.mean)
-            .sum()
-    };
-    let totals = [side_units(false), side_units(true)];
+    let totals = [false, true].map(|w| tp.busy_units_per_s(w));
     tp.streams
         .iter()
         .map(|s| {
@@ -736,13 +729,7 @@ fn key_checks(
     collection_keys: bool,
 ) -> KeyChecks {
     let limits = tp.key_limits;
-    let units = |is_write: bool| -> f64 {
-        tp.streams
-            .iter()
-            .filter(|s| s.is_write == is_write)
-            .map(|s| s.busy_rate_per_s * tp.sub_requests(s) * s.severity.mean)
-            .sum()
-    };
+    let units = |is_write: bool| tp.busy_units_per_s(is_write);
     let keys = key_layout(scenario, &tp.name);
     let monotonic_key = keys.is_some_and(|(partition_key, sort_key, _, _)| {
         let has_time =

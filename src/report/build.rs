@@ -154,14 +154,7 @@ fn check_counts(r: &RunResults) -> Vec<Inline> {
     let fails = with_status(&r.verdicts, Status::Fail);
     let warns = with_status(&r.verdicts, Status::Warn);
     // Passes with nothing to judge (no such limit on this store).
-    let idle: Vec<&Verdict> = with_status(&r.verdicts, Status::Pass)
-        .into_iter()
-        .filter(|v| {
-            r.tables
-                .iter()
-                .any(|t| t.name == v.table && !t.check_applies(&v.check))
-        })
-        .collect();
+    let idle: Vec<&Verdict> = r.verdicts.iter().filter(|v| does_not_apply(r, v)).collect();
     let passes = n - fails.len() - warns.len() - idle.len();
     let mut p = vec![text(format!(
         "Of {} on {}, {} {}, {} {} and {} {}{}.",
@@ -274,6 +267,15 @@ fn recommended_variant(r: &RunResults) -> Vec<Inline> {
     }
 }
 
+/// Whether `v` passes with nothing to judge: no such limit on its table's
+/// store ([`TableResults::check_applies`]).
+fn does_not_apply(r: &RunResults, v: &Verdict) -> bool {
+    v.status == Status::Pass
+        && r.tables
+            .iter()
+            .any(|t| t.name == v.table && !t.check_applies(&v.check))
+}
+
 fn verdicts(r: &RunResults) -> Block {
     if r.verdicts.is_empty() {
         return section(
@@ -283,20 +285,13 @@ fn verdicts(r: &RunResults) -> Block {
             vec![paragraph("No checks were run.")],
         );
     }
-    // A pass with nothing to judge (no such limit on this store) says so,
-    // as the summary above counts it apart.
-    let idle = |v: &Verdict| {
-        v.status == Status::Pass
-            && r.tables
-                .iter()
-                .any(|t| t.name == v.table && !t.check_applies(&v.check))
-    };
+    // A pass with nothing to judge says so, as the summary counts it apart.
     let rows = r
         .verdicts
         .iter()
         .map(|v| {
             let mut status = vec![Inline::Status(v.status)];
-            if idle(v) {
+            if does_not_apply(r, v) {
                 status.push(text(" (does not apply)"));
             }
             Row {

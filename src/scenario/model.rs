@@ -131,6 +131,13 @@ impl StoreConfig {
         }
     }
 
+    /// Whether a DynamoDB table is billed per request with no provisioned
+    /// capacity (`mode = "on_demand"`).
+    pub fn on_demand(&self) -> bool {
+        self.kind == StoreKind::DynamoDb
+            && matches!(self.settings.get("mode"), Some(SettingValue::Text(m)) if m == "on_demand")
+    }
+
     /// The store's own name for a read by key (`query` false: one item,
     /// DynamoDB's `GetItem`) or of a partition's items in order (`query`
     /// true: DynamoDB's `Query`), as its API or query language calls it.

@@ -1759,7 +1759,7 @@ fn index_capacity(
             format!("remove {key}, or set local = false (a global index with its own capacity)"),
         ));
     }
-    if matches!(store.settings.get("mode"), Some(SettingValue::Text(m)) if m == "on_demand") {
+    if store.on_demand() {
         return Err(f.key_error(
             format!("{key} on an index applies to provisioned mode; in on-demand mode the table and its indexes scale together"),
             format!("remove {key}, or remove mode = \"on_demand\" from [store]"),
@@ -2301,9 +2301,7 @@ fn short_horizon_warnings(
 /// the table serves twice its previous peak, not `read_capacity` (helper-57
 /// set both, and saw nothing say which one counts).
 fn on_demand_capacity_warnings(root: &Section, store: &StoreConfig, warnings: &mut Vec<Warning>) {
-    let on_demand =
-        matches!(store.settings.get("mode"), Some(SettingValue::Text(m)) if m == "on_demand");
-    if store.kind != StoreKind::DynamoDb || !on_demand {
+    if !store.on_demand() {
         return;
     }
     for (setting, peak) in [
@@ -3201,9 +3199,7 @@ fn zero_capacity(
     tables: &[Table],
     patterns: &[AccessPattern],
 ) -> Result<()> {
-    let on_demand =
-        matches!(store.settings.get("mode"), Some(SettingValue::Text(m)) if m == "on_demand");
-    if store.kind != StoreKind::DynamoDb || on_demand {
+    if store.kind != StoreKind::DynamoDb || store.on_demand() {
         return Ok(());
     }
     let zero = |v: Option<&SettingValue>| matches!(v, Some(SettingValue::Number(x)) if *x == 0.0);
@@ -3312,9 +3308,7 @@ fn checks(root: &Section) -> Result<Checks> {
 /// (helper-57: 492.75 USD of requests priced as 1,000 provisioned units,
 /// 94.90), and is refused.
 fn on_demand_hourly_prices(section: &Section, store: &StoreConfig) -> Result<()> {
-    let on_demand =
-        matches!(store.settings.get("mode"), Some(SettingValue::Text(m)) if m == "on_demand");
-    if store.kind == StoreKind::DynamoDb && on_demand {
+    if store.on_demand() {
         for (hour, million, example) in [
             ("read_unit_hour", "read_unit_per_million", "0.125"),
             ("write_unit_hour", "write_unit_per_million", "0.625"),
