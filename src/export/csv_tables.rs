@@ -405,7 +405,12 @@ pub fn timeseries_pieces(r: &RunResults) -> Result<Vec<Vec<u8>>> {
     )?];
     for t in &r.tables {
         let ts = &t.timeseries;
-        let rows: Vec<_> = ts.utilization.iter().zip(&ts.units_per_s).collect();
+        // Every row, or the busiest TIMESERIES_MAX_ROWS of a larger table.
+        let rows: Vec<(usize, &Vec<f64>, &Vec<f64>)> = ts
+            .written_rows()
+            .into_iter()
+            .filter_map(|i| Some((i, ts.utilization.get(i)?, ts.units_per_s.get(i)?)))
+            .collect();
         // Every partition's steps start at the same times: written once.
         let steps = ts.utilization.iter().map(Vec::len).max().unwrap_or(0);
         let times: Vec<String> = (0..steps)
@@ -436,17 +441,16 @@ pub fn timeseries_pieces(r: &RunResults) -> Result<Vec<Vec<u8>>> {
         let name = String::from_utf8_lossy(&name).into_owned();
         let chunks: Vec<Vec<u8>> = rows
             .par_chunks(64)
-            .enumerate()
-            .map(|(c, chunk)| {
+            .map(|chunk| {
                 // Each row written straight into the piece, sized up front
                 // for rows of the name and 32 bytes.
                 let mut prefix = String::new();
                 let mut out = Vec::with_capacity(chunk.len() * steps * (name.len() + 32));
-                for (k, &(utils, xs)) in chunk.iter().enumerate() {
+                for &(row, utils, xs) in chunk {
                     prefix.clear();
                     prefix.push_str(&name);
                     prefix.push(',');
-                    prefix.push_str(&(c * 64 + k).to_string());
+                    prefix.push_str(&row.to_string());
                     prefix.push(',');
                     for ((u, x), time) in utils.iter().zip(xs).zip(&times) {
                         out.extend_from_slice(prefix.as_bytes());

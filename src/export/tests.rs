@@ -101,6 +101,49 @@ fn timeseries_rows_are_what_the_csv_writer_writes() {
     assert!(String::from_utf8_lossy(&bytes).contains("\"odd, \"\"name\"\"\",1,7.5,0.0000001,2\n"));
 }
 
+/// A table on more partitions than `TIMESERIES_MAX_ROWS` writes the
+/// busiest that many (by peak, ties to the lower number), in key-space
+/// order, each under its own number.
+#[test]
+fn timeseries_keeps_the_busiest_partitions_of_a_large_table() {
+    use crate::results::TIMESERIES_MAX_ROWS;
+    let mut r = fixture::results();
+    r.tables.truncate(1);
+    let t = &mut r.tables[0];
+    let n = 5_000usize;
+    t.timeseries.step_s = 1.0;
+    // Partition p peaks at (p mod 1,000) / 1,000 in its second step; a
+    // NaN step counts as nothing.
+    t.timeseries.utilization = (0..n)
+        .map(|p| vec![f64::NAN, (p % 1_000) as f64 / 1_000.0])
+        .collect();
+    t.timeseries.units_per_s = (0..n).map(|p| vec![0.0, p as f64]).collect();
+    let kept = t.timeseries.written_rows();
+    assert_eq!(kept.len(), TIMESERIES_MAX_ROWS);
+    // Each peak value v/1,000 is held by 5 partitions (v, v + 1,000, …):
+    // 4,096 = 5 × 819 + 1, so peaks 181..=999 are kept whole (4,095
+    // partitions) and of peak 180 only the lowest number, 180.
+    let mut expected: Vec<usize> = (0..n).filter(|p| p % 1_000 >= 181).collect();
+    expected.push(180);
+    expected.sort_unstable();
+    assert_eq!(kept, expected);
+    let bytes = timeseries_csv(&r).unwrap_or_default();
+    let text = String::from_utf8_lossy(&bytes);
+    assert_eq!(text.lines().count(), 1 + 2 * TIMESERIES_MAX_ROWS);
+    let t = &r.tables[0];
+    assert!(text.contains(&format!("\n{},180,1,180,0.18\n", t.name)));
+    assert!(!text.contains(&format!("\n{},1180,", t.name)));
+    assert!(text.contains(&format!("\n{},4999,1,4999,0.999\n", t.name)));
+    // A table within the cap writes every partition.
+    let mut small = r.clone();
+    small.tables[0].timeseries.utilization.truncate(10);
+    small.tables[0].timeseries.units_per_s.truncate(10);
+    assert_eq!(
+        small.tables[0].timeseries.written_rows(),
+        (0..10).collect::<Vec<_>>()
+    );
+}
+
 /// summary.json writes a number that is not finite as `null`, in nested
 /// statistics as in plain fields.
 #[test]

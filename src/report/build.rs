@@ -634,10 +634,21 @@ fn chart_caption(kind: &str, t: &TableResults, r: &RunResults) -> (&'static str,
         "heatmap" => {
             let rows = t.timeseries.row_label.as_str();
             if rows.is_empty() || rows == "partition" {
+                let all = t.timeseries.utilization.len();
+                let written = t.timeseries.written_rows().len();
+                let csv_rows = if written < all {
+                    format!(
+                        " timeseries.csv holds the {} busiest of these {} partitions (by peak utilization over the steps), in key-space order: at most 4,096 a table, to keep the file to a spreadsheet's size.",
+                        count(written),
+                        count(all)
+                    )
+                } else {
+                    String::new()
+                };
                 (
                     "partition × time heatmap",
                     vec![text(format!(
-                        "Key Visualizer view: time across, partitions down in key-space order; colour is the peak-window utilization in each step of {} (representative trial); red cells are at or over the limit (throttled).",
+                        "Key Visualizer view: time across, partitions down in key-space order; colour is the peak-window utilization in each step of {} (representative trial); red cells are at or over the limit (throttled).{csv_rows}",
                         duration(t.timeseries.step_s)
                     ))],
                 )
