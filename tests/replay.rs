@@ -480,6 +480,34 @@ fn fit_recovers_a_known_zipf_exponent_and_rate() {
     );
 }
 
+/// A log that starts 20 s into a clock minute (1,700,000,000 s) at a
+/// steady 500/s for ≈ 390 s covers 7 clock minutes: the fitted profile has
+/// one slice per clock minute, each ≈ 1 (each minute's requests over the
+/// seconds the log covers of it), and none of them 0. A new user's log
+/// fitted to [0.987, 0.9719, 0.9956, 1, 0.9842, 0.9769, 0]: the first two
+/// minutes in slice 0 and the last slice empty, so the fitted scenario ran
+/// its last minute without traffic.
+#[test]
+fn fit_profile_slices_are_the_logs_clock_minutes() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let raw = raw_log(5, 195_000, 100, 1.0, 500.0);
+    let log = write(dir.path(), "steady.csv", raw.as_bytes());
+    let f = keyheat::fit::fit(&[log], &LogOptions::default(), 1 << 20, &|_, _| {}).expect("fit");
+    assert_eq!(f.slice, "minute");
+    assert_eq!(f.first_minute_s, 1_699_999_980.0);
+    // ≈ 20 + 390 s from the first minute's start: 7 clock minutes.
+    assert_eq!(f.minutes.len(), 7, "{:?}", f.minutes);
+    assert_eq!(f.profile.len(), f.minutes.len(), "{:?}", f.profile);
+    assert_eq!(f.duration_s, 420.0);
+    // Each minute's rate is 500/s within Poisson noise (±5%: a full
+    // minute's 30,000 requests have σ = 0.58%; the partial ones, ≥ 40 s of
+    // 500/s, σ ≤ 1%); the busiest is 1, so each slice is ≥ 0.9.
+    for (j, p) in f.profile.iter().enumerate() {
+        assert!((0.9..=1.0).contains(p), "slice {j}: {p} in {:?}", f.profile);
+    }
+    assert!(f.peak_factor < 1.05, "peak factor {}", f.peak_factor);
+}
+
 /// The shared trace, or `None` (a visible skip) when ../shared is absent.
 fn shared_trace() -> Option<PathBuf> {
     crate::util::shared_trace()

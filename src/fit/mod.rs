@@ -167,11 +167,16 @@ fn time_profile(
     // Seconds of slice j (of `len` seconds from `start`) the log covers.
     let covered =
         |start: f64, len: f64| ((start + len).min(t1.max(t0 + 1.0)) - start.max(t0)).max(0.0);
+    // Slices are whole runs of the log's clock minutes, counted from the
+    // first minute's start (not from the first request: a log starting 20 s
+    // into a minute put its first two minutes in slice 0 and left the last
+    // slice empty).
     let slices = |len: f64, of_day: bool| -> Vec<f64> {
+        let minutes_per_slice = (len / 60.0).round().max(1.0) as usize;
         let n = if of_day {
             24
         } else {
-            (span / len).ceil().max(1.0) as usize
+            minutes.len().saturating_sub(1) / minutes_per_slice + 1
         };
         let mut req = vec![0.0f64; n];
         let mut secs = vec![0.0f64; n];
@@ -180,7 +185,7 @@ fn time_profile(
             let j = if of_day {
                 ((start.rem_euclid(86_400.0)) / 3600.0) as usize
             } else {
-                (((start - t0).max(0.0)) / len) as usize
+                i / minutes_per_slice
             };
             if let Some(r) = req.get_mut(j.min(n - 1)) {
                 *r += c as f64;
