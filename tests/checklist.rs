@@ -175,6 +175,50 @@ fn reads_are_named_as_the_store_calls_them() {
     }
 }
 
+/// A read by the entity of the sort key, the partition key built from
+/// another: a scan, whose remedy is the store's own (Redis Cluster has no
+/// secondary index: a new user was told to add a global index there), and
+/// which names the likelier mistake: `by` should be the partition key's
+/// entity when the caller holds it (a Redis leaderboard's ZREVRANK of a
+/// player in `lb:{board}`).
+#[test]
+fn a_read_by_the_sort_keys_entity_names_the_stores_remedy_and_the_by_to_set() {
+    let table = "[[table]]\nname = \"boards\"\npartition_key = \"lb:{region}\"\nsort_key = \"{customer}\"\nitem_size = \"100B\"\ninitial_items = 1000\n";
+    let body = format!(
+        "{table}{}{ORDERS}{}",
+        pattern("My rank", "boards", "get", Some("customer")),
+        pattern("By status", "orders", "query", Some("status")),
+    );
+    for (kind, settings, remedy) in [
+        (
+            "redis-cluster",
+            "masters = 3\n",
+            "keep a second key per {customer} that your writes update alongside (Redis Cluster has no secondary index",
+        ),
+        (
+            "dynamodb",
+            "read_capacity = 100\nwrite_capacity = 100\n",
+            "add a global index ([[table.index]]) whose partition_key starts with {customer}",
+        ),
+    ] {
+        let text = doc(&body).replace(
+            "kind = \"generic\"\n",
+            &format!("kind = \"{kind}\"\n{settings}"),
+        );
+        let items = review(&scenario(&text));
+        assert_eq!(status(&items, "access_path", "My rank"), Status::Fail);
+        let why = reason(&items, "access_path", "My rank");
+        assert!(why.contains(&format!("Fix: {remedy}")), "{kind}: {why}");
+        assert!(
+            why.contains("If the caller also holds {region} ({customer} is in the sort key), this is one read: set `by = \"region\"`."),
+            "{kind}: {why}"
+        );
+        // {status} is in neither key: no `by` to suggest.
+        let why = reason(&items, "access_path", "By status");
+        assert!(!why.contains("If the caller also holds"), "{kind}: {why}");
+    }
+}
+
 #[test]
 fn an_index_keyed_by_the_argument_resolves_the_read() {
     let table = "[[table]]\nname = \"orders\"\npartition_key = \"CUSTOMER#{customer}\"\nsort_key = \"ORDER#{time}\"\nitem_size = \"1KB\"\n\

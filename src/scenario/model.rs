@@ -138,6 +138,31 @@ impl StoreConfig {
             && matches!(self.settings.get("mode"), Some(SettingValue::Text(m)) if m == "on_demand")
     }
 
+    /// How the store reads items by an entity that is not in their key:
+    /// the remedy `access_path` names for a read that would be a scan.
+    /// Redis Cluster has no secondary index (an index there is a second key
+    /// the application writes alongside the first); the others take a
+    /// `[[table.index]]` (DynamoDB's and Cosmos DB's global secondary
+    /// indexes, Cassandra's query tables, MongoDB's and Firestore's indexes).
+    ///
+    /// ```
+    /// use keyheat::scenario::{StoreConfig, StoreKind};
+    /// let redis = StoreConfig::new(StoreKind::RedisCluster, []).index_remedy("player");
+    /// assert!(redis.contains("no secondary index"));
+    /// let dynamo = StoreConfig::new(StoreKind::DynamoDb, []).index_remedy("player");
+    /// assert!(dynamo.contains("[[table.index]]"));
+    /// ```
+    pub fn index_remedy(&self, by: &str) -> String {
+        match self.kind {
+            StoreKind::RedisCluster => format!(
+                "keep a second key per {{{by}}} that your writes update alongside (Redis Cluster has no secondary index; model it as a table keyed by {{{by}}})"
+            ),
+            _ => format!(
+                "add a global index ([[table.index]]) whose partition_key starts with {{{by}}} and read that"
+            ),
+        }
+    }
+
     /// The store's own name for a read by key (`query` false: one item,
     /// DynamoDB's `GetItem`) or of a partition's items in order (`query`
     /// true: DynamoDB's `Query`), as its API or query language calls it.

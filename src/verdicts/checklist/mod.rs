@@ -173,6 +173,33 @@ fn sort_key_holds(sk: Option<&KeyTemplate>, by: &str) -> String {
         .unwrap_or_default()
 }
 
+/// `access_path`'s reason for a read by `by` on `on`, whose partition key
+/// `key` is built from `entities` but not from `by`: a scan, the store's
+/// remedy, and where `by` is in the sort key, the `by` a caller who holds
+/// the partition key's entities would set.
+fn scan_by_other_entity(
+    s: &Scenario,
+    (op, by): (Operation, &str),
+    (on, key): (&str, &str),
+    (entities, sk): (&[&str], Option<&KeyTemplate>),
+) -> String {
+    let known = match entities {
+        _ if sort_key_holds(sk, by).is_empty() => String::new(),
+        [one] => format!(
+            " If the caller also holds {{{one}}} ({{{by}}} is in the sort key), this is one read: set `by = \"{one}\"`."
+        ),
+        _ => format!(
+            " If the caller also holds {} ({{{by}}} is in the sort key), this is one read: set `by` to the one whose popularity picks the key.",
+            braces(entities)
+        ),
+    };
+    format!(
+        "{op} by {{{by}}} on `{on}`, whose partition key `{key}` is not built from {{{by}}}: this is a scan. Fix: {}, or key the table by {{{by}}}.{known} {AS_WRITTEN}",
+        s.store.index_remedy(by),
+        op = op.as_str()
+    )
+}
+
 fn braces(names: &[&str]) -> String {
     names
         .iter()
@@ -235,10 +262,7 @@ fn access_path(s: &Scenario) -> Vec<ChecklistItem> {
             }
             (Operation::Get | Operation::Query, Some(by)) if !entities.contains(&by) => (
                 Status::Fail,
-                format!(
-                    "{op} by {{{by}}} on `{on}`, whose partition key `{key}` is not built from {{{by}}}: this is a scan. Fix: add a global index ([[table.index]]) whose partition_key starts with {{{by}}} and read that, or key the table by {{{by}}}. {AS_WRITTEN}",
-                    op = op.as_str()
-                ),
+                scan_by_other_entity(s, (op, by), (&on, &key), (&entities, sk)),
             ),
             (Operation::Get | Operation::Query, None) if !entities.is_empty() => (
                 Status::Fail,
