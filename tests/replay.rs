@@ -480,6 +480,31 @@ fn fit_recovers_a_known_zipf_exponent_and_rate() {
     );
 }
 
+/// A new user's log: 2·10⁵ requests to Zipf 0.9 over 10⁵ keys sees about
+/// half of them; `fit` writes the key count and exponent fitted together
+/// (the seen keys alone gave 0.866 over 49,355 keys, and `replay --predict`
+/// put the log's own hottest share at quantile 1.0 of the prediction).
+#[test]
+fn fit_of_a_log_that_missed_keys_counts_the_keys_it_missed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let raw = raw_log(11, 200_000, 100_000, 0.9, 500.0);
+    let log = write(dir.path(), "sessions.csv", raw.as_bytes());
+    let f = keyheat::fit::fit(&[log], &LogOptions::default(), 1 << 20, &|_, _| {}).expect("fit");
+    let seen = f.ranked.len() as u64;
+    assert!((45_000..55_000).contains(&seen), "{seen}");
+    let z = f.popularity.zipf;
+    assert!((z.exponent - 0.9).abs() < 0.015, "{z:?}");
+    assert_eq!(f.popularity.count, z.keys);
+    assert!(z.keys > seen + 30_000, "{z:?} over {seen} seen");
+    assert!(
+        f.popularity.note.contains("seen once"),
+        "{}",
+        f.popularity.note
+    );
+    let text = keyheat::fit::to_toml(&f, "generic", "sessions");
+    assert!(text.contains(&format!("count = {}", z.keys)), "{text}");
+}
+
 /// A log that starts 20 s into a clock minute (1,700,000,000 s) at a
 /// steady 500/s for ≈ 390 s covers 7 clock minutes: the fitted profile has
 /// one slice per clock minute, each ≈ 1 (each minute's requests over the
