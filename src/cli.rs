@@ -757,7 +757,7 @@ fn check(scenario: &Path, trials: Option<u32>) -> Result<ExitCode> {
     let cost = crate::engine::cost::estimate(&s, &options)?;
     let _ = writeln!(
         o,
-        "{}: ok ({}, {}, {}); a run is estimated at {} s of work on one core and {} of memory (budgets {} s, {}: --max-work, --max-memory)",
+        "{}: ok ({}, {}, {}); a run is estimated at {} s of work on one core and {} of memory (run's budgets {} s, {}: keyheat run --max-work, --max-memory)",
         scenario.display(),
         crate::format::plural(s.tables.len(), "table", "tables"),
         // As written: the derived "<name> (copies)" patterns are not counted.

@@ -587,6 +587,57 @@ fn key_placement_in_every_time_bucket_counts_in_the_estimate() {
     );
 }
 
+/// A refusal names what its busy periods are and which design drives it:
+/// a new user read "× 4 busy periods" of a scenario with 3 checkpoints and
+/// 2 variants. orders-growth-checkpoints: 3 checkpoints and growth (a
+/// breach day the engine may add), one design.
+#[test]
+fn a_refusal_says_what_its_busy_periods_and_designs_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = assert_cmd::Command::cargo_bin("keyheat")
+        .unwrap()
+        .args([
+            "run",
+            "scenarios/orders-growth-checkpoints.toml",
+            "--max-work",
+            "0.001",
+            "--out",
+        ])
+        .arg(dir.path().join("out"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.contains("× 4 busy periods (3 checkpoints and a possible breach day);"),
+        "{err}"
+    );
+    assert!(!err.contains("designs"), "{err}");
+    // With variants: the costliest design is named, and the sum said.
+    let run = assert_cmd::Command::cargo_bin("keyheat")
+        .unwrap()
+        .args([
+            "run",
+            "scenarios/outbox-topic-gsi.toml",
+            "--max-work",
+            "0.001",
+            "--out",
+        ])
+        .arg(dir.path().join("out"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.contains("(the costliest of 3 designs, whose work is summed)"),
+        "{err}"
+    );
+    assert!(
+        err.contains(", in the base design (") || err.contains(", in variant `index-shards-"),
+        "{err}"
+    );
+}
+
 /// `--method exact` over a design too big for it is refused naming the
 /// method as the cause, not only the keys: bench-big's 200,000 requests/s
 /// over 1 h are 7.2·10⁸ requests per busy period, each drawn.

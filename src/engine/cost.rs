@@ -176,11 +176,44 @@ pub fn estimate(scenario: &Scenario, options: &Options) -> Result<Estimate> {
         total.memory_bytes = total.memory_bytes.max(e.memory_bytes);
         if e.work_s > biggest {
             biggest = e.work_s;
-            total.driver = e.driver;
+            total.driver = match i {
+                _ if scenario.variants.is_empty() => e.driver,
+                0 => format!("{}, in the base design", e.driver),
+                _ => format!(
+                    "{}, in variant `{}`",
+                    e.driver,
+                    scenario.variants[i - 1].name
+                ),
+            };
         }
+    }
+    if !scenario.variants.is_empty() {
+        total.driver = format!(
+            "{} (the costliest of {} designs, whose work is summed)",
+            total.driver,
+            scenario.variants.len() + 1
+        );
     }
     total.memory_bytes += kept;
     Ok(total)
+}
+
+/// Busy periods a design simulates: its checkpoints (at least one), plus
+/// a breach day the engine may add with growth; and what they are, for a
+/// refusal (a new user read "× 4 busy periods" of a scenario with 3
+/// checkpoints and 2 variants).
+fn busy_periods(sim: &crate::scenario::Simulation) -> (f64, String) {
+    let listed = sim.checkpoints_days.len().max(1);
+    let growth = sim.growth_per_day != 0.0;
+    let periods = listed + usize::from(growth);
+    let n = crate::format::plural(periods, "busy period", "busy periods");
+    let text = match (listed, growth) {
+        (1, false) => n,
+        (1, true) => format!("{n} (the judged day and a possible breach day)"),
+        (_, false) => format!("{n} (its checkpoints)"),
+        (c, true) => format!("{n} ({c} checkpoints and a possible breach day)"),
+    };
+    (periods as f64, text)
 }
 
 /// Bytes of the shares pattern `p` keeps over `sub` keys on at most
@@ -254,8 +287,7 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
     let sim = &s.simulation;
     let trials = f64::from(options.trials.unwrap_or(sim.trials).max(1));
     // Listed checkpoints, plus a breach day the engine may add with growth.
-    let periods =
-        (sim.checkpoints_days.len().max(1) + usize::from(sim.growth_per_day != 0.0)) as f64;
+    let (periods, periods_text) = busy_periods(sim);
     let windows = (sim.duration_s / sim.window_s).round().max(1.0);
     let slices = (sim.profile.len().max(1) + 2 * sim.bursts.len()) as f64;
     let (mut servers_stretches, mut keys, mut servers, mut requests, mut sizes) =
@@ -308,7 +340,7 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
                     crate::format::whole(partitions),
                     crate::format::plural(stretches as usize, "stretch", "stretches"),
                     crate::format::plural(trials as usize, "trial", "trials"),
-                    crate::format::plural(periods as usize, "busy period", "busy periods"),
+                    periods_text,
                 ),
             );
         }
@@ -349,7 +381,7 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
                     crate::format::whole(k.placed),
                     crate::format::plural(buckets(s, t) as usize, "time bucket", "time buckets"),
                     crate::format::plural(trials as usize, "trial", "trials"),
-                    crate::format::plural(periods as usize, "busy period", "busy periods"),
+                    periods_text,
                 ),
             );
         }
