@@ -30,7 +30,7 @@ use super::world::{instance_ids, named_ids, World, HEAD_RANKS};
 use crate::scenario::TemplatePart;
 use crate::store::hash;
 use crate::store::{KeySpread, StoreModel, TableLayout};
-use rand::Rng;
+use rand::{Rng, RngCore};
 use rand_distr::{Distribution, StandardNormal};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -634,7 +634,7 @@ impl Placer<'_> {
                 let combos = s.combos.count as u64;
                 for _ in 0..combos {
                     for sk in &s.subkeys {
-                        let part = rng.random_range(0..p_count);
+                        let part = below(rng, p_count);
                         sink.add(part, rate * share / combos as f64 * sk.weight);
                     }
                 }
@@ -851,7 +851,7 @@ impl Placer<'_> {
                 skipped = (skipped - count).max(0.0);
                 for _ in 0..here as u64 {
                     for sk in &s.subkeys {
-                        let part = rng.random_range(0..p_count);
+                        let part = below(rng, p_count);
                         sink.add(part, rate * share * q * sk.weight);
                     }
                 }
@@ -896,7 +896,7 @@ impl Placer<'_> {
             let mut place = |share: f64| {
                 // ÷ its one combination, as single_draws divides.
                 let per_combo = rate * (share / 1.0);
-                let part = rng.random_range(0..p_count);
+                let part = below(rng, p_count);
                 sink.per[part] += per_combo * w;
             };
             match s.rank_shares(*ranks.start(), *ranks.end()) {
@@ -944,7 +944,7 @@ impl Placer<'_> {
                 let per_combo = rate * (s.rank_share(r) / combos as f64);
                 for _ in 0..combos {
                     for &w in &weights {
-                        let part = rng.random_range(0..p_count);
+                        let part = below(rng, p_count);
                         sink.add(part, per_combo * w);
                     }
                 }
@@ -953,13 +953,33 @@ impl Placer<'_> {
                 for &q in &qs {
                     let per_combo = per_rank * q;
                     for &w in &weights {
-                        let part = rng.random_range(0..p_count);
+                        let part = below(rng, p_count);
                         sink.add(part, per_combo * w);
                     }
                 }
             }
         }
     }
+}
+
+/// A uniform draw from `0..n` (`n` ≥ 1), the same as
+/// `rng.random_range(0..n)`: rand 0.9's single-sample method for a range
+/// within `u32` (one 32-bit draw widened by `n`, and a second only where
+/// the first's low half may carry into it, Canon's method), written out so
+/// that the placement loops, which draw once per key (10⁸ draws a run on a
+/// 10⁵-key table over 10⁴ partitions), inline it rather than call it.
+#[inline(always)]
+fn below(rng: &mut Xoshiro256PlusPlus, n: usize) -> usize {
+    let Ok(range) = u32::try_from(n) else {
+        return rng.random_range(0..n);
+    };
+    let m = u64::from(rng.next_u32()) * u64::from(range);
+    let (mut hi, lo) = ((m >> 32) as u32, m as u32);
+    if lo > range.wrapping_neg() {
+        let carry = (u64::from(rng.next_u32()) * u64::from(range)) >> 32;
+        hi += u32::from(lo.checked_add(carry as u32).is_none());
+    }
+    hi as usize
 }
 
 /// Whether each of a stream's ranks is one placement unit: one sub-key,
@@ -1019,7 +1039,7 @@ fn multinomial_into(per: &mut [f64], keys: u64, per_key: f64, rng: &mut Xoshiro2
     if keys <= COUNTED_KEYS_PER_PARTITION * parts as u64 {
         let mut counts = vec![0u64; parts];
         for _ in 0..keys {
-            counts[rng.random_range(0..parts)] += 1;
+            counts[below(rng, parts)] += 1;
         }
         for (x, k) in per.iter_mut().zip(counts) {
             *x += k as f64 * per_key;
@@ -1067,9 +1087,7 @@ fn shard_counts(
     let mut per = vec![0u32; parts];
     match shares {
         None if keys < parts as u64 => {
-            let mut at: Vec<u32> = (0..keys)
-                .map(|_| rng.random_range(0..parts) as u32)
-                .collect();
+            let mut at: Vec<u32> = (0..keys).map(|_| below(rng, parts) as u32).collect();
             at.sort_unstable();
             for p in at {
                 match out.last_mut() {
@@ -1454,6 +1472,32 @@ mod tests {
     use crate::engine::{prepare, Options};
     use crate::scenario::Scenario;
     use rand::SeedableRng;
+
+    /// `below` draws what `random_range(0..n)` draws, from the same
+    /// stream, for ranges small and large, powers of two and not, and a
+    /// range wider than u32 (handed to rand): 10⁵ draws each.
+    #[test]
+    fn below_is_rands_random_range() {
+        for n in [
+            1usize,
+            2,
+            3,
+            7,
+            1_000,
+            9_728,
+            16_384,
+            48_123,
+            (1 << 31) + 1,
+            u32::MAX as usize,
+            u32::MAX as usize + 7,
+        ] {
+            let mut a = Xoshiro256PlusPlus::seed_from_u64(n as u64);
+            let mut b = a.clone();
+            for i in 0..100_000 {
+                assert_eq!(below(&mut a, n), b.random_range(0..n), "n {n}, draw {i}");
+            }
+        }
+    }
 
     #[test]
     fn multinomial_counts_keep_every_key_and_a_multinomials_moments() {
