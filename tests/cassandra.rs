@@ -374,6 +374,46 @@ fn key_figures_show_the_row_count_where_the_store_warns_on_rows() {
     assert!(!md.contains("row-count breach"), "{md}");
 }
 
+/// A node disk that fills within the horizon is in "When it breaks", and
+/// a fill that is not a straight line says so. cassandra-node-disk: 43.2
+/// GB/day on the fullest node from day 0 (no TTL), 2 TB ÷ 43.2 GB/day =
+/// 46.3 days; cassandra-node-disk-ttl (30-day TTL): the same rate until
+/// the first items expire, 4.73 GB/day averaged over the year, which a new
+/// user read as a straight line.
+#[test]
+fn a_node_disk_that_fills_is_in_when_it_breaks_and_its_growth_shape_is_told() {
+    let r = run_case("scenarios/cassandra-node-disk.toml", 8);
+    let md = keyheat::report::markdown(&r, &[]);
+    let breaks = md.split("## When it breaks").nth(1).unwrap_or_default();
+    assert!(
+        breaks.contains("The fullest node stores more than node_storage = 2.00 TB on day 46.3 on average (in 100% of trials; the node_storage verdict)."),
+        "{md}"
+    );
+    let storage = |r: &keyheat::RunResults| {
+        r.verdicts
+            .iter()
+            .find(|v| v.check == "node_storage")
+            .map(|v| v.detail.clone())
+            .unwrap_or_default()
+    };
+    let d = storage(&r);
+    assert!(
+        d.contains("growing 43.2 GB/day on average over the horizon;"),
+        "{d}"
+    );
+    let r = run_case("scenarios/cassandra-node-disk-ttl.toml", 8);
+    let d = storage(&r);
+    assert!(
+        d.contains(
+            "growing 4.73 GB/day on average over the horizon but 43.2 GB/day over the first"
+        ),
+        "{d}"
+    );
+    assert!(d.contains("not in a straight line"), "{d}");
+    let md = keyheat::report::markdown(&r, &[]);
+    assert!(!md.contains("The fullest node stores more than"), "{md}");
+}
+
 /// ScyllaDB pins a partition key to one core of each replica: one feed key
 /// taking 90% of 20,000 writes/s puts 18,000 replica ops/s on its core,
 /// and the other 2,000 writes/s × 3 replicas spread over 6 nodes × 8 cores

@@ -414,6 +414,7 @@ fn when_it_breaks(r: &RunResults) -> Option<Block> {
         }
         blocks.extend(sections::partition_growth(t).map(paragraph));
         blocks.extend(sections::checkpoint_sentence(t, r.headroom).map(paragraph));
+        blocks.extend(sections::node_fill_sentence(t).map(paragraph));
         blocks.extend(
             sections::safe_buckets(t, r.headroom)
                 .into_iter()

@@ -22,6 +22,7 @@ fn mean_ci(s: &Stat, f: fn(f64) -> String) -> String {
 /// Whether the "When it breaks" section has anything to say about `t`.
 pub(super) fn has_horizon_figures(t: &TableResults) -> bool {
     t.checkpoints.len() > 1
+        || node_fill_sentence(t).is_some()
         || partition_growth(t).is_some()
         || t.widest_safe_bucket_days.is_some()
         || t.widest_safe_item_bucket_days.is_some()
@@ -113,6 +114,30 @@ pub(super) fn checkpoint_sentence(t: &TableResults, headroom: f64) -> Option<Str
             day(l)
         ),
     })
+}
+
+/// When the fullest node's bytes cross the node limit (`node_storage`,
+/// `node_memory`) within the horizon: a new user's "When it breaks" said
+/// only that utilization stays within the headroom, beside a node disk
+/// that fills on day 159.
+pub(super) fn node_fill_sentence(t: &TableResults) -> Option<String> {
+    let n = t.nodes.as_ref()?;
+    let m = n.memory.as_ref()?;
+    let (d, limit) = (m.fill.mean_day?, m.limit_bytes?);
+    let what = if m.check == "node_storage" {
+        "stores"
+    } else {
+        "holds"
+    };
+    Some(format!(
+        "The fullest {} {what} more than {} = {} on day {} on average (in {} of trials; the {} verdict).",
+        n.label,
+        m.check,
+        bytes(limit),
+        day(d),
+        percent(m.fill.probability.mean),
+        m.check
+    ))
 }
 
 /// "Stored data grows from … : N → M partitions" when the data the table
