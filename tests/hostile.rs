@@ -594,40 +594,24 @@ fn key_placement_in_every_time_bucket_counts_in_the_estimate() {
 #[test]
 fn a_refusal_says_what_its_busy_periods_and_designs_are() {
     let dir = tempfile::tempdir().unwrap();
-    let run = assert_cmd::Command::cargo_bin("keyheat")
-        .unwrap()
-        .args([
-            "run",
-            "scenarios/orders-growth-checkpoints.toml",
-            "--max-work",
-            "0.001",
-            "--out",
-        ])
-        .arg(dir.path().join("out"))
-        .output()
-        .unwrap();
-    assert_eq!(run.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&run.stderr);
+    let refusal = |scenario: &str| {
+        let run = assert_cmd::Command::cargo_bin("keyheat")
+            .unwrap()
+            .args(["run", scenario, "--max-work", "0.001", "--out"])
+            .arg(dir.path().join("out"))
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(2));
+        String::from_utf8_lossy(&run.stderr).into_owned()
+    };
+    let err = refusal("scenarios/orders-growth-checkpoints.toml");
     assert!(
         err.contains("× 4 busy periods (3 checkpoints and a possible breach day);"),
         "{err}"
     );
     assert!(!err.contains("designs"), "{err}");
     // With variants: the costliest design is named, and the sum said.
-    let run = assert_cmd::Command::cargo_bin("keyheat")
-        .unwrap()
-        .args([
-            "run",
-            "scenarios/outbox-topic-gsi.toml",
-            "--max-work",
-            "0.001",
-            "--out",
-        ])
-        .arg(dir.path().join("out"))
-        .output()
-        .unwrap();
-    assert_eq!(run.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&run.stderr);
+    let err = refusal("scenarios/outbox-topic-gsi.toml");
     assert!(
         err.contains("(the costliest of 3 designs, whose work is summed)"),
         "{err}"

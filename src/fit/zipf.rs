@@ -61,27 +61,32 @@ fn mle_ll(counts: &[u64], first: u64, tail: u64, n: u64) -> (f64, f64) {
         }
         v
     };
-    let (mut lo, mut hi) = (0.0f64, 10.0f64);
+    let s = golden_max(0.0, 10.0, 90, ll);
+    (s, ll(s))
+}
+
+/// The maximiser of a unimodal `f` over [`lo`, `hi`] by `iterations`
+/// golden-section steps: the middle of the last bracket.
+fn golden_max(mut lo: f64, mut hi: f64, iterations: usize, f: impl Fn(f64) -> f64) -> f64 {
     let g = (5f64.sqrt() - 1.0) / 2.0;
     let (mut x1, mut x2) = (hi - g * (hi - lo), lo + g * (hi - lo));
-    let (mut f1, mut f2) = (ll(x1), ll(x2));
-    for _ in 0..90 {
+    let (mut f1, mut f2) = (f(x1), f(x2));
+    for _ in 0..iterations {
         if f1 < f2 {
             lo = x1;
             x1 = x2;
             f1 = f2;
             x2 = lo + g * (hi - lo);
-            f2 = ll(x2);
+            f2 = f(x2);
         } else {
             hi = x2;
             x2 = x1;
             f2 = f1;
             x1 = hi - g * (hi - lo);
-            f1 = ll(x1);
+            f1 = f(x1);
         }
     }
-    let s = 0.5 * (lo + hi);
-    (s, ll(s))
+    0.5 * (lo + hi)
 }
 
 /// KS distance between the observed cumulative shares of `counts` (of
@@ -178,32 +183,17 @@ pub fn population(counts: &[u64], total: u64, seen: u64) -> Option<(ZipfFit, f64
         let (s, ll) = mle_ll(head, 1, tail, n);
         (n, s, ll)
     };
-    let (mut lo, mut hi) = ((lo_n as f64).ln(), (MAX_POPULATION as f64).ln());
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    let (mut x1, mut x2) = (hi - g * (hi - lo), lo + g * (hi - lo));
-    let (mut f1, mut f2) = (at(x1), at(x2));
-    for _ in 0..40 {
-        if f1.2 < f2.2 {
-            lo = x1;
-            x1 = x2;
-            f1 = f2;
-            x2 = lo + g * (hi - lo);
-            f2 = at(x2);
-        } else {
-            hi = x2;
-            x2 = x1;
-            f2 = f1;
-            x1 = hi - g * (hi - lo);
-            f1 = at(x1);
-        }
-    }
+    let x = golden_max((lo_n as f64).ln(), (MAX_POPULATION as f64).ln(), 40, |x| {
+        at(x).2
+    });
     // The search's point, or the seen keys alone where that is likelier.
-    let best = [at(0.5 * (lo + hi)), at((lo_n as f64).ln())]
-        .into_iter()
-        .fold(None::<(u64, f64, f64)>, |b, c| match b {
+    let best = [at(x), at((lo_n as f64).ln())].into_iter().fold(
+        None::<(u64, f64, f64)>,
+        |b, c| match b {
             Some(b) if b.2 >= c.2 => Some(b),
             _ => Some(c),
-        })?;
+        },
+    )?;
     let (n, s, _) = best;
     // The fit must also give the keys the log saw: the tail's traffic
     // implies N only where the head's Zipf goes on past it (the shared
