@@ -276,7 +276,8 @@ fn unknown_keys_list_the_accepted_ones() {
         error(&base_with("item_size = \"2KB\"", "item_size = \"2KB\"\ncolour = 4")),
         "s.toml:15:1: table.orders.colour: unknown key `colour`\n  fix: [[table]] accepts `name`, `partition_key`, \
          `sort_key`, `item_size`, `shards`, `shard_strategy`, `shard_by`, `bucket`, `ttl`, `initial_items`, `index`, \
-         `cache`, `coalesce`"
+         `cache`, `coalesce`; a store's settings (`keyheat schema` lists each kind's) go under [store], for every \
+         table"
     );
 }
 

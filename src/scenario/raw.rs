@@ -166,6 +166,12 @@ impl<'a, 'i> Section<'a, 'i> {
 
     /// Rejects keys not in `accepted`, reporting the first in file order.
     pub fn deny_unknown(&self, accepted: &[&str]) -> Result<()> {
+        self.deny_unknown_else(accepted, "")
+    }
+
+    /// [`Section::deny_unknown`], whose fix for a key like none of
+    /// `accepted` adds `elsewhere` (where such a key may belong).
+    pub fn deny_unknown_else(&self, accepted: &[&str], elsewhere: &str) -> Result<()> {
         let unknown = in_file_order(self.table)
             .into_iter()
             .find(|(k, _)| !accepted.contains(&k.get_ref().as_ref()));
@@ -180,7 +186,11 @@ impl<'a, 'i> Section<'a, 'i> {
             ),
             None => (
                 format!("unknown key `{name}`"),
-                format!("{} accepts {}", self.header, list(accepted.iter().copied())),
+                format!(
+                    "{} accepts {}{elsewhere}",
+                    self.header,
+                    list(accepted.iter().copied())
+                ),
             ),
         };
         Err(self

@@ -1478,7 +1478,12 @@ fn tables(root: &Section, entities: &[Entity], store: &StoreConfig) -> Result<Ve
     let mut out = Vec::new();
     let mut seen = HashMap::new();
     for section in root.elements("table", "[[table]]")? {
-        section.deny_unknown(TABLE_KEYS)?;
+        // A store's setting written in [[table]] (a new user's
+        // columns_per_row) was told only what [[table]] takes.
+        section.deny_unknown_else(
+            TABLE_KEYS,
+            "; a store's settings (`keyheat schema` lists each kind's) go under [store], for every table",
+        )?;
         let f = section.require("name", "name = \"orders\"")?;
         let name = f.str("name = \"orders\"")?;
         if !is_word(name) {
