@@ -69,6 +69,15 @@ fn raw_log(seed: u64, records: usize, n: usize, s: f64, rate: f64) -> String {
     out
 }
 
+/// `keyheat::fit::fit` of [`raw_log`]`(seed, records, n, s, rate)`, with
+/// the default log options.
+fn fit_raw_log(seed: u64, records: usize, n: usize, s: f64, rate: f64) -> keyheat::fit::Fit {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let raw = raw_log(seed, records, n, s, rate);
+    let log = write(dir.path(), "raw.csv", raw.as_bytes());
+    keyheat::fit::fit(&[log], &LogOptions::default(), 1 << 20, &|_, _| {}).expect("fit")
+}
+
 /// The aggregated table of a raw log as a warehouse's GROUP BY makes it:
 /// `key, window_start, op, count, bytes` per 1 s window, ordered by window.
 fn aggregate(raw: &str) -> String {
@@ -411,10 +420,7 @@ fn fit_recovers_a_known_zipf_exponent_and_rate() {
     // Poisson arrivals at 500/s (a 2,000 s log). The fit must give the
     // exponent within ±0.02 and each rate within ±1% (70% gets: 350/s;
     // 30% puts: 150/s).
-    let dir = tempfile::tempdir().expect("temp dir");
-    let raw = raw_log(20_240_501, 1_000_000, 10_000, 1.0, 500.0);
-    let log = write(dir.path(), "zipf.csv", raw.as_bytes());
-    let f = keyheat::fit::fit(&[log], &LogOptions::default(), 1 << 20, &|_, _| {}).expect("fit");
+    let f = fit_raw_log(20_240_501, 1_000_000, 10_000, 1.0, 500.0);
     assert_eq!(f.requests, 1_000_000);
     let s = f.popularity.zipf.exponent;
     assert!((s - 1.0).abs() <= 0.02, "exponent {s}");
@@ -486,10 +492,7 @@ fn fit_recovers_a_known_zipf_exponent_and_rate() {
 /// put the log's own hottest share at quantile 1.0 of the prediction).
 #[test]
 fn fit_of_a_log_that_missed_keys_counts_the_keys_it_missed() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let raw = raw_log(11, 200_000, 100_000, 0.9, 500.0);
-    let log = write(dir.path(), "sessions.csv", raw.as_bytes());
-    let f = keyheat::fit::fit(&[log], &LogOptions::default(), 1 << 20, &|_, _| {}).expect("fit");
+    let f = fit_raw_log(11, 200_000, 100_000, 0.9, 500.0);
     let seen = f.ranked.len() as u64;
     assert!((45_000..55_000).contains(&seen), "{seen}");
     let z = f.popularity.zipf;
@@ -514,10 +517,7 @@ fn fit_of_a_log_that_missed_keys_counts_the_keys_it_missed() {
 /// its last minute without traffic.
 #[test]
 fn fit_profile_slices_are_the_logs_clock_minutes() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let raw = raw_log(5, 195_000, 100, 1.0, 500.0);
-    let log = write(dir.path(), "steady.csv", raw.as_bytes());
-    let f = keyheat::fit::fit(&[log], &LogOptions::default(), 1 << 20, &|_, _| {}).expect("fit");
+    let f = fit_raw_log(5, 195_000, 100, 1.0, 500.0);
     assert_eq!(f.slice, "minute");
     assert_eq!(f.first_minute_s, 1_699_999_980.0);
     // ≈ 20 + 390 s from the first minute's start: 7 clock minutes.

@@ -636,12 +636,13 @@ fn chart_caption(kind: &str, t: &TableResults, r: &RunResults) -> (&'static str,
             let rows = t.timeseries.row_label.as_str();
             if rows.is_empty() || rows == "partition" {
                 let all = t.timeseries.utilization.len();
-                let written = t.timeseries.written_rows().len();
-                let csv_rows = if written < all {
+                let most = crate::results::TIMESERIES_MAX_ROWS;
+                let csv_rows = if all > most {
                     format!(
-                        " timeseries.csv holds the {} busiest of these {} partitions (by peak utilization over the steps), in key-space order: at most 4,096 a table, to keep the file to a spreadsheet's size.",
-                        count(written),
-                        count(all)
+                        " timeseries.csv holds the {} busiest of these {} partitions (by peak utilization over the steps), in key-space order: at most {} a table, to keep the file to a spreadsheet's size.",
+                        count(most),
+                        count(all),
+                        count(most)
                     )
                 } else {
                     String::new()
