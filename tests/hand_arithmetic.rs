@@ -404,6 +404,36 @@ fn the_advised_bucket_counts_the_stored_row_with_its_cell_overhead() {
 }
 
 #[test]
+fn the_advised_bucket_under_declining_traffic_fills_on_day_0() {
+    // The journal above with traffic falling 4% a month (r = ln 0.96 / 30
+    // per day): its busiest bucket is the first, at day 0's rate, not the
+    // horizon's last (where the rate is 0.96^(365/30) = 0.61 of it). A
+    // g-day bucket from day 0 stores 15.25 MB × (1 − e^{−|r|·g}) / |r|;
+    // 0.8 × 100 MiB of it solves g = −ln(1 − |r|·5.50) / |r| = 5.52 days
+    // (the last bucket's rate would have allowed 9 days).
+    let r_day = -(0.96f64.ln() / 30.0);
+    let per_day: f64 = 0.6687 * 86_400.0 * 264.0;
+    let by_hand = -(1.0 - r_day * 0.8 * 100.0 * 1_048_576.0 / per_day).ln() / r_day;
+    assert!((by_hand - 5.52).abs() < 0.01, "{by_hand}");
+    let declining = journal(0.6687, "200B", 8, 1e9, "none").replace(
+        "horizon = \"365d\"",
+        "horizon = \"365d\"\ngrowth = \"-4%/month\"",
+    );
+    let r = run(&declining);
+    let advised = r.tables[0]
+        .widest_safe_bucket_days
+        .expect("an advised bucket");
+    assert!(
+        advised <= by_hand && advised > 0.97 * by_hand,
+        "advised {advised} vs {by_hand} by hand"
+    );
+    // Applying it passes the size check over the whole horizon.
+    let hours = format!("{}h", (advised * 24.0).floor());
+    let applied = run(&declining.replace("bucket = \"none\"", &format!("bucket = \"{hours}\"")));
+    assert_eq!(status_of(&applied, "partition_size"), "pass");
+}
+
+#[test]
 fn the_advised_bucket_respects_the_row_warning() {
     // 1 row/s of 100 B: a day is 86,400 rows (8.64 MB + 8 B of metadata per
     // row). The 100 MiB size ceiling alone would allow ≈ 8.9 days, but the

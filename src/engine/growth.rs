@@ -444,8 +444,8 @@ impl GrowthPlan {
     /// `headroom` × the item ceiling — the verdicts' criteria, by the
     /// simulation's own formula ([`GrowthPlan::busiest_key`]) at the p95 of the
     /// maximum over the keys (which a narrower bucket or more shards make
-    /// more numerous), in the last bucket of the horizon where traffic has
-    /// grown most.
+    /// more numerous), in the horizon's busiest bucket: its last where
+    /// traffic grows, its first where it declines.
     ///
     /// ```
     /// # use keyheat::engine::growth::GrowthPlan;
@@ -530,7 +530,8 @@ impl GrowthPlan {
     /// the horizon) and its writes over `spread` × the keys: the p95 over
     /// trials of the busiest key's normal quantile (the maximum over the
     /// class's keys), its initial items at that quantile, and the effective
-    /// days of the horizon's last bucket.
+    /// days of the horizon's busiest bucket (its last under growth, its
+    /// first where traffic declines).
     fn p95_busiest(&self, c: &GrowthClass, bucket: f64, spread: f64) -> (f64, f64, f64) {
         let h = self.horizon_days;
         let g = bucket
@@ -551,10 +552,15 @@ impl GrowthPlan {
             .upper_quantile(upper_tail_of_max(keys, 0.95))
             .max(0.0);
         let r = self.growth_per_day;
+        // The busiest bucket: the horizon's last while traffic grows, its
+        // first while it declines (∫ e^{r·s} ds over g days is largest at
+        // the end where e^{r·s} is).
         let tau = if r.abs() < 1e-12 {
             g
         } else {
-            ((r * h).exp() - (r * (h - g)).exp()) / r
+            let last = ((r * h).exp() - (r * (h - g)).exp()) / r;
+            let first = ((r * g).exp() - 1.0) / r;
+            last.max(first)
         };
         (z, init, tau)
     }
