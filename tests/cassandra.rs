@@ -401,6 +401,11 @@ fn a_node_disk_that_fills_is_in_when_it_breaks_and_its_growth_shape_is_told() {
         d.contains("growing 43.2 GB/day on average over the horizon;"),
         "{d}"
     );
+    // A node holds its share of the replication factor's copies.
+    assert!(
+        d.contains(", every replica counted) vs node_storage"),
+        "{d}"
+    );
     let r = run_case("scenarios/cassandra-node-disk-ttl.toml", 8);
     let d = storage(&r);
     assert!(

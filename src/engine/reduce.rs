@@ -52,7 +52,9 @@ pub fn design(
                 n.tables = node_tables.clone();
                 n.memory = overhead.and_then(|o| {
                     let limit = tp.layout.nodes.as_ref()?.memory_limit_bytes;
-                    node_memory(&per, (store.node_storage_check(), o), limit, plan)
+                    let mut m = node_memory(&per, (store.node_storage_check(), o), limit, plan)?;
+                    m.copies = store.stored_copies().to_string();
+                    Some(m)
                 });
             }
             r
@@ -304,6 +306,7 @@ fn node_memory(
     let points = ms[0].peak_by_day.len();
     Some(NodeMemory {
         check: check.to_string(),
+        copies: String::new(),
         key_overhead_bytes,
         limit_bytes,
         peak_bytes: st(&|m| last(m)),

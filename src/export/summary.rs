@@ -331,7 +331,8 @@ pub struct NodeSummary<'a> {
     /// Bytes held per node when the store keeps its data in memory (Redis
     /// Cluster); `null` otherwise.
     pub memory: Option<MemorySummary<'a>>,
-    /// Bytes stored per node, every replica counted, when the scenario sets
+    /// Bytes stored per node (Cassandra/ScyllaDB: every replica counted;
+    /// a MongoDB shard, a Redis master, a Bigtable node: one copy), when the scenario sets
     /// `node_storage` (Cassandra/ScyllaDB, MongoDB shards, Bigtable nodes);
     /// absent otherwise. The same fields as `memory`.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -465,10 +465,10 @@ fn capacity(r: &RunResults) -> Option<Block> {
                 }
                 .to_string(),
             ),
-            note(if storage {
-                sections::STORAGE_NOTE
+            note(&if storage {
+                sections::storage_note(r)
             } else {
-                sections::MEMORY_NOTE
+                sections::MEMORY_NOTE.to_string()
             }),
             text_table("node-memory", memory),
         ]);

@@ -540,8 +540,18 @@ pub(super) fn node_ranks(r: &RunResults) -> Option<TextTable> {
 /// The note above the node memory table.
 pub(super) const MEMORY_NOTE: &str = "Bytes held per node, every table summed: each key's stored value or items plus the store's per-key overhead; the hottest keys on the node their slot maps to, the rest spread by the node's share of the slots; growing as keys are written, a TTL stopping the growth. The fill day is the first day the fullest node holds node_memory.";
 
-/// The note above the node storage table.
-pub(super) const STORAGE_NOTE: &str = "Bytes stored per node, every table summed and every replica counted: each key's items with the store's per-item overhead; the hottest keys on the nodes holding their partition, the rest spread by the node's share of the partitions; growing as keys are written, a TTL stopping the growth. The day the fullest node crosses node_storage is the first crossing in each trial, with its mean and 95% confidence interval over trials.";
+/// The note above the node storage table, after "Bytes stored per node,
+/// every table summed and " the way the bytes count copies
+/// ([`crate::results::NodeMemory::copies`]).
+pub(super) fn storage_note(r: &RunResults) -> String {
+    let copies = cluster(r)
+        .and_then(|n| n.memory.as_ref())
+        .map_or("every replica counted", |m| m.copies.as_str());
+    format!("Bytes stored per node, every table summed and {copies}: {STORAGE_NOTE}")
+}
+
+/// [`storage_note`] after its copies.
+const STORAGE_NOTE: &str = "each key's items with the store's per-item overhead; the hottest keys on the nodes holding their partition, the rest spread by the node's share of the partitions; growing as keys are written, a TTL stopping the growth. The day the fullest node crosses node_storage is the first crossing in each trial, with its mean and 95% confidence interval over trials.";
 
 /// Whether the cluster's node bytes are judged as storage (`node_storage`).
 pub(super) fn is_node_storage(r: &RunResults) -> bool {

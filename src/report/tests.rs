@@ -174,6 +174,7 @@ fn capacity_nodes_and_placement() {
         traffic_factor: 1.0,
         memory: Some(crate::results::NodeMemory {
             check: "node_memory".into(),
+            copies: "one copy a master, as each of its replicas stores it".into(),
             key_overhead_bytes: 56.0,
             limit_bytes: Some(8e9),
             peak_bytes: crate::results::Stat {

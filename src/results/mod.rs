@@ -723,6 +723,9 @@ pub struct NodeMemory {
     /// The check that judges these bytes: `node_memory` (Redis: data in
     /// memory) or `node_storage` (a node's disk), also the setting's name.
     pub check: String,
+    /// How the bytes count the data's copies
+    /// ([`crate::store::StoreModel::stored_copies`]): "every replica counted", …
+    pub copies: String,
     /// Bytes the store adds per key (counted in).
     pub key_overhead_bytes: f64,
     /// Bytes one node holds at most (`node_memory`), if set.

@@ -438,6 +438,32 @@ impl KeyTemplate {
     pub fn has(&self, part: &TemplatePart) -> bool {
         self.parts.iter().any(|p| p == part)
     }
+
+    /// The template as keyed: its parts written back, with the `#{bucket}`
+    /// and `#{shard}` suffixes a table's `bucket` and `shards` append where
+    /// the text does not place them (the text as written otherwise).
+    ///
+    /// ```
+    /// use keyheat::scenario::{KeyTemplate, TemplatePart::*};
+    /// let key = KeyTemplate {
+    ///     text: "{room}".into(),
+    ///     parts: vec![Entity("room".into()), Literal("#".into()), Bucket],
+    /// };
+    /// assert_eq!(key.keyed_text(), "{room}#{bucket}");
+    /// ```
+    pub fn keyed_text(&self) -> String {
+        self.parts
+            .iter()
+            .map(|p| match p {
+                TemplatePart::Literal(l) => l.replace('{', "{{").replace('}', "}}"),
+                TemplatePart::Entity(e) => format!("{{{e}}}"),
+                TemplatePart::Bucket => "{bucket}".into(),
+                TemplatePart::Shard => "{shard}".into(),
+                TemplatePart::Time => "{time}".into(),
+                TemplatePart::Id => "{id}".into(),
+            })
+            .collect()
+    }
 }
 
 /// A size distribution, in bytes.

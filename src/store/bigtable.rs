@@ -264,6 +264,12 @@ impl StoreModel for Bigtable {
         "node_storage"
     }
 
+    /// The tablets' bytes once: Bigtable's per-node limit counts the data
+    /// as stored, its replication being below the nodes.
+    fn stored_copies(&self) -> &'static str {
+        "one copy, Bigtable replicating below the nodes"
+    }
+
     /// The `row_key_size` check of each table: fail when its longest row key
     /// ([`max_row_key_bytes`]) can exceed 4 KiB (Bigtable rejects such a row
     /// key: "Schema design" size limits, API `Row.key`), pass otherwise.
@@ -548,7 +554,10 @@ impl StoreModel for Bigtable {
                 false,
             ),
         ];
-        out.extend(super::node_storage_figure(self.node_storage));
+        out.extend(super::node_storage_figure(
+            self.node_storage,
+            self.stored_copies(),
+        ));
         out
     }
 }

@@ -1086,7 +1086,10 @@ impl Cassandra {
                 false,
             ));
         }
-        out.extend(super::node_storage_figure(self.node_storage));
+        out.extend(super::node_storage_figure(
+            self.node_storage,
+            self.stored_copies(),
+        ));
         if self.scylla() {
             out.push(f(
                 "cores_per_node",

@@ -406,6 +406,16 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
         "node_memory"
     }
 
+    /// How a node's stored bytes count the copies of the data, for the
+    /// `node_storage` figures: every replica on the node that holds it
+    /// (the default: Cassandra's and ScyllaDB's replication factor), or
+    /// one copy where a node's replicas are other machines that each
+    /// store it all (MongoDB's replica-set members, Redis replicas) or
+    /// where the store replicates below the node (Bigtable).
+    fn stored_copies(&self) -> &'static str {
+        "every replica counted"
+    }
+
     /// Seconds an item whose `ttl` has passed stays stored, and counted in its
     /// item collection's rows and bytes and its nodes' storage, before the
     /// store purges it: Cassandra's and ScyllaDB's `gc_grace_seconds`
@@ -614,13 +624,10 @@ impl Model {
 }
 
 /// The `node_storage` figure, when the scenario sets it.
-pub(crate) fn node_storage_figure(bytes: Option<f64>) -> Option<Figure> {
+pub(crate) fn node_storage_figure(bytes: Option<f64>, copies: &str) -> Option<Figure> {
     bytes.map(|b| Figure {
         name: "node_storage".to_string(),
-        value: format!(
-            "{} per node, every replica counted",
-            crate::format::bytes(b)
-        ),
+        value: format!("{} per node, {copies}", crate::format::bytes(b)),
         source: "scenario".to_string(),
         assumption: false,
     })

@@ -341,6 +341,11 @@ impl StoreModel for MongoDb {
         "node_storage"
     }
 
+    /// A shard's bytes once: each member of its replica set stores them all.
+    fn stored_copies(&self) -> &'static str {
+        "one copy a shard, as each member of its replica set stores it"
+    }
+
     /// The `analyzeShardKey` characteristics of each collection's shard
     /// key as a `shard_key` check — warn when a ranged key is monotonic, when the
     /// most common value holds more than 1/shards of the documents, or when more
@@ -562,7 +567,10 @@ impl StoreModel for MongoDb {
                 true,
             ),
         ];
-        out.extend(super::node_storage_figure(self.node_storage));
+        out.extend(super::node_storage_figure(
+            self.node_storage,
+            self.stored_copies(),
+        ));
         out
     }
 }
@@ -788,7 +796,7 @@ pub fn analyze_shard_key(scenario: &Scenario, table: usize) -> Option<ShardKeyAn
     let (r, w) = (norm(reads), norm(writes));
     Some(ShardKeyAnalysis {
         table: t.name.clone(),
-        shard_key: sk.text.clone(),
+        shard_key: sk.keyed_text(),
         sharding,
         cardinality,
         most_common_values,
@@ -1290,8 +1298,9 @@ by = "mailbox"
             .replace("items = 50", "items = 50\nrange = \"2d\"");
         let s = scenario(&text);
         let a = analyze_shard_key(&s, 0).unwrap();
-        // 1,000 users × 4 shards × 365 daily buckets.
+        // 1,000 users × 4 shards × 365 daily buckets, of the key as keyed.
         assert_eq!(a.cardinality, 1000.0 * 4.0 * 365.0);
+        assert_eq!(a.shard_key, "{user}#{bucket}#{shard}");
         let h = 7.485_470_860_550_345;
         assert!((a.most_common_values[0].1 - 1.0 / h / 4.0 / 365.0).abs() < 1e-15);
         assert_eq!(a.most_common_values[0].0, "<user #1>#<bucket>#<shard 0>");

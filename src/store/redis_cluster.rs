@@ -314,6 +314,11 @@ impl StoreModel for RedisCluster {
         Some(self.key_overhead)
     }
 
+    /// A master's bytes once: its replicas are nodes of their own.
+    fn stored_copies(&self) -> &'static str {
+        "one copy a master, as each of its replicas stores it"
+    }
+
     fn node_storage_check(&self) -> &'static str {
         if self.storage_named {
             "node_storage"

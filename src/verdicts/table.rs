@@ -107,13 +107,13 @@ fn fastest_growth(by_day: &[(f64, f64, f64)], horizon: f64) -> Option<(f64, f64)
         .max_by(|a, b| a.0.total_cmp(&b.0))
 }
 
-/// The `node_storage` verdict: the fullest node's stored bytes (every
-/// replica counted) against `node_storage`, with the mean day it crosses
+/// The `node_storage` verdict: the fullest node's stored bytes (copies
+/// counted as the store keeps them: [`NodeMemory::copies`]) against `node_storage`, with the mean day it crosses
 /// it and that day's 95% confidence interval — fail when it crosses in
 /// more than 5% of trials, warn over the headroom.
 fn storage_verdict(n: &NodeResults, m: &NodeMemory, headroom: f64, horizon: f64) -> Verdict {
     let label = &n.label;
-    let held = held_text(label, "stores", m, horizon, ", every replica counted");
+    let held = held_text(label, "stores", m, horizon, &format!(", {}", m.copies));
     let limit = m.limit_bytes.unwrap_or(f64::INFINITY);
     let status = if m.fill.probability.mean > 0.05 {
         Status::Fail
