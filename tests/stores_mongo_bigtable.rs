@@ -956,3 +956,55 @@ by = "user"
     let md = keyheat::report::markdown(&r, &[]);
     assert!(!md.contains("every replica counted"), "{md}");
 }
+
+/// A ranged shard key `{room}` bucketed by the hour sorts one room's
+/// buckets next to each other, so "the room's last 2 hours" is one
+/// targeted range query (mongos sends it to the shard whose chunk holds
+/// the range): 1,000 queries/s are 1,000 operations of 50 documents, not
+/// 2,000 of 25 as on a hashed key, where the two buckets hash apart and
+/// each is its own query. Bigtable's row keys alike: one row range read.
+#[test]
+fn a_ranged_keys_buckets_of_one_instance_are_one_range_query() {
+    let text = |store: &str| {
+        format!(
+            r#"
+schema_version = 1
+name = "rooms"
+[store]
+{store}
+[simulation]
+trials = 20
+duration = "1m"
+[[entity]]
+name = "room"
+count = 10000
+[[table]]
+name = "messages"
+partition_key = "{{room}}"
+sort_key = "{{time}}"
+bucket = "1h"
+item_size = "500B"
+[[access_pattern]]
+name = "latest"
+table = "messages"
+operation = "query"
+rate = 1000
+items = 50
+range = "2h"
+by = "room"
+"#
+        )
+    };
+    let load = |store: &str| {
+        let r = crate::util::run(&text(store));
+        let t = &r.tables[0];
+        let p = &t.patterns[0];
+        (t.fan_out, p.fan_out, p.requests_per_s * p.fan_out)
+    };
+    let ranged = "kind = \"mongodb\"\nshards = 4\nshard_key = \"ranged\"";
+    assert_eq!(load(ranged), (1, 1.0, 1000.0));
+    let hashed = "kind = \"mongodb\"\nshards = 4\nshard_key = \"hashed\"";
+    assert_eq!(load(hashed), (2, 2.0, 2000.0));
+    let (fan, pattern_fan, _) = load("kind = \"bigtable\"\nnodes = 3");
+    assert_eq!((fan, pattern_fan), (1, 1.0));
+}

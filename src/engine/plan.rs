@@ -516,7 +516,12 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
         ShardPick::InKey(_) => 1,
         _ => table.shards,
     };
-    let mut fan_out = shard_fan_out * max_bucket_span;
+    // A read of one range is one request, whatever its buckets and shards.
+    let mut fan_out = if one_range(store, &keys.template) {
+        1
+    } else {
+        shard_fan_out * max_bucket_span
+    };
     let requests_per_s = streams.iter().map(|s| s.busy_rate_per_s).sum();
     let growth = super::growth::GrowthPlan::new(scenario, table, &keys, &streams, &layout, store);
     // Growth runs from t = 0 at day-0 rates compounded by `growth`; a
@@ -995,8 +1000,14 @@ fn stream(
     if p.operation == Operation::Scan {
         return scan_stream(store, pi, p, reach.scan.unwrap_or((1, 0.0, 0.0)));
     }
-    let subkeys = subkeys(table, p, reach);
-    let fan: f64 = subkeys.iter().map(|s| s.weight).sum();
+    let mut subkeys = subkeys(table, p, reach);
+    let mut fan: f64 = subkeys.iter().map(|s| s.weight).sum();
+    if fan > 1.0 && one_range(store, &keys.template) {
+        // One range of the key space: one request reads it (its items
+        // split over the sub-keys as before).
+        subkeys.iter_mut().for_each(|s| s.weight /= fan);
+        fan = 1.0;
+    }
     let severity = severity(scenario, store, table, pi, p, fan);
     let mut s = Stream {
         pattern: pi,
@@ -1061,6 +1072,24 @@ fn prefix_entities(
         && !any_new
         && (p.operation.is_write() || p.operation == Operation::Query);
     applies.then_some(before)
+}
+
+/// Whether a request's sub-keys (its buckets and shards) are one range of
+/// the key space, which one request reads: on a ranged store (MongoDB
+/// ranged shard keys, Bigtable row keys), a key whose `{bucket}` and
+/// `{shard}` parts all follow its entities sorts one instance's buckets
+/// and shards next to each other, so a query over an instance's last two
+/// buckets is one targeted range query (MongoDB routes it to the shard
+/// whose chunk holds the range; Bigtable reads one row range), not one a
+/// bucket as on a hashed store.
+fn one_range(store: &dyn StoreModel, template: &[TemplatePart]) -> bool {
+    let last_entity = template
+        .iter()
+        .rposition(|p| matches!(p, TemplatePart::Entity(_)));
+    let first_sub = template
+        .iter()
+        .position(|p| matches!(p, TemplatePart::Bucket | TemplatePart::Shard));
+    store.ranged() && matches!((last_entity, first_sub), (Some(e), Some(s)) if e < s)
 }
 
 /// Bytes one page of a scan returns: 1 MB, DynamoDB's Scan page (other
