@@ -400,12 +400,22 @@ fn field_rules() {
 /// A stray minus sign, a spelled-out unit or a percentage is fixed with the
 /// user's own number (new users' `count = -42`, `item_size = "-3KB"`,
 /// `"44 bytes"` and `hot_share = 37.5` were offered the stock 1_000_000,
-/// "2KB" and 0.8).
+/// "2KB" and 0.8); so are a fractional count (rounded) and one over the
+/// most (that most: a new user's 2_000_000.5 and 2·10¹⁵ were offered
+/// 1_000_000 too).
 #[test]
 fn a_stray_sign_or_spelled_unit_is_fixed_with_the_users_number() {
     assert_eq!(
         error(&base_with("count = 1000", "count = -42")),
         "s.toml:9:9: entity.customer.count: must be between 1 and 1,000,000,000,000, found -42\n  fix: write count = 42"
+    );
+    assert_eq!(
+        error(&base_with("count = 1000", "count = 2000000.4")),
+        "s.toml:9:9: entity.customer.count: expected a whole number, found float `2000000.4`\n  fix: write count = 2_000_000"
+    );
+    assert_eq!(
+        error(&base_with("count = 1000", "count = 2_000_000_000_000_000")),
+        "s.toml:9:9: entity.customer.count: must be between 1 and 1,000,000,000,000, found 2000000000000000\n  fix: write count = 1_000_000_000_000 at most"
     );
     assert_eq!(
         error(&base_with("item_size = \"2KB\"", "item_size = \"-3KB\"")),

@@ -422,9 +422,16 @@ impl<'a, 'i> Field<'a, 'i> {
             DeValue::Float(_) => {
                 let v = self.number(example)?;
                 if v.fract() != 0.0 || v.abs() > 1e30 {
+                    // The user's number rounded, where that is in range.
+                    let near = v.round();
+                    let fix = if near >= min as f64 && near <= max as f64 {
+                        format!("write {} = {}", self.last_key(), toml_whole(near as u64))
+                    } else {
+                        format!("write {example}")
+                    };
                     return Err(self.error(
                         format!("expected a whole number, found {}", self.found()),
-                        format!("write {example}"),
+                        fix,
                     ));
                 }
                 v as i128
@@ -446,6 +453,10 @@ impl<'a, 'i> Field<'a, 'i> {
             let fix = match value.checked_neg() {
                 Some(n) if value < 0 && n >= i128::from(min) && n <= i128::from(max) => {
                     format!("write {} = {n}", self.last_key())
+                }
+                // Over the most: that most, the nearest the user's number can be.
+                _ if value > i128::from(max) && max != u64::MAX => {
+                    format!("write {} = {} at most", self.last_key(), toml_whole(max))
                 }
                 _ => format!("write {example}"),
             };
@@ -572,6 +583,23 @@ impl<'a, 'i> Field<'a, 'i> {
             node,
         }
     }
+}
+
+/// A whole number as TOML takes it, in groups of three digits past 9,999
+/// (`1_000_000`), as the examples write it.
+fn toml_whole(n: u64) -> String {
+    let digits = n.to_string();
+    if n < 10_000 {
+        return digits;
+    }
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push('_');
+        }
+        out.push(c);
+    }
+    out
 }
 
 #[cfg(test)]
