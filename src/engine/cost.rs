@@ -278,7 +278,7 @@ pub fn check(estimate: &Estimate, budget: &Budget, source: &str) -> Result<()> {
     Ok(())
 }
 
-/// What makes two patterns' placements one (`placement::same_placement`):
+/// What makes two patterns' placements one (`placement::placement_ratio`):
 /// table, index, `by` entity, a read cache, the buckets a request reads.
 type Alike<'s> = (usize, Option<usize>, Option<&'s str>, bool, u64);
 
@@ -349,7 +349,7 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
     for p in &s.access_patterns {
         let t = &s.tables[p.table];
         // Patterns by the same entity on the same table are placed once
-        // (`placement::same_placement`; read caches filter a pattern's
+        // (`placement::placement_ratio`; read caches filter a pattern's
         // shares, so a cached one is placed on its own).
         // (A query over several buckets has its own sub-keys.)
         let buckets_read = match p.operation {

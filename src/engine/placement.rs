@@ -322,12 +322,16 @@ impl Placer<'_> {
         let streams = &self.table.streams;
         // A stream over the same keys as an earlier one, ranked alike, hits
         // the same instances: its rates land where that stream's did, in
-        // proportion (Placed is linear in the rate).
-        let same: Vec<Option<usize>> = streams
+        // proportion (Placed is linear in the rate and the sub-keys'
+        // weights: a write to one of N shards, weight 1/N each, and a read
+        // of all N, weight 1 each, hit the same keys).
+        let same: Vec<Option<(usize, f64)>> = streams
             .iter()
             .enumerate()
             .map(|(i, s)| {
-                (0..i).find(|&j| streams[j].busy_rate_per_s > 0.0 && same_placement(&streams[j], s))
+                (0..i)
+                    .filter(|&j| streams[j].busy_rate_per_s > 0.0)
+                    .find_map(|j| placement_ratio(&streams[j], s).map(|c| (j, c)))
             })
             .collect();
         // Counted shards are shared by this bucket's streams only: a later
@@ -341,8 +345,8 @@ impl Placer<'_> {
         for (i, s) in streams.iter().enumerate() {
             let remember = self.last_bucket != Some(bucket) || later(i);
             let p = match same[i] {
-                Some(j) => {
-                    let m = s.busy_rate_per_s / streams[j].busy_rate_per_s;
+                Some((j, c)) => {
+                    let m = s.busy_rate_per_s / streams[j].busy_rate_per_s * c;
                     let (head, tail) = entries.split_at_mut(i);
                     if let (Some(from), Some(to)) = (&head[j], &mut tail[0]) {
                         to.extend(from.iter().map(|&(r, part)| (r * m, part)));
@@ -1233,17 +1237,38 @@ const UNEQUAL_KEYS_PER_PARTITION: u64 = 8;
 
 /// Whether streams `a` and `b` pick the same keys in the same order (the
 /// same driver ranked alike, the same other entities, sub-keys and special
-/// placements), so that rank r of each is the same instance on the same
-/// partition: `b`'s placement is `a`'s scaled by the ratio of their rates.
-fn same_placement(a: &Stream, b: &Stream) -> bool {
+/// placements, the sub-keys' weights in proportion), so that rank r of
+/// each is the same instance on the same partition: `b`'s placement is
+/// `a`'s scaled by the ratio of their rates times the returned ratio of
+/// their sub-keys' weights (placement's choices, which sub-keys go one by
+/// one or as mass, do not change when every weight is scaled alike).
+fn placement_ratio(a: &Stream, b: &Stream) -> Option<f64> {
     let fresh_kind = |s: &Stream| s.shares.is_fresh() && (s.is_write || s.is_query);
-    a.broadcast == b.broadcast
+    let alike = a.broadcast == b.broadcast
         && a.driver == b.driver
         && a.recency_ordered == b.recency_ordered
         && a.shares == b.shares
         && a.combos == b.combos
-        && a.subkeys == b.subkeys
         && fresh_kind(a) == fresh_kind(b)
+        && a.subkeys.len() == b.subkeys.len()
+        && a.subkeys
+            .iter()
+            .zip(&b.subkeys)
+            .all(|(x, y)| (x.shard, x.bucket_back) == (y.shard, y.bucket_back));
+    if !alike {
+        return None;
+    }
+    if a.subkeys == b.subkeys {
+        return Some(1.0);
+    }
+    let c = b.subkeys.first()?.weight / a.subkeys.first()?.weight;
+    let in_proportion = c.is_finite()
+        && c > 0.0
+        && a.subkeys
+            .iter()
+            .zip(&b.subkeys)
+            .all(|(x, y)| (x.weight * c - y.weight).abs() <= 1e-12 * y.weight);
+    in_proportion.then_some(c)
 }
 
 /// Combinations of the other entities each rank is drawn as: all of them
@@ -1826,6 +1851,72 @@ by = "customer"
                 (v / var - 1.0).abs() < 0.1,
                 "{shards}: variance {v} vs {var}"
             );
+        }
+    }
+
+    /// A write to one of 4 shards (each sub-key weight 1/4) and a read of
+    /// all 4 (weight 1 each) by the same Zipf customers hit the same keys:
+    /// the read's rates land where the write's do, × (read rate × 4 ÷
+    /// write rate) on every partition, the tail placed one by one
+    /// included (drawn apart, the two would put a customer's key on two
+    /// partitions).
+    #[test]
+    fn streams_whose_sub_keys_weigh_in_proportion_land_on_the_same_partitions() {
+        let text = r#"
+schema_version = 1
+name = "sharded"
+[store]
+kind = "dynamodb"
+read_capacity = 30000
+write_capacity = 30000
+[simulation]
+trials = 2
+duration = "60s"
+[[entity]]
+name = "customer"
+count = 50_000
+popularity = { distribution = "zipf", exponent = 1.0 }
+[[table]]
+name = "orders"
+partition_key = "C#{customer}"
+item_size = "500B"
+shards = 4
+[[access_pattern]]
+name = "write"
+table = "orders"
+operation = "put"
+rate = 1000
+by = "customer"
+[[access_pattern]]
+name = "read"
+table = "orders"
+operation = "get"
+rate = 3000
+by = "customer"
+"#;
+        let scenario = Scenario::from_str_at(text, "sharded.toml").expect("parses");
+        let (plan, model) = prepare(&scenario, &Options::default(), 0.0).expect("plans");
+        let table = &plan.tables[0];
+        let (w, r) = (&table.streams[0], &table.streams[1]);
+        assert_eq!(placement_ratio(w, r), Some(4.0));
+        let servers = Servers::of(&table.layout);
+        assert!(single_draw_ranks(w, w.shares.count(), HEAD_RANKS, servers) > 0);
+        let placer = Placer {
+            store: model.store(),
+            table,
+            keep_keys: false,
+            exact: false,
+            landed: None,
+            counted: Default::default(),
+            last_bucket: None,
+            history_before: None,
+        };
+        let mut world = World::new(&mut Xoshiro256PlusPlus::seed_from_u64(1));
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
+        let placed = placer.place_bucket(0, &mut world, &mut rng).placed;
+        let m = r.busy_rate_per_s * 4.0 / w.busy_rate_per_s;
+        for (a, b) in placed[0].per_partition.iter().zip(&placed[1].per_partition) {
+            assert!((a * m - b).abs() <= 1e-9 * b, "{a} × {m} vs {b}");
         }
     }
 
