@@ -50,9 +50,20 @@ impl<'a> LoadChart<'a> {
         } else {
             format!("{server} load, no per-{server} limit on this store")
         };
+        // With several busy periods, the one the ranks are of: the
+        // table's judged day, or the nodes' own.
+        let day = if table.checkpoints.len() > 1 {
+            let d = match &table.nodes {
+                Some(n) if server == n.label => n.day,
+                _ => table.day,
+            };
+            format!(", day {}", format::day(d))
+        } else {
+            String::new()
+        };
         LoadChart {
             title: format!(
-                "{}: {what} ({}, {} trials)",
+                "{}: {what} ({}, {} trials{day})",
                 table.name,
                 format::plural(count, server, &format!("{server}s")),
                 format::count(results.trials as usize)
