@@ -178,21 +178,20 @@ struct Sink<'e> {
 }
 
 /// Keys hashed in two pieces ([`StoreModel::places_by_salted_fnv`]): the
-/// text before the template's first `{bucket}` once per instances and
-/// shard, the rest per bucket; the FNV-1a state carries over, so a key
-/// lands where its whole text would.
+/// text before the template's first `{bucket}` or `{shard}` once per
+/// instances, the rest per sub-key; the FNV-1a state carries over, so a
+/// key lands where its whole text would.
 struct Piecewise {
-    /// The template's first `{bucket}` part ([`KeySpace::bucket_part`]).
+    /// The template's first `{bucket}` or `{shard}` part (its length
+    /// without either): the text before it is the same for every sub-key
+    /// of a rank's instances.
     split: usize,
-    /// By shard (no shard first, then shard 0, 1, …), the hash state of
-    /// the text before the bucket for the instances being placed, valid
-    /// where its stamp is `instances`: a lookup and a change of instances
-    /// cost O(1), whatever the shard count (a linear search made a rank
-    /// cost O(shards²)).
-    prefixes: Vec<(u64, u64)>,
+    /// The hash state of the text before `split` for the instances being
+    /// placed, valid where its stamp is `instances`.
+    prefix: (u64, u64),
     /// Which instances are being placed (bumped by [`Piecewise::next_instances`]).
     instances: u64,
-    /// Where the text from the bucket on names no instance (no entity, no
+    /// Where the text from `split` on names no instance (no entity, no
     /// `shard_by` shard: it is the same for every rank), that text by
     /// sub-key, written the first time a rank asks for it; empty otherwise.
     suffixes: Vec<Option<Box<[u8]>>>,
@@ -201,7 +200,11 @@ struct Piecewise {
 impl Piecewise {
     /// Pieces of `keys`' text for a stream of `subkeys` sub-keys.
     fn new(keys: &KeySpace, subkeys: usize) -> Piecewise {
-        let split = keys.bucket_part();
+        let split = keys
+            .template
+            .iter()
+            .position(|p| matches!(p, TemplatePart::Bucket | TemplatePart::Shard))
+            .unwrap_or(keys.template.len());
         let rank_free = keys.template[split..].iter().all(|p| match p {
             TemplatePart::Entity(_) => false,
             TemplatePart::Shard => keys.shard_by.is_none(),
@@ -209,7 +212,7 @@ impl Piecewise {
         });
         Piecewise {
             split,
-            prefixes: Vec::new(),
+            prefix: (0, 0),
             instances: 1,
             suffixes: if rank_free {
                 vec![None; subkeys]
@@ -219,7 +222,7 @@ impl Piecewise {
         }
     }
 
-    /// Forgets the prefixes: the next keys name other instances.
+    /// Forgets the prefix: the next keys name other instances.
     fn next_instances(&mut self) {
         self.instances += 1;
     }
@@ -235,17 +238,13 @@ impl Piecewise {
         (j, shard, b): (usize, Option<u32>, i64),
         (partitions, salt): (usize, u64),
     ) -> usize {
-        let slot = shard.map_or(0, |s| s as usize + 1);
-        if slot >= self.prefixes.len() {
-            self.prefixes.resize(slot + 1, (0, 0));
-        }
-        let prefix = match self.prefixes[slot] {
+        let prefix = match self.prefix {
             (stamp, state) if stamp == self.instances => state,
             _ => {
                 key.clear();
                 keys.format_parts_into(key, ids, shard, b, 0..self.split);
                 let state = hash::fnv_extend(hash::FNV_OFFSET, key.as_bytes());
-                self.prefixes[slot] = (self.instances, state);
+                self.prefix = (self.instances, state);
                 state
             }
         };

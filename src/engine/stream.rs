@@ -114,15 +114,6 @@ impl KeySpace {
         self.format_parts_into(out, ids, shard, bucket, 0..self.template.len());
     }
 
-    /// The index of the template's first `{bucket}` part (its length
-    /// without one): the parts before it are the same in every bucket.
-    pub fn bucket_part(&self) -> usize {
-        self.template
-            .iter()
-            .position(|p| matches!(p, TemplatePart::Bucket))
-            .unwrap_or(self.template.len())
-    }
-
     /// [`KeySpace::format_into`] of the template's parts `parts` only: a
     /// key is the text of `0..k` followed by that of `k..len`.
     pub fn format_parts_into(
