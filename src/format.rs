@@ -96,6 +96,25 @@ pub fn sig3(x: f64) -> String {
     format!("{x:.decimals$}")
 }
 
+/// A whole number as a scenario writes it: `_` every three digits
+/// (`100_000`), as TOML reads it.
+///
+/// ```
+/// assert_eq!(keyheat::format::toml_whole(2_000_000), "2_000_000");
+/// assert_eq!(keyheat::format::toml_whole(999), "999");
+/// ```
+pub fn toml_whole(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push('_');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// An integer with thousands separators.
 ///
 /// ```

@@ -1576,6 +1576,21 @@ mod tests {
     use crate::scenario::Scenario;
     use rand::SeedableRng;
 
+    /// A placer of `table` that keeps no keys and no map: the plain
+    /// approximate placement every trial makes.
+    fn plain<'a>(store: &'a dyn StoreModel, table: &'a TablePlan) -> Placer<'a> {
+        Placer {
+            store,
+            table,
+            keep_keys: false,
+            exact: false,
+            landed: None,
+            counted: Default::default(),
+            last_bucket: None,
+            history_before: None,
+        }
+    }
+
     /// `below` draws what `random_range(0..n)` draws, from the same
     /// stream, for ranges small and large, powers of two and not, and a
     /// range wider than u32 (handed to rand): 10⁵ draws each.
@@ -1688,14 +1703,6 @@ mod tests {
         }
     }
 
-    /// Range queries over 24 quarter-hour buckets (of 4 write shards), with
-    /// few enough other instances to key each combination (three sites per
-    /// sensor; ten lines and three sites, by either): the keys a bucket's
-    /// placement finds in [`Placer::landed`] land where formatting and
-    /// hashing them again puts them, so a placer that remembers gives,
-    /// bucket after bucket, what one that does not gives, rate for rate
-    /// (and fails if the map's key leaves out any part of the key's text:
-    /// the bucket, the combination, the driving entity, the shard).
     #[test]
     fn a_whole_tail_placed_one_by_one_reads_its_shares_from_the_cache() {
         // 300,000 Zipf products on Redis Cluster's 16,384 slots: past the
@@ -1734,16 +1741,7 @@ by = "product"
             if let Some(ranks) = cache_first {
                 table.streams[0].keep_rank_shares(ranks);
             }
-            let placer = Placer {
-                store: model.store(),
-                table,
-                keep_keys: false,
-                exact: false,
-                landed: None,
-                counted: Default::default(),
-                last_bucket: None,
-                history_before: None,
-            };
+            let placer = plain(model.store(), table);
             let mut world = World::new(&mut Xoshiro256PlusPlus::seed_from_u64(3));
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
             let placed = placer.place_bucket(0, &mut world, &mut rng).placed;
@@ -1816,16 +1814,7 @@ by = "customer"
             assert_eq!(counted.units, units);
             let keys: Vec<u64> = counted.runs.iter().map(|r| r.0).collect();
             assert_eq!(keys, runs_expected);
-            let placer = Placer {
-                store: model.store(),
-                table,
-                keep_keys: false,
-                exact: false,
-                landed: None,
-                counted: Default::default(),
-                last_bucket: None,
-                history_before: None,
-            };
+            let placer = plain(model.store(), table);
             let draws = 2_000;
             let rate = s.busy_rate_per_s;
             let first: Vec<f64> = (0..draws)
@@ -1900,16 +1889,7 @@ by = "customer"
         assert_eq!(placement_ratio(w, r), Some(4.0));
         let servers = Servers::of(&table.layout);
         assert!(single_draw_ranks(w, w.shares.count(), HEAD_RANKS, servers) > 0);
-        let placer = Placer {
-            store: model.store(),
-            table,
-            keep_keys: false,
-            exact: false,
-            landed: None,
-            counted: Default::default(),
-            last_bucket: None,
-            history_before: None,
-        };
+        let placer = plain(model.store(), table);
         let mut world = World::new(&mut Xoshiro256PlusPlus::seed_from_u64(1));
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
         let placed = placer.place_bucket(0, &mut world, &mut rng).placed;
@@ -1919,6 +1899,14 @@ by = "customer"
         }
     }
 
+    /// Range queries over 24 quarter-hour buckets (of 4 write shards), with
+    /// few enough other instances to key each combination (three sites per
+    /// sensor; ten lines and three sites, by either): the keys a bucket's
+    /// placement finds in [`Placer::landed`] land where formatting and
+    /// hashing them again puts them, so a placer that remembers gives,
+    /// bucket after bucket, what one that does not gives, rate for rate
+    /// (and fails if the map's key leaves out any part of the key's text:
+    /// the bucket, the combination, the driving entity, the shard).
     #[test]
     fn keys_found_in_the_trial_map_land_where_they_are_placed_again() {
         let text = r#"

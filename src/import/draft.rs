@@ -165,15 +165,7 @@ pub fn bytes(b: f64) -> String {
 
 /// A whole number with `_` every three digits (`100_000`).
 pub fn whole(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push('_');
-        }
-        out.push(c);
-    }
-    out
+    crate::format::toml_whole(n)
 }
 
 /// A number as TOML: whole numbers without a fraction.

@@ -588,18 +588,10 @@ impl<'a, 'i> Field<'a, 'i> {
 /// A whole number as TOML takes it, in groups of three digits past 9,999
 /// (`1_000_000`), as the examples write it.
 fn toml_whole(n: u64) -> String {
-    let digits = n.to_string();
     if n < 10_000 {
-        return digits;
+        return n.to_string();
     }
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push('_');
-        }
-        out.push(c);
-    }
-    out
+    crate::format::toml_whole(n)
 }
 
 #[cfg(test)]
