@@ -1008,3 +1008,45 @@ by = "room"
     let (fan, pattern_fan, _) = load("kind = \"bigtable\"\nnodes = 3");
     assert_eq!((fan, pattern_fan), (1, 1.0));
 }
+
+/// A shard over its per-shard limit is judged by hot_node and is in no
+/// table's throttled share (MongoDB queues, and the partitions' own
+/// limits are what throttle): the variants table says so, where a new
+/// user read "throttled 0%" beside a shard at 1.15× its limit as harmless.
+#[test]
+fn the_variants_table_says_a_shard_over_its_limit_is_not_in_throttled() {
+    let text = r#"
+schema_version = 1
+name = "shards"
+[store]
+kind = "mongodb"
+shards = 4
+shard_key = "ranged"
+[simulation]
+trials = 20
+duration = "1m"
+[[entity]]
+name = "room"
+count = 10000
+[[table]]
+name = "messages"
+partition_key = "{room}"
+sort_key = "{time}"
+item_size = "500B"
+[[access_pattern]]
+name = "send"
+table = "messages"
+operation = "put"
+rate = 1000
+by = "room"
+[[variant]]
+name = "by-day"
+set = { "table.messages.bucket" = "1d" }
+"#;
+    let r = crate::util::run(text);
+    let md = keyheat::report::markdown(&r, &[]);
+    assert!(
+        md.contains("Throttled counts what the partitions' and the table's limits throttle: a shard over its own limit (hot_node) is overloaded, not counted there."),
+        "{md}"
+    );
+}

@@ -694,6 +694,14 @@ fn variants(r: &RunResults, charts: &[Chart]) -> Option<Block> {
             " Peak utilization is the busiest {label}'s against the per-{label} limit where that is higher than the busiest partition's: a {label} carries every table on it, so tables sharing the {label}s show the same figure.",
             label = n.label
         ));
+        // Where partitions carry limits, the nodes are judged apart
+        // (hot_node): their excess is in no table's throttled share.
+        if r.tables.iter().any(TableResults::has_partition_limit) {
+            intro.push_str(&format!(
+                " Throttled counts what the partitions' and the table's limits throttle: a {label} over its own limit (hot_node) is overloaded, not counted there.",
+                label = n.label
+            ));
+        }
     }
     let mark = format!("; {}", crate::store::LOWER_BOUND_NOTE);
     let bounded = r
