@@ -2044,6 +2044,20 @@ fn a_horizon_of_minutes_warns_with_the_months_spelling() {
     );
     assert!(with("1d").is_empty());
     assert!(with("12mo").is_empty());
+    // The recommendation that keeps the base says how short its horizon is.
+    let text = format!(
+        "{}[simulation]\ntrials = 20\nduration = \"1m\"\nhorizon = \"12m\"\n[[variant]]\nname = \"more\"\nset = {{ \"access_pattern.Create order.rate\" = 60 }}\n",
+        BASE
+    );
+    let r = crate::util::run(&text);
+    let reason = r
+        .recommendation
+        .expect("a variant: a recommendation")
+        .reason;
+    assert!(
+        reason.ends_with("; over a horizon of 12 min only, as the warning says: sizes and growth are not projected further"),
+        "{reason}"
+    );
 }
 
 /// A variant that changes `store.kind` keeps the base's `[store]` keys:

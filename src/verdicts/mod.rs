@@ -87,12 +87,23 @@ pub fn judge(scenario: &Scenario, results: &mut RunResults) -> Result<()> {
     let base_cost = crate::results::design_cost(&results.tables)
         .zip(scenario.pricing.as_ref().map(|p| p.currency.clone()));
     results.recommendation = (!results.variants.is_empty()).then(|| {
-        recommend::recommend(
+        let mut r = recommend::recommend(
             (&results.verdicts, base_cost),
             &results.variants,
             &changes,
             &results.checklist,
-        )
+        );
+        // A horizon under a day projects sizes and growth only that far
+        // (a new user's "12m", months meant, read as minutes: the run's
+        // warning says so, and "no change needed" stood beside it).
+        let horizon_s = scenario.simulation.horizon_days * 86_400.0;
+        if horizon_s < 86_400.0 {
+            r.reason.push_str(&format!(
+                "; over a horizon of {} only, as the warning says: sizes and growth are not projected further",
+                crate::format::duration(horizon_s)
+            ));
+        }
+        r
     });
     Ok(())
 }
