@@ -1576,6 +1576,17 @@ mod tests {
     use crate::scenario::Scenario;
     use rand::SeedableRng;
 
+    /// `samples`' mean within 4 standard errors of `mean` and their
+    /// variance within 10% of `var` (the sampled quantity's own).
+    fn assert_moments(samples: &[f64], mean: f64, var: f64, what: &str) {
+        let n = samples.len() as f64;
+        let m = samples.iter().sum::<f64>() / n;
+        let v = samples.iter().map(|x| (x - m).powi(2)).sum::<f64>() / n;
+        let se = (var / n).sqrt();
+        assert!((m - mean).abs() < 4.0 * se, "{what}: mean {m} vs {mean}");
+        assert!((v / var - 1.0).abs() < 0.1, "{what}: variance {v} vs {var}");
+    }
+
     /// A placer of `table` that keeps no keys and no map: the plain
     /// approximate placement every trial makes.
     fn plain<'a>(store: &'a dyn StoreModel, table: &'a TablePlan) -> Placer<'a> {
@@ -1639,14 +1650,7 @@ mod tests {
             }
             let var = k * p * (1.0 - p);
             for counts in [&first, &last] {
-                let mean = counts.iter().sum::<f64>() / draws as f64;
-                let v = counts.iter().map(|c| (c - mean).powi(2)).sum::<f64>() / draws as f64;
-                let se = (var / draws as f64).sqrt();
-                assert!((mean - k * p).abs() < 4.0 * se, "{parts}: mean {mean}");
-                assert!(
-                    (v / var - 1.0).abs() < 0.1,
-                    "{parts}: variance {v} vs {var}"
-                );
+                assert_moments(counts, k * p, var, &format!("{parts} partitions"));
             }
         }
     }
@@ -1688,17 +1692,7 @@ mod tests {
             let k = keys as f64;
             for (c, p) in counts.iter().zip(&shares) {
                 let var = k * p * (1.0 - p);
-                let mean = c.iter().sum::<f64>() / draws as f64;
-                let v = c.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / draws as f64;
-                let se = (var / draws as f64).sqrt();
-                assert!(
-                    (mean - k * p).abs() < 4.0 * se,
-                    "{keys} keys, p {p}: mean {mean}"
-                );
-                assert!(
-                    (v / var - 1.0).abs() < 0.1,
-                    "{keys} keys, p {p}: variance {v} vs {var}"
-                );
+                assert_moments(c, k * p, var, &format!("{keys} keys, p {p}"));
             }
         }
     }
@@ -1831,14 +1825,7 @@ by = "customer"
             let (_, m2) = s.shares.moments(1, s.shares.count());
             let w2: f64 = s.subkeys.iter().map(|k| k.weight * k.weight).sum();
             let var = rate * rate * m2 * w2 * (1.0 / pf) * (1.0 - 1.0 / pf);
-            let mean = first.iter().sum::<f64>() / draws as f64;
-            let v = first.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / draws as f64;
-            let se = (var / draws as f64).sqrt();
-            assert!((mean - rate / pf).abs() < 4.0 * se, "{shards}: mean {mean}");
-            assert!(
-                (v / var - 1.0).abs() < 0.1,
-                "{shards}: variance {v} vs {var}"
-            );
+            assert_moments(&first, rate / pf, var, shards);
         }
     }
 
