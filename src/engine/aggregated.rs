@@ -12,13 +12,10 @@ use super::window::{
     busy_windows, collapsed, costly_to_build, draw_windows, few_requests, requested, Component,
     Limits, Outcome, Stretches,
 };
-use crate::store::hash::{fmix64, Premixed};
+use crate::store::hash::fmix64;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 use std::cell::RefCell;
-use std::collections::hash_map::Entry;
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 
 /// Draws segment `seg` on the table's servers and against its table-level
 /// limit, adding the outcome to `acc`.
@@ -317,6 +314,8 @@ thread_local! {
     /// run).
     static SCRATCH: RefCell<UnitBuffers> = const { RefCell::new((Vec::new(), Vec::new())) };
     static COLD: RefCell<Vec<ColdUnit>> = const { RefCell::new(Vec::new()) };
+    /// [`group_alike`]'s table of (hash, group) slots.
+    static SLOTS: RefCell<Vec<(u64, usize)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Every unit's components in one buffer (thousands of partitions per
@@ -599,54 +598,60 @@ fn exchangeable_groups(
 
 /// Items `0..n` grouped by `alike`, in the order of each group's first
 /// item, each group's items ascending; `None` when no two are alike. An
-/// item's group is found by `hash_of` (alike items hash alike), then by
-/// `alike` among the groups sharing its hash, chained in the order they
-/// were opened.
+/// item's group is found by `hash_of` (alike items hash alike) in an
+/// open-addressing table of the hashes (linear probing, at most half
+/// full, the worker's own buffer), then by `alike` among the groups
+/// sharing its hash, chained in the order they were opened. A std map, or
+/// sorting the hashes first to tell "no two alike", cost twice as much on
+/// 10,000 partitions (9% of a 9,728-partition run).
 fn group_alike(
     n: usize,
     hash_of: impl Fn(usize) -> u64,
     alike: impl Fn(usize, usize) -> bool,
 ) -> Option<Groups> {
     const NONE: usize = usize::MAX;
-    // No two items alike when no two hash alike: told by sorting the
-    // hashes (in cache) rather than by a map of every item (100,000
-    // tablets of distinct loads: a cache miss per insert, 6% of a run).
-    let hashes: Vec<u64> = (0..n).map(hash_of).collect();
-    let mut sorted = hashes.clone();
-    sorted.sort_unstable();
-    if sorted.windows(2).all(|w| w[0] != w[1]) {
-        return None;
-    }
-    let mut index: HashMap<u64, usize, BuildHasherDefault<Premixed>> =
-        HashMap::with_capacity_and_hasher(n, BuildHasherDefault::default());
+    let size = (2 * n).next_power_of_two().max(16);
+    let mask = size - 1;
+    let mut slots = SLOTS.with_borrow_mut(std::mem::take);
+    slots.clear();
+    slots.resize(size, (0, NONE));
     // Per group: its first item and the next group with its hash.
     let (mut first, mut chain): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
     let mut group_of: Vec<usize> = Vec::with_capacity(n);
-    for (p, &hash) in hashes.iter().enumerate() {
+    for p in 0..n {
+        let hash = hash_of(p);
         let open = |first: &mut Vec<usize>, chain: &mut Vec<usize>| {
             first.push(p);
             chain.push(NONE);
             first.len() - 1
         };
-        let g = match index.entry(hash) {
-            Entry::Vacant(slot) => *slot.insert(open(&mut first, &mut chain)),
-            Entry::Occupied(slot) => {
-                let mut g = *slot.get();
-                loop {
-                    if alike(first[g], p) {
-                        break g;
-                    }
-                    if chain[g] == NONE {
-                        let new = open(&mut first, &mut chain);
-                        chain[g] = new;
-                        break new;
-                    }
-                    g = chain[g];
+        // The table's slot of `hash` (home slot by its low bits: the hashes
+        // are mixed), or the free slot where it goes.
+        let mut i = hash as usize & mask;
+        while slots[i].1 != NONE && slots[i].0 != hash {
+            i = (i + 1) & mask;
+        }
+        let g = if slots[i].1 == NONE {
+            let g = open(&mut first, &mut chain);
+            slots[i] = (hash, g);
+            g
+        } else {
+            let mut g = slots[i].1;
+            loop {
+                if alike(first[g], p) {
+                    break g;
                 }
+                if chain[g] == NONE {
+                    let new = open(&mut first, &mut chain);
+                    chain[g] = new;
+                    break new;
+                }
+                g = chain[g];
             }
         };
         group_of.push(g);
     }
+    SLOTS.set(slots);
     if first.len() == n {
         return None;
     }
