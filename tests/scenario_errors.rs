@@ -200,6 +200,28 @@ fn duplicate_names() {
     );
 }
 
+/// "base" is the scenario's own design in every output and "none" the
+/// recommendation that nothing passes: a variant of either name would show
+/// as two rows of one name (a new user's variant `base` did).
+#[test]
+fn a_variant_named_as_the_outputs_name_the_base_or_none() {
+    for (name, meaning) in [
+        ("base", "the scenario's own design"),
+        ("none", "a recommendation that no design passes"),
+    ] {
+        let variant = format!(
+            "{BASE}\n[[variant]]\nname = \"{name}\"\nset = {{ \"table.orders.shards\" = 2 }}\n"
+        );
+        assert_eq!(
+            error(&variant),
+            format!(
+                "s.toml:24:8: variant.{name}: a variant cannot be named `{name}`: every output already uses \
+                 `{name}` for {meaning}\n  fix: give the variant another name, e.g. name = \"{name}-2\""
+            )
+        );
+    }
+}
+
 #[test]
 fn by_naming_an_undeclared_entity() {
     assert_eq!(
@@ -2081,5 +2103,52 @@ fn a_variant_changing_the_store_kind_says_the_base_keys_stay() {
     assert!(
         e.ends_with("; the variant sets store.kind, and the base's [store] keys still apply to the new store, which does not take this one: compare stores as whole files with `keyheat compare base.toml other.toml`"),
         "{e}"
+    );
+}
+
+/// A number written with thousands commas keeps its number in the fix, in a
+/// duration and in a store setting's size as in an item size (a new user's
+/// `logical_partition_limit = "5,000MB"` was offered "10GB").
+#[test]
+fn thousands_commas_are_dropped_in_the_fix() {
+    let store = base_with(
+        "kind = \"dynamodb\"",
+        "kind = \"cosmosdb\"\nlogical_partition_limit = \"5,000MB\"",
+    );
+    assert!(
+        error(&store).ends_with("fix: write logical_partition_limit = \"5000MB\""),
+        "{}",
+        error(&store)
+    );
+    let duration = base_with("[store]", "[simulation]\nduration = \"1,800s\"\n\n[store]");
+    assert!(
+        error(&duration).ends_with("fix: write duration = \"1800s\""),
+        "{}",
+        error(&duration)
+    );
+}
+
+/// A misspelt capacity in [store] is reported at its key, not as a
+/// `[pricing]` rate with no units to price (a new user's `througput`
+/// was reported at `read_unit_hour`, 54 lines below).
+#[test]
+fn a_misspelt_capacity_is_reported_before_the_pricing_it_leaves_unpriced() {
+    let cosmos = base_with(
+        "kind = \"dynamodb\"",
+        "kind = \"cosmosdb\"\nthrougput = 30000",
+    ) + "\n[pricing]\nread_unit_hour = 0.00008\n";
+    assert_eq!(
+        error(&cosmos),
+        "s.toml:6:1: store.througput: unknown key `througput`; did you mean `throughput`?\n  \
+         fix: rename `througput` to `throughput`"
+    );
+    let dynamo = base_with(
+        "kind = \"dynamodb\"",
+        "kind = \"dynamodb\"\nread_capacty = 100",
+    ) + "\n[pricing]\nread_unit_hour = 0.00013\n";
+    assert_eq!(
+        error(&dynamo),
+        "s.toml:6:1: store.read_capacty: unknown key `read_capacty`; did you mean `read_capacity`?\n  \
+         fix: rename `read_capacty` to `read_capacity`"
     );
 }

@@ -487,6 +487,7 @@ impl<'a, 'i> Field<'a, 'i> {
         match self.node.get_ref() {
             DeValue::String(s) => units::parse_duration(s).map_err(|e| {
                 let fix = units::corrected(s, e.message(), units::parse_duration)
+                    .or_else(|| units::without_commas(s, units::parse_duration))
                     .map_or(format!("write {example}"), |c| {
                         format!("write {} = \"{c}\"", self.last_key())
                     });

@@ -130,6 +130,17 @@ fn placeholder(
             ),
         });
     }
+    if let Some(("time" | "bucket", format)) = name.split_once(':') {
+        // A date format in the braces (`{time:day}`, `{bucket:yyyyMMdd}`):
+        // keyheat buckets by the table's `bucket`, not by a format.
+        return Err(TemplateError {
+            offset,
+            message: format!(
+                "template `{text}` names `{{{name}}}`: placeholders take no format (`:{format}`); a key is bucketed by time with the table's `bucket`, which fills `{{bucket}}`"
+            ),
+            fix: "write {bucket} in the key and set bucket = \"1d\" (or \"1h\", \"7d\", …) on the [[table]]; {time} alone is the write time, as in a sort key".to_string(),
+        });
+    }
     let candidates = entities.iter().copied().chain(SPECIAL_PLACEHOLDERS);
     let (hint, fix) = match did_you_mean(name, candidates) {
         Some(close) => (
@@ -234,6 +245,29 @@ mod tests {
             e.fix,
             "write {customer}, or declare an [[entity]] named \"custmer\""
         );
+    }
+
+    /// A date format in the braces, as a placeholder of another tool (the
+    /// README's example once showed `{time:day}`): the fix is the table's
+    /// `bucket`, not an entity named "time:day".
+    #[test]
+    fn a_time_format_points_to_the_tables_bucket() {
+        for (text, name, format) in [
+            ("U#{user}#{time:day}", "time:day", "day"),
+            ("U#{bucket:yyyyMMdd}", "bucket:yyyyMMdd", "yyyyMMdd"),
+        ] {
+            let e = parse_template(text, &["user"]).unwrap_err();
+            assert_eq!(
+                e.message,
+                format!(
+                    "template `{text}` names `{{{name}}}`: placeholders take no format (`:{format}`); a key \
+                     is bucketed by time with the table's `bucket`, which fills `{{bucket}}`"
+                )
+            );
+            assert!(e
+                .fix
+                .starts_with("write {bucket} in the key and set bucket = \"1d\""));
+        }
     }
 
     #[test]

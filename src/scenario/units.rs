@@ -545,6 +545,28 @@ pub fn salvaged_size(text: &str) -> Option<String> {
     parse_size(&candidate).is_ok().then_some(candidate)
 }
 
+/// The value with its thousands commas dropped (`"5,000MB"` → `"5000MB"`,
+/// `"1,800s"` → `"1800s"`), when it has some and that parses: the fix then
+/// keeps the user's number rather than offering an example.
+///
+/// ```
+/// use keyheat::scenario::units::{parse_duration, parse_size, without_commas};
+/// assert_eq!(without_commas("5,000MB", parse_size).as_deref(), Some("5000MB"));
+/// assert_eq!(without_commas("1,800s", parse_duration).as_deref(), Some("1800s"));
+/// assert_eq!(without_commas("5000MB", parse_size), None);
+/// assert_eq!(without_commas("5,000 furlongs", parse_size), None);
+/// ```
+pub fn without_commas<T, E>(
+    text: &str,
+    parse: fn(&str) -> std::result::Result<T, E>,
+) -> Option<String> {
+    if !text.contains(',') {
+        return None;
+    }
+    let candidate = text.trim().replace(',', "");
+    parse(&candidate).is_ok().then_some(candidate)
+}
+
 /// The value with its unit replaced by the one a unit error suggests
 /// (`"1.2 kb"` + "did you mean `KB`?" → `"1.2KB"`), when that parses.
 pub fn corrected<T, E>(

@@ -3454,6 +3454,21 @@ fn pricing(root: &Section, store: &StoreConfig) -> Result<Option<Pricing>> {
                         format!("add provisioned_{side}_units = 1000 to [pricing] (or, on a store that provisions {side} capacity apart, {capacity} to [store])"),
                     ),
                 };
+                // A misspelt capacity in [store] (`througput`) is the
+                // error to report: the store's own check comes later.
+                let typo = store.settings.keys().find_map(|k| {
+                    let close = did_you_mean(k, [capacity])?;
+                    Some((k, close, store.positions.get(k)?.key))
+                });
+                if let Some((typo, close, at)) = typo {
+                    return Err(Error::scenario(
+                        section.src.path,
+                        at,
+                        format!("store.{typo}"),
+                        format!("unknown key `{typo}`; did you mean `{close}`?"),
+                        format!("rename `{typo}` to `{close}`"),
+                    ));
+                }
                 return Err(f.error(
                     format!(
                         "`{hour}` prices provisioned units, but neither `provisioned_{side}_units` nor the store's `{capacity}` says how many"

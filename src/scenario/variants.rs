@@ -76,6 +76,10 @@ struct Spec<'a, 'i> {
     overrides: Vec<Override<'a, 'i>>,
 }
 
+/// Names no variant may take: the outputs' own names for the base design and
+/// for "no design passes".
+const RESERVED_NAMES: [&str; 2] = ["base", "none"];
+
 /// Expands `[[variant]]` and `[sweep]` of a validated base document.
 pub(crate) fn expand(src: &Source, doc: &DeTable) -> Result<Vec<Variant>> {
     let root = Section::root(src, doc);
@@ -83,6 +87,23 @@ pub(crate) fn expand(src: &Source, doc: &DeTable) -> Result<Vec<Variant>> {
     specs.extend(sweep(&root, doc)?);
     let mut seen: HashMap<&str, usize> = HashMap::new();
     for spec in &specs {
+        // "base" names the scenario's own design in every output, and
+        // "none" the recommendation that no design passes.
+        if let Some(taken) = RESERVED_NAMES.iter().find(|&&n| n == spec.name) {
+            return Err(src.error(
+                &spec.name_span,
+                format!("variant.{}", spec.name),
+                format!(
+                    "a variant cannot be named `{taken}`: every output already uses `{taken}` for {}",
+                    if *taken == "base" {
+                        "the scenario's own design"
+                    } else {
+                        "a recommendation that no design passes"
+                    }
+                ),
+                format!("give the variant another name, e.g. name = \"{taken}-2\""),
+            ));
+        }
         if let Some(line) = seen.get(spec.name.as_str()) {
             return Err(src.error(
                 &spec.name_span,

@@ -9,7 +9,9 @@ use crate::scenario::limits::{
     MIN_WINDOW_S,
 };
 use crate::scenario::suggest::{did_you_mean, list};
-use crate::scenario::units::{corrected, parse_duration, parse_rate, parse_size, UnitError};
+use crate::scenario::units::{
+    corrected, parse_duration, parse_rate, parse_size, without_commas, UnitError,
+};
 use crate::scenario::{SettingPosition, SettingValue, StoreConfig, StoreKind};
 use std::collections::BTreeMap;
 
@@ -371,6 +373,7 @@ impl Settings {
                 SettingValue::Number(x) => Ok(*x),
                 SettingValue::Text(t) => parse(t).map_err(|e| {
                     let fix = corrected(t, e.message(), parse)
+                        .or_else(|| without_commas(t, parse))
                         .map_or(format!("write {example}"), |c| {
                             format!("write {name} = \"{c}\"")
                         });
