@@ -858,3 +858,38 @@ by = "room"
         rec.reason
     );
 }
+
+/// A container's RU/s is one pool its physical partitions share evenly, so
+/// the busy period's reads and writes together are judged against it
+/// (`table_throughput`): 1,000 point reads/s of 1 KB at 1 RU each ask
+/// 1,000 RU/s, which passes 40,000 RU/s, warns at 1,100 (0.91 > the 0.8
+/// headroom) and fails at 900 (a new user's container asked 38,300 RU/s
+/// of 30,000 and was told only of its partitions).
+#[test]
+fn a_container_is_judged_on_its_reads_and_writes_together() {
+    let judged = |throughput: &str| {
+        let r = crate::util::run(&cosmos_reads("", "").replace("40000", throughput));
+        let v = r
+            .verdicts
+            .iter()
+            .find(|v| v.check == "table_throughput")
+            .expect("a table_throughput verdict")
+            .clone();
+        (v.status, v.detail)
+    };
+    for (throughput, status) in [
+        ("40000", Status::Pass),
+        ("1100", Status::Warn),
+        ("900", Status::Fail),
+    ] {
+        let (got, detail) = judged(throughput);
+        assert_eq!(got, status, "{throughput}: {detail}");
+        let limit = keyheat::format::sig3(throughput.parse().unwrap());
+        assert!(
+            detail.starts_with(&format!(
+                "busy period asks 1,000 RU/s of the table, reads and writes together (1,000 read, 0 write), vs the {limit} RU/s it serves at once"
+            )),
+            "{detail}"
+        );
+    }
+}

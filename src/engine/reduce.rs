@@ -783,6 +783,7 @@ fn key_checks(
         key_write_limit_per_s: limits.key_write_per_s,
         table_units_per_s: [units(false), units(true)],
         table_limits_per_s: [limits.table_read_per_s, limits.table_write_per_s],
+        table_combined_limit_per_s: limits.table_combined_per_s,
         table_limit_note: limits.table_limit_note.to_string(),
         monotonic,
         shard: limits.key_shard.map(|k| shard_ops(tp, k)),

@@ -520,6 +520,9 @@ pub struct KeyChecks {
     /// Read and write units per second the whole table serves at once
     /// (DynamoDB's provisioned capacity or on-demand peak), when limited.
     pub table_limits_per_s: [Option<f64>; 2],
+    /// Read + write units per second the whole table serves from one pool
+    /// (Cosmos DB's RU/s of a container), when limited so.
+    pub table_combined_limit_per_s: Option<f64>,
     /// Where the table limits come from.
     pub table_limit_note: String,
     /// Writes into a monotonically increasing key or indexed value, when the
@@ -571,6 +574,7 @@ impl Default for KeyChecks {
             key_write_limit_per_s: None,
             table_units_per_s: [0.0; 2],
             table_limits_per_s: [None; 2],
+            table_combined_limit_per_s: None,
             table_limit_note: String::new(),
             monotonic: None,
             shard: None,
@@ -591,6 +595,10 @@ impl KeyChecks {
                 self.table_limits_per_s[side],
             ));
         }
+        most = most.max(ratio(
+            self.table_units_per_s[0] + self.table_units_per_s[1],
+            self.table_combined_limit_per_s,
+        ));
         if let Some(m) = &self.monotonic {
             most = most.max(ratio(
                 m.writes_per_s,

@@ -652,6 +652,20 @@ impl StoreModel for CosmosDb {
         hash::place(key, partitions)
     }
 
+    /// The container's RU/s with the day's data stored, one pool for reads
+    /// and writes (the `table_throughput` verdict): its physical partitions
+    /// share it evenly, so a container asked for more than it has
+    /// throttles whatever the key ("Partitioning and horizontal scaling":
+    /// throughput is divided evenly among the physical partitions).
+    fn key_limits(&self, table: &TableDemand) -> super::KeyLimits {
+        super::KeyLimits {
+            table_combined_per_s: Some(self.throughput_for(table.initial_bytes)),
+            table_limit_note: "provisioned throughput: one RU/s pool for reads and writes, divided evenly over the physical partitions, so no key design serves more",
+            table_limit_label: "provisioned throughput",
+            ..Default::default()
+        }
+    }
+
     fn place_in_trial(&self, key: &str, partitions: usize, salt: u64) -> usize {
         hash::place_salted(key, partitions, salt)
     }

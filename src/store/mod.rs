@@ -130,6 +130,10 @@ pub struct KeyLimits {
     pub table_read_per_s: Option<f64>,
     /// Write units per second the whole table serves.
     pub table_write_per_s: Option<f64>,
+    /// Read + write units per second the whole table serves from one pool
+    /// (Cosmos DB's provisioned RU/s of a container): judged against the
+    /// busy period's read and write units together.
+    pub table_combined_per_s: Option<f64>,
     /// Writes per second a table takes when a key or sort key is monotonic
     /// (`{time}`): the sequential-index hotspot; lifted × shards by write sharding.
     pub monotonic_write_per_s: Option<f64>,

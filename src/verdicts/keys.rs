@@ -123,6 +123,30 @@ pub(super) fn verdicts(t: &TableResults, headroom: f64, ru: &str, wu: &str) -> V
             ),
         });
     }
+    if let Some(limit) = k.table_combined_limit_per_s {
+        let [read, write] = k.table_units_per_s;
+        let units = read + write;
+        if units > 0.0 {
+            let unit = if ru == wu {
+                format!("{ru}/s")
+            } else {
+                format!("{ru} + {wu}/s")
+            };
+            out.push(Verdict {
+                check: "table_throughput".into(),
+                table: t.name.clone(),
+                status: status_for(units, limit, headroom),
+                detail: format!(
+                    "busy period asks {} {unit} of the table, reads and writes together ({} read, {} write), vs the {} {unit} it serves at once ({})",
+                    sig3(units),
+                    sig3(read),
+                    sig3(write),
+                    sig3(limit),
+                    k.table_limit_note
+                ),
+            });
+        }
+    }
     if let Some(m) = &k.monotonic {
         let lifted = m.limit_per_s * f64::from(m.shards);
         out.push(Verdict {
