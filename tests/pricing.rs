@@ -577,3 +577,38 @@ fn on_demand_capacity_settings_are_warned_as_unused() {
         .warnings
         .is_empty());
 }
+
+/// `[pricing]`'s own provisioned units price every design, so a variant
+/// that changes the store's capacity is warned at its line that its cost
+/// will not follow (a new user's 60,000 RU/s variant was priced as the
+/// base's 30,000); without them, or where the variant leaves the capacity,
+/// nothing is said.
+#[test]
+fn a_variant_whose_capacity_pricing_overrides_is_warned() {
+    let store = "read_capacity = 1000\nwrite_capacity = 500";
+    let variant = "\n[[variant]]\nname = \"more\"\nset = { \"store.write_capacity\" = 2000 }\n";
+    let priced = |units: &str, variant: &str| {
+        let s = scenario(
+            &(text(
+                store,
+                &format!("[pricing]\nread_unit_hour = 0.00013\nwrite_unit_hour = 0.00065\n{units}"),
+            ) + variant),
+        );
+        s.warnings
+            .iter()
+            .filter(|w| w.key.starts_with("variant."))
+            .map(|w| format!("{}:{}: {}\n  fix: {}", w.line, w.key, w.message, w.fix))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        priced("provisioned_write_units = 500", variant),
+        ["43:variant.more.set: variant `more` sets store.write_capacity = 2000, but [pricing] \
+          provisioned_write_units = 500 prices every design at 500 units: the variant's cost does not \
+          follow its capacity\n  fix: remove provisioned_write_units from [pricing] to price each \
+          design at its own write_capacity"]
+    );
+    assert!(priced("", variant).is_empty());
+    assert!(priced("provisioned_read_units = 1000", variant).is_empty());
+    let shards = "\n[[variant]]\nname = \"s\"\nset = { \"table.orders.shards\" = 4 }\n";
+    assert!(priced("provisioned_write_units = 500", shards).is_empty());
+}

@@ -70,6 +70,8 @@ impl Scenario {
         let mut scenario = validate::scenario(&src, doc.get_ref())?;
         scenario.variants = variants::expand(&src, doc.get_ref())
             .map_err(|e| with_warnings(e, &scenario.warnings))?;
+        let priced = variants::pricing_warnings(&scenario);
+        scenario.warnings.extend(priced);
         // A range over an unbucketed table is void only if no variant
         // buckets what it reads.
         let variants = &scenario.variants;

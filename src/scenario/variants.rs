@@ -24,7 +24,7 @@
 //! instead when two swept paths end in the same segment. `[[variant]]`s come
 //! first, then the sweep; all names must be distinct.
 
-use super::model::{Scenario, Variant};
+use super::model::{Scenario, Variant, Warning};
 use super::raw::{in_file_order, Node, Section, Source};
 use super::suggest::{did_you_mean, list};
 use super::validate::{
@@ -155,6 +155,46 @@ fn build(src: &Source, doc: &DeTable, spec: &Spec) -> Result<Variant> {
         }),
         line: spec.line,
     })
+}
+
+/// Warnings for variants whose store capacity `[pricing]`'s own provisioned
+/// units override: every design is priced at the `[pricing]` units, so the
+/// variant's cost does not follow its capacity (a new user's variant at
+/// 60,000 RU/s was priced as the base's 30,000, doubling the RU/s for free).
+pub(crate) fn pricing_warnings(scenario: &Scenario) -> Vec<Warning> {
+    let Some(pricing) = &scenario.pricing else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for v in &scenario.variants {
+        for (path, value) in &v.set {
+            let (units, side) = match path.as_str() {
+                "store.throughput" | "store.read_capacity" => {
+                    (pricing.provisioned_read_units, "read")
+                }
+                "store.write_capacity" => (pricing.provisioned_write_units, "write"),
+                _ => continue,
+            };
+            let Some(units) = units else { continue };
+            out.push(Warning {
+                path: scenario.source_path.clone(),
+                line: v.line,
+                column: 1,
+                key: format!("variant.{}.set", v.name),
+                message: format!(
+                    "variant `{}` sets {path} = {value}, but [pricing] provisioned_{side}_units = {} prices every design at {} units: the variant's cost does not follow its capacity",
+                    v.name,
+                    crate::format::exact(units),
+                    crate::format::exact(units)
+                ),
+                fix: format!(
+                    "remove provisioned_{side}_units from [pricing] to price each design at its own {}",
+                    path.trim_start_matches("store.")
+                ),
+            });
+        }
+    }
+    out
 }
 
 /// Prefixes a scenario error's message with the variant it arose in.
