@@ -784,6 +784,63 @@ by = "tenant"
     );
 }
 
+/// With a time bucket each of a key's buckets is a logical partition of its
+/// own, rejecting its own excess: the same 5,000 tenants in 7-day buckets
+/// store Σ over tenants and the 53 buckets of the year (52 weeks and a day)
+/// of min(20 GB, share_r × 400 × 86,400 × days × 1,000 B): the busiest
+/// tenants' weeks (26.6 GB for rank 1) are capped. Bucketed tables used to
+/// store every write (a new user's 7-day Cosmos DB buckets: 18.24 TB for
+/// 15.88 TB by hand, 365 partitions for 318).
+#[test]
+fn each_bucket_past_a_rejecting_ceiling_holds_the_ceiling() {
+    let r = run(r#"schema_version = 1
+name = "chat"
+[store]
+kind = "cosmosdb"
+throughput = 30000
+[simulation]
+trials = 2
+horizon = "365d"
+[[entity]]
+name = "tenant"
+count = 5000
+popularity = { distribution = "zipf", exponent = 1.0 }
+[[table]]
+name = "messages"
+partition_key = "TENANT#{tenant}"
+sort_key = "{time}"
+item_size = "1000B"
+bucket = "7d"
+[[access_pattern]]
+name = "post"
+table = "messages"
+operation = "put"
+rate = 400
+by = "tenant"
+"#);
+    let h: f64 = (1..=5000).map(|r| 1.0 / f64::from(r)).sum();
+    let per_day = 400.0 * 86_400.0 * 1000.0;
+    let weeks: Vec<f64> = (0..53)
+        .map(|k| (365.0 - 7.0 * f64::from(k)).min(7.0))
+        .collect();
+    let expected: f64 = (1..=5000)
+        .map(|r| {
+            let share = 1.0 / (f64::from(r) * h);
+            weeks
+                .iter()
+                .map(|d| (share * per_day * d).min(20e9))
+                .sum::<f64>()
+        })
+        .sum();
+    let uncapped = per_day * 365.0;
+    assert!(expected < 0.99 * uncapped, "{expected} vs {uncapped}");
+    let stored = r.tables[0].growth.last().map_or(0.0, |g| g.table_bytes);
+    assert!(
+        (stored / expected - 1.0).abs() < 0.002,
+        "{stored} vs {expected}"
+    );
+}
+
 /// One Cassandra sensor, `rate` rows/s into daily buckets over `horizon`,
 /// against the partition warning's 100,000 values at 4 columns a row:
 /// 25,000 rows.
