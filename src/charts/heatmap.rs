@@ -92,9 +92,16 @@ impl HeatmapChart {
         } else {
             format!("{} s", format::axis(step_s))
         };
+        // With several busy periods, the one the series is of (the
+        // table's judged day), as the load chart's title says.
+        let day = if table.checkpoints.len() > 1 {
+            format!(", day {}", format::day(table.day))
+        } else {
+            String::new()
+        };
         HeatmapChart {
             title: format!(
-                "{}: utilization by {} over time (representative trial, step {step_label})",
+                "{}: utilization by {} over time (representative trial, step {step_label}{day})",
                 table.name,
                 if ts.row_label.is_empty() {
                     "partition"

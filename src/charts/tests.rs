@@ -90,7 +90,14 @@ fn svgs_carry_titles_axis_text_and_reference_labels() {
     assert!(load.contains("headroom (0.8)"));
     assert!(load.contains("utilization (consumed ÷ limit)"));
     let heat = svg(dir.path(), "heatmap-orders.svg");
-    assert!(heat.contains("orders: utilization by partition over time"));
+    // The series is of the judged day too, which the title says.
+    assert!(
+        heat.contains(
+            "orders: utilization by partition over time (representative trial, step 1 s, day 0)"
+        ),
+        "{}",
+        texts(&heat).join(" | ")
+    );
     assert!(heat.contains("time (s)"));
     assert!(heat.contains("red: ≥ 1, throttled"));
     assert!(heat.contains("≥1.5"), "colour bar top label");
