@@ -358,3 +358,44 @@ fn format_json_prints_summary_json_and_nothing_else() {
         "{stderr}"
     );
 }
+
+/// One partition is "1 partition" in the hot_partition verdict (a new
+/// user's 100 RU/s container read "over 1 partitions").
+#[test]
+fn one_partition_is_singular_in_the_verdict() {
+    let r = crate::util::run(
+        r#"schema_version = 1
+name = "one"
+[store]
+kind = "cosmosdb"
+throughput = 400
+[simulation]
+trials = 4
+duration = "1m"
+[[entity]]
+name = "user"
+count = 100
+[[table]]
+name = "users"
+partition_key = "{user}"
+item_size = "1KB"
+[[access_pattern]]
+name = "Get"
+table = "users"
+operation = "get"
+rate = 10
+by = "user"
+"#,
+    );
+    let hot = r
+        .verdicts
+        .iter()
+        .find(|v| v.check == "hot_partition")
+        .expect("hot_partition");
+    assert!(
+        hot.detail
+            .contains("of the per-partition limit (400 RU/s) over 1 partition; "),
+        "{}",
+        hot.detail
+    );
+}

@@ -289,13 +289,13 @@ fn hot_node(n: &NodeResults, node_limits: &[String], headroom: f64) -> Verdict {
         table: n.tables.join(" + "),
         status: status_for(u.p95, 1.0, headroom),
         detail: format!(
-            "p95 peak {label} utilization {}{at} (mean {} [{}, {}]) of the per-{label} limit ({}) over {} {label}s, every table's load summed; busiest {label} takes {}% of the load (mean; even: {}%){}",
+            "p95 peak {label} utilization {}{at} (mean {} [{}, {}]) of the per-{label} limit ({}) over {}, every table's load summed; busiest {label} takes {}% of the load (mean; even: {}%){}",
             p95_with_interval(u),
             sig3(u.mean),
             sig3(u.ci95[0]),
             sig3(u.ci95[1]),
             node_limits.join(", "),
-            n.count,
+            crate::format::plural(n.count, &n.label, &format!("{}s", n.label)),
             sig3(100.0 * n.hottest_node_share.mean),
             sig3(100.0 / n.count.max(1) as f64),
             unsettled(u, headroom),
@@ -401,13 +401,13 @@ fn hot_partition(t: &TableResults, headroom: f64, ru: &str, wu: &str, per_node: 
         table: t.name.clone(),
         status,
         detail: format!(
-            "p95 peak utilization {}{at} (mean {} [{}, {}]) of the per-partition limit ({}) over {} partitions; {throttled}; headroom {}{}",
+            "p95 peak utilization {}{at} (mean {} [{}, {}]) of the per-partition limit ({}) over {}; {throttled}; headroom {}{}",
             p95_with_interval(&u),
             sig3(u.mean),
             sig3(u.ci95[0]),
             sig3(u.ci95[1]),
             limits.join(", "),
-            crate::format::count(partitions),
+            crate::format::plural(partitions, "partition", "partitions"),
             headroom,
             unsettled(&u, headroom)
         ) + if t.name.contains('.') && status != Status::Pass {
