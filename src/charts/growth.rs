@@ -4,8 +4,9 @@
 //! vertical line marks the mean day of the first breach.
 //!
 //! The byte axis is linear unless the ceiling is more than [`LOG_RATIO`] ×
-//! the largest value drawn, in which case it is logarithmic (labels at powers
-//! of ten) so both the data and the ceiling stay readable.
+//! the largest value drawn, or that value more than [`LOG_RATIO`] × the
+//! ceiling, in which case it is logarithmic (labels at powers of ten) so both
+//! the data and the ceiling stay readable.
 
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
@@ -20,7 +21,8 @@ use super::{
 use crate::format;
 use crate::results::{Breach, RunResults, TableResults};
 
-/// Ceiling ÷ data maximum above which the byte axis turns logarithmic.
+/// Ratio of the ceiling to the data maximum (either way round) above which
+/// the byte axis turns logarithmic.
 pub(crate) const LOG_RATIO: f64 = 20.0;
 
 /// Breach marker colour.
@@ -168,7 +170,11 @@ impl GrowthChart {
             .fold(f64::INFINITY, f64::min);
         let limit = self.drawn_limit();
         let top = data_max.max(limit.unwrap_or(0.0));
-        let log = data_max > 0.0 && limit.is_some_and(|l| l > LOG_RATIO * data_max);
+        // Either way round: a ceiling far above the data, or data far past
+        // it (a rejecting store's hypothetical 2 TB against 20 GB drew the
+        // ceiling flat on the axis).
+        let log = data_max > 0.0
+            && limit.is_some_and(|l| l > LOG_RATIO * data_max || data_max > LOG_RATIO * l);
         // The data and the ceiling fill the lower part; the top stays free for the legend.
         let (y0, y1) = if log {
             let lo = if data_min.is_finite() { data_min } else { 1.0 };

@@ -359,3 +359,20 @@ fn preview() {
         println!("{}", p.display());
     }
 }
+
+/// Data far past the ceiling turns the byte axis logarithmic too, so the
+/// ceiling is not drawn flat on the axis (a rejecting store's 2.12 TB
+/// against 20 GB): the fixture's 16.4 GB against a 0.5 GB ceiling is on a
+/// log axis, against its own 10 GB on a linear one.
+#[test]
+fn data_far_past_the_ceiling_is_drawn_on_a_log_axis() {
+    let drawn = |limit: f64| {
+        let mut r = fixture::results();
+        r.tables[0].partition_size_limit_bytes = Some(limit);
+        let dir = tempfile::tempdir().unwrap();
+        write_all(&r, dir.path()).unwrap();
+        svg(dir.path(), "growth-orders.svg")
+    };
+    assert!(drawn(0.5e9).contains("log scale"));
+    assert!(!drawn(10.0e9).contains("log scale"));
+}
