@@ -719,3 +719,67 @@ range = "{range}"
         "{week}"
     );
 }
+
+/// The exact method's estimate counts a request's own sub-requests: a put
+/// to one of 32 random shards is one request, a query of every shard 32
+/// (helper-63's 32-shard design was estimated at 194 s, 10× its requests,
+/// and refused; it took 5.4 s). 1,000 puts/s and 10 queries/s over 1 h:
+/// 3,600,000 + 1,152,000 = 4,752,000 requests per busy period.
+#[test]
+fn the_exact_estimate_counts_a_write_to_one_shard_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sharded.toml");
+    std::fs::write(
+        &path,
+        r#"schema_version = 1
+name = "sharded"
+[store]
+kind = "dynamodb"
+[simulation]
+trials = 2
+duration = "1h"
+[[entity]]
+name = "tenant"
+count = 100
+[[table]]
+name = "events"
+partition_key = "T#{tenant}"
+sort_key = "{time}"
+item_size = "1KB"
+shards = 32
+[[access_pattern]]
+name = "Write"
+table = "events"
+operation = "put"
+rate = 1000
+by = "tenant"
+[[access_pattern]]
+name = "Read"
+table = "events"
+operation = "query"
+rate = 10
+by = "tenant"
+"#,
+    )
+    .unwrap();
+    let run = assert_cmd::Command::cargo_bin("keyheat")
+        .unwrap()
+        .args([
+            "run",
+            path.to_str().unwrap(),
+            "--method",
+            "exact",
+            "--max-work",
+            "0.001",
+            "--out",
+        ])
+        .arg(dir.path().join("out"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.contains("(4,752,000 requests per busy period)"),
+        "{err}"
+    );
+}

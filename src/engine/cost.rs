@@ -385,7 +385,15 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
                 ),
             );
         }
-        let fan = f64::from(t.shards.max(1));
+        // Sub-requests a request makes: a write goes to one shard, a query
+        // reads its shards × buckets, another read every shard.
+        let fan = if p.operation.is_write() {
+            1.0
+        } else if p.operation == Operation::Query {
+            query_fan_out(s, p) as f64
+        } else {
+            f64::from(t.shards.max(1))
+        };
         requests += p.rate_per_s * p.peak_factor * fan * sim.duration_s;
         let items = f64::from(p.items.max(1));
         sizes += (65_536.0 * items).min(SIZE_DRAWS);
