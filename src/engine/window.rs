@@ -48,6 +48,31 @@ const PANJER_MAX_COSTS: usize = 64;
 /// 1/8,192 of X's computed range, the costs' means kept.
 const PANJER_FINE_POINTS: usize = 8_192;
 
+/// Fewest points [`fine_points`] coarsens a wide lattice to.
+const PANJER_MIN_FINE_POINTS: usize = 2_048;
+
+/// Steps a window's busy scale, mean + 4 standard deviations, spans at
+/// least on a coarsened lattice: a peak there moves by at most a step,
+/// 0.2% of it.
+const STEPS_PER_BUSY_SCALE: f64 = 500.0;
+
+/// Points a lattice over `range` units is coarsened to: [`PANJER_FINE_POINTS`],
+/// or fewer (down to [`PANJER_MIN_FINE_POINTS`]) where a step of 1/500 of
+/// the window's mean + 4 standard deviations already covers the range. A
+/// heavily loaded server's windows (hundreds of RU a request, a few a
+/// window) lie within a few such scales of 0, and its 8,192 points were
+/// 4 times finer than its peak and excess need; a light server's range runs
+/// far past its busy scale (its rare costly requests), and keeps them all.
+fn fine_points(kappa: &[f64; 4], range: f64) -> usize {
+    let scale = kappa[0] + 4.0 * kappa[1].max(0.0).sqrt();
+    let wanted = (range / scale * STEPS_PER_BUSY_SCALE).ceil();
+    if wanted.is_finite() && wanted > 0.0 {
+        (wanted as usize).clamp(PANJER_MIN_FINE_POINTS, PANJER_FINE_POINTS)
+    } else {
+        PANJER_FINE_POINTS
+    }
+}
+
 /// Most pmf points of the window distributions [`WindowUnits::kept`]
 /// keeps at once (a point's mass, running sum and survival: 24 bytes, so
 /// at most 48 MiB); past it the store is emptied and fills afresh.
@@ -249,6 +274,18 @@ static KEPT_ANY: AtomicBool = AtomicBool::new(false);
 impl WindowUnits {
     /// Builds the distribution of Σ components' units.
     pub fn new(comps: &[(f64, &Severity)]) -> WindowUnits {
+        WindowUnits::built(comps, None)
+    }
+
+    /// [`WindowUnits::new`] with a wide lattice coarsened to at most
+    /// `fine` points whatever [`fine_points`] would take.
+    #[cfg(test)]
+    fn with_fine_points(comps: &[(f64, &Severity)], fine: usize) -> WindowUnits {
+        WindowUnits::built(comps, Some(fine))
+    }
+
+    /// [`WindowUnits::new`], its lattice's points capped at `fine` where set.
+    fn built(comps: &[(f64, &Severity)], fine: Option<usize>) -> WindowUnits {
         let mut kappa = [0.0; 4];
         for (lam, s) in comps {
             for (k, m) in kappa.iter_mut().zip(s.raw_moments()) {
@@ -257,7 +294,7 @@ impl WindowUnits {
         }
         let total: f64 = comps.iter().map(|(l, _)| l).sum();
         let pmf = if total > 0.0 && total <= PANJER_MAX_MEAN_REQUESTS {
-            panjer(comps, total, &kappa)
+            panjer(comps, total, &kappa, fine)
         } else {
             None
         };
@@ -636,7 +673,12 @@ fn dispersed(sev: &[(usize, f64)], m: usize) -> Vec<(usize, f64)> {
 
 /// Compound Poisson pmf by Panjer's recursion on the common lattice of the
 /// severities (None when the costs share no lattice step or the support is too wide).
-fn panjer(comps: &[(f64, &Severity)], total: f64, kappa: &[f64; 4]) -> Option<(f64, Vec<f64>)> {
+fn panjer(
+    comps: &[(f64, &Severity)],
+    total: f64,
+    kappa: &[f64; 4],
+    fine: Option<usize>,
+) -> Option<(f64, Vec<f64>)> {
     let shared =
         (0..LATTICE_STEPS.len()).find(|&b| comps.iter().all(|(_, s)| s.lattice()[b].is_some()));
     let (step, mut sev) = match shared {
@@ -691,10 +733,11 @@ fn panjer(comps: &[(f64, &Severity)], total: f64, kappa: &[f64; 4]) -> Option<(f
     if n_max > PANJER_MAX_POINTS {
         return None;
     }
-    // Past PANJER_FINE_POINTS points, a lattice m steps wide with each
-    // cost's mass shared between its two neighbours there.
-    let (step, sev, n_max) = if n_max > PANJER_FINE_POINTS {
-        let m = n_max.div_ceil(PANJER_FINE_POINTS);
+    // Past `fine` points, a lattice m steps wide with each cost's mass
+    // shared between its two neighbours there.
+    let fine = fine.unwrap_or_else(|| fine_points(kappa, n_max as f64 * step));
+    let (step, sev, n_max) = if n_max > fine {
+        let m = n_max.div_ceil(fine);
         let sev = dispersed(&sev, m);
         let step = step * m as f64;
         let n_max = points(step, &sev);
@@ -1713,7 +1756,9 @@ mod tests {
         // 22.3 RU: 99 and 446 steps; then 99, 100 and 101 steps, whose
         // terms overlap at most points): Panjer's recursion computed side by
         // side past the costliest cost, and the running sums skipping the
-        // +0 points, against the plain recursion and running sums.
+        // +0 points, against the plain recursion and running sums (on the
+        // 0.05 lattice kept whole: `fine_points` would coarsen these busy
+        // loads, whose peaks need no such step).
         for costs in [
             vec![(2.0, 4.95, 99), (0.5, 22.3, 446)],
             vec![(4.0, 4.95, 99), (3.0, 5.0, 100), (3.0, 5.05, 101)],
@@ -1724,7 +1769,7 @@ mod tests {
                 .collect();
             let comps: Vec<(f64, &Severity)> =
                 costs.iter().zip(&sevs).map(|(c, s)| (c.0, s)).collect();
-            let x = WindowUnits::new(&comps);
+            let x = WindowUnits::with_fine_points(&comps, PANJER_FINE_POINTS);
             let (step, pmf) = x.pmf.clone().expect("lattice");
             assert_eq!(step, 0.05);
             let total: f64 = costs.iter().map(|c| c.0).sum();
@@ -1787,7 +1832,7 @@ mod tests {
             Severity::from_samples(vec![4.95; 8]),
             Severity::from_samples(vec![22.3; 8]),
         );
-        let x = WindowUnits::new(&[(2.0, &w), (0.5, &q)]);
+        let x = WindowUnits::with_fine_points(&[(2.0, &w), (0.5, &q)], PANJER_FINE_POINTS);
         let pmf = x.pmf.map(|p| p.1).unwrap_or_default();
         let zeros = pmf.iter().filter(|p| p.to_bits() == 0).count();
         assert!(zeros * 3 > pmf.len() * 2, "{zeros} of {}", pmf.len());
