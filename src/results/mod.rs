@@ -756,16 +756,18 @@ pub struct NodeMemory {
 }
 
 /// The checkpoint a table's busy-period figures and verdicts describe: the
-/// earliest one whose mean peak utilization is statistically tied with the
-/// worst checkpoint's (their 95% CIs overlap; the worst by p95), so noise
-/// does not move the day. `None` without checkpoints.
+/// earliest one whose peak utilization is statistically tied with the
+/// worst checkpoint's (the worst by p95): their means' 95% CIs overlap, and
+/// each p95 lies within the other's 95% CI. Noise does not move the day,
+/// and the verdict, which judges the p95, is the worst day's within noise.
+/// `None` without checkpoints.
 ///
 /// ```
 /// use keyheat::results::{judged_checkpoint, Checkpoint, Stat};
 /// let at = |day: f64, mean: f64, p95: f64| Checkpoint {
 ///     day,
 ///     traffic_factor: 1.0,
-///     peak_utilization: Stat { mean, p50: mean, p95, ci95: [mean - 0.01, mean + 0.01], p95_ci95: [p95, p95] },
+///     peak_utilization: Stat { mean, p50: mean, p95, ci95: [mean - 0.01, mean + 0.01], p95_ci95: [p95 - 0.02, p95 + 0.02] },
 ///     throttled_fraction: Stat::from_samples(&[0.0]),
 ///     partitions: 1,
 ///     limits_per_s: [None, None, None],
@@ -776,6 +778,14 @@ pub struct NodeMemory {
 /// assert_eq!(judged_checkpoint(&[at(0.0, 1.0, 1.1), at(365.0, 2.0, 2.1)]), Some(1));
 /// // Tied within noise: the earlier day is judged.
 /// assert_eq!(judged_checkpoint(&[at(0.0, 2.0, 2.1), at(365.0, 2.005, 2.11)]), Some(0));
+/// // Means tied but p95s apart (a bimodal peak: two hot keys sharing a
+/// // partition in a few trials): the worse p95's day is judged.
+/// let wide = |day: f64, mean: f64, p95: f64, p95_ci95: [f64; 2]| Checkpoint {
+///     peak_utilization: Stat { mean, p50: mean, p95, ci95: [mean - 0.05, mean + 0.05], p95_ci95 },
+///     ..at(day, mean, p95)
+/// };
+/// let bimodal = [wide(0.0, 0.574, 0.720, [0.711, 1.005]), wide(180.0, 0.606, 1.064, [0.598, 1.076])];
+/// assert_eq!(judged_checkpoint(&bimodal), Some(1));
 /// ```
 pub fn judged_checkpoint(checkpoints: &[Checkpoint]) -> Option<usize> {
     let peaks: Vec<Stat> = checkpoints.iter().map(|c| c.peak_utilization).collect();
@@ -784,11 +794,21 @@ pub fn judged_checkpoint(checkpoints: &[Checkpoint]) -> Option<usize> {
 
 /// [`judged_checkpoint`]'s rule on any peak utilization taken at each
 /// checkpoint (the nodes' as well as the partitions'): the earliest whose
-/// mean is statistically tied with the worst's (the worst by p95).
-/// `None` without any.
+/// mean is statistically tied with the worst's (the worst by p95) and whose
+/// p95 and the worst's each lie within the other's 95% CI. A tie of means
+/// alone judged a pass at day 0 (p95 0.720 [0.711, 1.00]) where day 180's
+/// p95 was 1.06 [0.598, 1.08] (a new user's status index, whose peak is
+/// bimodal: two status keys share a partition in a few trials). `None`
+/// without any.
 pub fn judged_peak(peaks: &[Stat]) -> Option<usize> {
-    let worst = peaks.iter().max_by(|a, b| a.p95.total_cmp(&b.p95))?;
-    peaks.iter().position(|p| p.ci95[1] >= worst.ci95[0])
+    let (at, worst) = peaks
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.p95.total_cmp(&b.1.p95))?;
+    let tied = peaks.iter().position(|p| {
+        p.ci95[1] >= worst.ci95[0] && p.p95 >= worst.p95_ci95[0] && worst.p95 <= p.p95_ci95[1]
+    });
+    Some(tied.unwrap_or(at))
 }
 
 /// The busy period at one point of the horizon.
