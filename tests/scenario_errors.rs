@@ -2152,3 +2152,56 @@ fn a_misspelt_capacity_is_reported_before_the_pricing_it_leaves_unpriced() {
          fix: rename `read_capacty` to `read_capacity`"
     );
 }
+
+/// A number written with thousands commas, as a string or bare (which TOML
+/// cannot read), is fixed with the user's number grouped as TOML groups
+/// digits (helper-64's `count = "3,000,000"` was offered `1_000_000`, and
+/// the bare one told to quote strings).
+#[test]
+fn a_count_with_thousands_commas_keeps_its_number() {
+    assert_eq!(
+        error(&base_with("count = 1000", "count = \"3,000,000\"")),
+        "s.toml:9:9: entity.customer.count: expected an integer, found string `\"3,000,000\"`\n  \
+         fix: write count = 3_000_000"
+    );
+    let bare = error(&base_with("count = 1000", "count = 3,000,000"));
+    assert!(
+        bare.starts_with("s.toml:9:10: syntax: invalid TOML")
+            && bare.ends_with(
+                "fix: write count = 3_000_000: TOML numbers group digits with `_`, not commas"
+            ),
+        "{bare}"
+    );
+}
+
+/// An index named where a table is expected points to its table: in an
+/// access pattern's `table` ("orders.by_status") and in a variant's path
+/// ("table.orders.index.by_status.shards"); helper-64's variant path was
+/// offered "table.orders.shards", which shards the base table.
+#[test]
+fn an_index_named_as_a_table_points_to_its_table() {
+    let with_index = base_with(
+        "item_size = \"2KB\"",
+        "item_size = \"2KB\"\n\n[[table.index]]\nname = \"by_status\"\npartition_key = \"S#{customer}\"",
+    );
+    let pattern = with_index.replace("table = \"orders\"", "table = \"by_status\"");
+    assert!(
+        error(&pattern).ends_with(
+            "table `by_status` is not declared (declared: `orders`): `by_status` is an index of table `orders`\n  \
+             fix: write table = \"orders.by_status\""
+        ),
+        "{}",
+        error(&pattern)
+    );
+    let variant = format!(
+        "{with_index}\n[[variant]]\nname = \"v\"\nset = {{ \"table.by_status.shards\" = 8 }}\n"
+    );
+    assert!(
+        error(&variant).ends_with(
+            "there is no table named `by_status` (declared: `orders`): `by_status` is an index of table `orders`\n  \
+             fix: write \"table.orders.index.by_status.shards\""
+        ),
+        "{}",
+        error(&variant)
+    );
+}

@@ -110,14 +110,72 @@ impl<'t> Source<'t> {
                     message = format!("duplicate key `{}`", self.snippet(&span));
                 }
             }
+            let line = self.text[..start.min(self.text.len())]
+                .rfind('\n')
+                .map_or(0, |i| i + 1);
+            let line_text = self.text[line..].lines().next().unwrap_or("");
             let fix = if duplicate {
-                "remove or rename the repeated key (each key appears once per table)"
+                "remove or rename the repeated key (each key appears once per table)".to_string()
+            } else if let Some(fix) = thousands_fix(line_text) {
+                fix
             } else {
-                "fix the TOML syntax here (see https://toml.io/en/v1.0.0); strings need quotes, e.g. kind = \"dynamodb\""
+                "fix the TOML syntax here (see https://toml.io/en/v1.0.0); strings need quotes, e.g. kind = \"dynamodb\"".to_string()
             };
             self.error(&(start..start), "syntax", format!("invalid TOML: {message}"), fix)
         })
     }
+}
+
+/// `text` as a TOML number when it is one once thousands commas, spaces and
+/// underscores are dropped (`"3,000,000"` → `3_000_000`, `"2.5"` → `2.5`);
+/// `None` otherwise.
+///
+/// ```
+/// # use keyheat::scenario::raw::toml_number;
+/// assert_eq!(toml_number("3,000,000").as_deref(), Some("3_000_000"));
+/// assert_eq!(toml_number(" 2.5 ").as_deref(), Some("2.5"));
+/// assert_eq!(toml_number("25%"), None);
+/// ```
+pub fn toml_number(text: &str) -> Option<String> {
+    let plain: String = text
+        .chars()
+        .filter(|c| !matches!(c, ',' | '_' | ' '))
+        .collect();
+    let x: f64 = plain.parse().ok()?;
+    if !x.is_finite() || !plain.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
+        return None;
+    }
+    let whole = plain.bytes().all(|b| b.is_ascii_digit());
+    Some(match plain.parse::<u64>() {
+        Ok(n) if whole => crate::format::toml_whole(n),
+        _ => plain,
+    })
+}
+
+/// The fix for a syntax error on a line whose value is a number written
+/// with thousands commas (`count = 3,000,000`), which TOML does not read.
+fn thousands_fix(line: &str) -> Option<String> {
+    let (key, value) = line.split_once('=')?;
+    let value = value.split('#').next()?.trim();
+    // 1 to 3 digits, then groups of 3, the last one's fraction allowed.
+    let (whole, _fraction) = value
+        .trim_start_matches('-')
+        .split_once('.')
+        .unwrap_or((value.trim_start_matches('-'), ""));
+    let groups: Vec<&str> = whole.split(',').collect();
+    let digits = |g: &str| g.bytes().all(|b| b.is_ascii_digit());
+    let grouped = groups.len() > 1
+        && (1..=3).contains(&groups[0].len())
+        && groups[1..].iter().all(|g| g.len() == 3)
+        && groups.iter().all(|g| digits(g));
+    if !grouped {
+        return None;
+    }
+    let number = toml_number(value)?;
+    Some(format!(
+        "write {} = {number}: TOML numbers group digits with `_`, not commas",
+        key.trim()
+    ))
 }
 
 /// Entries of a table in file order (by key position).
@@ -314,9 +372,18 @@ impl<'a, 'i> Field<'a, 'i> {
 
     /// The wrong-type error: expected `expected`, fix "write `example`".
     pub fn type_error(&self, expected: &str, example: &str) -> Error {
+        // A number written as a string (`count = "3,000,000"`): the fix
+        // keeps the user's number, as TOML writes it.
+        let numeric = expected.contains("integer") || expected.contains("number");
+        let fix = match self.node.get_ref() {
+            DeValue::String(s) if numeric && !self.key.ends_with(']') => {
+                toml_number(s).map(|n| format!("write {} = {n}", self.last_key()))
+            }
+            _ => None,
+        };
         self.error(
             format!("expected {expected}, found {}", self.found()),
-            format!("write {example}"),
+            fix.unwrap_or_else(|| format!("write {example}")),
         )
     }
 

@@ -1920,6 +1920,16 @@ fn pattern_table(f: &Field, tables: &[Table]) -> Result<(usize, Option<usize>)> 
             candidates.extend(t.indexes.iter().map(|i| format!("{}.{}", t.name, i.name)));
         }
         let declared = list(tables.iter().map(|t| t.name.as_str()));
+        // An index named alone: it is read as "table.index".
+        if let Some(t) = tables
+            .iter()
+            .find(|t| t.indexes.iter().any(|i| i.name == text))
+        {
+            return Err(f.error(
+                format!("table `{text}` is not declared (declared: {declared}): `{text}` is an index of table `{}`", t.name),
+                format!("write table = \"{}.{text}\"", t.name),
+            ));
+        }
         return Err(match did_you_mean(text, candidates.iter().map(String::as_str)) {
             Some(close) => f.error(
                 format!("table `{text}` is not declared (declared: {declared}); did you mean `{close}`?"),

@@ -565,6 +565,13 @@ fn element<'r>(
     let guess = rest.rsplit_once('.').map_or(rest, |(head, _)| head);
     let field = rest.rsplit_once('.').map_or("", |(_, f)| f);
     let declared = list(names.iter().map(|&(_, n)| n));
+    if let Some(owner) = index_owner(items, guess).filter(|_| what == "table") {
+        // An index named as a table: its path goes through its table.
+        return Err((
+            format!("there is no table named `{guess}` (declared: {declared}): `{guess}` is an index of table `{owner}`"),
+            format!("write \"{prefix}.{owner}.index.{guess}.{field}\""),
+        ));
+    }
     Err(match did_you_mean(guess, names.iter().map(|&(_, n)| n)) {
         Some(close) => (
             format!("there is no {what} named `{guess}` (declared: {declared}); did you mean `{close}`?"),
@@ -574,6 +581,31 @@ fn element<'r>(
             format!("there is no {what} named `{guess}` (declared: {declared})"),
             format!("write \"{}\" with a declared {what} name", example_path(prefix)),
         ),
+    })
+}
+
+/// The name of the `[[table]]` among `tables` with an `[[table.index]]`
+/// named `index`, if any.
+fn index_owner(tables: &DeArray, index: &str) -> Option<String> {
+    let name_of = |n: &Node| match n.get_ref() {
+        DeValue::Table(t) => match t.get("name").map(|v| v.get_ref()) {
+            Some(DeValue::String(s)) => Some(s.to_string()),
+            _ => None,
+        },
+        _ => None,
+    };
+    tables.iter().find_map(|t| {
+        let DeValue::Table(table) = t.get_ref() else {
+            return None;
+        };
+        let Some(DeValue::Array(indexes)) = table.get("index").map(|v| v.get_ref()) else {
+            return None;
+        };
+        indexes
+            .iter()
+            .any(|i| name_of(i).as_deref() == Some(index))
+            .then(|| name_of(t))
+            .flatten()
     })
 }
 
