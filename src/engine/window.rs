@@ -733,18 +733,14 @@ fn panjer(
     if n_max > PANJER_MAX_POINTS {
         return None;
     }
-    // Past `fine` points, a lattice m steps wide with each cost's mass
-    // shared between its two neighbours there.
-    let fine = fine.unwrap_or_else(|| fine_points(kappa, n_max as f64 * step));
-    let (step, sev, n_max) = if n_max > fine {
-        let m = n_max.div_ceil(fine);
-        let sev = dispersed(&sev, m);
-        let step = step * m as f64;
-        let n_max = points(step, &sev);
-        (step, sev, n_max)
+    // Past `fine` points, a lattice m steps wide, each cost shared by its two neighbours.
+    let m = n_max.div_ceil(fine.unwrap_or_else(|| fine_points(kappa, n_max as f64 * step)));
+    let (step, sev) = if m > 1 {
+        (step * m as f64, dispersed(&sev, m))
     } else {
-        (step, sev, n_max)
+        (step, sev)
     };
+    let n_max = if m > 1 { points(step, &sev) } else { n_max };
     let sev0 = sev.first().filter(|e| e.0 == 0).map_or(0.0, |e| e.1);
     let f0 = (-total * (1.0 - sev0)).exp();
     // Each nonzero cost's j·p once (the product j·p·f[n − j] is taken in
