@@ -734,17 +734,12 @@ by = "device"
     assert!((ratio - 1.0).abs() < 1e-9, "{ratio}");
 }
 
-/// Keys past a collection ceiling the store rejects writes to hold the
-/// ceiling, each key at its own rate: 5,000 Cosmos DB tenants (Zipf 1.0)
-/// writing 400 items of 1,000 B a second for 365 days store Σ min(20 GB,
-/// share_r × 400 × 86,400 × 365 × 1,000 B) over the tenants — the busiest
-/// 69 of them capped (the ranks past 32 go in doubling bands: 65–128
-/// straddles the ceiling). A band of ranks counted at its busiest rank's rate
-/// took every tenant of the band as capped (a new user's container: 7.69 TB
-/// for 8.49 TB, 154 partitions for 170).
-#[test]
-fn each_key_past_a_rejecting_ceiling_holds_the_ceiling_at_its_own_rate() {
-    let r = run(r#"schema_version = 1
+/// 5,000 Cosmos DB tenants (Zipf 1.0) writing 400 items of 1,000 B a
+/// second for 365 days into one container, the table's `bucket` line as
+/// given (empty: none).
+fn cosmos_tenants(bucket: &str) -> String {
+    format!(
+        r#"schema_version = 1
 name = "chat"
 [store]
 kind = "cosmosdb"
@@ -755,19 +750,34 @@ horizon = "365d"
 [[entity]]
 name = "tenant"
 count = 5000
-popularity = { distribution = "zipf", exponent = 1.0 }
+popularity = {{ distribution = "zipf", exponent = 1.0 }}
 [[table]]
 name = "messages"
-partition_key = "TENANT#{tenant}"
-sort_key = "{time}"
+partition_key = "TENANT#{{tenant}}"
+sort_key = "{{time}}"
 item_size = "1000B"
+{bucket}
 [[access_pattern]]
 name = "post"
 table = "messages"
 operation = "put"
 rate = 400
 by = "tenant"
-"#);
+"#
+    )
+}
+
+/// Keys past a collection ceiling the store rejects writes to hold the
+/// ceiling, each key at its own rate: 5,000 Cosmos DB tenants (Zipf 1.0)
+/// writing 400 items of 1,000 B a second for 365 days store Σ min(20 GB,
+/// share_r × 400 × 86,400 × 365 × 1,000 B) over the tenants — the busiest
+/// 69 of them capped (the ranks past 32 go in doubling bands: 65–128
+/// straddles the ceiling). A band of ranks counted at its busiest rank's rate
+/// took every tenant of the band as capped (a new user's container: 7.69 TB
+/// for 8.49 TB, 154 partitions for 170).
+#[test]
+fn each_key_past_a_rejecting_ceiling_holds_the_ceiling_at_its_own_rate() {
+    let r = run(&cosmos_tenants(""));
     let h: f64 = (1..=5000).map(|r| 1.0 / f64::from(r)).sum();
     let written = 400.0 * 86_400.0 * 365.0 * 1000.0;
     let expected: f64 = (1..=5000)
@@ -793,31 +803,7 @@ by = "tenant"
 /// 15.88 TB by hand, 365 partitions for 318).
 #[test]
 fn each_bucket_past_a_rejecting_ceiling_holds_the_ceiling() {
-    let r = run(r#"schema_version = 1
-name = "chat"
-[store]
-kind = "cosmosdb"
-throughput = 30000
-[simulation]
-trials = 2
-horizon = "365d"
-[[entity]]
-name = "tenant"
-count = 5000
-popularity = { distribution = "zipf", exponent = 1.0 }
-[[table]]
-name = "messages"
-partition_key = "TENANT#{tenant}"
-sort_key = "{time}"
-item_size = "1000B"
-bucket = "7d"
-[[access_pattern]]
-name = "post"
-table = "messages"
-operation = "put"
-rate = 400
-by = "tenant"
-"#);
+    let r = run(&cosmos_tenants("bucket = \"7d\""));
     let h: f64 = (1..=5000).map(|r| 1.0 / f64::from(r)).sum();
     let per_day = 400.0 * 86_400.0 * 1000.0;
     let weeks: Vec<f64> = (0..53)

@@ -2133,24 +2133,22 @@ fn thousands_commas_are_dropped_in_the_fix() {
 /// was reported at `read_unit_hour`, 54 lines below).
 #[test]
 fn a_misspelt_capacity_is_reported_before_the_pricing_it_leaves_unpriced() {
-    let cosmos = base_with(
-        "kind = \"dynamodb\"",
-        "kind = \"cosmosdb\"\nthrougput = 30000",
-    ) + "\n[pricing]\nread_unit_hour = 0.00008\n";
-    assert_eq!(
-        error(&cosmos),
-        "s.toml:6:1: store.througput: unknown key `througput`; did you mean `throughput`?\n  \
-         fix: rename `througput` to `throughput`"
-    );
-    let dynamo = base_with(
-        "kind = \"dynamodb\"",
-        "kind = \"dynamodb\"\nread_capacty = 100",
-    ) + "\n[pricing]\nread_unit_hour = 0.00013\n";
-    assert_eq!(
-        error(&dynamo),
-        "s.toml:6:1: store.read_capacty: unknown key `read_capacty`; did you mean `read_capacity`?\n  \
-         fix: rename `read_capacty` to `read_capacity`"
-    );
+    for (kind, typo, capacity) in [
+        ("cosmosdb", "througput", "throughput"),
+        ("dynamodb", "read_capacty", "read_capacity"),
+    ] {
+        let text = base_with(
+            "kind = \"dynamodb\"",
+            &format!("kind = \"{kind}\"\n{typo} = 30000"),
+        ) + "\n[pricing]\nread_unit_hour = 0.00008\n";
+        assert_eq!(
+            error(&text),
+            format!(
+                "s.toml:6:1: store.{typo}: unknown key `{typo}`; did you mean `{capacity}`?\n  \
+                 fix: rename `{typo}` to `{capacity}`"
+            )
+        );
+    }
 }
 
 /// A number written with thousands commas, as a string or bare (which TOML
