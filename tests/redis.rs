@@ -998,3 +998,55 @@ fn c13_fixed_spreads_the_hot_keys_under_the_headroom() {
     );
     assert!(replicas.verdicts.iter().all(|v| v.status == Status::Pass));
 }
+
+/// A hash tag around some of a key's placeholders puts every key of one tag
+/// value on one slot, which the engine's spread of the keys it does not
+/// place by name leaves out: the key is warned at its line, with the
+/// workaround (key by the tag alone); a key whose tag holds every
+/// placeholder, or with no tag, is not.
+#[test]
+fn a_hash_tag_that_leaves_placeholders_out_is_warned() {
+    let warned = |key: &str| {
+        let s = crate::util::scenario(&format!(
+            r#"schema_version = 1
+name = "tags"
+[store]
+kind = "redis-cluster"
+[[entity]]
+name = "tenant"
+count = 1000
+[[entity]]
+name = "user"
+count = 100000
+[[table]]
+name = "limits"
+partition_key = "{key}"
+item_size = "100B"
+[[access_pattern]]
+name = "Hit"
+table = "limits"
+operation = "put"
+rate = 1000
+by = "user"
+"#
+        ));
+        s.warnings
+            .iter()
+            .filter(|w| w.key == "table.limits.partition_key")
+            .map(|w| (w.line, w.message.clone(), w.fix.clone()))
+            .collect::<Vec<_>>()
+    };
+    let got = warned("rl:{{{tenant}}}:{user}");
+    assert_eq!(got.len(), 1, "{got:?}");
+    let (line, message, fix) = &got[0];
+    assert_eq!(*line, 13);
+    assert!(
+        message.starts_with(
+            "`rl:{{{tenant}}}:{user}` is hashed by its Redis hash tag `{tenant}` alone"
+        ),
+        "{message}"
+    );
+    assert!(fix.contains("partition_key = \"rl:{{{tenant}}}\""), "{fix}");
+    assert!(warned("rl:{{{tenant}}}").is_empty());
+    assert!(warned("rl:{tenant}:{user}").is_empty());
+}
