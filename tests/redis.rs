@@ -1050,3 +1050,35 @@ by = "user"
     assert!(warned("rl:{{{tenant}}}").is_empty());
     assert!(warned("rl:{tenant}:{user}").is_empty());
 }
+
+/// The checklist writes a key template's literal braces as the scenario
+/// does: a hash tag `rl:{{{tenant}}}:{user}` read `rl:{{tenant}}:{user}`
+/// (a literal `{tenant}`) in helper-65's report.
+#[test]
+fn the_checklist_writes_a_hash_tag_as_written() {
+    let s = crate::util::scenario(
+        r#"schema_version = 1
+name = "tags"
+[store]
+kind = "redis-cluster"
+[[entity]]
+name = "tenant"
+count = 10
+[[table]]
+name = "limits"
+partition_key = "rl:{{{tenant}}}"
+item_size = "100B"
+[[access_pattern]]
+name = "Hit"
+table = "limits"
+operation = "put"
+rate = 10
+by = "tenant"
+"#,
+    );
+    let key = &s.tables[0].partition_key;
+    assert_eq!(
+        keyheat::verdicts::checklist::effective_text(key),
+        "rl:{{{tenant}}}"
+    );
+}

@@ -128,19 +128,12 @@ fn nothing(check: &str, reason: &str) -> Vec<ChecklistItem> {
 }
 
 /// The key template as the engine builds it (implicit `#{bucket}` /
-/// `#{shard}` suffixes included).
+/// `#{shard}` suffixes included), literal braces written as the scenario
+/// writes them (`rl:{{{tenant}}}:{user}`, a Redis hash tag; helper-65's
+/// checklist showed `rl:{{tenant}}:{user}`, a literal `{tenant}`):
+/// [`KeyTemplate::keyed_text`].
 pub fn effective_text(t: &KeyTemplate) -> String {
-    t.parts
-        .iter()
-        .map(|p| match p {
-            TemplatePart::Literal(s) => s.clone(),
-            TemplatePart::Entity(e) => format!("{{{e}}}"),
-            TemplatePart::Bucket => "{bucket}".to_string(),
-            TemplatePart::Shard => "{shard}".to_string(),
-            TemplatePart::Time => "{time}".to_string(),
-            TemplatePart::Id => "{id}".to_string(),
-        })
-        .collect()
+    t.keyed_text()
 }
 
 /// What an access pattern addresses: its name as written, partition key and sort key.
