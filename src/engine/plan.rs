@@ -468,6 +468,7 @@ pub fn rate_profile(sim: &crate::scenario::Simulation, windows: usize) -> Vec<(u
 
 fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Table) -> TablePlan {
     let mut keys = KeySpace::new(&table.partition_key, scenario);
+    keys.hashed = store.hashed_parts(&keys.template);
     let pick = shard_pick(scenario, table, &keys);
     if let ShardPick::InKey(e) = pick {
         keys.shard_by = Some((e, table.shards.max(1)));
@@ -947,6 +948,16 @@ fn stream(
         p.by.as_ref()
             .and_then(|by| keys.entities.iter().position(|(n, _)| n == by))
             .or((!keys.entities.is_empty()).then_some(0));
+    // Where the store hashes part of the key (a Redis Cluster hash tag),
+    // only the entities inside it move a key: a tag value's requests land
+    // together, whichever entity outside it they name. The driver is then
+    // one of them (each entity takes its own popularity either way).
+    let hashed = keys.hashed_entities();
+    let driver = match &hashed {
+        Some(inside) if driver.is_some_and(|d| !inside.contains(&d)) => inside.first().copied(),
+        Some(inside) if inside.is_empty() => None,
+        _ => driver,
+    };
     let popularity = |name: &str| {
         scenario
             .entities
@@ -956,10 +967,11 @@ fn stream(
     };
     // On a ranged store, `{customer}#{time}`'s requests go by the prefix:
     // the entities past `{time}` do not move a key's position.
-    let prefix = keys
-        .fresh
-        .then(|| prefix_entities(scenario, store, keys, p))
-        .flatten();
+    let prefix = hashed.or_else(|| {
+        keys.fresh
+            .then(|| prefix_entities(scenario, store, keys, p))
+            .flatten()
+    });
     let (shares, combos) = match driver {
         Some(d) => {
             let shares = RankShares::new(&popularity(&keys.entities[d].0), keys.entities[d].1);
@@ -976,6 +988,11 @@ fn stream(
                 .collect();
             (shares, Combos::of(&others))
         }
+        // A literal hash tag: every key on one slot, as one key.
+        None if prefix.as_ref().is_some_and(Vec::is_empty) => (
+            RankShares::new(&Popularity::Uniform, 1),
+            Combos::uniform(1.0),
+        ),
         None => {
             let n = keys.cardinality();
             let shares = if n >= 1e18 {
@@ -1007,6 +1024,15 @@ fn stream(
         // split over the sub-keys as before).
         subkeys.iter_mut().for_each(|s| s.weight /= fan);
         fan = 1.0;
+    }
+    if subkeys.len() > 1 && !keys.subkeys_move() {
+        // Buckets or shards outside a hash tag: each sub-request still
+        // goes, all to the tag's slot, as one key of their weight.
+        subkeys = vec![SubKey {
+            shard: None,
+            bucket_back: 0,
+            weight: fan,
+        }];
     }
     let severity = severity(scenario, store, table, pi, p, fan);
     let mut s = Stream {

@@ -33,6 +33,11 @@ pub struct KeySpace {
     /// Per template part, the index in `entities` of the entity it names
     /// (None for any other part, or an entity the scenario lacks).
     slots: Vec<Option<usize>>,
+    /// Where the store hashes only part of the key (a Redis Cluster hash
+    /// tag, [`crate::store::StoreModel::hashed_parts`]), the template parts
+    /// inside it: only they move a key, so the engine places a tag value's
+    /// requests together and writes the entities outside it as `<name>`.
+    pub hashed: Option<Vec<usize>>,
 }
 
 /// The shard of an instance named `name` over `shards` write shards:
@@ -84,7 +89,36 @@ impl KeySpace {
             shard_by: None,
             bucket_base: 0,
             slots,
+            hashed: None,
         }
+    }
+
+    /// The entities (indices into `entities`) inside the part of the key
+    /// the store hashes, when it hashes only part of it ([`KeySpace::hashed`]).
+    pub fn hashed_entities(&self) -> Option<Vec<usize>> {
+        let hashed = self.hashed.as_ref()?;
+        let mut out: Vec<usize> = Vec::new();
+        for e in hashed
+            .iter()
+            .filter_map(|&i| self.slots.get(i).copied().flatten())
+        {
+            if !out.contains(&e) {
+                out.push(e);
+            }
+        }
+        Some(out)
+    }
+
+    /// Whether a key's `{bucket}` and `{shard}` parts move it: true unless
+    /// the store hashes only part of the key and one of them lies outside
+    /// it (`rl:{{{tenant}}}#{shard}` puts every shard on the tenant's slot).
+    pub fn subkeys_move(&self) -> bool {
+        let Some(hashed) = &self.hashed else {
+            return true;
+        };
+        self.template.iter().enumerate().all(|(i, p)| {
+            !matches!(p, TemplatePart::Bucket | TemplatePart::Shard) || hashed.contains(&i)
+        })
     }
 
     /// Number of distinct logical keys (product of entity counts), saturating; 1 with no entities.
@@ -126,10 +160,21 @@ impl KeySpace {
     ) {
         // Numbers as `Display` writes them, without the formatting machinery.
         let mut digits = itoa::Buffer::new();
+        let first = parts.start;
         let chosen = self.template[parts.clone()].iter().zip(&self.slots[parts]);
-        for (part, slot) in chosen {
+        for (k, (part, slot)) in chosen.enumerate() {
+            let hashed = self
+                .hashed
+                .as_ref()
+                .is_none_or(|h| h.contains(&(first + k)));
             match part {
                 TemplatePart::Literal(s) => out.push_str(s),
+                // Outside the hashed part: any instance, the same place.
+                TemplatePart::Entity(name) if !hashed => {
+                    out.push('<');
+                    out.push_str(name);
+                    out.push('>');
+                }
                 TemplatePart::Entity(_) => match slot.and_then(|i| ids.get(i).map(|id| (i, *id))) {
                     Some((i, id)) => match self.values.get(i).and_then(|v| v.get(id as usize)) {
                         Some(v) => out.push_str(v),

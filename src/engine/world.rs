@@ -112,12 +112,20 @@ pub(super) fn instance_ids(
         Some(_) => c,
         None => id,
     };
-    for (i, (_, count)) in ents.iter().enumerate() {
+    // The entities inside a hashed part first: a stream's combinations
+    // count only those ([`KeySpace::hashed`]), so `c` names them.
+    let hashed = keys.hashed_entities().unwrap_or_default();
+    let order = hashed
+        .iter()
+        .copied()
+        .chain((0..ents.len()).filter(|i| !hashed.contains(i)));
+    for i in order {
         if Some(i) == driver {
             out[i] = id;
         } else {
-            out[i] = rest % count.max(&1);
-            rest /= count.max(&1);
+            let count = ents[i].1.max(1);
+            out[i] = rest % count;
+            rest /= count;
         }
     }
     named_ids(keys, &out, salt)

@@ -181,7 +181,6 @@ pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
     hot_set_warnings(&root, &entities, &mut warnings)?;
     long_bucket_warnings(&root, &simulation, &mut warnings)?;
     literal_brace_warnings(&root, &entities, &mut warnings)?;
-    hash_tag_warnings(&root, &store, &mut warnings)?;
     key_path_warnings(&root, &entities, &mut warnings)?;
     bare_growth_warnings(&root, &mut warnings)?;
     on_demand_capacity_warnings(&root, &store, &mut warnings);
@@ -2541,55 +2540,6 @@ fn literal_brace_warnings(
                 ),
             ));
         }
-    }
-    Ok(())
-}
-
-/// Warnings for a Redis Cluster key whose hash tag (`rl:{{{tenant}}}:{user}`:
-/// literal braces around placeholders) leaves other placeholders out of it:
-/// every key of one tag value is on one slot, but the engine places only
-/// the hottest keys by name (by their tag) and spreads the others as if
-/// untagged, so the tag's slot load is understated (helper-65: a tenant
-/// with 14% of the traffic showed as 1.51% on its slot, and a pass).
-fn hash_tag_warnings(
-    root: &Section,
-    store: &StoreConfig,
-    warnings: &mut Vec<Warning>,
-) -> Result<()> {
-    if store.kind != StoreKind::RedisCluster {
-        return Ok(());
-    }
-    for section in key_sections(root)? {
-        let Some(f) = section.get("partition_key") else {
-            continue;
-        };
-        let Ok(text) = f.str("") else { continue };
-        // The tag: from the first literal `{` (written `{{`) to the next
-        // literal `}` (`}}`); a placeholder is `{name}` outside them.
-        let Some(open) = text.find("{{") else {
-            continue;
-        };
-        let Some(close) = text[open + 2..].find("}}").map(|c| open + 2 + c) else {
-            continue;
-        };
-        // `{{{tenant}}}`: the `}}` found may be the placeholder's `}` and the
-        // literal's first; the tag ends after the last `}` of the run.
-        let run_end = close + text[close..].bytes().take_while(|&b| b == b'}').count();
-        let tag = &text[open + 2..run_end - 2];
-        let outside = format!("{}{}", &text[..open], &text[run_end..]);
-        if !(tag.contains('{') && tag.contains('}') && outside.contains('{')) {
-            continue;
-        }
-        let tagged = &text[..run_end];
-        warnings.push(warning(
-            &f,
-            format!(
-                "`{text}` is hashed by its Redis hash tag `{tag}` alone, so every key of one tag value is on one slot; keyheat places its hottest keys so but spreads the others as if untagged, which understates the tag's slot (a tag value with a large share of the requests shows only its hottest keys' part of it)"
-            ),
-            format!(
-                "to judge the tag's slot, key by the tag alone (partition_key = \"{tagged}\", by its entity): the slot then takes the tag value's whole share; drop the tag where keys need not share a slot"
-            ),
-        ));
     }
     Ok(())
 }

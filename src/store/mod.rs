@@ -564,6 +564,17 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
         false
     }
 
+    /// Where the store hashes only part of a key, that part of `template`:
+    /// the indices of its placeholders (parts other than literal text) that
+    /// lie inside it, which alone decide where a key lands; empty when the
+    /// part is literal text (every key on one partition). `None`: the whole
+    /// key decides. Redis Cluster: the hash tag, from the first `{` to the
+    /// next `}` ([`redis_cluster::hash_tag`]).
+    fn hashed_parts(&self, template: &[crate::scenario::TemplatePart]) -> Option<Vec<usize>> {
+        let _ = template;
+        None
+    }
+
     /// Where each key lands, as `name=value` words for `keyheat place`
     /// (`partition=3`, `token=… replicas=…`, `slot=… node=…`).
     fn describe_placement(&self, key: &str, table: &TableDemand) -> String {

@@ -58,7 +58,7 @@ use super::{
 };
 use crate::error::Result;
 use crate::format::exact;
-use crate::scenario::{Consistency, Operation, StoreKind};
+use crate::scenario::{Consistency, Operation, StoreKind, TemplatePart};
 
 /// Number of hash slots (Redis Cluster specification, "Key distribution model").
 pub const HASH_SLOTS: usize = 16_384;
@@ -96,6 +96,66 @@ pub fn hash_tag(key: &[u8]) -> Option<&[u8]> {
     let rest = &key[open + 1..];
     let close = rest.iter().position(|&b| b == b'}')?;
     (close > 0).then(|| &rest[..close])
+}
+
+/// The parts of a key template inside its hash tag ([`hash_tag`]): the
+/// indices of the placeholders between the first literal `{` and the next
+/// literal `}`, as the rendered key's tag holds their values (a value is
+/// assumed to hold no brace). `None` when the rendered key has no tag: no
+/// `{`, no `}` after it, or nothing between them (`{}` hashes the whole
+/// key); `Some(empty)` for a literal tag (`{rl}:{user}`: one slot).
+///
+/// ```
+/// use keyheat::scenario::TemplatePart::{Entity, Literal};
+/// use keyheat::store::redis_cluster::tag_parts;
+/// let key = |parts: &[&str]| -> Vec<_> {
+///     parts
+///         .iter()
+///         .map(|p| match p.strip_prefix('$') {
+///             Some(name) => Entity(name.into()),
+///             None => Literal(p.to_string()),
+///         })
+///         .collect()
+/// };
+/// // rl:{{{tenant}}}:{user} — the tag is the tenant.
+/// assert_eq!(tag_parts(&key(&["rl:{", "$tenant", "}:", "$user"])), Some(vec![1]));
+/// assert_eq!(tag_parts(&key(&["{", "$a", ":", "$b", "}"])), Some(vec![1, 3]));
+/// assert_eq!(tag_parts(&key(&["{rl}:", "$user"])), Some(vec![]));
+/// assert_eq!(tag_parts(&key(&["rl:", "$user"])), None);
+/// assert_eq!(tag_parts(&key(&["rl:", "$user", ":{", "$tenant", "}"])), Some(vec![3]));
+/// assert_eq!(tag_parts(&key(&["{}", "$user", "{x}"])), None);
+/// assert_eq!(tag_parts(&key(&["{", "$user"])), None);
+/// ```
+pub fn tag_parts(template: &[TemplatePart]) -> Option<Vec<usize>> {
+    let mut inside: Option<(Vec<usize>, bool)> = None;
+    for (i, part) in template.iter().enumerate() {
+        match part {
+            TemplatePart::Literal(text) => {
+                let mut rest = text.as_str();
+                if inside.is_none() {
+                    let Some(open) = rest.find('{') else {
+                        continue;
+                    };
+                    rest = &rest[open + 1..];
+                    inside = Some((Vec::new(), false));
+                }
+                let Some((parts, filled)) = inside.as_mut() else {
+                    continue;
+                };
+                if let Some(close) = rest.find('}') {
+                    return (*filled || close > 0).then(|| std::mem::take(parts));
+                }
+                *filled |= !rest.is_empty();
+            }
+            _ => {
+                if let Some((parts, filled)) = inside.as_mut() {
+                    parts.push(i);
+                    *filled = true;
+                }
+            }
+        }
+    }
+    None
 }
 
 /// The hash slot (`0..16384`) of `key`: CRC16-XMODEM of its hash tag, or of
@@ -308,6 +368,11 @@ impl StoreModel for RedisCluster {
         } else {
             slot * partitions.max(1) / HASH_SLOTS
         }
+    }
+
+    /// The key's hash tag ([`tag_parts`]): Redis Cluster hashes it alone.
+    fn hashed_parts(&self, template: &[TemplatePart]) -> Option<Vec<usize>> {
+        tag_parts(template)
     }
 
     fn key_overhead_bytes(&self) -> Option<f64> {
