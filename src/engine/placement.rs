@@ -27,6 +27,7 @@
 use super::plan::TablePlan;
 use super::stream::{KeySpace, Stream};
 use super::world::{instance_ids, named_ids, World, HEAD_RANKS};
+use crate::distributions::alias::AliasTable;
 use crate::scenario::TemplatePart;
 use crate::store::hash;
 use crate::store::{KeySpread, StoreModel, TableLayout};
@@ -90,6 +91,8 @@ struct TopCombos {
 pub(super) struct Placer<'a> {
     pub(super) store: &'a dyn StoreModel,
     pub(super) table: &'a TablePlan,
+    /// Where keys not placed by name land.
+    pub(super) landing: Landing,
     /// Whether head keys are kept by name (the representative trial's hot
     /// keys, load splitting's rows).
     pub(super) keep_keys: bool,
@@ -118,6 +121,138 @@ pub(super) struct Placer<'a> {
     /// write goes to a current bucket), and goes as mass where
     /// [`Placer::history_keys`] allows. None: every sub-key placed by name.
     pub(super) history_before: Option<i64>,
+}
+
+/// Where a key whose text is not named lands (the tail's keys, fresh keys,
+/// the spread mass): each partition alike, or, where the store's shares of
+/// distinct keys are unequal ([`StoreModel::spread_of_distinct_keys`]: a
+/// random-token ring's ranges, Murmur3 tokens being uniform over the token
+/// space), each partition with its share. A ring whose ranges are all alike
+/// (`token_allocation = "even"`) lands as the uniform case does, draw for
+/// draw.
+pub(super) struct Landing {
+    partitions: usize,
+    /// The shares and their alias table, when unequal.
+    weighted: Option<(Vec<f64>, AliasTable)>,
+}
+
+impl Landing {
+    /// How distinct keys land on `partitions` partitions of `store`.
+    pub(super) fn of(store: &dyn StoreModel, partitions: usize) -> Landing {
+        let partitions = partitions.max(1);
+        match store.spread_of_distinct_keys(partitions) {
+            Some(KeySpread::Shares(w)) if w.len() == partitions => Landing::by_shares(&w),
+            _ => Landing {
+                partitions,
+                weighted: None,
+            },
+        }
+    }
+
+    /// Keys landing on `w.len()` partitions with shares in proportion to
+    /// `w` (alike: the uniform landing).
+    fn by_shares(w: &[f64]) -> Landing {
+        let total: f64 = w.iter().sum();
+        let (lo, hi) = w.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &x| {
+            (lo.min(x), hi.max(x))
+        });
+        let unequal = total > 0.0 && hi - lo > 1e-9 * hi;
+        let weighted = unequal
+            .then(|| {
+                let shares: Vec<f64> = w.iter().map(|x| x / total).collect();
+                let entries: Vec<(f64, u32)> = shares
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &x)| (x, i as u32))
+                    .collect();
+                AliasTable::new(&entries).map(|t| (shares, t))
+            })
+            .flatten();
+        Landing {
+            partitions: w.len().max(1),
+            weighted,
+        }
+    }
+
+    /// The partition of one key.
+    #[inline(always)]
+    fn draw(&self, rng: &mut Xoshiro256PlusPlus) -> usize {
+        match &self.weighted {
+            None => below(rng, self.partitions),
+            Some((_, t)) => t.sample(rng) as usize,
+        }
+    }
+
+    /// Partition `i`'s part of `total` spread over distinct keys.
+    fn part_of(&self, total: f64, i: usize) -> f64 {
+        match &self.weighted {
+            None => total / self.partitions as f64,
+            Some((w, _)) => total * w[i],
+        }
+    }
+
+    /// [`multinomial_into`] over the landing's shares: key by key up to
+    /// [`COUNTED_KEYS_PER_PARTITION`] a partition, then partition i takes
+    /// Binomial(left, pᵢ ÷ Σ_{j≥i} pⱼ) of the keys left (the conditional
+    /// binomials).
+    fn multinomial_into(
+        &self,
+        per: &mut [f64],
+        keys: u64,
+        per_key: f64,
+        rng: &mut Xoshiro256PlusPlus,
+    ) {
+        let Some((w, t)) = &self.weighted else {
+            return multinomial_into(per, keys, per_key, rng);
+        };
+        if keys <= COUNTED_KEYS_PER_PARTITION * per.len() as u64 {
+            for _ in 0..keys {
+                per[t.sample(rng) as usize] += per_key;
+            }
+            return;
+        }
+        let mut left = keys;
+        let mut rest: f64 = w.iter().sum();
+        for (i, x) in per.iter_mut().enumerate() {
+            if left == 0 {
+                break;
+            }
+            let k = if i + 1 == w.len() {
+                left
+            } else {
+                let p = (w[i] / rest).clamp(0.0, 1.0);
+                rand_distr::Binomial::new(left, p).map_or(0, |b| b.sample(rng))
+            };
+            rest -= w[i];
+            *x += k as f64 * per_key;
+            left -= k;
+        }
+    }
+
+    /// [`spread`] over the landing's shares: partition i takes mass·pᵢ and
+    /// the multinomial's covariance, var·(pᵢ(1 − pᵢ)) on the diagonal and
+    /// −var·pᵢpⱼ off it, drawn as √var·(√pᵢ zᵢ − pᵢ Σⱼ √pⱼ zⱼ) (with equal
+    /// shares: the uniform spread's projection).
+    fn spread(&self, per: &mut [f64], mass: f64, var_keys: f64, rng: &mut Xoshiro256PlusPlus) {
+        let Some((w, _)) = &self.weighted else {
+            return spread(per, mass, var_keys, rng);
+        };
+        if mass <= 0.0 {
+            return;
+        }
+        let sd = var_keys.max(0.0).sqrt();
+        let z: Vec<f64> = w
+            .iter()
+            .map(|p| {
+                let z: f64 = StandardNormal.sample(rng);
+                p.sqrt() * z
+            })
+            .collect();
+        let zsum: f64 = z.iter().sum();
+        for ((x, &p), zi) in per.iter_mut().zip(w).zip(&z) {
+            *x += (mass * p + sd * (zi - p * zsum)).max(0.0);
+        }
+    }
 }
 
 /// Which of a stream's sub-keys the head places by name, and the (Σ
@@ -285,9 +420,9 @@ impl Sink<'_> {
     }
 
     /// Draws the stream's spread mass over the partitions, once.
-    fn draw_spread(&mut self, rng: &mut Xoshiro256PlusPlus) {
+    fn draw_spread(&mut self, landing: &Landing, rng: &mut Xoshiro256PlusPlus) {
         let (mass, var) = std::mem::take(&mut self.spread);
-        spread(&mut self.per, mass, var, rng);
+        landing.spread(&mut self.per, mass, var, rng);
     }
 
     /// Whether every key becomes an alias entry.
@@ -403,10 +538,11 @@ impl Placer<'_> {
         if s.recency_ordered && self.store.ranged() && s.driver.is_some() {
             self.by_recency(s, bucket, &mut sink);
         } else if s.shares.is_fresh() {
-            // Every request a fresh key: Poisson splitting spreads it evenly.
-            let pf = self.partitions() as f64;
+            // Every request a fresh key: Poisson splitting spreads it by
+            // the partitions' shares (evenly, on most stores).
+            let total = s.busy_rate_per_s * s.fan_out();
             for p in 0..self.partitions() {
-                sink.add(p, s.busy_rate_per_s * s.fan_out() / pf);
+                sink.add(p, self.landing.part_of(total, p));
             }
         } else {
             let head = s.shares.count().min(HEAD_RANKS);
@@ -417,7 +553,7 @@ impl Placer<'_> {
             if s.shares.count() > head {
                 self.tail(s, head, rng, &mut sink);
             }
-            sink.draw_spread(rng);
+            sink.draw_spread(&self.landing, rng);
         }
         sink.into_placed(Vec::new())
     }
@@ -637,7 +773,7 @@ impl Placer<'_> {
                 let combos = s.combos.count as u64;
                 for _ in 0..combos {
                     for sk in &s.subkeys {
-                        let part = below(rng, p_count);
+                        let part = self.landing.draw(rng);
                         sink.add(part, rate * share / combos as f64 * sk.weight);
                     }
                 }
@@ -854,7 +990,7 @@ impl Placer<'_> {
                 skipped = (skipped - count).max(0.0);
                 for _ in 0..here as u64 {
                     for sk in &s.subkeys {
-                        let part = below(rng, p_count);
+                        let part = self.landing.draw(rng);
                         sink.add(part, rate * share * q * sk.weight);
                     }
                 }
@@ -880,7 +1016,8 @@ impl Placer<'_> {
                 for (keys, share) in runs {
                     // ÷ its one combination, as the single draws divide.
                     let per_key = rate * (share / 1.0) * s.subkeys[0].weight;
-                    multinomial_into(&mut sink.per, keys, per_key, rng);
+                    self.landing
+                        .multinomial_into(&mut sink.per, keys, per_key, rng);
                 }
                 return;
             }
@@ -912,7 +1049,8 @@ impl Placer<'_> {
         for (keys, share) in runs {
             if keys * units > COUNTED_KEYS_PER_PARTITION * p_count as u64 {
                 let per_unit = rate * (share / combos) * w;
-                multinomial_into(&mut sink.per, keys * units, per_unit, rng);
+                self.landing
+                    .multinomial_into(&mut sink.per, keys * units, per_unit, rng);
             } else {
                 self.singly(s, r..=r + keys - 1, rng, sink);
             }
@@ -935,13 +1073,13 @@ impl Placer<'_> {
         if !one_unit_per_rank(s) || sink.exact() {
             return self.single_draws(s, ranks, rng, sink);
         }
-        let (rate, p_count) = (s.busy_rate_per_s, self.partitions());
+        let rate = s.busy_rate_per_s;
         let w = s.subkeys[0].weight;
         let per = &mut sink.per;
         let mut place = |share: f64| {
             // ÷ its one combination, as single_draws divides.
             let per_combo = rate * (share / 1.0);
-            let part = below(rng, p_count);
+            let part = self.landing.draw(rng);
             per[part] += per_combo * w;
         };
         match s.rank_shares(*ranks.start(), *ranks.end()) {
@@ -977,7 +1115,6 @@ impl Placer<'_> {
         rng: &mut Xoshiro256PlusPlus,
         sink: &mut Sink<'_>,
     ) {
-        let p_count = self.partitions();
         let rate = s.busy_rate_per_s;
         let combos = enumerated_combos(s);
         let qs: Vec<f64> = if combos > 1 {
@@ -991,7 +1128,7 @@ impl Placer<'_> {
                 let per_combo = rate * (s.rank_share(r) / combos as f64);
                 for _ in 0..combos {
                     for &w in &weights {
-                        let part = below(rng, p_count);
+                        let part = self.landing.draw(rng);
                         sink.add(part, per_combo * w);
                     }
                 }
@@ -1000,7 +1137,7 @@ impl Placer<'_> {
                 for &q in &qs {
                     let per_combo = per_rank * q;
                     for &w in &weights {
-                        let part = below(rng, p_count);
+                        let part = self.landing.draw(rng);
                         sink.add(part, per_combo * w);
                     }
                 }
@@ -1593,6 +1730,7 @@ mod tests {
         Placer {
             store,
             table,
+            landing: Landing::of(store, table.layout.partitions),
             keep_keys: false,
             exact: false,
             landed: None,
@@ -1653,6 +1791,46 @@ mod tests {
                 assert_moments(counts, k * p, var, &format!("{parts} partitions"));
             }
         }
+    }
+
+    /// Over unequal shares, the counted keys and the spread mass keep a
+    /// multinomial's moments: partition i's mean n·pᵢ·x and variance
+    /// n·pᵢ(1 − pᵢ)·x² (counted: both ways, key by key and by the
+    /// conditional binomials), the spread's mass·pᵢ and var·pᵢ(1 − pᵢ).
+    #[test]
+    fn a_weighted_landing_keeps_a_multinomials_moments() {
+        let w = [0.5, 0.3, 0.15, 0.05];
+        let landing = Landing::by_shares(&[5.0, 3.0, 1.5, 0.5]);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+        for keys in [40u64, 4_000] {
+            let draws: Vec<Vec<f64>> = (0..4_000)
+                .map(|_| {
+                    let mut per = vec![0.0; 4];
+                    landing.multinomial_into(&mut per, keys, 2.0, &mut rng);
+                    assert!((per.iter().sum::<f64>() - 2.0 * keys as f64).abs() < 1e-9);
+                    per
+                })
+                .collect();
+            for (i, p) in w.iter().enumerate() {
+                let xs: Vec<f64> = draws.iter().map(|d| d[i]).collect();
+                let n = keys as f64;
+                assert_moments(&xs, 2.0 * n * p, 4.0 * n * p * (1.0 - p), "counted");
+            }
+        }
+        let draws: Vec<Vec<f64>> = (0..4_000)
+            .map(|_| {
+                let mut per = vec![0.0; 4];
+                landing.spread(&mut per, 1_000.0, 400.0, &mut rng);
+                per
+            })
+            .collect();
+        for (i, p) in w.iter().enumerate() {
+            let xs: Vec<f64> = draws.iter().map(|d| d[i]).collect();
+            assert_moments(&xs, 1_000.0 * p, 400.0 * p * (1.0 - p), "spread");
+        }
+        let draws = (0..100_000).filter(|_| landing.draw(&mut rng) == 0).count();
+        assert!((draws as f64 / 1e5 - 0.5).abs() < 0.006, "{draws}");
+        assert!(Landing::by_shares(&[2.0; 5]).weighted.is_none());
     }
 
     #[test]
@@ -1983,6 +2161,7 @@ range = "6h"
         let placer = |keep_keys, remember: bool, last_bucket| Placer {
             store,
             table,
+            landing: Landing::of(store, table.layout.partitions),
             keep_keys,
             exact: false,
             landed: remember.then(Default::default),

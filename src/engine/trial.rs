@@ -25,7 +25,7 @@ use super::accumulator::{TableAccumulator, TableLimitTrial, TableSetup};
 use super::aggregated::aggregated_segment;
 use super::cluster::{cluster_nodes, NodeLoad, CLUSTER_SEED};
 use super::exact::exact_segment;
-use super::placement::{BucketPlacement, HeadPlaces, Placed, Placer};
+use super::placement::{BucketPlacement, HeadPlaces, Landing, Placed, Placer};
 use super::plan::{trial_seed, Plan, TablePlan};
 use super::segments::{table_segments, Segment};
 use super::world::{World, HEAD_RANKS};
@@ -193,6 +193,7 @@ fn run_table(
     let placer = Placer {
         store,
         table,
+        landing: Landing::of(store, table.layout.partitions),
         keep_keys: representative || setup.load_split.is_some(),
         exact: setup.exact,
         // Room for the head's keys of a bucket and of the next ones (a
