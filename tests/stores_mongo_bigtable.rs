@@ -1050,3 +1050,60 @@ set = { "table.messages.bucket" = "1d" }
         "{md}"
     );
 }
+
+/// A Bigtable row key holding `{time}` (`{user}#{time}`, one row per event)
+/// makes a query of 20 events read 20 rows, each at a row's cost (at least
+/// 1 KiB: 1,000 ÷ 17,000 node-ms), whatever `row_key` says: 20 × 1000 /
+/// 17,000 = 1.176 node-ms, as the same rows keyed `{user}` + sort key
+/// `{time}` with `row_key = "partition_and_sort_key"` cost. helper-67: the
+/// events were costed as one 12 KB row (0.689 node-ms), and the design's
+/// `hot_node` read 0.908 (warn) where it is 1.34 (fail).
+#[test]
+fn a_query_over_a_time_row_key_reads_one_row_per_item() {
+    let text = |key: &str, sort: &str, row_key: &str| {
+        format!(
+            r#"schema_version = 1
+name = "events"
+[store]
+kind = "bigtable"
+nodes = 3
+{row_key}
+[simulation]
+trials = 4
+duration = "60s"
+[[entity]]
+name = "user"
+count = 100000
+[[table]]
+name = "activity"
+partition_key = "{key}"
+{sort}
+item_size = "600B"
+[[access_pattern]]
+name = "latest"
+table = "activity"
+operation = "query"
+rate = 100
+items = 20
+by = "user"
+"#
+        )
+    };
+    let cost = |text: String| {
+        let r = crate::util::run(&text);
+        r.tables[0].patterns[0].units_per_request
+    };
+    let rows = 20.0 * 1000.0 / 17_000.0;
+    let time_key = cost(text("{user}#{time}", "", ""));
+    assert!((time_key - rows).abs() < 1e-9, "{time_key} vs {rows}");
+    let tall = cost(text(
+        "{user}",
+        "sort_key = \"{time}\"",
+        "row_key = \"partition_and_sort_key\"",
+    ));
+    assert!((tall - rows).abs() < 1e-9, "{tall} vs {rows}");
+    // One row of 20 cells: 12,000 B ÷ 1,024 at a row's rate.
+    let wide = cost(text("{user}", "sort_key = \"{time}\"", ""));
+    let one_row = 12_000.0 / 1024.0 * 1000.0 / 17_000.0;
+    assert!((wide - one_row).abs() < 1e-9, "{wide} vs {one_row}");
+}

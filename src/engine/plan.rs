@@ -1325,6 +1325,10 @@ fn drawn_severity(
     } else {
         items / fan.max(1.0)
     };
+    // Each item under a key of its own: a query reads a range of keys.
+    let key_per_item = [TemplatePart::Time, TemplatePart::Id]
+        .iter()
+        .any(|t| table.partition_key.has(t));
     let n_samples =
         ((SEVERITY_MAX_ITEM_DRAWS / per_sub.max(1.0)) as usize).clamp(4096, SEVERITY_SAMPLES);
     // One buffer for every sample's item sizes (65,536 samples per stream).
@@ -1342,6 +1346,9 @@ fn drawn_severity(
             sizes.extend((0..n as usize).map(|_| item_bytes(&mut rng)));
             match p.operation {
                 // A Query rounds the summed size of the items it returns.
+                Operation::Query if key_per_item => {
+                    store.key_range_read_cost(consistency, sizes.iter().sum(), n)
+                }
                 Operation::Query => {
                     store.read_cost(p.operation, consistency, sizes.iter().sum(), n)
                 }

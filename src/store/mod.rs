@@ -316,6 +316,16 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
     /// number of items returned.
     fn read_cost(&self, op: Operation, consistency: Consistency, bytes: f64, items: f64) -> f64;
 
+    /// Capacity units of a query returning `items` items of `bytes` in all
+    /// where each item is under a partition key of its own (the key holds
+    /// `{time}` or `{id}`: `{user}#{time}` reads a range of keys, not one
+    /// key's items). The default: as [`read_cost`](Self::read_cost) of a
+    /// query (one request returning them). Bigtable: each is a row, costed
+    /// as a row.
+    fn key_range_read_cost(&self, consistency: Consistency, bytes: f64, items: f64) -> f64 {
+        self.read_cost(Operation::Query, consistency, bytes, items)
+    }
+
     /// The consistency a request runs at: the one its pattern writes, else
     /// the store's default (eventual; a Cosmos DB account's
     /// `default_consistency`).
