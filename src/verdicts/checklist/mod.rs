@@ -201,6 +201,41 @@ fn braces(names: &[&str]) -> String {
         .join(", ")
 }
 
+/// `pk`'s text with the entities written after its part `first` ({time} /
+/// {id}) moved before it: `{time}#{user}` → `{user}#{time}`.
+fn reordered(pk: &KeyTemplate, first: usize) -> String {
+    let (head, tail) = pk.parts.split_at(first.min(pk.parts.len()));
+    let entities: Vec<&TemplatePart> = tail
+        .iter()
+        .filter(|p| matches!(p, TemplatePart::Entity(_)))
+        .collect();
+    let rest: Vec<&TemplatePart> = tail
+        .iter()
+        .filter(|p| !matches!(p, TemplatePart::Entity(_)))
+        .collect();
+    let mut parts: Vec<TemplatePart> = head.to_vec();
+    for e in entities {
+        parts.push(e.clone());
+        parts.push(TemplatePart::Literal("#".into()));
+    }
+    // The rest as written, less a separator left leading or doubled.
+    let mut prev_literal = true;
+    for p in rest {
+        let literal = matches!(p, TemplatePart::Literal(_));
+        if !(literal && prev_literal) {
+            parts.push(p.clone());
+        }
+        prev_literal = literal;
+    }
+    while matches!(parts.last(), Some(TemplatePart::Literal(_))) {
+        parts.pop();
+    }
+    effective_text(&KeyTemplate {
+        text: String::new(),
+        parts,
+    })
+}
+
 // ---------------------------------------------------------------------------
 // 1. Every access pattern resolves to one key or index path.
 
@@ -285,7 +320,35 @@ fn access_path(s: &Scenario) -> Vec<ChecklistItem> {
                         _ => None,
                     })
                     .filter(|_| op == Operation::Query);
+                // The entities written after the key's {time} / {id}: on a
+                // store that keeps keys in order, one instance's keys are
+                // then spread over the whole key range, not one range.
+                let first_item = pk
+                    .parts
+                    .iter()
+                    .position(|p| matches!(p, TemplatePart::Id | TemplatePart::Time));
+                let after: Vec<&str> = first_item
+                    .map(|i| {
+                        pk.parts[i..]
+                            .iter()
+                            .filter_map(|p| match p {
+                                TemplatePart::Entity(e) => Some(e.as_str()),
+                                _ => None,
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
                 match per_item {
+                    Some(part) if s.store.orders_keys() && !after.is_empty() => (
+                        Status::Fail,
+                        format!(
+                            "query on `{on}` whose partition key `{key}` puts {part} before {}: keys sort by {part} first, so one {}'s items are spread over the whole key range, and reading its latest is a scan of the table, filtered. Fix: put {} before {part} (as `{}`)",
+                            braces(&after),
+                            after.join(" / "),
+                            braces(&after),
+                            reordered(pk, first_item.unwrap_or(0)),
+                        ),
+                    ),
                     // A ranged shard key or row key keeps keys in order: a
                     // key range, read in order by one query.
                     Some(part) if s.store.orders_keys() => (
