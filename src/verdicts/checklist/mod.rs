@@ -201,6 +201,27 @@ fn braces(names: &[&str]) -> String {
         .join(", ")
 }
 
+/// The position of `pk`'s first {time} / {id} part and the entities
+/// written after it: on a store that keeps keys in order, one instance's
+/// keys are then spread over the whole key range, not one range.
+fn entities_after_item(pk: &KeyTemplate) -> (usize, Vec<&str>) {
+    let first = pk
+        .parts
+        .iter()
+        .position(|p| matches!(p, TemplatePart::Id | TemplatePart::Time));
+    let Some(first) = first else {
+        return (0, Vec::new());
+    };
+    let after = pk.parts[first..]
+        .iter()
+        .filter_map(|p| match p {
+            TemplatePart::Entity(e) => Some(e.as_str()),
+            _ => None,
+        })
+        .collect();
+    (first, after)
+}
+
 /// `pk`'s text with the entities written after its part `first` ({time} /
 /// {id}) moved before it: `{time}#{user}` → `{user}#{time}`.
 fn reordered(pk: &KeyTemplate, first: usize) -> String {
@@ -320,33 +341,16 @@ fn access_path(s: &Scenario) -> Vec<ChecklistItem> {
                         _ => None,
                     })
                     .filter(|_| op == Operation::Query);
-                // The entities written after the key's {time} / {id}: on a
-                // store that keeps keys in order, one instance's keys are
-                // then spread over the whole key range, not one range.
-                let first_item = pk
-                    .parts
-                    .iter()
-                    .position(|p| matches!(p, TemplatePart::Id | TemplatePart::Time));
-                let after: Vec<&str> = first_item
-                    .map(|i| {
-                        pk.parts[i..]
-                            .iter()
-                            .filter_map(|p| match p {
-                                TemplatePart::Entity(e) => Some(e.as_str()),
-                                _ => None,
-                            })
-                            .collect()
-                    })
-                    .unwrap_or_default();
+                let after = entities_after_item(pk);
                 match per_item {
-                    Some(part) if s.store.orders_keys() && !after.is_empty() => (
+                    Some(part) if s.store.orders_keys() && !after.1.is_empty() => (
                         Status::Fail,
                         format!(
                             "query on `{on}` whose partition key `{key}` puts {part} before {}: keys sort by {part} first, so one {}'s items are spread over the whole key range, and reading its latest is a scan of the table, filtered. Fix: put {} before {part} (as `{}`)",
-                            braces(&after),
-                            after.join(" / "),
-                            braces(&after),
-                            reordered(pk, first_item.unwrap_or(0)),
+                            braces(&after.1),
+                            after.1.join(" / "),
+                            braces(&after.1),
+                            reordered(pk, after.0),
                         ),
                     ),
                     // A ranged shard key or row key keeps keys in order: a
