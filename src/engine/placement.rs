@@ -1917,13 +1917,18 @@ by = "product"
             let mut world = World::new(&mut Xoshiro256PlusPlus::seed_from_u64(3));
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
             let placed = placer.place_bucket(0, &mut world, &mut rng).placed;
-            let kept = table.streams[0].rank_share_cache.get().map_or(0, Vec::len);
+            let kept = table.streams[0]
+                .rank_share_cache
+                .get()
+                .map_or(0, |t| t.len());
             (placed[0].per_partition.clone(), kept)
         };
+        // The tables are shared by every stream of the process over the
+        // same popularity: one at least as long as each asks for.
         let (cached, kept) = place(None);
-        assert_eq!(kept, 300_000);
+        assert!(kept >= 300_000, "{kept}");
         let (recomputed, kept) = place(Some(super::super::stream::CACHED_RANKS));
-        assert_eq!(kept, 65_792);
+        assert!(kept >= 65_792, "{kept}");
         let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         assert_eq!(bits(&cached), bits(&recomputed));
         let total: f64 = cached.iter().sum();

@@ -256,7 +256,7 @@ pub struct Stream {
     pub is_query: bool,
     /// `shares.share(r)` of the ranks placed one by one in every trial
     /// (the head and the single draws), computed on first use.
-    pub rank_share_cache: Memo<std::sync::OnceLock<Vec<f64>>>,
+    pub rank_share_cache: Memo<std::sync::OnceLock<std::sync::Arc<[f64]>>>,
     /// (partitions, limited nodes or 0, ranks placed one by one after the
     /// head) as first computed (by placement's `single_draw_ranks`).
     pub single_draws_cache: Memo<std::sync::OnceLock<(usize, usize, u64)>>,
@@ -297,10 +297,42 @@ const CACHED_MOMENTS: usize = 64;
 /// every trial places more ([`Stream::keep_rank_shares`]).
 pub const CACHED_RANKS: u64 = 256 + 65_536;
 
-/// Ranks whose shares a stream keeps at most (16 MiB of them): a whole
+/// Ranks whose shares a stream keeps at most (64 MiB of them): a whole
 /// tail placed one by one has fewer than 64 keys a partition past the
-/// single draws, 1,114,368 ranks on Redis Cluster's 16,384 slots.
-pub const MAX_CACHED_RANKS: u64 = 1 << 21;
+/// single draws, 1,114,368 ranks on Redis Cluster's 16,384 slots and
+/// 6,465,792 on Bigtable's 100,000 simulated tablets (a table of 5·10⁶
+/// Zipf users recomputed a power per rank per trial past 2²¹: 36% of its
+/// run).
+pub const MAX_CACHED_RANKS: u64 = 1 << 23;
+
+/// Share tables kept for every stream of the process ([`shared_shares`]),
+/// by their popularity's text.
+type ShareTables = std::collections::HashMap<String, std::sync::Arc<[f64]>>;
+static SHARE_TABLES: std::sync::Mutex<Option<ShareTables>> = std::sync::Mutex::new(None);
+
+/// Most ranks [`SHARE_TABLES`] holds in all (128 MiB); past it, it starts
+/// afresh (the streams keep the tables they hold).
+const SHARED_RANKS: usize = 1 << 24;
+
+/// `shares.share(r)` for ranks 1 to at least `n`: one table for every
+/// stream over the same popularity (a table's writes and reads by user,
+/// each checkpoint's and variant's plan), computed once per process — the
+/// same values each stream would compute.
+fn shared_shares(shares: &RankShares, n: u64) -> std::sync::Arc<[f64]> {
+    let key = format!("{shares:?}");
+    let mut guard = SHARE_TABLES.lock().unwrap_or_else(|e| e.into_inner());
+    let map = guard.get_or_insert_with(Default::default);
+    if let Some(t) = map.get(&key).filter(|t| t.len() as u64 >= n) {
+        return t.clone();
+    }
+    let table: std::sync::Arc<[f64]> = (1..=n).map(|r| shares.share(r)).collect();
+    let held: usize = map.values().map(|t| t.len()).sum();
+    if held + table.len() > SHARED_RANKS {
+        map.clear();
+    }
+    map.insert(key, table.clone());
+    table
+}
 
 impl Stream {
     /// Share of the stream's requests on its busiest logical key: the
@@ -337,7 +369,7 @@ impl Stream {
                 .shares
                 .count()
                 .min(ranks.clamp(CACHED_RANKS, MAX_CACHED_RANKS));
-            (1..=n).map(|r| self.shares.share(r)).collect()
+            shared_shares(&self.shares, n)
         })
     }
 
