@@ -37,13 +37,19 @@ pub(super) struct NodeLoad {
 /// from the summed per-stream rates (a node's windows are a compound Poisson
 /// sum over all tables' streams, as one table's are over its streams); the
 /// exact method adds the tables' per-window node units.
+///
+/// Also each table's share of the nodes' throttled units ([`Throttled`]):
+/// a node's excess in a window (or a drawn stretch) split over the tables
+/// in proportion to their units on it, since a node over its limit slows
+/// every request it serves, whichever table's.
 pub(super) fn cluster_nodes(
     plan: &Plan,
     loads: &[NodeLoad],
     rng: &mut Xoshiro256PlusPlus,
-) -> Vec<[f64; 4]> {
+) -> (Vec<[f64; 4]>, Vec<Throttled>) {
+    let mut throttled = vec![Throttled::default(); loads.len()];
     let Some(nl) = plan.tables.iter().find_map(|tp| tp.layout.nodes.as_ref()) else {
-        return Vec::new();
+        return (Vec::new(), throttled);
     };
     let n_nodes = nl.nodes;
     let per_window = |l: Option<f64>| l.map(|x| x * plan.window_s);
@@ -62,9 +68,9 @@ pub(super) fn cluster_nodes(
     let mut peak = vec![0.0f64; n_nodes];
     if limits.any() {
         if plan.method == Method::Exact {
-            exact_peaks(plan, loads, &limits, &mut peak);
+            exact_peaks(plan, loads, &limits, (&mut peak, &mut throttled));
         } else {
-            drawn_peaks(plan, loads, &limits, &mut peak, rng);
+            drawn_peaks(plan, loads, &limits, (&mut peak, &mut throttled), rng);
         }
     }
     let mut ranked: Vec<[f64; 4]> = (0..n_nodes)
@@ -76,7 +82,29 @@ pub(super) fn cluster_nodes(
         })
         .collect();
     rank_busiest(&mut ranked);
-    ranked
+    (ranked, throttled)
+}
+
+/// One table's part of the cluster's throttled units ([`cluster_nodes`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(super) struct Throttled {
+    /// Units over the node limits, summed over windows and nodes.
+    pub(super) units: f64,
+    /// Of them, write units over separate write limits.
+    pub(super) write_units: f64,
+}
+
+/// Adds a node's `excess` (units, write units) to the tables in
+/// proportion to `units`, each table's units on the node.
+fn share_excess(throttled: &mut [Throttled], units: &[f64], excess: (f64, f64)) {
+    let total: f64 = units.iter().sum();
+    if total <= 0.0 || (excess.0 <= 0.0 && excess.1 <= 0.0) {
+        return;
+    }
+    for (t, &u) in throttled.iter_mut().zip(units) {
+        t.units += excess.0 * u / total;
+        t.write_units += excess.1 * u / total;
+    }
 }
 
 /// A rank row with every figure +0: a server without load.
@@ -167,18 +195,30 @@ fn busier(a: &[f64; 4], b: &[f64; 4]) -> std::cmp::Ordering {
         .then(b[1].total_cmp(&a[1]))
 }
 
-/// The exact method: each node's peak window over the tables' summed units.
-fn exact_peaks(plan: &Plan, loads: &[NodeLoad], limits: &Limits, peak: &mut [f64]) {
+/// The exact method: each node's peak window over the tables' summed
+/// units, and its excess in each window shared by the tables' units.
+fn exact_peaks(
+    plan: &Plan,
+    loads: &[NodeLoad],
+    limits: &Limits,
+    (peak, throttled): (&mut [f64], &mut [Throttled]),
+) {
+    let mut units = vec![0.0; loads.len()];
     for w in 0..plan.windows {
         for (n, pk) in peak.iter_mut().enumerate() {
             let (mut r, mut wr) = (0.0, 0.0);
-            for l in loads {
+            for (l, u) in loads.iter().zip(units.iter_mut()) {
+                *u = 0.0;
                 if let Some(x) = l.exact.get(w).and_then(|row| row.get(n)) {
                     r += x[0];
                     wr += x[1];
+                    *u = x[0] + x[1];
                 }
             }
-            *pk = pk.max(limits.apply(r, wr).0);
+            let (util, excess) = limits.apply(r, wr);
+            *pk = pk.max(util);
+            let write_excess = limits.write.map_or(0.0, |l| (wr - l).max(0.0));
+            share_excess(throttled, &units, (excess, write_excess));
         }
     }
 }
@@ -189,9 +229,10 @@ fn drawn_peaks(
     plan: &Plan,
     loads: &[NodeLoad],
     limits: &Limits,
-    peak: &mut [f64],
+    (peak, throttled): (&mut [f64], &mut [Throttled]),
     rng: &mut Xoshiro256PlusPlus,
 ) {
+    let mut units = vec![0.0; loads.len()];
     let mut cuts: Vec<usize> = loads
         .iter()
         .flat_map(|l| l.segments.iter().flat_map(|s| [s.start, s.end]))
@@ -215,6 +256,33 @@ fn drawn_peaks(
                 collapsed(&comps, limits, b - a, rng)
             };
             *pk = pk.max(o.peak_utilization);
+            node_units(plan, loads, &cursor, (n, a), &mut units);
+            share_excess(
+                throttled,
+                &units,
+                (o.throttled_units, o.throttled_write_units),
+            );
+        }
+    }
+}
+
+/// Each table's mean units/s on node `n` at window `a` (`cursor`: each
+/// table's segment covering `a`), into `units`.
+fn node_units(
+    plan: &Plan,
+    loads: &[NodeLoad],
+    cursor: &[usize],
+    (n, a): (usize, usize),
+    units: &mut [f64],
+) {
+    for (((l, &k), tp), u) in loads.iter().zip(cursor).zip(&plan.tables).zip(units) {
+        *u = 0.0;
+        let Some(seg) = l.segments.get(k).filter(|s| a >= s.start && a < s.end) else {
+            continue;
+        };
+        let Some(row) = seg.lam.get(n) else { continue };
+        for (st, &x) in tp.streams.iter().zip(row) {
+            *u += x * st.severity.mean;
         }
     }
 }

@@ -161,7 +161,26 @@ pub(super) fn run_trial_with(
         .unzip();
     if plan.tables.iter().any(|tp| tp.layout.nodes.is_some()) {
         let mut crng = Xoshiro256PlusPlus::seed_from_u64(trial_seed(plan.seed ^ CLUSTER_SEED, t));
-        let ranked = Ranked::new(cluster_nodes(plan, &loads, &mut crng));
+        let (ranked, throttled) = cluster_nodes(plan, &loads, &mut crng);
+        let ranked = Ranked::new(ranked);
+        // Tables limited by their nodes alone throttle as the nodes they
+        // share do: with two or more, each takes its part of the cluster's
+        // excess (alone, its own draws are the cluster's).
+        let node_limited = |tp: &TablePlan| {
+            let l = &tp.layout;
+            l.nodes.is_some()
+                && l.read_limit_per_s.is_none()
+                && l.write_limit_per_s.is_none()
+                && l.combined_limit_per_s.is_none()
+        };
+        if plan.tables.iter().filter(|tp| node_limited(tp)).count() > 1 {
+            for ((tt, tp), th) in out.iter_mut().zip(&plan.tables).zip(&throttled) {
+                if node_limited(tp) {
+                    tt.throttled_units = th.units;
+                    tt.throttled_write_units = th.write_units;
+                }
+            }
+        }
         let memory = store
             .key_overhead_bytes()
             .and_then(|overhead| super::memory::cluster_memory(plan, store, overhead, &mut world));
