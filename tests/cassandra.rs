@@ -657,3 +657,61 @@ by = "sensor"
     let r = crate::util::run(&text(false));
     assert_eq!(r.tables[0].throttled_fraction.mean, 0.0);
 }
+
+/// A ScyllaDB core serves every table's operations: the hot key's core
+/// shares its node's other load with the other tables' too. The hot-key
+/// scenario above (others 125 ops/s on the key's core: 6,000 ÷ 6 nodes × 8
+/// cores) with a second table of 9,600 uniform writes/s (× RF 3 = 28,800
+/// replica ops ÷ 48 cores = 600) gives 725. helper-66: `hot_shard` left the
+/// other table's ~1,590 ops/s a core out.
+#[test]
+fn a_scylladb_cores_other_load_counts_every_table() {
+    let text = r#"
+schema_version = 1
+name = "scylla-hot-partition"
+[store]
+kind = "scylladb"
+nodes = 6
+replication_factor = 3
+[simulation]
+trials = 20
+duration = "10m"
+[[entity]]
+name = "feed"
+count = 10
+popularity = { distribution = "weights", weights = [90, 1, 1, 1, 1, 1, 1, 1, 1, 2] }
+[[entity]]
+name = "device"
+count = 1_000_000
+[[table]]
+name = "events"
+partition_key = "{feed}"
+sort_key = "{time}"
+item_size = "200B"
+[[table]]
+name = "pings"
+partition_key = "{device}"
+sort_key = "{time}"
+item_size = "50B"
+[[access_pattern]]
+name = "append event"
+table = "events"
+operation = "put"
+rate = 20000
+by = "feed"
+[[access_pattern]]
+name = "ping"
+table = "pings"
+operation = "put"
+rate = 9600
+by = "device"
+"#;
+    let r = crate::util::run(text);
+    let c = r.tables[0]
+        .key_checks
+        .shard
+        .as_ref()
+        .expect("a core per key");
+    assert!((c.key_ops_per_s - 18_000.0).abs() < 1e-6, "{c:?}");
+    assert!((c.others_ops_per_s - 725.0).abs() < 1e-6, "{c:?}");
+}

@@ -73,8 +73,14 @@ pub fn design(
         });
         tables[bi].index_throttled_fraction = Some(Stat::from_samples(&index_throttled[bi]));
     }
+    // Every table's replica operations, which the nodes' cores share.
+    let cluster_ops: f64 = plan
+        .tables
+        .iter()
+        .filter_map(|tp| tp.key_limits.key_shard.map(|k| replica_ops(tp, k)))
+        .sum();
     for (t, tp) in tables.iter_mut().zip(&plan.tables) {
-        t.key_checks = key_checks(scenario, tp, store.collection_keys());
+        t.key_checks = key_checks(scenario, tp, store.collection_keys(), cluster_ops);
     }
     Design {
         tables,
@@ -676,13 +682,31 @@ fn busiest_subkey_rate(s: &super::stream::Stream) -> f64 {
     rank_1_key_rate(s) * s.subkeys.iter().map(|k| k.weight).fold(0.0, f64::max)
 }
 
+/// A table's replica operations per second in the busy period: each
+/// request's sub-requests on every replica for a write, on the read
+/// replicas for a read.
+fn replica_ops(tp: &super::plan::TablePlan, k: crate::store::KeyShard) -> f64 {
+    tp.streams
+        .iter()
+        .map(|s| {
+            let copies = if s.is_write {
+                k.replicas
+            } else {
+                k.read_replicas
+            };
+            s.busy_rate_per_s * tp.sub_requests(s) * copies
+        })
+        .sum()
+}
+
 /// Where the store pins a key to one core of each replica
 /// ([`crate::store::KeyShard`]): the busiest key's replica operations on
 /// that core (its writes on every replica, its reads × read replicas ÷
 /// replicas), of the driver whose rank-1 key takes most, and the node's
-/// other keys' share of the core (every replica operation but the key's,
-/// ÷ nodes × cores).
-fn shard_ops(tp: &super::plan::TablePlan, k: crate::store::KeyShard) -> ShardOps {
+/// other keys' share of the core: every replica operation of the cluster
+/// (`cluster_ops`, every table's: the cores serve them all) but the
+/// key's, ÷ nodes × cores.
+fn shard_ops(tp: &super::plan::TablePlan, k: crate::store::KeyShard, cluster_ops: f64) -> ShardOps {
     let read_share = k.read_replicas / k.replicas.max(1.0);
     let side = |d: Option<usize>, is_write: bool| -> f64 {
         tp.streams
@@ -699,18 +723,7 @@ fn shard_ops(tp: &super::plan::TablePlan, k: crate::store::KeyShard) -> ShardOps
         }
     }
     let key_ops = writes + reads * read_share;
-    let all_ops: f64 = tp
-        .streams
-        .iter()
-        .map(|s| {
-            let copies = if s.is_write {
-                k.replicas
-            } else {
-                k.read_replicas
-            };
-            s.busy_rate_per_s * tp.sub_requests(s) * copies
-        })
-        .sum();
+    let all_ops = cluster_ops.max(replica_ops(tp, k));
     let others = (all_ops - key_ops * k.replicas) / (k.nodes * k.shards_per_node).max(1.0);
     ShardOps {
         key_writes_per_s: writes,
@@ -730,6 +743,7 @@ fn key_checks(
     scenario: &Scenario,
     tp: &super::plan::TablePlan,
     collection_keys: bool,
+    cluster_ops: f64,
 ) -> KeyChecks {
     let limits = tp.key_limits;
     let units = |is_write: bool| tp.busy_units_per_s(is_write);
@@ -786,7 +800,7 @@ fn key_checks(
         table_combined_limit_per_s: limits.table_combined_per_s,
         table_limit_note: limits.table_limit_note.to_string(),
         monotonic,
-        shard: limits.key_shard.map(|k| shard_ops(tp, k)),
+        shard: limits.key_shard.map(|k| shard_ops(tp, k, cluster_ops)),
     }
 }
 
