@@ -44,6 +44,18 @@ fn run_writes_every_contract_file() {
     }
 }
 
+/// A write-only design's read units are +0 in summary.json, not `-0.0`
+/// (an empty float sum is −0; helper-65 found `"read": -0.0`).
+#[test]
+fn summary_json_has_no_negative_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("o");
+    run_quiet("scenarios/cassandra-node-disk.toml", &[], &out);
+    let text = std::fs::read_to_string(out.join("summary.json")).unwrap();
+    assert!(text.contains("\"mean_units_per_s\""));
+    assert!(!text.contains("-0.0"), "a -0.0 in summary.json");
+}
+
 /// A quiet `keyheat run` of a shipped scenario at 4 trials with `extra`
 /// flags, into `out`: its stdout (the run must succeed).
 fn run_quiet(scenario: &str, extra: &[&str], out: &std::path::Path) -> String {

@@ -561,13 +561,14 @@ fn table_results(
             .iter()
             .filter(|s| !s.is_write)
             .map(|s| s.mean_rate_per_s * tp.sub_requests(s) * s.severity.mean)
-            .sum(),
+            // From +0 (an empty f64 sum is −0: "read": -0.0 in summary.json).
+            .fold(0.0, |a, x| a + x),
         mean_write_units_per_s: tp
             .streams
             .iter()
             .filter(|s| s.is_write)
             .map(|s| s.mean_rate_per_s * tp.sub_requests(s) * s.severity.mean)
-            .sum(),
+            .fold(0.0, |a, x| a + x),
         monthly_cost: None,
         monthly_storage_cost: None,
         patterns: Vec::new(),
