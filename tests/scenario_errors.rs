@@ -2172,6 +2172,26 @@ fn a_count_with_thousands_commas_keeps_its_number() {
     );
 }
 
+/// A count with a multiplier (`"1.5M"`, `"2 million"`, `"40k"`) is fixed
+/// with the number it means, written out (helper-68's `"1.5M"` was offered
+/// `count = 1_000_000`).
+#[test]
+fn a_count_with_a_multiplier_is_written_out_in_the_fix() {
+    for (written, fix) in [
+        ("\"1.5M\"", "1_500_000"),
+        ("\"2 million\"", "2_000_000"),
+        ("\"40k\"", "40_000"),
+        ("\"1.2bn\"", "1_200_000_000"),
+    ] {
+        let e = error(&base_with("count = 1000", &format!("count = {written}")));
+        assert!(
+            e.starts_with("s.toml:9:9: entity.customer.count: expected an integer")
+                && e.ends_with(&format!("fix: write count = {fix}")),
+            "{e}"
+        );
+    }
+}
+
 /// An index named where a table is expected points to its table: in an
 /// access pattern's `table` ("orders.by_status") and in a variant's path
 /// ("table.orders.index.by_status.shards"); helper-64's variant path was

@@ -471,6 +471,18 @@ impl<'a, 'i> Field<'a, 'i> {
             return None;
         };
         let bare = text.trim();
+        if let Some(n) = with_multiplier(bare) {
+            // `"1.5M"`: the number the user meant, written out.
+            let written = if n.fract() == 0.0 && (1.0..1e19).contains(&n) {
+                toml_whole(n as u64)
+            } else {
+                format!("{n}")
+            };
+            return Some(self.error(
+                format!("expected {expected}, found {}", self.found()),
+                format!("write {} = {written}", self.last_key()),
+            ));
+        }
         bare.replace('_', "")
             .parse::<f64>()
             .ok()
@@ -660,6 +672,32 @@ fn toml_whole(n: u64) -> String {
         return n.to_string();
     }
     crate::format::toml_whole(n)
+}
+
+/// A number written with a multiplier word or letter (`"1.5M"`, `"2k"`,
+/// `"3 million"`, `"1.2bn"`): its value, for a fix that writes it out.
+/// `None` for any other text (a plain number included).
+fn with_multiplier(text: &str) -> Option<f64> {
+    const WORDS: [(&str, f64); 10] = [
+        ("thousand", 1e3),
+        ("million", 1e6),
+        ("billion", 1e9),
+        ("mn", 1e6),
+        ("bn", 1e9),
+        ("k", 1e3),
+        ("K", 1e3),
+        ("M", 1e6),
+        ("B", 1e9),
+        ("G", 1e9),
+    ];
+    let t = text.trim();
+    WORDS.iter().find_map(|(word, scale)| {
+        let number = t.strip_suffix(word)?.trim().replace(['_', ','], "");
+        let v: f64 = number.parse().ok().filter(|v: &f64| v.is_finite())?;
+        let n = v * scale;
+        // 1.5 × 10⁶ as written, not 1500000.0000000002.
+        Some((n * 1e6).round() / 1e6)
+    })
 }
 
 #[cfg(test)]
