@@ -524,7 +524,8 @@ by = "customer"
 /// collection reaches 10 GiB on day 10,737,418,240 / (864,000 × 1,200) =
 /// 10.36. A second put pattern at the same rate
 /// that leaves the index untouched (a sparse index) halves the entries per
-/// item: 1,100 B an item at 20 puts/s, day 5.65.
+/// item: 1,100 B an item at 20 puts/s, day 5.65. An update adds no item
+/// and leaves the entries be.
 #[test]
 fn local_index_entries_count_in_the_item_collection() {
     let text = |index: &str, second: &str| {
@@ -583,6 +584,12 @@ by = "user"
     let sparse = "[[access_pattern]]\nname = \"Record unindexed\"\ntable = \"events\"\noperation = \"put\"\nrate = 10\nby = \"user\"\nindex_untouched = [\"by_kind\"]";
     let half = day(lsi, sparse);
     assert!((half - expected(20.0, 1100.0)).abs() < 0.02, "{half}");
+    // An update adds no item: one that leaves the index untouched changes
+    // no item's entry (helper-69: such an update at 10/s made every item
+    // 1,100 B, and more updates a later breach).
+    let update = "[[access_pattern]]\nname = \"Touch\"\ntable = \"events\"\noperation = \"update\"\nrate = 10\nby = \"user\"\nindex_untouched = [\"by_kind\"]";
+    let updated = day(lsi, update);
+    assert!((updated - with).abs() < 0.02, "{updated} vs {with}");
 }
 
 /// An update of a table whose index is keyed by `{time}` (here the LSI

@@ -1226,3 +1226,55 @@ by = "channel"
     assert_eq!(rows("{channel}#{bucket}", "{channel}"), 1.0);
     assert_eq!(rows("{channel}#{bucket}", "{user}"), 5.0);
 }
+
+/// DynamoDB's item ceiling is the largest item allowed: an item of exactly
+/// 400 KiB (409,600 B) is at the ceiling, a warning, and one byte more
+/// fails at once (helper-69's 409,600 B item failed "at once"). Near the
+/// ceiling the verdict gives both sizes in bytes ("410 KB" against "400
+/// KiB" read as over it at 409,599 B).
+#[test]
+fn an_item_at_the_ceiling_is_not_a_breach() {
+    let verdict = |size: &str| {
+        let r = crate::util::run(&format!(
+            r#"schema_version = 1
+name = "big-items"
+[store]
+kind = "dynamodb"
+[simulation]
+trials = 4
+duration = "1m"
+[[entity]]
+name = "doc"
+count = 1000
+[[table]]
+name = "docs"
+partition_key = "{{doc}}"
+item_size = "{size}"
+[[access_pattern]]
+name = "write"
+table = "docs"
+operation = "put"
+rate = 1
+by = "doc"
+"#
+        ));
+        let v = r
+            .verdicts
+            .iter()
+            .find(|v| v.check == "item_size")
+            .expect("an item_size verdict")
+            .clone();
+        (v.status.as_str().to_string(), v.detail)
+    };
+    let (status, detail) = verdict("409600B");
+    assert_eq!(status, "warn", "{detail}");
+    assert!(
+        detail.starts_with(
+            "largest item p95 400 KiB (409,600 B) vs ceiling 400 KiB (409,600 B); no breach"
+        ),
+        "{detail}"
+    );
+    let (status, detail) = verdict("409601B");
+    assert_eq!(status, "fail", "{detail}");
+    assert!(detail.contains("first breach at once"), "{detail}");
+}

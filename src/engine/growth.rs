@@ -1187,9 +1187,13 @@ impl WriteTotals {
 /// local secondary indexes, where the store counts them there
 /// ([`StoreModel::local_index_entries_in_collection`]): each local index's
 /// entry ([`index_entry_bytes`]: the keys, the projected attributes and
-/// 100 B) times the share of the items put or updated by patterns that
-/// write that index (an index the pattern leaves untouched holds no entry
-/// for its items: a sparse index). 0 without local indexes or puts.
+/// 100 B) times the share of the stored items that hold one. Items are
+/// stored by puts: the share is the items put by patterns that write the
+/// index (an index a put leaves untouched holds no entry for its items: a
+/// sparse index) over all items put. An update adds no item; it gives an
+/// item its entry only where no put writes the index (a sparse index filled
+/// by updates: their items, up to every item put). 0 without local indexes
+/// or puts.
 ///
 /// [`StoreModel::local_index_entries_in_collection`]: crate::store::StoreModel::local_index_entries_in_collection
 /// [`index_entry_bytes`]: crate::store::index_entry_bytes
@@ -1202,28 +1206,38 @@ fn local_index_bytes(
     if !store.local_index_entries_in_collection() {
         return 0.0;
     }
-    let written: Vec<(f64, &crate::scenario::AccessPattern)> = streams
-        .iter()
-        .filter(|s| s.is_write)
-        .map(|s| (s, &scenario.access_patterns[s.pattern]))
-        .filter(|(_, p)| matches!(p.operation, Operation::Put | Operation::Update))
-        .map(|(s, p)| (per_day(s) * items_of(scenario, s), p))
-        .collect();
-    let total: f64 = written.iter().map(|(items, _)| items).sum();
+    let written = |op: Operation| -> Vec<(f64, &crate::scenario::AccessPattern)> {
+        streams
+            .iter()
+            .filter(|s| s.is_write)
+            .map(|s| (s, &scenario.access_patterns[s.pattern]))
+            .filter(|(_, p)| p.operation == op)
+            .map(|(s, p)| (per_day(s) * items_of(scenario, s), p))
+            .collect()
+    };
+    let (puts, updates) = (written(Operation::Put), written(Operation::Update));
+    let total: f64 = puts.iter().map(|(items, _)| items).sum();
     if total <= 0.0 {
         return 0.0;
     }
+    let writing = |ws: &[(f64, &crate::scenario::AccessPattern)], x: usize| -> f64 {
+        ws.iter()
+            .filter(|(_, p)| p.index_writes(x) > 0.0)
+            .map(|(items, _)| items)
+            .sum()
+    };
     table
         .indexes
         .iter()
         .enumerate()
         .filter(|(_, i)| i.local)
         .map(|(x, i)| {
-            let indexed: f64 = written
-                .iter()
-                .filter(|(_, p)| p.index_writes(x) > 0.0)
-                .map(|(items, _)| items)
-                .sum();
+            let put = writing(&puts, x);
+            let indexed = if put > 0.0 {
+                put
+            } else {
+                writing(&updates, x).min(total)
+            };
             indexed / total * crate::store::index_entry_bytes(table, i)
         })
         .sum()
@@ -1546,16 +1560,18 @@ fn max_of_normals(n: f64, u: f64) -> f64 {
     -normal_quantile(upper_tail_of_max(n, u))
 }
 
-/// First time `f` reaches `limit`, searched on the grid then bisected.
+/// First time `f` passes `limit`, searched on the grid then bisected. A
+/// ceiling is a most allowed (DynamoDB's 400 KB item, its 10 GB item
+/// collection): reaching it exactly is not a breach.
 fn first_crossing(grid: &[f64], values: &[f64], limit: f64, f: &dyn Fn(f64) -> f64) -> Option<f64> {
-    let i = values.iter().position(|&v| v >= limit)?;
+    let i = values.iter().position(|&v| v > limit)?;
     if i == 0 {
         return Some(0.0);
     }
     let (mut lo, mut hi) = (grid[i - 1], grid[i]);
     for _ in 0..40 {
         let mid = 0.5 * (lo + hi);
-        if f(mid) >= limit {
+        if f(mid) > limit {
             hi = mid;
         } else {
             lo = mid;

@@ -689,15 +689,25 @@ fn size_verdict(
     if status != Status::Pass {
         when.push_str(&advice(t, check == "item_size", headroom));
     }
+    // Within 2% of the ceiling, the bytes too: "410 KB" against "400 KiB"
+    // reads as over it at 409,599 B.
+    let (size_text, limit_text) = if (size.p95 / limit - 1.0).abs() < 0.02 {
+        let exact = |b: f64| {
+            format!(
+                "{} ({} B)",
+                human_bytes(b),
+                crate::format::thousands(b.round() as i64)
+            )
+        };
+        (exact(size.p95), exact(limit))
+    } else {
+        (human_bytes(size.p95), human_bytes(limit))
+    };
     Verdict {
         check: check.into(),
         table: t.name.clone(),
         status,
-        detail: format!(
-            "largest {what} p95 {} vs ceiling {}; {when}",
-            human_bytes(size.p95),
-            human_bytes(limit)
-        ),
+        detail: format!("largest {what} p95 {size_text} vs ceiling {limit_text}; {when}"),
     }
 }
 
