@@ -2223,3 +2223,35 @@ fn an_index_named_as_a_table_points_to_its_table() {
         error(&variant)
     );
 }
+
+/// `initial_items` on a partition key holding `{time}` counts nothing (each
+/// item is a key of its own): warned at its line, with the key that counts
+/// it (helper-68's `{user}#{time}` with 40 items a user stored 0 B at day
+/// 0, silently). Without `{time}` / `{id}` it is not warned.
+#[test]
+fn initial_items_on_a_time_key_is_warned() {
+    let text = base_with(
+        "partition_key = \"CUSTOMER#{customer}\"\nitem_size = \"2KB\"",
+        "partition_key = \"{customer}#{time}\"\nitem_size = \"2KB\"\ninitial_items = 40",
+    );
+    let s = Scenario::from_str_at(&text, "s.toml").expect("valid, with warnings");
+    let w: Vec<String> = s
+        .warnings
+        .iter()
+        .map(ToString::to_string)
+        .filter(|w| w.contains("initial_items"))
+        .collect();
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].starts_with("s.toml:15:17: warning: table.orders.initial_items: initial_items is not counted: the partition key `{customer}#{time}` holds {time}")
+            && w[0].contains("key by {customer} with sort_key = \"{time}\""),
+        "{}",
+        w[0]
+    );
+    let plain = base_with(
+        "item_size = \"2KB\"",
+        "item_size = \"2KB\"\ninitial_items = 40",
+    );
+    let s = Scenario::from_str_at(&plain, "s.toml").expect("valid");
+    assert!(s.warnings.is_empty(), "{:#?}", s.warnings);
+}

@@ -196,6 +196,7 @@ pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
     )
     .map_err(|e| with_notes(e, &warnings))?;
     empty_table_warnings(&root, &tables, &access_patterns, &mut warnings)?;
+    fresh_key_initial_items_warnings(&root, &tables, &mut warnings)?;
     counter_shard_warnings(&root, &tables, &access_patterns, &mut warnings)?;
     zero_capacity(&root, &store, &tables, &access_patterns)
         .map_err(|e| with_notes(e, &warnings))?;
@@ -2457,6 +2458,50 @@ fn key_sections<'a, 'i>(root: &Section<'a, 'i>) -> Result<Vec<Section<'a, 'i>>> 
         sections.push(table);
     }
     Ok(sections)
+}
+
+/// Warnings for `initial_items` on a table whose partition key holds
+/// `{time}` or `{id}`: each item is then a key of its own, written by the
+/// simulated traffic, and keyheat counts no day-0 items for such keys (a
+/// new user's `{user}#{time}` with 40 items a user stored 0 B at day 0,
+/// silently, where `{user}` with sort key `{time}` stored 55.6 GB).
+fn fresh_key_initial_items_warnings(
+    root: &Section,
+    tables: &[Table],
+    warnings: &mut Vec<Warning>,
+) -> Result<()> {
+    for (section, t) in root.elements("table", "[[table]]")?.iter().zip(tables) {
+        let Some(f) = section.get("initial_items") else {
+            continue;
+        };
+        let part = t.partition_key.parts.iter().find_map(|p| match p {
+            TemplatePart::Time => Some("{time}"),
+            TemplatePart::Id => Some("{id}"),
+            _ => None,
+        });
+        let (Some(part), true) = (part, t.initial_items.mean() > 0.0) else {
+            continue;
+        };
+        let entities = t.partition_key.entities();
+        let keyed = if entities.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; to count each {}'s items at day 0, key by {} with sort_key = \"{part}\" (on a ranged store the same placement)",
+                entities.join(" / "),
+                entities.iter().map(|e| format!("{{{e}}}")).collect::<Vec<_>>().join("#"),
+            )
+        };
+        warnings.push(warning(
+            &f,
+            format!(
+                "initial_items is not counted: the partition key `{}` holds {part}, so each item is a key of its own, written by the simulated traffic, and no day-0 items are stored",
+                t.partition_key.keyed_text()
+            ),
+            format!("remove initial_items{keyed}"),
+        ));
+    }
+    Ok(())
 }
 
 /// Warnings for a table's (or index's) time `bucket` longer than the
