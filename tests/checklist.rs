@@ -498,3 +498,31 @@ fn a_ranged_store_cannot_range_read_an_entity_after_the_time() {
         }
     }
 }
+
+/// The index remedy is told in the store's own terms: on MongoDB an index
+/// is kept per shard, so a read through it goes to every shard unless its
+/// key starts the shard key (helper-68 was told "add a global index");
+/// DynamoDB keeps "a global index".
+#[test]
+fn the_index_remedy_is_the_stores_own() {
+    let text = |store: &str| {
+        format!(
+            "schema_version = 1\nname = \"n\"\n[store]\n{store}\n\
+             [[entity]]\nname = \"user\"\ncount = 20000\n\
+             [[table]]\nname = \"notes\"\npartition_key = \"{{id}}\"\nitem_size = \"400B\"\n\
+             [[access_pattern]]\nname = \"mark read\"\ntable = \"notes\"\noperation = \"update\"\nrate = 10\nby = \"user\"\n"
+        )
+    };
+    let why = |store: &str| {
+        let items = review(&scenario(&text(store)));
+        reason(&items, "access_path", "mark read").to_string()
+    };
+    let mongo = why("kind = \"mongodb\"");
+    assert!(mongo.contains("the read goes to every shard"), "{mongo}");
+    assert!(!mongo.contains("global index"), "{mongo}");
+    let dynamo = why("kind = \"dynamodb\"");
+    assert!(
+        dynamo.contains("add a global index ([[table.index]])"),
+        "{dynamo}"
+    );
+}

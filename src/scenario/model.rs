@@ -157,6 +157,12 @@ impl StoreConfig {
             StoreKind::RedisCluster => format!(
                 "keep a second key per {{{by}}} that your writes update alongside (Redis Cluster has no secondary index; model it as a table keyed by {{{by}}})"
             ),
+            StoreKind::MongoDb => format!(
+                "add an index whose key starts with {{{by}}} ([[table.index]] with partition_key starting with {{{by}}}) and read through it: each shard keeps its own part of it, so the read goes to every shard unless {{{by}}} also starts the shard key"
+            ),
+            StoreKind::Cassandra | StoreKind::ScyllaDb => format!(
+                "add a table keyed by {{{by}}} that your writes keep too, or a materialized view ([[table.index]] whose partition_key starts with {{{by}}}), and read that"
+            ),
             _ => format!(
                 "add a global index ([[table.index]]) whose partition_key starts with {{{by}}} and read that"
             ),

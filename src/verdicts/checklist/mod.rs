@@ -376,7 +376,8 @@ fn access_path(s: &Scenario) -> Vec<ChecklistItem> {
             (_, Some(by)) if !entities.contains(&by) => (
                 Status::Warn,
                 format!(
-                    "{op} by {{{by}}} on `{on}`, whose partition key `{key}` is not built from {{{by}}}: unless the caller holds the item's whole key, finding the item needs a scan first. Fix: carry the key, or add a global index keyed by {{{by}}}",
+                    "{op} by {{{by}}} on `{on}`, whose partition key `{key}` is not built from {{{by}}}: unless the caller holds the item's whole key, finding the item needs a scan first. Fix: carry the key, or {}",
+                    s.store.index_remedy(by),
                     op = op.as_str()
                 ),
             ),
