@@ -4,7 +4,7 @@
 //! partitions and the smallest cache that passes (`results::fanout`).
 
 use super::document::{note, text, Block, Row, Table};
-use crate::format::{duration, percent, sig3, whole};
+use crate::format::{duration, percent, plural, sig3, whole};
 use crate::results::{CacheFigures, CopyFigures, Fanout, RunResults};
 
 const COPIES_NOTE: &str = "Each operation writes one item into `count` keys of the copy table (keys by that table's key entity), as a pattern named after it with \" (copies)\" appended, at rate × mean count. Write amplification is the units per second the copies add to the copy table. Propagation time is count ÷ drain rate: for async copies the copy lag the `copy_lag` check judges, for sync copies the latency they add to the operation, whose units include them. The largest count is the median of the busy period's largest operation.";
@@ -137,12 +137,12 @@ fn copy_row(c: &CopyFigures) -> Vec<String> {
 fn cache_row(c: &CacheFigures) -> Vec<String> {
     let cache = match (c.policy.as_str(), c.keys) {
         ("none", _) => "-".to_string(),
-        (policy, Some(keys)) => format!("{policy}, {} keys", whole(keys as f64)),
+        (policy, Some(keys)) => format!("{policy}, {}", plural(keys as usize, "key", "keys")),
         (policy, None) => format!("{policy} {}", sig3(c.hit_ratio)),
     };
     let smallest = match c.smallest_passing_keys {
         Some(0) => "0 (its reads pass without one)".to_string(),
-        Some(k) => format!("{} keys", whole(k as f64)),
+        Some(k) => plural(k as usize, "key", "keys"),
         None => "none passes".to_string(),
     };
     vec![
