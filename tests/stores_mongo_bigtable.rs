@@ -1107,3 +1107,68 @@ by = "user"
     let one_row = 12_000.0 / 1024.0 * 1000.0 / 17_000.0;
     assert!((wide - one_row).abs() < 1e-9, "{wide} vs {one_row}");
 }
+
+/// MongoDB's balancer evens data size per shard (since 6.0.3), so a shard's
+/// stored bytes are levelled, but a jumbo chunk (one key over the chunk
+/// size) cannot move. One key taking 70% of the bytes (a jumbo chunk) and
+/// 1,000,000 small keys the other 30%: the jumbo's shard holds 0.7 of the
+/// data and the three others 0.1 each (levelled), where each shard's equal
+/// share of the chunks gave the jumbo's shard 0.775 (helper-68: 12.3 TB
+/// where the balancer gives 45.0 / 4 = 11.25 TB).
+#[test]
+fn a_balanced_shard_stores_its_level_or_its_jumbo_chunk() {
+    let r = crate::util::run(
+        r#"schema_version = 1
+name = "jumbo"
+[store]
+kind = "mongodb"
+shards = 4
+node_storage = "100TB"
+[simulation]
+trials = 4
+duration = "1m"
+horizon = "30d"
+[[entity]]
+name = "feed"
+count = 1
+[[entity]]
+name = "user"
+count = 1_000_000
+[[table]]
+name = "feeds"
+partition_key = "{feed}"
+sort_key = "{time}"
+item_size = "1000B"
+[[table]]
+name = "users"
+partition_key = "{user}"
+sort_key = "{time}"
+item_size = "1000B"
+[[access_pattern]]
+name = "feed write"
+table = "feeds"
+operation = "put"
+rate = 700
+peak_factor = 1
+by = "feed"
+[[access_pattern]]
+name = "user write"
+table = "users"
+operation = "put"
+rate = 300
+peak_factor = 1
+by = "user"
+"#,
+    );
+    let m = r.tables[0]
+        .nodes
+        .as_ref()
+        .and_then(|n| n.memory.as_ref())
+        .expect("node storage");
+    let total = m.total_bytes.mean;
+    let shares: Vec<f64> = m.ranks_bytes.iter().map(|b| b / total).collect();
+    let want = [0.7, 0.1, 0.1, 0.1];
+    for (got, want) in shares.iter().zip(want) {
+        assert!((got - want).abs() < 0.002, "{shares:?}");
+    }
+}

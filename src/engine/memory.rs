@@ -93,6 +93,54 @@ fn add_table_day(
     }
 }
 
+/// [`add_table_day`] where the store balances its nodes' stored bytes
+/// ([`StoreModel::balances_stored_bytes`]): a head key's bytes stay on its
+/// node only while they exceed `chunk` (a chunk too large to move: a
+/// jumbo chunk); every other byte is `movable`, to be levelled
+/// ([`level`]).
+fn add_table_day_balanced(
+    per_key: impl Iterator<Item = f64>,
+    placed: &[(Vec<f64>, f64)],
+    chunk: f64,
+    (pinned, movable): (&mut [f64], &mut f64),
+) {
+    for (per_key, (head, spread)) in per_key.zip(placed) {
+        if per_key <= 0.0 {
+            continue;
+        }
+        *movable += per_key * spread;
+        for (n, x) in pinned.iter_mut().enumerate() {
+            if per_key > chunk {
+                *x += per_key * head[n];
+            } else {
+                *movable += per_key * head[n];
+            }
+        }
+    }
+}
+
+/// `movable` bytes added to the nodes' `pinned` bytes as a balancer that
+/// evens data size places them: the least-full nodes first, up to a common
+/// level L with Σ max(pinnedᵢ, L) = Σ pinnedᵢ + movable (water-filling); a
+/// node pinned above L keeps its own.
+fn level(pinned: &[f64], movable: f64) -> Vec<f64> {
+    let mut sorted = pinned.to_vec();
+    sorted.sort_unstable_by(f64::total_cmp);
+    let (mut left, mut level) = (movable.max(0.0), sorted.first().copied().unwrap_or(0.0));
+    for (i, &next) in sorted.iter().enumerate().skip(1) {
+        let need = (next - level) * i as f64;
+        if need >= left {
+            break;
+        }
+        left -= need;
+        level = next;
+    }
+    // The nodes at or under the level share what is left.
+    let under = sorted.iter().filter(|&&x| x <= level).count().max(1) as f64;
+    level += left / under;
+    pinned.iter().map(|&x| x.max(level)).collect()
+}
+
 /// Each class's mean bytes per key on each growth-grid day of `horizon`
 /// days (day-major), the same in every trial: computed once per table plan
 /// and kept (a Redis design sized its classes on 121 days of every trial:
@@ -204,8 +252,16 @@ pub(super) fn cluster_memory(
             )
         })
         .collect();
+    let balanced = store.balances_stored_bytes();
+    // A balancing store's nodes: pinned bytes and the rest levelled.
+    let chunk = |t: &TablePlan| {
+        t.layout
+            .item_collection_limit_bytes
+            .unwrap_or(f64::INFINITY)
+    };
     let at = |day: f64| -> Vec<f64> {
         let mut out = vec![0.0; n_nodes];
+        let mut movable = 0.0;
         for (t, placed, share) in &tables {
             let on_day = t.growth.on_day(day);
             let per_key = t
@@ -213,9 +269,17 @@ pub(super) fn cluster_memory(
                 .classes
                 .iter()
                 .map(|c| on_day.mean_key_bytes(c, key_overhead));
-            add_table_day(per_key, placed, share, &mut out);
+            if balanced {
+                add_table_day_balanced(per_key, placed, chunk(t), (&mut out, &mut movable));
+            } else {
+                add_table_day(per_key, placed, share, &mut out);
+            }
         }
-        out
+        if balanced {
+            level(&out, movable)
+        } else {
+            out
+        }
     };
     let peak = |day: f64| at(day).into_iter().fold(0.0, f64::max);
     let days: Vec<f64> = (0..GRID_POINTS)
@@ -231,10 +295,18 @@ pub(super) fn cluster_memory(
         Some(grids) => (0..GRID_POINTS)
             .map(|i| {
                 let mut out = vec![0.0; n_nodes];
+                let mut movable = 0.0;
                 for ((t, placed, share), grid) in tables.iter().zip(grids) {
                     let nc = t.growth.classes.len();
                     let per_key = grid[i * nc..(i + 1) * nc].iter().copied();
-                    add_table_day(per_key, placed, share, &mut out);
+                    if balanced {
+                        add_table_day_balanced(per_key, placed, chunk(t), (&mut out, &mut movable));
+                    } else {
+                        add_table_day(per_key, placed, share, &mut out);
+                    }
+                }
+                if balanced {
+                    out = level(&out, movable);
                 }
                 out.into_iter().fold(0.0, f64::max)
             })
@@ -267,4 +339,20 @@ pub(super) fn cluster_memory(
         total_at_horizon,
         fill_day,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::level;
+
+    /// Water-filling: 5 bytes over pinned [5, 0, 1, 0] raise the three
+    /// lowest to 2 and 5 stays; more than fills every node spreads the rest
+    /// evenly; nothing to move leaves the nodes as they are.
+    #[test]
+    fn level_fills_the_least_full_nodes_first() {
+        assert_eq!(level(&[5.0, 0.0, 1.0, 0.0], 5.0), vec![5.0, 2.0, 2.0, 2.0]);
+        assert_eq!(level(&[5.0, 0.0, 1.0, 0.0], 18.0), vec![6.0; 4]);
+        assert_eq!(level(&[3.0, 1.0], 0.0), vec![3.0, 1.0]);
+        assert_eq!(level(&[0.0; 3], 3.0), vec![1.0; 3]);
+    }
 }

@@ -574,6 +574,14 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
         false
     }
 
+    /// Whether a balancer evens the nodes' stored bytes (MongoDB's, by data
+    /// size since 6.0.3): node storage then levels every byte but those of
+    /// a key too large to move (over the item-collection ceiling: a jumbo
+    /// chunk), rather than leaving each node its share of the partitions.
+    fn balances_stored_bytes(&self) -> bool {
+        false
+    }
+
     /// Where the store hashes only part of a key, that part of `template`:
     /// the indices of its placeholders (parts other than literal text) that
     /// lie inside it, which alone decide where a key lands; empty when the

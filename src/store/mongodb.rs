@@ -442,6 +442,12 @@ impl StoreModel for MongoDb {
         1.0
     }
 
+    /// The balancer evens data size per shard (since 6.0.3); a jumbo chunk
+    /// cannot move.
+    fn balances_stored_bytes(&self) -> bool {
+        true
+    }
+
     fn ranged(&self) -> bool {
         self.shard_key == ShardKey::Ranged
     }
