@@ -144,18 +144,24 @@ fn cassandra_scenarios_parse_and_build_their_models() {
     }
 }
 
-#[test]
-fn c01_ring_has_twelve_nodes_and_three_replicas() {
-    let s = scenario_at("scenarios/cases/c01-discord-unbucketed.toml");
-    let model = match Model::new(&s.store, "c01") {
+/// The store model of `s` and an empty table `table`'s demand on it.
+fn model_of(s: &Scenario, table: &str) -> (Model, keyheat::store::TableDemand) {
+    let model = match Model::new(&s.store, &s.name) {
         Ok(m) => m,
         Err(e) => panic!("{e}"),
     };
     let demand = keyheat::store::TableDemand {
-        name: "messages".into(),
+        name: table.into(),
         initial_bytes: 0.0,
         has_local_index: false,
     };
+    (model, demand)
+}
+
+#[test]
+fn c01_ring_has_twelve_nodes_and_three_replicas() {
+    let s = scenario_at("scenarios/cases/c01-discord-unbucketed.toml");
+    let (model, demand) = model_of(&s, "messages");
     let layout = model.store().layout(&demand);
     // Cassandra 3.x era: 256 vnodes per node.
     assert_eq!(layout.partitions, 12 * 256);
@@ -551,15 +557,7 @@ by = "sensor"
         )
     };
     let s = crate::util::scenario(&text("{sensor}"));
-    let model = match Model::new(&s.store, "uneven-ring") {
-        Ok(m) => m,
-        Err(e) => panic!("{e}"),
-    };
-    let demand = keyheat::store::TableDemand {
-        name: "readings".into(),
-        initial_bytes: 0.0,
-        has_local_index: false,
-    };
+    let (model, demand) = model_of(&s, "readings");
     let layout = model.store().layout(&demand);
     let nodes = layout.nodes.expect("a node layout");
     let Some(keyheat::store::KeySpread::Shares(widths)) =
