@@ -453,7 +453,11 @@ impl Placer<'_> {
             .iter()
             .map(|_| self.exact.then(Vec::new))
             .collect();
-        let streams = &self.table.streams;
+        let streams = if self.table.placing.is_empty() {
+            &self.table.streams
+        } else {
+            &self.table.placing
+        };
         // A stream over the same keys as an earlier one, ranked alike, hits
         // the same instances: its rates land where that stream's did, in
         // proportion (Placed is linear in the rate and the sub-keys'

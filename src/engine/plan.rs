@@ -91,6 +91,13 @@ pub struct TablePlan {
     pub keys: KeySpace,
     /// One stream per access pattern on this table.
     pub streams: Vec<Stream>,
+    /// Where the store hashes only part of the key (a Redis Cluster hash
+    /// tag), each stream as placement sees it: over the tag's values, a
+    /// value's requests together on its slot ([`KeySpace::hashed`]), at the
+    /// stream's rate (after its cache). Empty otherwise: the streams place
+    /// as they are. The streams themselves stay over the whole keys (their
+    /// counts, caches and growth are the keys').
+    pub placing: Vec<Stream>,
     /// Bucket width, seconds.
     pub bucket_s: Option<f64>,
     /// Queries a whole-key read issues.
@@ -505,7 +512,7 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
     // Each stream from its own seeded draws: built side by side.
     let mut streams: Vec<Stream> = patterns
         .par_iter()
-        .map(|&(pi, p)| stream(scenario, store, &keys, table, pi, p, &reach))
+        .map(|&(pi, p)| stream(scenario, store, &keys, table, (pi, p), &reach, false))
         .collect();
     let max_bucket_span = patterns
         .iter()
@@ -575,7 +582,9 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
             .par_iter_mut()
             .zip(&patterns)
             .filter(|(_, (_, p))| rebuilt(p))
-            .for_each(|(s, &(pi, p))| *s = stream(scenario, store, &keys, table, pi, p, &reach));
+            .for_each(|(s, &(pi, p))| {
+                *s = stream(scenario, store, &keys, table, (pi, p), &reach, false)
+            });
         // A scan's queries: one per partition (its pages aside).
         let scans = patterns.iter().any(|(_, p)| p.operation == Operation::Scan);
         let widest = streams
@@ -587,18 +596,14 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
             .unwrap_or(1);
         fan_out = fan_out.max(widest);
     }
-    let lower = |a: Option<f64>, b: Option<f64>| matches!((a, b), (Some(a), Some(b)) if b < a * (1.0 - 1e-9));
-    let dilutes_by_horizon = lower(layout.read_limit_per_s, horizon_layout.read_limit_per_s)
-        || lower(layout.write_limit_per_s, horizon_layout.write_limit_per_s)
-        || lower(
-            layout.combined_limit_per_s,
-            horizon_layout.combined_limit_per_s,
-        );
+    let dilutes_by_horizon = dilutes(&layout, &horizon_layout);
+    let placing = placing_streams(scenario, store, (&keys, &pick), table, &patterns, &streams);
     TablePlan {
         name: table.name.clone(),
         layout,
         keys,
         streams,
+        placing,
         bucket_s: table.bucket_s,
         fan_out,
         requests_per_s,
@@ -615,6 +620,53 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
         memory_grid: std::sync::OnceLock::new(),
         node_shares: std::sync::OnceLock::new(),
     }
+}
+
+/// Whether any of `day`'s per-partition limits is lower at the horizon
+/// (`later`): more partitions share the table's capacity.
+fn dilutes(day: &TableLayout, later: &TableLayout) -> bool {
+    let lower = |a: Option<f64>, b: Option<f64>| matches!((a, b), (Some(a), Some(b)) if b < a * (1.0 - 1e-9));
+    lower(day.read_limit_per_s, later.read_limit_per_s)
+        || lower(day.write_limit_per_s, later.write_limit_per_s)
+        || lower(day.combined_limit_per_s, later.combined_limit_per_s)
+}
+
+/// Placement over a hash tag's values ([`TablePlan::placing`]): each
+/// stream again, by tag, at the rate that reaches the store (a cache's
+/// misses spread over the tags by their popularity: the hottest tag's
+/// misses, a cache taking its hottest keys' reads, are overstated, not
+/// understated). Empty without a tag, and for a table with a scan or count
+/// buckets, whose streams take the layout's reach: it places as its
+/// streams do.
+fn placing_streams(
+    scenario: &Scenario,
+    store: &dyn StoreModel,
+    (keys, pick): (&KeySpace, &ShardPick),
+    table: &Table,
+    patterns: &[(usize, &AccessPattern)],
+    streams: &[Stream],
+) -> Vec<Stream> {
+    let by_tag = keys.hashed.is_some()
+        && table.bucket_items.is_none()
+        && patterns.iter().all(|(_, p)| p.operation != Operation::Scan);
+    if !by_tag {
+        return Vec::new();
+    }
+    let reach = Reach {
+        pick,
+        count: None,
+        scan: None,
+    };
+    streams
+        .iter()
+        .zip(patterns)
+        .map(|(base, &(pi, p))| {
+            let mut t = stream(scenario, store, keys, table, (pi, p), &reach, true);
+            t.busy_rate_per_s = base.busy_rate_per_s;
+            t.mean_rate_per_s = base.mean_rate_per_s;
+            t
+        })
+        .collect()
 }
 
 /// Share of `base`'s busy-period write units (rate × fan-out × mean units)
@@ -937,9 +989,9 @@ fn stream(
     store: &dyn StoreModel,
     keys: &KeySpace,
     table: &Table,
-    pi: usize,
-    p: &AccessPattern,
+    (pi, p): (usize, &AccessPattern),
     reach: &Reach<'_>,
+    by_tag: bool,
 ) -> Stream {
     // The engine walks the ranks of the `by` entity when the key names it,
     // else of the key's first entity; every other entity of the key takes
@@ -952,7 +1004,7 @@ fn stream(
     // only the entities inside it move a key: a tag value's requests land
     // together, whichever entity outside it they name. The driver is then
     // one of them (each entity takes its own popularity either way).
-    let hashed = keys.hashed_entities();
+    let hashed = keys.hashed_entities().filter(|_| by_tag);
     let driver = match &hashed {
         Some(inside) if driver.is_some_and(|d| !inside.contains(&d)) => inside.first().copied(),
         Some(inside) if inside.is_empty() => None,
@@ -1025,7 +1077,7 @@ fn stream(
         subkeys.iter_mut().for_each(|s| s.weight /= fan);
         fan = 1.0;
     }
-    if subkeys.len() > 1 && !keys.subkeys_move() {
+    if by_tag && subkeys.len() > 1 && !keys.subkeys_move() {
         // Buckets or shards outside a hash tag: each sub-request still
         // goes, all to the tag's slot, as one key of their weight.
         subkeys = vec![SubKey {
@@ -1054,7 +1106,9 @@ fn stream(
         single_draws_cache: Default::default(),
         moments_cache: Default::default(),
     };
-    super::cached::apply_cache(scenario, p, &mut s);
+    if !by_tag {
+        super::cached::apply_cache(scenario, p, &mut s);
+    }
     s
 }
 
