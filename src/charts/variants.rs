@@ -56,9 +56,11 @@ impl VariantsChart {
                         .iter()
                         .find(|x| &x.name == table)
                         .map(|x| finite(x.busiest_server_p95()));
+                    // A cluster's verdict (`hot_node`) names its tables
+                    // joined: "sessions + carts".
                     let status = v
                         .iter()
-                        .filter(|x| &x.table == table)
+                        .filter(|x| x.table.split(" + ").any(|t| t == table))
                         .map(|x| x.status)
                         .max();
                     (p95, status)
@@ -232,5 +234,28 @@ fn star(g: &Group) -> String {
         format!("★ {}", g.label)
     } else {
         g.label.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A cluster's verdict names its tables joined (`hot_node` on
+    /// "orders + orders.by_status"): it colours each of their bars
+    /// (helper-70's base design drew green at a warning hot_node).
+    #[test]
+    fn a_clusters_verdict_colours_every_table_it_names() {
+        let mut r = crate::charts::fixture::with_variants(1);
+        assert!(r.tables.len() >= 2);
+        r.verdicts = vec![Verdict {
+            check: "hot_node".into(),
+            table: format!("{} + {}", r.tables[0].name, r.tables[1].name),
+            status: Status::Warn,
+            detail: String::new(),
+        }];
+        let chart = VariantsChart::new(&r);
+        let statuses: Vec<Option<Status>> = chart.groups[0].bars.iter().map(|b| b.1).collect();
+        assert_eq!(statuses[..2], [Some(Status::Warn), Some(Status::Warn)]);
     }
 }
