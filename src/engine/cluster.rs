@@ -256,12 +256,13 @@ fn drawn_peaks(
                 collapsed(&comps, limits, b - a, rng)
             };
             *pk = pk.max(o.peak_utilization);
-            node_units(plan, loads, &cursor, (n, a), &mut units);
-            share_excess(
-                throttled,
-                &units,
-                (o.throttled_units, o.throttled_write_units),
-            );
+            // A node's excess is shared only where tables share it (a
+            // table alone keeps its own draws: run_trial).
+            if loads.len() > 1 && o.throttled_units + o.throttled_write_units > 0.0 {
+                node_units(plan, loads, &cursor, (n, a), &mut units);
+                let excess = (o.throttled_units, o.throttled_write_units);
+                share_excess(throttled, &units, excess);
+            }
         }
     }
 }
