@@ -828,6 +828,7 @@ impl GrowthPlan {
     /// keys (more write shards): its item collection's bytes, its rows, and
     /// its appended item's bytes. The one formula the simulation
     /// ([`GrowthPlan::simulate`]) and the advice ([`GrowthPlan::advice`]) use.
+    #[inline]
     fn busiest_key(
         &self,
         s: &Sizes,
@@ -897,7 +898,7 @@ impl GrowthPlan {
         let (sizes, grid) = (&keys.sizes, &keys.grid);
         // Each grid day's busiest keys, in one walk (every class sized once a
         // day); a crossing's bisection asks its days one figure at a time.
-        let days: Vec<[f64; 3]> = grid.iter().map(|&t| keys.day(t)).collect();
+        let days = keys.on_grid();
         let by_day = |k: usize| -> Vec<f64> { days.iter().map(|d| d[k]).collect() };
         let item = |t: f64| keys.day(t)[2];
         // Largest freshly written item: the maximum of all items written within the horizon.
@@ -1100,10 +1101,33 @@ impl<'a> BusiestKeys<'a> {
 
     /// Class `i`'s busiest key on day `t`, `tau` effective days of writes
     /// in ([`GrowthPlan::effective_days`], the same for every class).
+    #[inline]
     fn size(&self, i: usize, c: &GrowthClass, t: f64, tau: f64) -> KeySize {
         let z = self.z(i, c, t);
         self.plan
             .busiest_key(&self.sizes, c, tau, z, self.draws[i].1, 1.0)
+    }
+
+    /// [`BusiestKeys::day`] on every grid day, class by class (the same
+    /// figures: a maximum is the same in any order).
+    fn on_grid(&self) -> Vec<[f64; 3]> {
+        let taus: Vec<f64> = self
+            .grid
+            .iter()
+            .map(|&t| self.plan.effective_days(t))
+            .collect();
+        let mut days = vec![[0.0f64; 3]; self.grid.len()];
+        for (i, c) in self.plan.classes.iter().enumerate() {
+            for ((most, &t), &tau) in days.iter_mut().zip(&self.grid).zip(&taus) {
+                let k = self.size(i, c, t, tau);
+                most[0] = most[0].max(k.rows);
+                if !c.fresh {
+                    most[1] = most[1].max(k.collection_bytes);
+                }
+                most[2] = most[2].max(k.item_bytes);
+            }
+        }
+        days
     }
 
     /// The busiest of the classes' keys on day `t`, each class's key sized

@@ -50,7 +50,7 @@ pub struct Plan {
     /// Whether each table's trial draws its growth over the horizon (the
     /// last thing it draws, from its own stream): only the first
     /// checkpoint's growth is reported, so a later checkpoint's busy period
-    /// skips it.
+    /// skips it (and the nodes' memory over the horizon, sized by it).
     pub growth: bool,
     /// Whether each partition's own peak is drawn for the rank table
     /// (`partitions.csv`, the load chart), which only the base design

@@ -181,8 +181,11 @@ pub(super) fn run_trial_with(
                 }
             }
         }
+        // Node memory is over the horizon, reported from the first
+        // checkpoint alone (as the growth it sizes its keys by).
         let memory = store
             .key_overhead_bytes()
+            .filter(|_| plan.growth)
             .and_then(|overhead| super::memory::cluster_memory(plan, store, overhead, &mut world));
         for (tt, tp) in out.iter_mut().zip(&plan.tables) {
             if tp.layout.nodes.is_some() {
