@@ -25,8 +25,14 @@ use crate::store::StoreModel;
 /// Most combinations of the other entities placed key by key (as the traffic's head).
 const MAX_COMBOS: f64 = 16.0;
 
-/// Per growth class: (keys per node placed key by key, keys spread by share).
+/// Per growth class: (keys per node placed key by key, empty where none
+/// is; keys spread by share).
 type ClassPlacement = Vec<(Vec<f64>, f64)>;
+
+/// A table's bytes per key on the growth grid (day-major, as
+/// [`grid_key_bytes`]) and its keys' bytes spread by share on each grid day
+/// ([`grid_spread_bytes`]).
+type DayBytes<'a> = (&'a [f64], std::borrow::Cow<'a, [f64]>);
 
 /// One trial's cluster memory.
 #[derive(Debug, Clone, PartialEq)]
@@ -75,21 +81,25 @@ fn kept_node_shares(table: &TablePlan, n_nodes: usize) -> Vec<f64> {
 }
 
 /// Bytes on each node of one table on a day, given each class's mean bytes
-/// per key that day (`per_key`, in class order) and its (head keys per
-/// node, keys spread by share).
+/// per key that day (`per_key`, in class order), its head keys per node
+/// (empty: none placed key by key) and `spread` (the day's bytes of the
+/// keys spread by share, [`spread_bytes`]).
 fn add_table_day(
     per_key: impl Iterator<Item = f64>,
     placed: &[(Vec<f64>, f64)],
-    share: &[f64],
+    (spread, share): (f64, &[f64]),
     out: &mut [f64],
 ) {
-    for (per_key, (head, spread)) in per_key.zip(placed) {
-        if per_key <= 0.0 {
+    for (per_key, (head, _)) in per_key.zip(placed) {
+        if per_key <= 0.0 || head.is_empty() {
             continue;
         }
-        for (n, x) in out.iter_mut().enumerate() {
-            *x += per_key * (head[n] + spread * share[n]);
+        for (x, h) in out.iter_mut().zip(head) {
+            *x += per_key * h;
         }
+    }
+    for (x, s) in out.iter_mut().zip(share) {
+        *x += spread * s;
     }
 }
 
@@ -101,21 +111,57 @@ fn add_table_day(
 fn add_table_day_balanced(
     per_key: impl Iterator<Item = f64>,
     placed: &[(Vec<f64>, f64)],
-    chunk: f64,
+    (spread, chunk): (f64, f64),
     (pinned, movable): (&mut [f64], &mut f64),
 ) {
-    for (per_key, (head, spread)) in per_key.zip(placed) {
-        if per_key <= 0.0 {
+    *movable += spread;
+    for (per_key, (head, _)) in per_key.zip(placed) {
+        if per_key <= 0.0 || head.is_empty() {
             continue;
         }
-        *movable += per_key * spread;
-        for (n, x) in pinned.iter_mut().enumerate() {
+        for (x, h) in pinned.iter_mut().zip(head) {
             if per_key > chunk {
-                *x += per_key * head[n];
+                *x += per_key * h;
             } else {
-                *movable += per_key * head[n];
+                *movable += per_key * h;
             }
         }
+    }
+}
+
+/// The day's bytes of a table's keys spread by share: Σ over its classes
+/// of bytes per key × keys spread (`per_key` in class order).
+fn spread_bytes(per_key: impl Iterator<Item = f64>, placed: &[(Vec<f64>, f64)]) -> f64 {
+    per_key
+        .zip(placed)
+        .filter(|(per_key, _)| *per_key > 0.0)
+        .map(|(per_key, (_, spread))| per_key * spread)
+        .sum()
+}
+
+/// [`spread_bytes`] on every growth-grid day from the table's kept bytes
+/// per key (`grid`, day-major), kept in the table plan with the keys
+/// spread it was summed for: those are the same in every trial (which
+/// ranks are placed key by key does not depend on the draws), so a trial
+/// sums only its head keys per node (a Redis design summed 2,400 classes
+/// × 6 masters × 121 days in every trial).
+fn grid_spread_bytes<'a>(
+    table: &'a TablePlan,
+    grid: &[f64],
+    placed: &[(Vec<f64>, f64)],
+) -> std::borrow::Cow<'a, [f64]> {
+    let spreads: Vec<f64> = placed.iter().map(|(_, s)| *s).collect();
+    let sum = || -> Vec<f64> {
+        let nc = placed.len();
+        (0..GRID_POINTS)
+            .map(|i| spread_bytes(grid[i * nc..(i + 1) * nc].iter().copied(), placed))
+            .collect()
+    };
+    let (kept, by_day) = table.memory_spread.get_or_init(|| (spreads.clone(), sum()));
+    if *kept == spreads {
+        std::borrow::Cow::Borrowed(by_day.as_slice())
+    } else {
+        std::borrow::Cow::Owned(sum())
     }
 }
 
@@ -180,10 +226,9 @@ fn place_classes(
         .classes
         .iter()
         .map(|c| {
-            let mut head = vec![0.0; n_nodes];
             if c.fresh || c.ranks.0 == 0 {
                 let keys = if c.fresh { 1.0 } else { c.keys };
-                return (head, keys);
+                return (Vec::new(), keys);
             }
             let (a, b) = c.ranks;
             let ranks = (b - a + 1) as f64;
@@ -195,8 +240,9 @@ fn place_classes(
                 && !table.keys.fresh
                 && a <= HEAD_RANKS;
             if !placeable {
-                return (head, ranks * c.per_rank);
+                return (Vec::new(), ranks * c.per_rank);
             }
+            let mut head = vec![0.0; n_nodes];
             let n = c.rank_count;
             let (name, count) = match c.driver {
                 Some(d) => (table.keys.entities[d].0.as_str(), table.keys.entities[d].1),
@@ -223,6 +269,9 @@ fn place_classes(
                         placed_keys += 1.0;
                     }
                 }
+            }
+            if head.iter().all(|&k| k == 0.0) {
+                head = Vec::new();
             }
             (head, (ranks * c.per_rank - placed_keys).max(0.0))
         })
@@ -264,15 +313,19 @@ pub(super) fn cluster_memory(
         let mut movable = 0.0;
         for (t, placed, share) in &tables {
             let on_day = t.growth.on_day(day);
-            let per_key = t
+            let per_key: Vec<f64> = t
                 .growth
                 .classes
                 .iter()
-                .map(|c| on_day.mean_key_bytes(c, key_overhead));
+                .map(|c| on_day.mean_key_bytes(c, key_overhead))
+                .collect();
+            let spread = spread_bytes(per_key.iter().copied(), placed);
+            let per_key = per_key.into_iter();
             if balanced {
-                add_table_day_balanced(per_key, placed, chunk(t), (&mut out, &mut movable));
+                let pinned = (&mut out[..], &mut movable);
+                add_table_day_balanced(per_key, placed, (spread, chunk(t)), pinned);
             } else {
-                add_table_day(per_key, placed, share, &mut out);
+                add_table_day(per_key, placed, (spread, share), &mut out);
             }
         }
         if balanced {
@@ -287,22 +340,26 @@ pub(super) fn cluster_memory(
         .collect();
     // The grid days from each table's kept bytes per key (the same sums as
     // `at`'s, in the same order).
-    let grids: Option<Vec<&[f64]>> = tables
+    let grids: Option<Vec<DayBytes>> = tables
         .iter()
-        .map(|(t, _, _)| grid_key_bytes(t, plan.horizon_days, key_overhead))
+        .map(|(t, placed, _)| {
+            let grid = grid_key_bytes(t, plan.horizon_days, key_overhead)?;
+            Some((grid, grid_spread_bytes(t, grid, placed)))
+        })
         .collect();
     let peak_by_day: Vec<f64> = match &grids {
         Some(grids) => (0..GRID_POINTS)
             .map(|i| {
                 let mut out = vec![0.0; n_nodes];
                 let mut movable = 0.0;
-                for ((t, placed, share), grid) in tables.iter().zip(grids) {
+                for ((t, placed, share), (grid, spread)) in tables.iter().zip(grids) {
                     let nc = t.growth.classes.len();
                     let per_key = grid[i * nc..(i + 1) * nc].iter().copied();
                     if balanced {
-                        add_table_day_balanced(per_key, placed, chunk(t), (&mut out, &mut movable));
+                        let pinned = (&mut out[..], &mut movable);
+                        add_table_day_balanced(per_key, placed, (spread[i], chunk(t)), pinned);
                     } else {
-                        add_table_day(per_key, placed, share, &mut out);
+                        add_table_day(per_key, placed, (spread[i], share), &mut out);
                     }
                 }
                 if balanced {

@@ -144,6 +144,10 @@ pub struct TablePlan {
     /// Each node's share of the table's partitions for cluster memory,
     /// the same in every trial: (nodes, shares), computed once.
     pub node_shares: std::sync::OnceLock<(usize, Vec<f64>)>,
+    /// The bytes of the keys cluster memory spreads by share on each grid
+    /// day, with the keys spread per class they were summed for (the same
+    /// in every trial), computed once.
+    pub memory_spread: std::sync::OnceLock<(Vec<f64>, Vec<f64>)>,
 }
 
 impl TablePlan {
@@ -619,6 +623,7 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
         table_limit: None,
         memory_grid: std::sync::OnceLock::new(),
         node_shares: std::sync::OnceLock::new(),
+        memory_spread: std::sync::OnceLock::new(),
     }
 }
 
