@@ -53,6 +53,10 @@ fn band_parts(a: u64, b: u64) -> impl Iterator<Item = (u64, u64)> {
 /// Points on the day grid of the growth chart.
 pub const GRID_POINTS: usize = 121;
 
+/// Stretches of grid days a growth class's busiest key is bounded over
+/// ([`GrowthPlan::busiest_key_bound`]): 11 of 11 days.
+const GRID_STRETCHES: usize = 11;
+
 /// Keys that grow alike.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GrowthClass {
@@ -877,6 +881,41 @@ impl GrowthPlan {
         }
     }
 
+    /// An upper bound on [`GrowthPlan::busiest_key`] (`spread` 1) for every
+    /// τ in `taus` = [τ₀, τ₁]: [rows, collection bytes, item bytes]. Every
+    /// term grows with τ, so the bound is the key at τ₁ with z at least 0,
+    /// and with its arrivals' spread unless the key is full (holds every
+    /// value its sort key can take) from τ₀ on. Where the key is full, or
+    /// nothing varies, it is the same figure in the same operations.
+    fn busiest_key_bound(
+        &self,
+        s: &Sizes,
+        c: &GrowthClass,
+        (tau0, tau1): (f64, f64),
+        z: f64,
+        init: f64,
+    ) -> [f64; 3] {
+        let z = z.max(0.0);
+        let (a, b) = (c.items_per_day, c.appends_per_day);
+        let cap = self.max_items.map_or(f64::INFINITY, |m| m.max(init));
+        let items = (init + a * tau1).max(self.min_items).min(cap);
+        let full = self.max_items.is_some() && (init + a * tau0).max(self.min_items) >= cap;
+        let item_bytes =
+            (s.item_es + b * tau1 * s.ee + z * (b * tau1 * s.ee2).max(0.0).sqrt()).max(0.0);
+        let arrivals = if full { 0.0 } else { a * tau1 };
+        let rows = (items + z * arrivals.sqrt()).max(0.0).min(cap);
+        if let Some(n) = self.bucket_items {
+            let rows = rows.min(n);
+            let mean = rows * s.es + b * tau1 * s.ee;
+            let var = rows * s.var_s + b * tau1 * s.ee2;
+            return [rows, (mean + z * var.max(0.0).sqrt()).max(0.0), item_bytes];
+        }
+        let mean = items * s.es + b * tau1 * s.ee;
+        let var = items * s.var_s + arrivals * (s.es2 - s.var_s) + b * tau1 * s.ee2;
+        let collection = (mean + z * var.max(0.0).sqrt()).max(0.0);
+        [rows, collection, item_bytes]
+    }
+
     /// The largest of the items written from day `from` to day `t` (traffic
     /// growing at `growth_per_day`): the item size's quantile at the upper
     /// tail of their maximum for the trial's uniform `u` (the same `u` for
@@ -1117,17 +1156,76 @@ impl<'a> BusiestKeys<'a> {
             .map(|&t| self.plan.effective_days(t))
             .collect();
         let mut days = vec![[0.0f64; 3]; self.grid.len()];
-        for (i, c) in self.plan.classes.iter().enumerate() {
-            for ((most, &t), &tau) in days.iter_mut().zip(&self.grid).zip(&taus) {
-                let k = self.size(i, c, t, tau);
-                most[0] = most[0].max(k.rows);
-                if !c.fresh {
-                    most[1] = most[1].max(k.collection_bytes);
+        let classes = &self.plan.classes;
+        if self.plan.bucket_days.is_some() || taus.is_empty() {
+            // A class's z changes with its keys, day by day: no bound.
+            for (i, c) in classes.iter().enumerate() {
+                self.add_days(i, c, 0..days.len(), &taus, &mut days);
+            }
+            return days;
+        }
+        // Each class's z is the same every day: a stretch of days where its
+        // bound ([`GrowthPlan::busiest_key_bound`]) is no more than the
+        // figures already found cannot raise them. Classes go highest bound
+        // first, so that the few that set the figures screen the many.
+        let z: Vec<f64> = (0..classes.len())
+            .map(|i| self.z(i, &classes[i], self.grid[0]))
+            .collect();
+        let horizon = (taus[0], taus[taus.len() - 1]);
+        let mut order: Vec<(usize, f64)> = classes
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let b = self
+                    .plan
+                    .busiest_key_bound(&self.sizes, c, horizon, z[i], self.draws[i].1);
+                (i, b[1].max(b[0]))
+            })
+            .collect();
+        order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let n = days.len();
+        let stretch = n.div_ceil(GRID_STRETCHES).max(1);
+        for (i, _) in order {
+            let c = &classes[i];
+            for start in (0..n).step_by(stretch) {
+                let end = (start + stretch).min(n);
+                let most = days[start..end].iter().fold([f64::INFINITY; 3], |m, d| {
+                    [m[0].min(d[0]), m[1].min(d[1]), m[2].min(d[2])]
+                });
+                let b = self.plan.busiest_key_bound(
+                    &self.sizes,
+                    c,
+                    (taus[start], taus[end - 1]),
+                    z[i],
+                    self.draws[i].1,
+                );
+                if b[0] <= most[0] && b[2] <= most[2] && (c.fresh || b[1] <= most[1]) {
+                    continue;
                 }
-                most[2] = most[2].max(k.item_bytes);
+                self.add_days(i, c, start..end, &taus, &mut days);
             }
         }
         days
+    }
+
+    /// Class `i`'s busiest key on the grid days `range` into their figures.
+    fn add_days(
+        &self,
+        i: usize,
+        c: &GrowthClass,
+        range: std::ops::Range<usize>,
+        taus: &[f64],
+        days: &mut [[f64; 3]],
+    ) {
+        for d in range {
+            let k = self.size(i, c, self.grid[d], taus[d]);
+            let most = &mut days[d];
+            most[0] = most[0].max(k.rows);
+            if !c.fresh {
+                most[1] = most[1].max(k.collection_bytes);
+            }
+            most[2] = most[2].max(k.item_bytes);
+        }
     }
 
     /// The busiest of the classes' keys on day `t`, each class's key sized
@@ -1614,5 +1712,93 @@ mod tests {
         // Median of the max of 1000 normals: Φ⁻¹(0.5^{1/1000}) = 3.0902 (Φ⁻¹(0.999307)).
         let z = max_of_normals(1000.0, 0.5);
         assert!((z - normal_quantile(0.5f64.powf(1e-3))).abs() < 1e-6, "{z}");
+    }
+
+    /// The bound the grid's screening uses holds every busiest key over
+    /// its stretch of days, whatever z (negative too), caps, count
+    /// buckets, appends and item sizes: keys at 50 days in [τ₀, τ₁] never
+    /// exceed it; and where the key is full and nothing varies, it is the
+    /// key itself (so equal classes screen each other).
+    #[test]
+    fn busiest_key_bound_holds_over_its_stretch() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+        for case in 0..4000 {
+            let mut plan = GrowthPlan::example_for_docs();
+            plan.max_items = (case % 3 == 0).then(|| rng.random_range(1.0..50.0f64).floor());
+            plan.bucket_items = (case % 5 == 0).then(|| rng.random_range(1.0..40.0f64).floor());
+            plan.item_size = match case % 3 {
+                0 => SizeDist::Fixed(2048.0),
+                1 => SizeDist::Uniform {
+                    min: 300.0,
+                    max: 4096.0,
+                },
+                _ => SizeDist::LogNormal {
+                    median: 3000.0,
+                    p99: 30_000.0,
+                },
+            };
+            plan.element_size = (case % 4 == 0).then_some(SizeDist::Fixed(64.0));
+            plan.overhead_bytes = 100.0;
+            let c = GrowthClass {
+                keys: 1.0,
+                items_per_day: rng.random_range(0.0..200.0),
+                appends_per_day: if case % 4 == 0 {
+                    rng.random_range(0.0..50.0)
+                } else {
+                    0.0
+                },
+                writes_per_day: 0.0,
+                ranks: (1, 1),
+                per_rank: 1.0,
+                fresh: false,
+                driver: None,
+                rank_count: 1,
+                alike_combos: true,
+                mean_rates: (0.0, 0.0, 0.0),
+                band: std::sync::Arc::new([]),
+            };
+            let s = plan.sizes();
+            let z = rng.random_range(-4.0..6.0);
+            let init = rng.random_range(0.0..30.0f64).floor();
+            let tau0 = rng.random_range(0.0..300.0);
+            let tau1 = tau0 + rng.random_range(0.0..60.0);
+            let b = plan.busiest_key_bound(&s, &c, (tau0, tau1), z, init);
+            for j in 0..50 {
+                let tau = (tau0 + (tau1 - tau0) * j as f64 / 49.0).min(tau1);
+                let k = plan.busiest_key(&s, &c, tau, z, init, 1.0);
+                assert!(k.rows <= b[0], "case {case}: rows {} > {}", k.rows, b[0]);
+                assert!(
+                    k.collection_bytes <= b[1] * (1.0 + 1e-12),
+                    "case {case}: {} > {}",
+                    k.collection_bytes,
+                    b[1]
+                );
+                assert!(k.item_bytes <= b[2] * (1.0 + 1e-12), "case {case}");
+            }
+        }
+        // One 2 KB item a key, full from day 0: the bound is the key's size.
+        let mut plan = GrowthPlan::example_for_docs();
+        plan.max_items = Some(1.0);
+        plan.item_size = SizeDist::Fixed(2048.0);
+        let c = GrowthClass {
+            keys: 1.0,
+            items_per_day: 40.0,
+            appends_per_day: 0.0,
+            writes_per_day: 40.0,
+            ranks: (1, 1),
+            per_rank: 1.0,
+            fresh: false,
+            driver: None,
+            rank_count: 1,
+            alike_combos: true,
+            mean_rates: (40.0, 0.0, 40.0),
+            band: std::sync::Arc::new([]),
+        };
+        let s = plan.sizes();
+        let b = plan.busiest_key_bound(&s, &c, (0.0, 30.0), 2.5, 0.0);
+        let k = plan.busiest_key(&s, &c, 30.0, 2.5, 0.0, 1.0);
+        assert_eq!(b, [k.rows, k.collection_bytes, k.item_bytes]);
+        assert_eq!(b, [1.0, 2048.0, 2048.0]);
     }
 }
