@@ -129,6 +129,56 @@ fn bad_input_exits_2_and_leaves_no_output_folder() {
     assert!(!out.exists());
 }
 
+/// A table whose every item is over the store's item ceiling cannot be
+/// stored: `check` and `run` refuse it at its item_size line (DynamoDB's
+/// 400 KiB = 409,600 B), before the work budget speaks of partitions sized
+/// by data that never exists; a variant that sets such a size is named.
+/// Exactly the ceiling is a size the store keeps.
+#[test]
+fn items_all_over_the_item_ceiling_are_refused_at_their_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = |size: &str, variant: &str| {
+        format!(
+            "schema_version = 1\nname = \"x\"\n[store]\nkind = \"dynamodb\"\n\n[[entity]]\nname = \"user\"\ncount = 1000\n\n[[table]]\nname = \"blobs\"\npartition_key = \"{{user}}\"\nitem_size = {size}\n\n[[access_pattern]]\nname = \"w\"\ntable = \"blobs\"\noperation = \"put\"\nrate = 10\nby = \"user\"\n{variant}"
+        )
+    };
+    let file = dir.path().join("s.toml");
+    let out = dir.path().join("out");
+    for (size, variant, want) in [
+        (
+            "\"500KB\"",
+            "",
+            "s.toml:13:13: table.blobs.item_size: every item is 500 KB (500,000 B), over the store's item ceiling (dynamodb: 400 KiB, 409,600 B)",
+        ),
+        (
+            "{ distribution = \"uniform\", min = \"410KB\", max = \"500KB\" }",
+            "",
+            "s.toml:13:13: table.blobs.item_size: the smallest item is 410 KB (410,000 B)",
+        ),
+        (
+            "\"2KB\"",
+            "[[variant]]\nname = \"fat\"\nset = { \"table.blobs.item_size\" = \"1MB\" }\n",
+            "s.toml:23:35: table.blobs.item_size: variant `fat` (line 21): every item is 1.00 MB (1,000,000 B)",
+        ),
+    ] {
+        std::fs::write(&file, text(size, variant)).unwrap();
+        for cmd in ["check", "run"] {
+            let mut c = keyheat();
+            c.arg(cmd).arg(&file);
+            if cmd == "run" {
+                c.arg("--out").arg(&out);
+            }
+            let assert = c.assert().code(2);
+            let err = String::from_utf8_lossy(&assert.get_output().stderr).to_string();
+            assert!(err.contains(want), "{cmd}: {err}");
+            assert!(err.contains("fix: give the size the store keeps, at most 400 KiB"), "{err}");
+        }
+        assert!(!out.exists());
+    }
+    std::fs::write(&file, text("\"400KiB\"", "")).unwrap();
+    keyheat().arg("check").arg(&file).assert().success();
+}
+
 #[test]
 fn fail_on_breach_exits_3_on_a_failing_design() {
     let dir = tempfile::tempdir().unwrap();

@@ -753,6 +753,7 @@ pub fn global_index_scenario(scenario: &Scenario, ti: usize, xi: usize) -> Scena
         partition_key: index.partition_key.clone(),
         sort_key: index.sort_key.clone(),
         item_size: SizeDist::Fixed(crate::store::index_entry_bytes(table, index)),
+        item_size_at: table.item_size_at,
         shards: index.shards,
         shard_strategy: index.shard_strategy,
         shard_by: index.shard_by.clone(),

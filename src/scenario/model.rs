@@ -589,6 +589,9 @@ pub struct Table {
     pub sort_key: Option<KeyTemplate>,
     /// Item size distribution, bytes.
     pub item_size: SizeDist,
+    /// 1-based (line, column) of the `item_size` value in the file ((0, 0)
+    /// for a table made in code), for errors about it found past parsing.
+    pub item_size_at: (usize, usize),
     /// Write-sharding factor (1 = unsharded).
     pub shards: u32,
     /// How the shard suffix is chosen.

@@ -1524,10 +1524,12 @@ fn tables(root: &Section, entities: &[Entity], store: &StoreConfig) -> Result<Ve
             }
             None => None,
         };
-        let item_size = size_dist_raw(&section.require(
+        let item_size_field = section.require(
             "item_size",
             "item_size = \"2KB\" (or { distribution = \"lognormal\", median = \"1.2KB\", p99 = \"6KB\" })",
-        )?)?;
+        )?;
+        let item_size_at = item_size_field.src.position(item_size_field.span().start);
+        let item_size = size_dist_raw(&item_size_field)?;
         let initial_items = match section.get("initial_items") {
             Some(f) => {
                 let items = count_dist(&f)?;
@@ -1566,6 +1568,7 @@ fn tables(root: &Section, entities: &[Entity], store: &StoreConfig) -> Result<Ve
             partition_key,
             sort_key,
             item_size,
+            item_size_at,
             shards,
             shard_strategy: sharding.shard_strategy,
             shard_by: sharding.shard_by,

@@ -414,6 +414,10 @@ impl StoreModel for Bigtable {
     }
 
     /// The row ceiling's consequence: a row over it cannot be read in full.
+    fn item_limit_rejects_writes(&self) -> bool {
+        false
+    }
+
     fn breach_note(&self, check: &str) -> Option<String> {
         let row_check = match self.row_key {
             RowKey::PartitionKey => "partition_size",

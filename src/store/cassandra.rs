@@ -759,6 +759,13 @@ impl StoreModel for Cassandra {
         self.kind
     }
 
+    /// Cassandra rejects a mutation over `max_mutation_size` (half the
+    /// commit log segment: 16 MiB); ScyllaDB's ceiling is its large-row
+    /// warning threshold.
+    fn item_limit_rejects_writes(&self) -> bool {
+        !self.scylla()
+    }
+
     /// ScyllaDB pins each partition key to one core of each replica
     /// ([`super::KeyShard`]).
     fn key_limits(&self, _table: &TableDemand) -> super::KeyLimits {

@@ -384,6 +384,17 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
         false
     }
 
+    /// Whether the store rejects the write of an item over its item ceiling
+    /// ([`TableLayout::item_size_limit_bytes`]): DynamoDB's 400 KB
+    /// (ValidationException), Cosmos DB's 2 MB, Firestore's 1 MiB,
+    /// MongoDB's 16 MB BSON document, Redis's 512 MB string, Cassandra's
+    /// largest mutation; `false` where the ceiling is a warning or a read
+    /// limit (ScyllaDB's large-row threshold, a Bigtable row that cannot
+    /// be read whole).
+    fn item_limit_rejects_writes(&self) -> bool {
+        true
+    }
+
     /// Rows (items) one item collection may hold before the store warns
     /// (ScyllaDB's 100,000-row large-partition threshold), if any.
     fn partition_rows_limit(&self) -> Option<f64> {
