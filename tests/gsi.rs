@@ -213,9 +213,15 @@ fn a_hot_global_index_throttles_the_base_tables_writes() {
         .find(|v| v.check == "hot_partition" && v.table == "orders")
         .unwrap();
     assert_eq!(v.status, Status::Fail, "{}", v.detail);
+    // The cause leads (its own partitions pass), and its own figures follow.
     assert!(
         v.detail
-            .contains("back-pressure: global index orders.by_status"),
+            .starts_with("back-pressure: global index orders.by_status"),
+        "{}",
+        v.detail
+    );
+    assert!(
+        v.detail.contains("; its own partitions: p95 peak utilization "),
         "{}",
         v.detail
     );

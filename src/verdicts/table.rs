@@ -372,10 +372,11 @@ fn hot_partition(t: &TableResults, headroom: f64, ru: &str, wu: &str, per_node: 
         .iter()
         .filter(|b| b.base_write_share > 0.0)
         .collect();
+    let own_status = status_for(u.p95, 1.0, headroom);
     let status = pressing
         .iter()
         .map(|b| status_for(b.write_peak_utilization.p95, 1.0, headroom))
-        .fold(status_for(u.p95, 1.0, headroom), Status::max);
+        .fold(own_status, Status::max);
     // Another checkpoint that throttles more (a later day whose traffic
     // outruns a table limit) is named beside the judged day's share, as
     // the terminal's and report's throttled column shows it (a new user
@@ -396,25 +397,37 @@ fn hot_partition(t: &TableResults, headroom: f64, ru: &str, wu: &str, per_node: 
             throttled_sides(t)
         ),
     };
+    let own = format!(
+        "p95 peak utilization {}{at} (mean {} [{}, {}]) of the per-partition limit ({}) over {}; {throttled}; headroom {}{}",
+        p95_with_interval(&u),
+        sig3(u.mean),
+        sig3(u.ci95[0]),
+        sig3(u.ci95[1]),
+        limits.join(", "),
+        crate::format::plural(partitions, "partition", "partitions"),
+        headroom,
+        unsettled(&u, headroom)
+    ) + if t.name.contains('.') && status != Status::Pass {
+        "; a global index that throttles writes throttles the base table's writes (back-pressure)"
+    } else {
+        ""
+    };
+    let pressure = back_pressure(t, &pressing, headroom);
+    // Where the indexes set the verdict, they lead it: a new user's table
+    // failed with "p95 peak utilization 0.196" first and the cause last.
+    let detail = if status > own_status && !pressure.is_empty() {
+        format!(
+            "{}; its own partitions: {own}",
+            pressure.trim_start_matches("; ")
+        )
+    } else {
+        own + &pressure
+    };
     Verdict {
         check: "hot_partition".into(),
         table: t.name.clone(),
         status,
-        detail: format!(
-            "p95 peak utilization {}{at} (mean {} [{}, {}]) of the per-partition limit ({}) over {}; {throttled}; headroom {}{}",
-            p95_with_interval(&u),
-            sig3(u.mean),
-            sig3(u.ci95[0]),
-            sig3(u.ci95[1]),
-            limits.join(", "),
-            crate::format::plural(partitions, "partition", "partitions"),
-            headroom,
-            unsettled(&u, headroom)
-        ) + if t.name.contains('.') && status != Status::Pass {
-            "; a global index that throttles writes throttles the base table's writes (back-pressure)"
-        } else {
-            ""
-        } + &back_pressure(t, &pressing, headroom),
+        detail,
     }
 }
 
@@ -464,7 +477,7 @@ fn back_pressure(t: &TableResults, pressing: &[&IndexPressure], headroom: f64) -
 fn index_throttled(mean: Option<f64>) -> String {
     match mean {
         Some(m) if m > 1e-9 => format!(
-            "; {} of requested units throttled because of its global indexes (mean, included above)",
+            "; {} of requested units throttled because of its global indexes (mean, part of the table's throttled share)",
             crate::format::percent(m)
         ),
         _ => String::new(),
@@ -812,7 +825,7 @@ mod tests {
         assert_eq!(index_throttled(None), "");
         assert_eq!(
             index_throttled(Some(0.0123)),
-            "; 1.23% of requested units throttled because of its global indexes (mean, included above)"
+            "; 1.23% of requested units throttled because of its global indexes (mean, part of the table's throttled share)"
         );
         assert!(index_throttled(Some(2e-9)).starts_with("; under 0.001% of"));
     }
