@@ -179,6 +179,15 @@ pub struct GrowthPlan {
     pub element_size: Option<SizeDist>,
     /// Items per key at t = 0.
     pub initial_items: CountDist,
+    /// Day-0 items per write a day of one key, where the day-0 items
+    /// spread over the keys as their writes do rather than evenly: a
+    /// global index's entries, whose count per index key is the table's
+    /// items carrying that key value (a title taking 31% of the writes
+    /// holds 31% of the entries, not 1/20 of them;
+    /// [`GrowthPlan::spread_initial_by_writes`]). The busiest key of each
+    /// class then starts with its writes' share of all the day-0 items; the
+    /// totals stay. `None`: evenly (`initial_items` per key).
+    pub initial_per_write: Option<f64>,
     /// Items a collection can hold at most (overwriting puts), `None` = unbounded.
     pub max_items: Option<f64>,
     /// Items every written key holds at least (1 when the table is written, else 0).
@@ -325,6 +334,7 @@ impl GrowthPlan {
             item_size: table.item_size.clone(),
             element_size,
             initial_items: table.initial_items.clone(),
+            initial_per_write: None,
             max_items,
             growth_days,
             horizon_days: horizon,
@@ -556,10 +566,7 @@ impl GrowthPlan {
         };
         let keys = (c.keys / own_buckets * buckets * spread).max(1.0);
         let z = max_of_normals(keys, 0.95);
-        let init = self
-            .initial_items
-            .upper_quantile(upper_tail_of_max(keys, 0.95))
-            .max(0.0);
+        let init = self.initial_of(c, upper_tail_of_max(keys, 0.95));
         let r = self.growth_per_day;
         // The busiest bucket: the horizon's last while traffic grows, its
         // first while it declines (∫ e^{r·s} ds over g days is largest at
@@ -776,6 +783,7 @@ impl GrowthPlan {
             item_size: SizeDist::Fixed(500.0),
             element_size: None,
             initial_items: CountDist::Fixed(2.0),
+            initial_per_write: None,
             max_items: None,
             min_items: 1.0,
             growth_days: 365.0,
@@ -929,6 +937,34 @@ impl GrowthPlan {
         };
         let n = (self.items_written_per_day * days).max(1.0);
         self.item_size.upper_quantile(upper_tail_of_max(n, u))
+    }
+
+    /// Spreads the day-0 items over the keys as their writes are (see
+    /// [`GrowthPlan::initial_per_write`]): all of them (the mean per key ×
+    /// the keys) over all the writes a day (each class's keys × their mean
+    /// writes). They stay even under a time or count bucket (each bucket's
+    /// keys start anew), or where nothing is written.
+    pub fn spread_initial_by_writes(&mut self) {
+        if self.bucket_days.is_some() || self.bucket_items.is_some() {
+            return;
+        }
+        let writes: f64 = self
+            .classes
+            .iter()
+            .filter(|c| !c.fresh)
+            .map(|c| c.keys * c.mean_rates.2)
+            .sum();
+        let items = self.initial_items.mean().max(0.0) * self.distinct_keys;
+        self.initial_per_write = (writes > 0.0 && items.is_finite()).then(|| items / writes);
+    }
+
+    /// The day-0 items of class `c`'s busiest key: its writes' share
+    /// ([`GrowthPlan::initial_per_write`]) or the initial count's quantile `q`.
+    fn initial_of(&self, c: &GrowthClass, q: f64) -> f64 {
+        match self.initial_per_write {
+            Some(k) if !c.fresh => k * c.writes_per_day,
+            _ => self.initial_items.upper_quantile(q).max(0.0),
+        }
     }
 
     /// Draws one trial's growth.
@@ -1097,7 +1133,7 @@ impl<'a> BusiestKeys<'a> {
             .map(|c| {
                 let u = rng.random::<f64>();
                 let q = upper_tail_of_max(c.keys, rng.random::<f64>());
-                (u, plan.initial_items.upper_quantile(q).max(0.0))
+                (u, plan.initial_of(c, q))
             })
             .collect();
         BusiestKeys {

@@ -296,6 +296,9 @@ pub fn build_at(scenario: &Scenario, store: &dyn StoreModel, start_s: f64) -> Pl
                 let index_store = own.as_deref().unwrap_or(store);
                 let mut plan = table_plan(&v, index_store, 0, &v.tables[0]);
                 plan.global_index_of = Some(base);
+                // Its day-0 entries are the table's items by their index
+                // key value: spread as the index's writes are.
+                plan.growth.spread_initial_by_writes();
                 // A per-key write limit is a document's (Firestore's ~1
                 // sustained write/s): an index entry is not a document.
                 plan.key_limits.key_write_per_s = None;
@@ -803,9 +806,10 @@ pub fn global_index_scenario(scenario: &Scenario, ti: usize, xi: usize) -> Scena
     v
 }
 
-/// Entries per index key at day 0: one per item the table holds then
-/// (its keys × shards × `initial_items`), spread evenly over the index's
-/// keys (its entities' instances × its shards). `initial_items` counts
+/// Entries per index key at day 0 on average: one per item the table
+/// holds then (its keys × shards × `initial_items`) over the index's keys
+/// (its entities' instances × its shards); the growth spreads them as the
+/// index's writes are ([`super::growth::GrowthPlan::spread_initial_by_writes`]). `initial_items` counts
 /// items per *table* key: taken per index key as it was, 1,000,000 orders
 /// of one item each made a status index of 5 entries. None (0) where
 /// either key space is fresh (`{id}`, `{time}`: no day-0 items to count).
