@@ -434,7 +434,7 @@ fn variants_table_and_recommendation() {
     // The advice follows what the base design fails: a hot partition
     // (fail) wants its writes spread, not a narrower bucket; the item
     // collection (warn) a narrower bucket.
-    has(&md, "Consider more write shards for the hot partitions (a narrower time bucket moves no load off them: every write goes to the current bucket), or a cache for hot reads; a narrower time bucket or more shards for the item collections that outgrow their ceiling.");
+    has(&md, "Consider more write shards for the hot partitions (a `[sweep]` of `\"table.orders.shards\" = [4, 8, 16, 32, 64]` finds the fewest that pass, as shards land on partitions as balls in bins and the hottest key's rate over the limit understates them; a narrower time bucket moves no load off them: every write goes to the current bucket), or a cache for hot reads; a narrower time bucket or more shards for the item collections that outgrow their ceiling.");
     has(&md, "No variant compared passes every check.");
     assert!(!md.contains("★ recommended"));
 }
@@ -829,5 +829,35 @@ fn a_description_renders_as_written() {
     has(
         &md,
         "\norders under CUSTOMER#\\<id>, \\*of\\* the \\_hot\\_ set, snake_case, a < b, `code`\n",
+    );
+}
+
+/// The sweep the advice names: a failing global index before the table
+/// its back-pressure fails (`table.t.index.i.shards`), else the failing
+/// table's own shards; nothing where no table fails hot_partition.
+#[test]
+fn the_shard_sweep_names_the_failing_index_first() {
+    use crate::results::{Status, Verdict};
+    let v = |table: &str, check: &str, status: Status| Verdict {
+        check: check.into(),
+        table: table.into(),
+        status,
+        detail: String::new(),
+    };
+    let both = [
+        v("scores", "hot_partition", Status::Fail),
+        v("scores.by_title", "hot_partition", Status::Fail),
+    ];
+    assert!(super::build::shard_sweep(&both).starts_with(
+        "a `[sweep]` of `\"table.scores.index.by_title.shards\" = [4, 8, 16, 32, 64]`"
+    ));
+    let own = [
+        v("events", "hot_partition", Status::Warn),
+        v("x", "hot_partition", Status::Pass),
+    ];
+    assert!(super::build::shard_sweep(&own).starts_with("a `[sweep]` of `\"table.events.shards\""));
+    assert_eq!(
+        super::build::shard_sweep(&[v("x", "partition_size", Status::Fail)]),
+        ""
     );
 }
