@@ -551,6 +551,20 @@ storage_gb_month = 0.25
     // 600 B items): 25,920,000 items × 1,100 B = 28.512 GB × 0.25 = 7.128.
     let r = run(&text("").replace("kind = \"generic\"", "kind = \"dynamodb\""));
     close(r.tables[0].monthly_storage_cost.unwrap(), 7.128);
+    // A local index's entries are stored with each item, and the 100 B
+    // counts items, not bytes over the item: a keys-only entry of "T#{time}"
+    // (8 + 2·16), "D#{device}" (10 + 2·16), "{time}" (6 + 16) and 100 B is
+    // 204 B, so 25,920,000 items × (1,000 + 204 + 100) B = 33.79968 GB ×
+    // 0.25 = 8.44992 (÷ the item alone, 1.204 items each: 8.5277).
+    let lsi = text("")
+        .replace("kind = \"generic\"", "kind = \"dynamodb\"")
+        .replace(
+            "item_size = \"1KB\"",
+            "item_size = \"1KB\"\n[[table.index]]\nname = \"by_t\"\nlocal = true\nsort_key = \"T#{time}\"\nprojection = \"keys_only\"",
+        );
+    let r = run(&lsi);
+    close(r.tables[0].stored_item_bytes, 1204.0);
+    close(r.tables[0].monthly_storage_cost.unwrap(), 8.44992);
     // Without a storage price, nothing is added.
     let r = run(&text("").replace("storage_gb_month = 0.25", "read_unit_per_million = 0.25"));
     assert_eq!(r.tables[0].monthly_storage_cost, None);

@@ -20,6 +20,7 @@ impl TableBuilder {
                 traffic_factor: 1.0,
                 first_split_day: None,
                 stored_bytes: 1.0e9,
+                stored_item_bytes: 0.0,
                 dilutes_by_horizon: false,
                 partitions,
                 partition_read_limit_per_s: Some(3000.0),

@@ -967,6 +967,13 @@ impl GrowthPlan {
         }
     }
 
+    /// Bytes one stored item takes in [`GrowthPlan::table_bytes`]: its
+    /// mean size and the store's per-item overhead with its local index
+    /// entries.
+    pub fn stored_item_bytes(&self) -> f64 {
+        self.sizes().es
+    }
+
     /// Draws one trial's growth.
     pub fn simulate<R: Rng + ?Sized>(&self, rng: &mut R) -> GrowthTrial {
         let keys = BusiestKeys::draw(self, rng);

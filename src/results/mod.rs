@@ -192,6 +192,11 @@ pub struct TableResults {
     /// Expected bytes the table stores on that day (each checkpoint's own
     /// day in [`Checkpoint::stored_bytes`]).
     pub stored_bytes: f64,
+    /// Bytes one stored item takes in `stored_bytes`: its mean size and
+    /// what the store keeps with it in its item collection (Cassandra's
+    /// cell metadata, DynamoDB's local index entries): the stored bytes
+    /// over it are the items, which a per-item billing overhead counts.
+    pub stored_item_bytes: f64,
     /// Whether the data stored by the horizon lays the table out on
     /// partitions with a lower per-partition limit (then the horizon is a
     /// checkpoint).
