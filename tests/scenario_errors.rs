@@ -565,6 +565,10 @@ fn a_nodes_disk_or_memory_without_a_unit_is_refused_when_tiny() {
         "s.toml:6:16: store.node_storage: node_storage = 2 is 2 bytes (a size without a unit is bytes), less than any node holds\n  \
          fix: write the unit, e.g. node_storage = \"2TB\""
     );
+    // 64 or more is gigabytes meant (1000 GB, not 1000 TB).
+    assert!(
+        error(&cassandra("1000")).ends_with("fix: write the unit, e.g. node_storage = \"1000GB\"")
+    );
     assert!(Scenario::from_str_at(&cassandra("2000000000000"), "s.toml").is_ok());
     assert!(Scenario::from_str_at(&cassandra("\"2TB\""), "s.toml").is_ok());
     let redis = BASE.replace(
@@ -1286,17 +1290,17 @@ fn store_setting_errors_name_their_line() {
 fn durations_without_a_unit_warn_where_they_are_written() {
     let text = base_with(
         "name = \"errs\"\n",
-        "name = \"errs\"\n[simulation]\nhorizon = 120\ncheckpoints = [0, \"30d\"]\n",
+        "name = \"errs\"\n[simulation]\nhorizon = 120\ncheckpoints = [0, \"1m\"]\n",
     )
     .replace("item_size = \"2KB\"", "item_size = \"2KB\"\nttl = 90");
     let s = Scenario::from_str_at(&text, "u.toml").expect("valid, with warnings");
     let shown: Vec<String> = s.warnings.iter().map(ToString::to_string).collect();
-    // The fourth: day 30 is after a two-minute horizon.
-    assert_eq!(shown.len(), 4, "{shown:#?}");
+    assert_eq!(shown.len(), 3, "{shown:#?}");
+    // A checkpoint of 30 days after that two-minute horizon is an error.
+    let late = error(&text.replace("\"1m\"", "\"30d\""));
     assert!(
-        shown[3].contains("checkpoint 30 d is after the horizon (2 min)"),
-        "{}",
-        shown[3]
+        late.contains("checkpoint 30 d is after the horizon (2 min)"),
+        "{late}"
     );
     assert!(shown[0].starts_with("u.toml:4:11: warning: simulation.horizon: horizon = 120 has no unit, so it is read as 120 seconds (2 min)"), "{}", shown[0]);
     assert!(
@@ -1463,30 +1467,33 @@ fn a_bucket_longer_than_the_horizon_warns_where_it_is_written() {
 }
 
 /// A checkpoint after the horizon (a new user's `"400d"` with `horizon =
-/// "365d"`) warns where it is written: sizes and breaches stop at the
-/// horizon while that busy period runs later. One at the horizon does not.
+/// "365d"`; another's `horizon = "12m"`, 12 minutes, with checkpoints at
+/// days 180 and 365, which reported PASS) is an error where it is written:
+/// sizes and breaches stop at the horizon while that busy period runs
+/// later. One at the horizon is not.
 #[test]
-fn a_checkpoint_after_the_horizon_warns_where_it_is_written() {
+fn a_checkpoint_after_the_horizon_is_refused_where_it_is_written() {
     let text = base_with(
         "name = \"errs\"\n",
         "name = \"errs\"\n[simulation]\nhorizon = \"365d\"\ncheckpoints = [\"0d\", \"180d\", \"400d\"]\n",
     );
-    let s = Scenario::from_str_at(&text, "c.toml").expect("valid, with a warning");
-    let shown: Vec<String> = s.warnings.iter().map(ToString::to_string).collect();
-    assert_eq!(shown.len(), 1, "{shown:#?}");
-    assert!(
-        shown[0].starts_with(
-            "c.toml:5:30: warning: simulation.checkpoints[2]: checkpoint 400 d is after the horizon (365 d)"
-        ),
-        "{}",
-        shown[0]
+    assert_eq!(
+        error(&text),
+        "s.toml:5:30: simulation.checkpoints[2]: checkpoint 400 d is after the horizon (365 d): breaches, \
+         the size checks and node storage are projected only to 365 d, while this busy period would run on \
+         its own day (its stored data and partitions that day's), so the checks would judge different days\n  \
+         fix: raise the horizon to horizon = \"400d\" (a month is \"mo\": \"12mo\"; \"m\" is minutes), or keep \
+         checkpoints within 365 d"
     );
+    let minutes = text
+        .replace("horizon = \"365d\"", "horizon = \"12m\"")
+        .replace(", \"400d\"", ", \"365d\"");
     assert!(
-        shown[0].contains(
-            "fix: raise the horizon to horizon = \"400d\", or keep checkpoints within 365 d"
+        error(&minutes).starts_with(
+            "s.toml:5:22: simulation.checkpoints[1]: checkpoint 180 d is after the horizon (12 min)"
         ),
         "{}",
-        shown[0]
+        error(&minutes)
     );
     let within = text.replace("\"400d\"", "\"365d\"");
     let s = Scenario::from_str_at(&within, "c.toml").expect("valid");

@@ -1757,6 +1757,24 @@ mod tests {
         assert!((z - normal_quantile(0.5f64.powf(1e-3))).abs() < 1e-6, "{z}");
     }
 
+    /// A class of one key adding `items` items and `appends` appends a day.
+    fn one_key_class(items: f64, appends: f64) -> GrowthClass {
+        GrowthClass {
+            keys: 1.0,
+            items_per_day: items,
+            appends_per_day: appends,
+            writes_per_day: items + appends,
+            ranks: (1, 1),
+            per_rank: 1.0,
+            fresh: false,
+            driver: None,
+            rank_count: 1,
+            alike_combos: true,
+            mean_rates: (items, appends, items + appends),
+            band: std::sync::Arc::new([]),
+        }
+    }
+
     /// The bound the grid's screening uses holds every busiest key over
     /// its stretch of days, whatever z (negative too), caps, count
     /// buckets, appends and item sizes: keys at 50 days in [τ₀, τ₁] never
@@ -1783,24 +1801,12 @@ mod tests {
             };
             plan.element_size = (case % 4 == 0).then_some(SizeDist::Fixed(64.0));
             plan.overhead_bytes = 100.0;
-            let c = GrowthClass {
-                keys: 1.0,
-                items_per_day: rng.random_range(0.0..200.0),
-                appends_per_day: if case % 4 == 0 {
-                    rng.random_range(0.0..50.0)
-                } else {
-                    0.0
-                },
-                writes_per_day: 0.0,
-                ranks: (1, 1),
-                per_rank: 1.0,
-                fresh: false,
-                driver: None,
-                rank_count: 1,
-                alike_combos: true,
-                mean_rates: (0.0, 0.0, 0.0),
-                band: std::sync::Arc::new([]),
+            let appends = if case % 4 == 0 {
+                rng.random_range(0.0..50.0)
+            } else {
+                0.0
             };
+            let c = one_key_class(rng.random_range(0.0..200.0), appends);
             let s = plan.sizes();
             let z = rng.random_range(-4.0..6.0);
             let init = rng.random_range(0.0..30.0f64).floor();
@@ -1824,20 +1830,7 @@ mod tests {
         let mut plan = GrowthPlan::example_for_docs();
         plan.max_items = Some(1.0);
         plan.item_size = SizeDist::Fixed(2048.0);
-        let c = GrowthClass {
-            keys: 1.0,
-            items_per_day: 40.0,
-            appends_per_day: 0.0,
-            writes_per_day: 40.0,
-            ranks: (1, 1),
-            per_rank: 1.0,
-            fresh: false,
-            driver: None,
-            rank_count: 1,
-            alike_combos: true,
-            mean_rates: (40.0, 0.0, 40.0),
-            band: std::sync::Arc::new([]),
-        };
+        let c = one_key_class(40.0, 0.0);
         let s = plan.sizes();
         let b = plan.busiest_key_bound(&s, &c, (0.0, 30.0), 2.5, 0.0);
         let k = plan.busiest_key(&s, &c, 30.0, 2.5, 0.0, 1.0);

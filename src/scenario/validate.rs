@@ -176,7 +176,7 @@ pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
     let mut warnings = Vec::new();
     unitless_duration_warnings(&root, &mut warnings)?;
     unitless_size_warnings(&root, &mut warnings)?;
-    late_checkpoint_warnings(&root, &simulation, &mut warnings)?;
+    late_checkpoints(&root, &simulation)?;
     short_horizon_warnings(&root, &simulation, &mut warnings)?;
     hot_set_warnings(&root, &entities, &mut warnings)?;
     long_bucket_warnings(&root, &simulation, &mut warnings)?;
@@ -2345,16 +2345,13 @@ fn on_demand_capacity_warnings(root: &Section, store: &StoreConfig, warnings: &m
     }
 }
 
-/// Warnings for checkpoints after the horizon: sizes, breaches and node
+/// An error for a checkpoint after the horizon: sizes, breaches and node
 /// storage are projected only to the horizon, while such a busy period runs
-/// later, so the checks would judge different days without a word (a new
-/// user's `checkpoints = ["0d", "180d", "400d"]` with `horizon = "365d"`:
-/// hot_node judged on day 400, storage on day 365).
-fn late_checkpoint_warnings(
-    root: &Section,
-    simulation: &Simulation,
-    warnings: &mut Vec<Warning>,
-) -> Result<()> {
+/// later, so the checks would judge different days. A warning let a new
+/// user's `horizon = "12m"` (12 minutes, meant as months) with checkpoints
+/// at days 180 and 365 report PASS: hot_node judged on day 365, storage on
+/// day 0.008.
+fn late_checkpoints(root: &Section, simulation: &Simulation) -> Result<()> {
     let Some(sim) = root.subsection("simulation", "[simulation]")? else {
         return Ok(());
     };
@@ -2373,15 +2370,14 @@ fn late_checkpoint_warnings(
                 crate::format::duration(day * 86_400.0),
                 crate::format::duration(horizon * 86_400.0),
             );
-            warnings.push(warning(
-                &item,
+            return Err(item.error(
                 format!(
                     "checkpoint {d} is after the horizon ({h}): breaches, the size checks and node \
-                     storage are projected only to {h}, while this busy period runs on its own day \
+                     storage are projected only to {h}, while this busy period would run on its own day \
                      (its stored data and partitions that day's), so the checks would judge different days"
                 ),
                 format!(
-                    "raise the horizon to horizon = \"{}d\", or keep checkpoints within {h}",
+                    "raise the horizon to horizon = \"{}d\" (a month is \"mo\": \"12mo\"; \"m\" is minutes), or keep checkpoints within {h}",
                     day.ceil()
                 ),
             ));

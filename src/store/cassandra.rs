@@ -176,18 +176,24 @@ pub enum ConsistencyLevel {
     Quorum,
     /// LOCAL_QUORUM: ⌊RF/2⌋ + 1 of the local data centre (the only one here).
     LocalQuorum,
+    /// LOCAL_ONE: 1 replica of the local data centre (the only one here).
+    LocalOne,
+    /// EACH_QUORUM: a quorum in each data centre (here, the one: ⌊RF/2⌋ + 1).
+    EachQuorum,
     /// ALL: every replica.
     All,
 }
 
 impl ConsistencyLevel {
     /// Every level with its scenario-file spelling.
-    pub const ALL_LEVELS: [(ConsistencyLevel, &'static str); 6] = [
+    pub const ALL_LEVELS: [(ConsistencyLevel, &'static str); 8] = [
         (ConsistencyLevel::One, "one"),
         (ConsistencyLevel::Two, "two"),
         (ConsistencyLevel::Three, "three"),
         (ConsistencyLevel::Quorum, "quorum"),
         (ConsistencyLevel::LocalQuorum, "local_quorum"),
+        (ConsistencyLevel::LocalOne, "local_one"),
+        (ConsistencyLevel::EachQuorum, "each_quorum"),
         (ConsistencyLevel::All, "all"),
     ];
 
@@ -219,10 +225,12 @@ impl ConsistencyLevel {
     /// ```
     pub fn replicas(self, rf: usize) -> usize {
         match self {
-            ConsistencyLevel::One => 1,
+            ConsistencyLevel::One | ConsistencyLevel::LocalOne => 1,
             ConsistencyLevel::Two => 2,
             ConsistencyLevel::Three => 3,
-            ConsistencyLevel::Quorum | ConsistencyLevel::LocalQuorum => rf / 2 + 1,
+            ConsistencyLevel::Quorum
+            | ConsistencyLevel::LocalQuorum
+            | ConsistencyLevel::EachQuorum => rf / 2 + 1,
             ConsistencyLevel::All => rf,
         }
     }
@@ -1339,6 +1347,17 @@ mod tests {
             &[
                 ("consistency_read", w("ONE")),
                 ("consistency_write", w("Quorum")),
+            ],
+        )
+        .unwrap();
+        assert_eq!((c.read_replicas(), c.write_acks()), (1, 2));
+        // One data centre: LOCAL_ONE is one replica, EACH_QUORUM a quorum
+        // of RF 3 (a new user's LOCAL_ONE was refused).
+        let c = model_with(
+            StoreKind::Cassandra,
+            &[
+                ("consistency_read", w("LOCAL_ONE")),
+                ("consistency_write", w("each_quorum")),
             ],
         )
         .unwrap();

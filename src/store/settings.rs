@@ -431,6 +431,13 @@ impl Settings {
             SettingValue::Bool(_) => None,
         };
         if let (Some(n), Some((floor, unit, what))) = (bare, bare_size_floor(name)) {
+            // A terabyte-sized setting written as 64 or more meant
+            // gigabytes (a new user's node_storage = 1000 was offered 1000TB).
+            let unit = if unit == "TB" && x >= 64.0 {
+                "GB"
+            } else {
+                unit
+            };
             if x < floor {
                 return Err(self.error(
                     name,
@@ -866,7 +873,16 @@ const REDIS_CLUSTER: &[SettingSpec] = &[
 ];
 
 /// Words accepted for `consistency_read` / `consistency_write`.
-const CONSISTENCY_LEVELS: &[&str] = &["one", "two", "three", "quorum", "local_quorum", "all"];
+const CONSISTENCY_LEVELS: &[&str] = &[
+    "one",
+    "two",
+    "three",
+    "quorum",
+    "local_quorum",
+    "local_one",
+    "each_quorum",
+    "all",
+];
 
 /// Cassandra settings; ScyllaDB's differ in defaults (see `SCYLLADB`).
 const CASSANDRA: &[SettingSpec] = &[
@@ -897,7 +913,7 @@ const CASSANDRA: &[SettingSpec] = &[
     spec(
         "consistency_read",
         SettingUnit::Word(CONSISTENCY_LEVELS),
-        "replicas a read contacts: one | two | three | quorum | local_quorum | all (default local_quorum)",
+        "replicas a read contacts: one | two | three | quorum | local_quorum | local_one | each_quorum | all (default local_quorum; one data centre is modelled, so local_one is one and each_quorum a quorum)",
     ),
     spec(
         "consistency_write",
@@ -986,7 +1002,7 @@ const SCYLLADB: &[SettingSpec] = &[
     spec(
         "consistency_read",
         SettingUnit::Word(CONSISTENCY_LEVELS),
-        "replicas a read contacts: one | two | three | quorum | local_quorum | all (default local_quorum)",
+        "replicas a read contacts: one | two | three | quorum | local_quorum | local_one | each_quorum | all (default local_quorum; one data centre is modelled, so local_one is one and each_quorum a quorum)",
     ),
     spec(
         "consistency_write",
