@@ -412,6 +412,11 @@ fn a_node_disk_that_fills_is_in_when_it_breaks_and_its_growth_shape_is_told() {
         d.contains(", every replica counted) vs node_storage"),
         "{d}"
     );
+    // And passes 0.8 × 2 TB = 1.6 TB on day 1.6 TB ÷ 43.2 GB = 37.0.
+    assert!(
+        d.ends_with("; passes the headroom (0.8 ×, 1.60 TB) on day 37.0"),
+        "{d}"
+    );
     let r = run_case("scenarios/cassandra-node-disk-ttl.toml", 8);
     let d = storage(&r);
     assert!(

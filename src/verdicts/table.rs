@@ -139,8 +139,38 @@ fn storage_verdict(n: &NodeResults, m: &NodeMemory, headroom: f64, horizon: f64)
         check: "node_storage".into(),
         table: n.tables.join(" + "),
         status,
-        detail: format!("{held} vs node_storage {}; {when}", human_bytes(limit)),
+        detail: format!(
+            "{held} vs node_storage {}; {when}{}",
+            human_bytes(limit),
+            headroom_day(&m.by_day, headroom, limit)
+        ),
     }
+}
+
+/// When the fullest node's mean bytes first pass `headroom` × `limit`
+/// (linear between growth-grid days), as "; passes the headroom (0.8 ×,
+/// 800 GB) on day 136", where that is within the horizon and the node
+/// starts under it: a planner adds nodes before the disk is full (a new
+/// user read only the day the disk is 100% full). Empty otherwise.
+fn headroom_day(by_day: &[(f64, f64, f64)], headroom: f64, limit: f64) -> String {
+    let line = headroom * limit;
+    if !line.is_finite() || headroom >= 1.0 || by_day.first().is_none_or(|p| p.1 >= line) {
+        return String::new();
+    }
+    let Some(i) = by_day.iter().position(|p| p.1 >= line) else {
+        return String::new();
+    };
+    let ((d0, b0, _), (d1, b1, _)) = (by_day[i - 1], by_day[i]);
+    let day = if b1 > b0 {
+        d0 + (d1 - d0) * (line - b0) / (b1 - b0)
+    } else {
+        d1
+    };
+    format!(
+        "; passes the headroom ({headroom} ×, {}) {}",
+        human_bytes(line),
+        when_day(day)
+    )
 }
 
 /// "on day 38.0", or "after 5.3 hours" / "after 22 minutes" / "after 12
