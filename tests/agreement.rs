@@ -675,6 +675,70 @@ fn the_memory_estimate_counts_the_trials_kept_for_variants() {
     assert_eq!(shared.work_s, every.work_s);
 }
 
+/// A variant that changes one of two tables takes the other's trials from
+/// the base design (engine::reuse), and the work estimate no longer counts
+/// that table again (a new user's `check` estimated 3.4× their run); a
+/// variant that changes the store re-simulates every table and is counted
+/// whole, as with `--every-table`.
+#[test]
+fn the_work_estimate_leaves_out_tables_a_variant_takes() {
+    let text = |set: &str| {
+        format!(
+            r#"
+schema_version = 1
+name = "two"
+[store]
+kind = "dynamodb"
+[simulation]
+trials = 50
+[[entity]]
+name = "user"
+count = 100000
+[[table]]
+name = "big"
+partition_key = "U#{{user}}"
+item_size = "1KB"
+[[table]]
+name = "small"
+partition_key = "S#{{user}}"
+item_size = "1KB"
+[[access_pattern]]
+name = "read big"
+table = "big"
+operation = "get"
+rate = 20000
+by = "user"
+[[access_pattern]]
+name = "write small"
+table = "small"
+operation = "put"
+rate = 50
+by = "user"
+[[variant]]
+name = "v"
+set = {{ {set} }}
+"#
+        )
+    };
+    let work = |set: &str, every: bool| {
+        let s = keyheat::Scenario::from_str_at(&text(set), "t.toml").expect("loads");
+        let o = Options {
+            every_table: every,
+            ..Options::default()
+        };
+        keyheat::engine::cost::estimate(&s, &o).unwrap().work_s
+    };
+    let one = "\"table.small.shards\" = 4";
+    assert!(
+        work(one, false) < work(one, true),
+        "{} vs {}",
+        work(one, false),
+        work(one, true)
+    );
+    let store = "\"store.read_capacity\" = 9000";
+    assert_eq!(work(store, false), work(store, true));
+}
+
 /// The memory estimate counts the rank table's rows each trial keeps: on
 /// Redis Cluster the masters are drawn, but every hash slot a key reaches
 /// is ranked. 10⁶ keys reach all 16,384 slots: 200 trials × (16,384 + 3

@@ -161,7 +161,14 @@ pub fn estimate(scenario: &Scenario, options: &Options) -> Result<Estimate> {
                 crate::scenario::variants::in_variant_of(e, (&v.name, v.line), false)
             }
         })?;
-        let mut e = design(d, model.store(), options);
+        // A variant takes the base design's trials of the tables it
+        // leaves as they are (engine::reuse): their work is the base's.
+        let taken = match i {
+            0 => Vec::new(),
+            _ if options.every_table || kept >= super::reuse::MAX_KEPT_BYTES as f64 => Vec::new(),
+            _ => taken_tables(scenario, d),
+        };
+        let mut e = design(d, model.store(), options, &taken);
         // A variant that is the base design takes its results whole
         // (`repeats_base`): no work of its own (c17's sweep through the
         // base's throughput was estimated a third over).
@@ -343,8 +350,47 @@ pub fn check(estimate: &Estimate, budget: &Budget, source: &str) -> Result<()> {
 /// table, index, `by` entity, a read cache, the buckets a request reads.
 type Alike<'s> = (usize, Option<usize>, Option<&'s str>, bool, u64);
 
-/// One design's estimate.
-fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
+/// Per table of variant `v`, whether it takes the base design's trials
+/// instead of simulating the table ([`super::reuse`]): the same store,
+/// simulation and entities, and the table with every pattern on it as the
+/// base has them. (`check` had counted every table of every variant: 3.4×
+/// a new user's real run.)
+fn taken_tables(base: &Scenario, v: &Scenario) -> Vec<bool> {
+    let same = v.store == base.store
+        && v.simulation == base.simulation
+        && v.entities == base.entities
+        && v.tables.len() == base.tables.len()
+        && v.access_patterns.len() == base.access_patterns.len();
+    if !same {
+        return Vec::new();
+    }
+    let on = |s: &Scenario, ti: usize| -> Vec<crate::scenario::AccessPattern> {
+        s.access_patterns
+            .iter()
+            .filter(|p| p.table == ti)
+            .cloned()
+            .collect()
+    };
+    (0..v.tables.len())
+        .map(|ti| v.tables[ti] == base.tables[ti] && on(v, ti) == on(base, ti))
+        .collect()
+}
+
+/// Requests per window on one of table `ti`'s `partitions` (or nodes) at
+/// its patterns' peak rates.
+fn requests_per_window(s: &Scenario, ti: usize, partitions: f64) -> f64 {
+    s.access_patterns
+        .iter()
+        .filter(|p| p.table == ti)
+        .map(|p| p.rate_per_s * p.peak_factor)
+        .sum::<f64>()
+        * s.simulation.window_s
+        / partitions.max(1.0)
+}
+
+/// One design's estimate, without the tables `taken` marks (a variant's
+/// taken from the base design).
+fn design(s: &Scenario, store: &dyn StoreModel, options: &Options, taken: &[bool]) -> Estimate {
     let sim = &s.simulation;
     let trials = f64::from(options.trials.unwrap_or(sim.trials).max(1));
     // Listed checkpoints, plus a breach day the engine may add with growth.
@@ -369,19 +415,14 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
         let [partitions, rows, most, judged] = table_partitions(s, store, ti, periods);
         most_partitions[ti] = most;
         judged_servers[ti] = judged;
+        if taken.get(ti) == Some(&true) {
+            continue;
+        }
         ranked_rows += rows;
         let buckets = buckets(s, t);
         let stretches = slices * buckets;
         let here = partitions * stretches;
-        // Requests per window on a partition (or node) of this table.
-        let per_window: f64 = s
-            .access_patterns
-            .iter()
-            .filter(|p| p.table == ti)
-            .map(|p| p.rate_per_s * p.peak_factor)
-            .sum::<f64>()
-            * sim.window_s
-            / partitions.max(1.0);
+        let per_window = requests_per_window(s, ti, partitions);
         let weight = if per_window > super::window::PANJER_MAX_MEAN_REQUESTS {
             STRETCH_NORMAL_S / STRETCH_S
         } else if buckets > 1.0 {
@@ -407,7 +448,11 @@ fn design(s: &Scenario, store: &dyn StoreModel, options: &Options) -> Estimate {
         }
     }
     let mut placed_alike: Vec<Alike<'_>> = Vec::new();
-    for p in &s.access_patterns {
+    for p in s
+        .access_patterns
+        .iter()
+        .filter(|p| taken.get(p.table) != Some(&true))
+    {
         let t = &s.tables[p.table];
         // Patterns by the same entity on the same table are placed once
         // (`placement::placement_ratio`; read caches filter a pattern's
