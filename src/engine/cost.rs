@@ -154,13 +154,6 @@ pub fn estimate(scenario: &Scenario, options: &Options) -> Result<Estimate> {
     let mut kept = 0.0;
     for (i, d) in designs.enumerate() {
         let model = Model::new(&d.store, &d.source_path)?;
-        item_ceilings(d, model.store()).map_err(|e| match i {
-            0 => e,
-            _ => {
-                let v = &scenario.variants[i - 1];
-                crate::scenario::variants::in_variant_of(e, (&v.name, v.line), false)
-            }
-        })?;
         // A variant takes the base design's trials of the tables it
         // leaves as they are (engine::reuse): their work is the base's.
         let taken = match i {
@@ -210,60 +203,6 @@ pub fn estimate(scenario: &Scenario, options: &Options) -> Result<Estimate> {
     }
     total.memory_bytes += kept;
     Ok(total)
-}
-
-/// An error where every item of a table is over the store's item ceiling
-/// ([`crate::store::TableLayout::item_size_limit_bytes`]) and the store
-/// rejects such writes ([`StoreModel::item_limit_rejects_writes`]): it rejects
-/// each write, so the design cannot be stored as written, and its sizes
-/// and partitions would describe data that never exists (a new user's 500 KB
-/// DynamoDB items: a run refused by the work budget for 66,683 partitions,
-/// or, with fewer trials, a bucket advised for a 16.7 GB collection).
-/// Items that are only sometimes over it are the `item_size` check's.
-fn item_ceilings(s: &Scenario, store: &dyn StoreModel) -> Result<()> {
-    use crate::scenario::SizeDist;
-    if !store.item_limit_rejects_writes() {
-        return Ok(());
-    }
-    for t in &s.tables {
-        let least = match t.item_size {
-            SizeDist::Fixed(b) => b,
-            SizeDist::Uniform { min, .. } => min,
-            SizeDist::LogNormal { .. } => continue,
-        };
-        let layout = store.layout(&TableDemand {
-            name: t.name.clone(),
-            initial_bytes: 0.0,
-            has_local_index: t.indexes.iter().any(|i| i.local),
-        });
-        let Some(limit) = layout.item_size_limit_bytes.filter(|&l| least > l) else {
-            continue;
-        };
-        let every = if matches!(t.item_size, SizeDist::Fixed(_)) {
-            "every item is"
-        } else {
-            "the smallest item is"
-        };
-        return Err(Error::scenario(
-            &s.source_path,
-            t.item_size_at,
-            format!("table.{}.item_size", t.name),
-            format!(
-                "{every} {} ({} B), over the store's item ceiling ({}: {}, {} B): it rejects every write of such an item, so the table cannot hold it as written",
-                crate::format::bytes(least),
-                crate::format::count(least.round() as usize),
-                store.kind().as_str(),
-                crate::format::bytes(limit),
-                crate::format::count(limit.round() as usize),
-            ),
-            format!(
-                "give the size the store keeps, at most {}: move large attributes to object storage and keep a pointer, or split the item into several under one key (a sort key), then write item_size = \"{}\" or less",
-                crate::format::bytes(limit),
-                crate::format::bytes(limit).replace(' ', ""),
-            ),
-        ));
-    }
-    Ok(())
 }
 
 /// Busy periods a design simulates: its checkpoints (at least one), plus

@@ -970,20 +970,11 @@ pub fn set_monthly_costs(scenario: &Scenario, store: &dyn StoreModel, tables: &m
         // its local index entries: ÷ the mean item alone counted 1,752 B
         // items as 1.17 of 1,500 B); a global index's entries carry it in
         // their size.
-        let per_item = if t.stored_item_bytes > 0.0 {
-            t.stored_item_bytes
+        let is_table = scenario.tables.iter().any(|x| x.name == t.name);
+        let overhead = if is_table && index.is_none() && t.stored_item_bytes > 0.0 {
+            stored / t.stored_item_bytes * store.billed_bytes_per_item()
         } else {
-            scenario
-                .tables
-                .iter()
-                .find(|x| x.name == t.name)
-                .map_or(0.0, |x| x.item_size.mean())
-        };
-        let overhead = match scenario.tables.iter().find(|x| x.name == t.name) {
-            Some(_) if index.is_none() && per_item > 0.0 => {
-                stored / per_item * store.billed_bytes_per_item()
-            }
-            _ => 0.0,
+            0.0
         };
         t.monthly_storage_cost = pricing.monthly_storage_cost(stored + overhead);
         t.monthly_cost = match (

@@ -652,11 +652,14 @@ impl Model {
     /// A scenario error naming `file:line:column` and `store.<setting>`.
     pub fn for_scenario(scenario: &crate::scenario::Scenario) -> Result<Model> {
         let model = Model::new(&scenario.store, &scenario.source_path)?;
+        item_ceilings(scenario, model.store())?;
         for v in &scenario.variants {
             let kind = v.set.iter().any(|(path, _)| path == "store.kind");
-            Model::new(&v.scenario.store, &v.scenario.source_path).map_err(|e| {
-                crate::scenario::variants::in_variant_of(e, (&v.name, v.line), kind)
-            })?;
+            let in_variant =
+                |e, kind| crate::scenario::variants::in_variant_of(e, (&v.name, v.line), kind);
+            let m = Model::new(&v.scenario.store, &v.scenario.source_path)
+                .map_err(|e| in_variant(e, kind))?;
+            item_ceilings(&v.scenario, m.store()).map_err(|e| in_variant(e, false))?;
         }
         Ok(model)
     }
@@ -665,6 +668,60 @@ impl Model {
     pub fn store(&self) -> &dyn StoreModel {
         self.inner.as_ref()
     }
+}
+
+/// An error where every item of a table is over the store's item ceiling
+/// ([`TableLayout::item_size_limit_bytes`]) and the store
+/// rejects such writes ([`StoreModel::item_limit_rejects_writes`]): it rejects
+/// each write, so the design cannot be stored as written, and its sizes
+/// and partitions would describe data that never exists (a new user's 500 KB
+/// DynamoDB items: a run refused by the work budget for 66,683 partitions,
+/// or, with fewer trials, a bucket advised for a 16.7 GB collection).
+/// Items that are only sometimes over it are the `item_size` check's.
+fn item_ceilings(s: &crate::scenario::Scenario, store: &dyn StoreModel) -> Result<()> {
+    use crate::scenario::SizeDist;
+    if !store.item_limit_rejects_writes() {
+        return Ok(());
+    }
+    for t in &s.tables {
+        let least = match t.item_size {
+            SizeDist::Fixed(b) => b,
+            SizeDist::Uniform { min, .. } => min,
+            SizeDist::LogNormal { .. } => continue,
+        };
+        let layout = store.layout(&TableDemand {
+            name: t.name.clone(),
+            initial_bytes: 0.0,
+            has_local_index: t.indexes.iter().any(|i| i.local),
+        });
+        let Some(limit) = layout.item_size_limit_bytes.filter(|&l| least > l) else {
+            continue;
+        };
+        let every = if matches!(t.item_size, SizeDist::Fixed(_)) {
+            "every item is"
+        } else {
+            "the smallest item is"
+        };
+        return Err(crate::Error::scenario(
+            &s.source_path,
+            t.item_size_at,
+            format!("table.{}.item_size", t.name),
+            format!(
+                "{every} {} ({} B), over the store's item ceiling ({}: {}, {} B): it rejects every write of such an item, so the table cannot hold it as written",
+                crate::format::bytes(least),
+                crate::format::count(least.round() as usize),
+                store.kind().as_str(),
+                crate::format::bytes(limit),
+                crate::format::count(limit.round() as usize),
+            ),
+            format!(
+                "give the size the store keeps, at most {}: move large attributes to object storage and keep a pointer, or split the item into several under one key (a sort key), then write item_size = \"{}\" or less",
+                crate::format::bytes(limit),
+                crate::format::bytes(limit).replace(' ', ""),
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The `node_storage` figure, when the scenario sets it.
