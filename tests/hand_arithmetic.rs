@@ -890,6 +890,56 @@ fn the_first_buckets_breach_does_not_depend_on_the_horizon() {
 }
 
 #[test]
+fn a_grown_bucket_breaches_when_an_aligned_bucket_fills() {
+    // One tenant, 160,000 puts of 4,000 B a day at 5%/month (r = ln 1.05
+    // / 30 a day) into 30-day buckets, against Cosmos DB's 20 GB logical
+    // partition: the first bucket holds 640 MB × (1.05 − 1)/r = 19.68 GB
+    // and never breaches; the second reaches 20 GB when 640 MB ×
+    // (e^{rt} − 1.05)/r = 20 GB, t = 30 · ln(1.10083) / ln 1.05 = 59.07
+    // (one writer: no spread between trials but Poisson's, ± 0.01 day). A
+    // 30-day window sliding to each day said 39.9.
+    let text = r#"
+schema_version = 1
+name = "one-tenant-monthly-buckets"
+[store]
+kind = "cosmosdb"
+throughput = 400
+[simulation]
+trials = 20
+horizon = "120d"
+growth = "5%/month"
+[[entity]]
+name = "tenant"
+count = 1
+[[table]]
+name = "t"
+partition_key = "{tenant}"
+sort_key = "{time}"
+item_size = "4KB"
+bucket = "30d"
+[[access_pattern]]
+name = "w"
+table = "t"
+operation = "put"
+rate = "160k/day"
+by = "tenant"
+"#;
+    let r = run(text);
+    let t = &r.tables[0];
+    let rate = 0.05f64.ln_1p() / 30.0;
+    let day_bytes = 160_000.0 * 4_000.0;
+    let first = day_bytes * 0.05 / rate;
+    assert!(first < 20e9, "{first}");
+    let expected = (1.05 + 20e9 * rate / day_bytes).ln() / rate;
+    assert!((expected - 59.07).abs() < 0.01, "{expected}");
+    let day = t
+        .size_breach
+        .mean_day
+        .expect("a breach in the second bucket");
+    assert!((day - expected).abs() < 0.05, "{day} vs {expected}");
+}
+
+#[test]
 fn a_table_limit_and_index_back_pressure_throttle_at_most_every_unit() {
     // 4,000 puts/s of 1 KB on 11 partitions (30,000 RCU + 1,000 WCU
     // provisioned: ceil(10 + 1)), 364 WCU/s each, under 1,000: the table's

@@ -581,17 +581,51 @@ impl GrowthPlan {
         (z, init, tau)
     }
 
-    /// Days of day-0 traffic that the collection alive at day `t` received:
-    /// ∫ e^{r·s} ds over the last `growth_days` before `t` (= min(t, G) without growth).
+    /// Days of day-0 traffic (∫ e^{r·s} ds) the largest item collection
+    /// stored at day `t` received: without a time bucket, the last
+    /// `growth_days` before `t` (= min(t, G) without growth); with one, the
+    /// largest of the buckets still stored, each aligned on day 0 (bucket j
+    /// holds the writes of [j·b, (j + 1)·b) not yet past the TTL): under
+    /// growth the current bucket or the last one completed, under decline
+    /// the oldest stored. A window of b days sliding to `t` would hold more
+    /// than any bucket does: 30-day buckets written at 5%/month reach 20 GB
+    /// on day 59.1 (the second bucket), where such a window did on day 39.9.
+    ///
+    /// ```
+    /// # use keyheat::engine::growth::GrowthPlan;
+    /// let mut g = GrowthPlan::example_for_docs();
+    /// g.bucket_days = Some(30.0);
+    /// g.growth_days = 30.0;
+    /// g.growth_per_day = 0.05f64.ln_1p() / 30.0;
+    /// let days = |a: f64, e: f64| ((g.growth_per_day * e).exp() - (g.growth_per_day * a).exp()) / g.growth_per_day;
+    /// // Day 40: the first bucket, complete (30.74 days), not days 10 to 40.
+    /// assert!((g.effective_days(40.0) - days(0.0, 30.0)).abs() < 1e-9);
+    /// // Day 59: the second bucket's 29 days have passed the first's 30.
+    /// assert!((g.effective_days(59.0) - days(30.0, 59.0)).abs() < 1e-9);
+    /// ```
     pub fn effective_days(&self, t: f64) -> f64 {
         let t = t.max(0.0);
-        let start = (t - self.growth_days).max(0.0);
         let r = self.growth_per_day;
-        if r.abs() < 1e-12 {
-            t - start
-        } else {
-            ((r * t).exp() - (r * start).exp()) / r
-        }
+        let days = |a: f64, e: f64| {
+            if e <= a {
+                0.0
+            } else if r.abs() < 1e-12 {
+                e - a
+            } else {
+                ((r * e).exp() - (r * a).exp()) / r
+            }
+        };
+        let Some(b) = self.bucket_days.filter(|b| b.is_finite() && *b > 0.0) else {
+            return days((t - self.growth_days).max(0.0), t);
+        };
+        let from = self.ttl_days.map_or(0.0, |l| (t - l).max(0.0));
+        let bucket = |j: f64| days((j * b).max(from), ((j + 1.0) * b).min(t));
+        let (current, oldest) = ((t / b).floor(), (from / b).floor());
+        [current, current - 1.0, oldest, oldest + 1.0]
+            .into_iter()
+            .filter(|&j| j >= oldest && j <= current)
+            .map(bucket)
+            .fold(0.0, f64::max)
     }
 
     /// Expected bytes the whole table stores on `day` (0 = t = 0): the
