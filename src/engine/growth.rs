@@ -236,6 +236,13 @@ pub struct GrowthPlan {
     /// Whether writes past `collection_limit` are rejected (stored data
     /// stops at the ceiling) rather than stored.
     pub collection_limit_rejects_writes: bool,
+    /// Whether the store rejects a write that takes an item past
+    /// `item_limit` ([`StoreModel::item_limit_rejects_writes`]): an
+    /// appended item then stops at the ceiling, and its item collection
+    /// holds no more of it (MongoDB's 16 MiB document in a 128 MiB chunk).
+    ///
+    /// [`StoreModel::item_limit_rejects_writes`]: crate::store::StoreModel::item_limit_rejects_writes
+    pub item_limit_rejects_writes: bool,
 }
 
 /// One trial's growth outcome (empty by default: that of a busy period
@@ -343,6 +350,7 @@ impl GrowthPlan {
             collection_limit: layout.item_collection_limit_bytes,
             rows_limit: store.partition_rows_limit(),
             collection_limit_rejects_writes: store.collection_limit_rejects_writes(),
+            item_limit_rejects_writes: store.item_limit_rejects_writes(),
             overhead_bytes: store.row_overhead_bytes() + local_index,
             local_index_bytes: local_index,
             item_limit: layout.item_size_limit_bytes,
@@ -838,6 +846,7 @@ impl GrowthPlan {
             shards: 1,
             shard_by_in_key: false,
             collection_limit_rejects_writes: false,
+            item_limit_rejects_writes: false,
         }
     }
 
@@ -901,6 +910,19 @@ impl GrowthPlan {
         if let Some(m) = self.max_items {
             rows = rows.min(m.max(init));
         }
+        // Where the store rejects a write past its item ceiling, the
+        // appended item stops there: the collection holds its items and at
+        // most the appended item's room under the ceiling.
+        let appended_room = self
+            .item_limit
+            .filter(|_| self.item_limit_rejects_writes && b > 0.0)
+            .map(|limit| (limit - s.item_es).max(0.0));
+        let collection = |mean: f64, var: f64, items_mean: f64, items_var: f64| {
+            let bytes = (mean + z * var.max(0.0).sqrt()).max(0.0);
+            appended_room.map_or(bytes, |room| {
+                bytes.min((items_mean + z * items_var.max(0.0).sqrt()).max(0.0) + room)
+            })
+        };
         if let Some(n) = self.bucket_items {
             // A count bucket holds at most N items (its quantile of the
             // Poisson arrivals too): a full bucket is exactly N, a new key
@@ -909,15 +931,16 @@ impl GrowthPlan {
             let mean = rows * s.es + b * tau * s.ee;
             let var = rows * s.var_s + b * tau * s.ee2;
             return KeySize {
-                collection_bytes: (mean + z * var.max(0.0).sqrt()).max(0.0),
+                collection_bytes: collection(mean, var, rows * s.es, rows * s.var_s),
                 rows,
                 item_bytes,
             };
         }
+        let items_var = items * s.var_s + arrivals * (s.es2 - s.var_s);
         let mean = items * s.es + b * tau * s.ee;
-        let var = items * s.var_s + arrivals * (s.es2 - s.var_s) + b * tau * s.ee2;
+        let var = items_var + b * tau * s.ee2;
         KeySize {
-            collection_bytes: (mean + z * var.max(0.0).sqrt()).max(0.0),
+            collection_bytes: collection(mean, var, items * s.es, items_var),
             rows,
             item_bytes,
         }

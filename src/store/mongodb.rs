@@ -44,8 +44,11 @@
 //!   (default 10,000 operations/s per shard) is an ASSUMPTION for a
 //!   replica-set primary with 8 vCPU, the working set in the WiredTiger
 //!   cache, documents ≤ 1 KB, single-document operations and `w: 1`;
-//!   measure your own. It caps each chunk too (one shard serves a chunk), so
-//!   the engine simulates chunks in key order (the heatmap) and shards.
+//!   measure your own. A chunk has no throughput of its own: it shares
+//!   its shard's, so only the shards are limited (`hot_node`; the
+//!   throttled share is the load over the shards' limit) and
+//!   `hot_partition` does not apply. The engine still simulates chunks
+//!   in key order (the heatmap, `partitions.csv`) and sums them by shard.
 //!   Every request (find, insert, update, delete) costs
 //!   1 op on the shard owning its chunk; reads go to the primary (read
 //!   preference `primary`, the default).
@@ -410,8 +413,9 @@ impl StoreModel for MongoDb {
             partitions,
             read_limit_per_s: None,
             write_limit_per_s: None,
-            // A chunk is served by one shard: it can take no more than that shard.
-            combined_limit_per_s: Some(self.shard_ops_per_s),
+            // A chunk has no throughput of its own: it shares its shard's
+            // (the nodes' limit), as a Redis slot shares its master's.
+            combined_limit_per_s: None,
             item_collection_limit_bytes: Some(self.chunk_size),
             item_size_limit_bytes: Some(self.item_size_limit),
             nodes: Some(NodeLayout {
@@ -1090,8 +1094,8 @@ mod tests {
         assert_eq!(l.partitions, 3);
         assert_eq!(l.item_collection_limit_bytes, Some(134_217_728.0));
         assert_eq!(l.item_size_limit_bytes, Some(16_777_216.0));
-        // One shard serves a chunk: a chunk's cap is the shard's.
-        assert_eq!(l.combined_limit_per_s, Some(10_000.0));
+        // A chunk has no throughput of its own: the shards are limited.
+        assert_eq!(l.combined_limit_per_s, None);
         assert_eq!((l.read_limit_per_s, l.write_limit_per_s), (None, None));
         let nodes = l.nodes.unwrap();
         assert_eq!(
