@@ -1133,9 +1133,14 @@ fn stream(
 /// each on a partition of its own. Its requests then take the instance's
 /// popularity, like a key without the monotonic part, and the entities
 /// past the monotonic part make no combinations of their own (they do not
-/// move the key's position). `None` where the key has no entity before
-/// it, where a `new` entity makes the keys fresh (its ids follow no
-/// order), and for gets (an old key anywhere in the instance's range).
+/// move the key's position). A get reads one of the instance's keys,
+/// which all lie in its range: it takes the instance's popularity too, at
+/// the same point (an instance whose range spans several chunks has its
+/// gets on the one where the range ends: an assumption that overstates
+/// that chunk, where spreading them over every chunk, as each on a key of
+/// its own, lost the instance's skew). `None` where the key has no entity
+/// before it, and where a `new` entity makes the keys fresh (its ids
+/// follow no order).
 fn prefix_entities(
     scenario: &Scenario,
     store: &dyn StoreModel,
@@ -1160,7 +1165,7 @@ fn prefix_entities(
     let applies = store.ranged()
         && !before.is_empty()
         && !any_new
-        && (p.operation.is_write() || p.operation == Operation::Query);
+        && (p.operation.is_write() || matches!(p.operation, Operation::Query | Operation::Get));
     applies.then_some(before)
 }
 
