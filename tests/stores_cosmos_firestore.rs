@@ -893,3 +893,110 @@ fn a_container_is_judged_on_its_reads_and_writes_together() {
         );
     }
 }
+
+/// The container must hold at least 1 RU/s per GB stored ("service
+/// quotas"): 100 puts/s of 1 KB for 365 days store 3,153.6 GB, so on day
+/// 365 the container serves 3,153.6 RU/s, not its 400, in
+/// `table_throughput` as in its partitions' limits (64 partitions of 50
+/// GB: 49.3 RU/s each). helper-73 read "vs the 100 RU/s it serves at
+/// once" on a day whose hot_partition used the raised figure.
+#[test]
+fn the_table_throughput_on_a_later_day_holds_1_ru_per_gb_stored() {
+    let r = crate::util::run(
+        r#"
+schema_version = 1
+name = "growing-container"
+[store]
+kind = "cosmosdb"
+throughput = 400
+[simulation]
+trials = 20
+duration = "10m"
+horizon = "365d"
+checkpoints = ["365d"]
+[[entity]]
+name = "device"
+count = 1_000_000
+[[table]]
+name = "readings"
+partition_key = "{device}"
+sort_key = "{time}"
+item_size = "1KB"
+[[access_pattern]]
+name = "write"
+table = "readings"
+operation = "put"
+rate = 100
+by = "device"
+"#,
+    );
+    let t = &r.tables[0];
+    let gb = 100.0 * 86_400.0 * 365.0 * 1_000.0 / 1e9;
+    assert!(
+        (t.stored_bytes / 1e9 - gb).abs() < 1e-6,
+        "{}",
+        t.stored_bytes
+    );
+    assert_eq!(t.key_checks.day, 365.0);
+    let limit = t
+        .key_checks
+        .table_combined_limit_per_s
+        .expect("a RU/s pool");
+    assert!((limit - gb).abs() < 1e-6, "{limit} vs {gb}");
+    assert_eq!(t.partitions, 64);
+    let per = t
+        .partition_combined_limit_per_s
+        .expect("a partition's share");
+    assert!((per - gb / 64.0).abs() < 1e-6, "{per}");
+}
+
+/// A recommended design whose peak the store's model only bounds from
+/// below (a hierarchical key's hot first level) is recommended with that
+/// said: helper-73's recommendation read "p95 peak utilization 0.722 ≤
+/// headroom" where its variants table showed "≥ 0.722".
+#[test]
+fn a_recommendation_on_a_lower_bound_says_the_pass_is_not_proven() {
+    let r = crate::util::run(
+        r#"
+schema_version = 1
+name = "tenants"
+[store]
+kind = "cosmosdb"
+throughput = 40000
+[simulation]
+trials = 20
+duration = "10m"
+[[entity]]
+name = "tenant"
+count = 100
+popularity = { distribution = "zipf", exponent = 1.2 }
+[[entity]]
+name = "user"
+count = 1_000_000
+[[table]]
+name = "events"
+partition_key = "{tenant}"
+sort_key = "{time}"
+item_size = "1KB"
+[[access_pattern]]
+name = "write"
+table = "events"
+operation = "put"
+rate = 600
+by = "tenant"
+[[variant]]
+name = "hierarchical"
+set = { "table.events.partition_key" = "{tenant}/{user}", "store.hierarchical" = true }
+"#,
+    );
+    let rec = r.recommendation.as_ref().expect("a recommendation");
+    assert_eq!(rec.variant, "hierarchical");
+    assert!(
+        rec.reason.contains("p95 peak utilization ≥ ")
+            && rec
+                .reason
+                .contains("only as a lower bound: the pass is not proven"),
+        "{}",
+        rec.reason
+    );
+}

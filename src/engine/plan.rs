@@ -560,8 +560,15 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
         day,
         &|d| store.partition_count(&demand(peak_bytes.at(d))),
     );
+    // The day's data sets its layout and its table limits (Cosmos DB's
+    // 1 RU/s per GB stored raises the container's throughput).
+    let day_bytes = if day > 0.0 {
+        peak_bytes.at(day)
+    } else {
+        initial_bytes
+    };
     let layout = if day > 0.0 {
-        store.layout(&demand(peak_bytes.at(day)))
+        store.layout(&demand(day_bytes))
     } else {
         layout
     };
@@ -618,7 +625,7 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
         stored_bytes,
         partitions_by_day,
         first_split_day: split_day,
-        key_limits: store.key_limits(&demand(initial_bytes)),
+        key_limits: store.key_limits(&demand(day_bytes)),
         partitions_cap: store.max_partitions(),
         dilutes_by_horizon,
         global_index_of: None,

@@ -237,7 +237,21 @@ pub(super) fn recommend(
             // A store with no per-partition (or node) limit, or a design
             // with no load, peaks at 0: its passing checks are the others
             // (Firestore's hot_key and monotonic_index).
-            let peak = if worst > 0.0 {
+            // Where the store's model only bounds the peak from below
+            // (a hierarchical key's hot first level), the pass is not
+            // proven: say so, as the variants table's `≥` does.
+            let mark = format!("; {}", crate::store::LOWER_BOUND_NOTE);
+            let bounded = v
+                .verdicts
+                .iter()
+                .any(|x| x.check == "hot_partition" && x.detail.contains(&mark));
+            let peak = if worst > 0.0 && bounded {
+                format!(
+                    "p95 peak utilization ≥ {}, under the headroom only as {}: the pass is not proven (its hot_partition verdict says why)",
+                    sig3(worst),
+                    crate::store::LOWER_BOUND_NOTE
+                )
+            } else if worst > 0.0 {
                 format!("p95 peak utilization {} ≤ headroom", sig3(worst))
             } else {
                 "no per-partition or node limit is loaded".to_string()
