@@ -1495,6 +1495,22 @@ fn a_checkpoint_after_the_horizon_is_refused_where_it_is_written() {
         "{}",
         error(&minutes)
     );
+    // The fix clears every checkpoint (helper-73 was offered "180d" for
+    // checkpoints up to 365 d), and a bare horizon says it is seconds.
+    assert!(
+        error(&minutes).contains("fix: raise the horizon to horizon = \"365d\""),
+        "{}",
+        error(&minutes)
+    );
+    let bare = minutes.replace("horizon = \"12m\"", "horizon = 365");
+    assert!(
+        error(&bare).starts_with(
+            "s.toml:5:22: simulation.checkpoints[1]: horizon = 365 has no unit, so it is read as 365 \
+             seconds (6.08 min); checkpoint 180 d is after the horizon (6.08 min)"
+        ),
+        "{}",
+        error(&bare)
+    );
     let within = text.replace("\"400d\"", "\"365d\"");
     let s = Scenario::from_str_at(&within, "c.toml").expect("valid");
     assert!(s.warnings.is_empty(), "{:?}", s.warnings);

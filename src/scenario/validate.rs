@@ -2362,6 +2362,19 @@ fn late_checkpoints(root: &Section, simulation: &Simulation) -> Result<()> {
     let toml::de::DeValue::Array(items) = f.node.get_ref() else {
         return Ok(());
     };
+    // The fix names the last checkpoint's day, so that it clears them all.
+    let last = simulation
+        .checkpoints_days
+        .iter()
+        .copied()
+        .fold(0.0, f64::max);
+    // A horizon written as a bare number is seconds: said first, since
+    // that is the mistake (`horizon = 365` meant as days).
+    let bare = sim.get("horizon").and_then(|h| match h.node.get_ref() {
+        toml::de::DeValue::Integer(n) => Some(n.to_string()),
+        toml::de::DeValue::Float(x) => Some(x.to_string()),
+        _ => None,
+    });
     for ((i, node), &day) in items.iter().enumerate().zip(&simulation.checkpoints_days) {
         // Beyond the horizon by more than rounding.
         if day > horizon * (1.0 + 1e-9) + 1e-9 {
@@ -2370,15 +2383,18 @@ fn late_checkpoints(root: &Section, simulation: &Simulation) -> Result<()> {
                 crate::format::duration(day * 86_400.0),
                 crate::format::duration(horizon * 86_400.0),
             );
+            let unit = bare.as_ref().map_or(String::new(), |n| {
+                format!("horizon = {n} has no unit, so it is read as {n} seconds ({h}); ")
+            });
             return Err(item.error(
                 format!(
-                    "checkpoint {d} is after the horizon ({h}): breaches, the size checks and node \
+                    "{unit}checkpoint {d} is after the horizon ({h}): breaches, the size checks and node \
                      storage are projected only to {h}, while this busy period would run on its own day \
                      (its stored data and partitions that day's), so the checks would judge different days"
                 ),
                 format!(
                     "raise the horizon to horizon = \"{}d\" (a month is \"mo\": \"12mo\"; \"m\" is minutes), or keep checkpoints within {h}",
-                    day.ceil()
+                    last.ceil()
                 ),
             ));
         }
