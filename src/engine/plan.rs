@@ -560,17 +560,12 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
         day,
         &|d| store.partition_count(&demand(peak_bytes.at(d))),
     );
-    // The day's data sets its layout and its table limits (Cosmos DB's
-    // 1 RU/s per GB stored raises the container's throughput).
-    let day_bytes = if day > 0.0 {
-        peak_bytes.at(day)
+    // The day's data sets its layout and table limits (Cosmos DB's 1 RU/s a GB).
+    let (day_bytes, layout) = if day > 0.0 {
+        let bytes = peak_bytes.at(day);
+        (bytes, store.layout(&demand(bytes)))
     } else {
-        initial_bytes
-    };
-    let layout = if day > 0.0 {
-        store.layout(&demand(day_bytes))
-    } else {
-        layout
+        (initial_bytes, layout)
     };
     // Count buckets: the busiest key's items by the day fill its buckets,
     // the newest taking the writes; keys show its newest bucket's number.
@@ -599,16 +594,7 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
             .for_each(|(s, &(pi, p))| {
                 *s = stream(scenario, store, &keys, table, (pi, p), &reach, false)
             });
-        // A scan's queries: one per partition (its pages aside).
-        let scans = patterns.iter().any(|(_, p)| p.operation == Operation::Scan);
-        let widest = streams
-            .iter()
-            .filter(|s| s.is_query)
-            .map(|s| s.fan_out().round() as u32)
-            .chain(scans.then_some(layout.partitions as u32))
-            .max()
-            .unwrap_or(1);
-        fan_out = fan_out.max(widest);
+        fan_out = fan_out.max(widest_fan_out(&streams, &patterns, layout.partitions));
     }
     let dilutes_by_horizon = dilutes(&layout, &horizon_layout);
     let placing = placing_streams(scenario, store, (&keys, &pick), table, &patterns, &streams);
@@ -635,6 +621,23 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
         node_shares: std::sync::OnceLock::new(),
         memory_spread: std::sync::OnceLock::new(),
     }
+}
+
+/// The most requests one read of `streams` issues: a query's fan-out, a
+/// scan's one query per partition of `partitions` (its pages aside).
+fn widest_fan_out(
+    streams: &[Stream],
+    patterns: &[(usize, &AccessPattern)],
+    partitions: usize,
+) -> u32 {
+    let scans = patterns.iter().any(|(_, p)| p.operation == Operation::Scan);
+    streams
+        .iter()
+        .filter(|s| s.is_query)
+        .map(|s| s.fan_out().round() as u32)
+        .chain(scans.then_some(partitions as u32))
+        .max()
+        .unwrap_or(1)
 }
 
 /// Whether any of `day`'s per-partition limits is lower at the horizon
