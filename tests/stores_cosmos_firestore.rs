@@ -1000,3 +1000,47 @@ set = { "table.events.partition_key" = "{tenant}/{user}", "store.hierarchical" =
         rec.reason
     );
 }
+
+/// A Firestore document grown past 1 MiB by an array: the write that would
+/// take it there is refused, and the fix Firestore's docs give is a
+/// subcollection (helper-75 was offered only "a time bucket of at most
+/// 3.35 days"). 100,000 appends of 40 B a day reach 1 MiB − 2,000 B on day
+/// 1,046,576 ÷ 4,000,000 = 0.2616.
+#[test]
+fn a_firestore_document_past_1_mib_is_pointed_at_a_subcollection() {
+    let r = crate::util::run(
+        r#"
+schema_version = 1
+name = "room-members"
+[store]
+kind = "firestore"
+[simulation]
+trials = 20
+horizon = "10d"
+[[entity]]
+name = "room"
+count = 1
+[[table]]
+name = "rooms"
+partition_key = "rooms/{room}"
+item_size = "2KB"
+initial_items = 1
+[[access_pattern]]
+name = "Join room"
+table = "rooms"
+operation = "append"
+rate = "100k/day"
+element_size = "40B"
+by = "room"
+"#,
+    );
+    let item = r.verdicts.iter().find(|v| v.check == "item_size");
+    let detail = item.map_or("", |v| v.detail.as_str());
+    assert!(
+        detail.contains("the usual fix for a growing array or map is a subcollection"),
+        "{detail}"
+    );
+    let day = r.tables[0].item_size_breach.mean_day.expect("a breach");
+    let expected = (1_048_576.0 - 2_000.0) / 4e6;
+    assert!((day - expected).abs() < 0.01, "{day} vs {expected}");
+}

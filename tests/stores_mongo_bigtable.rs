@@ -198,6 +198,15 @@ fn salted_row_key_spreads_writes_over_ten_tablets() {
 fn c11_user_shard_key_makes_jumbo_chunks_from_day_0() {
     let r = run_case("scenarios/cases/c11-mailbox-user-shard-key.toml");
     assert_eq!(verdict(&r, "partition_size"), Fail);
+    // The fix named is MongoDB's (the case's own: { mailbox: 1, uid: 1 }),
+    // not only a time bucket or write shards.
+    let size = r.verdicts.iter().find(|v| v.check == "partition_size");
+    let detail = size.map_or("", |v| v.detail.as_str());
+    assert!(
+        detail.contains("a jumbo chunk: MongoDB's usual fix is a shard key of higher cardinality")
+            && detail.contains("refineCollectionShardKey"),
+        "{detail}"
+    );
     assert_eq!(verdict(&r, "hot_node"), Pass);
     let t = &r.tables[0];
     assert_eq!(t.partition_size_limit_bytes, Some(67_108_864.0));
@@ -1226,6 +1235,13 @@ by = "seller"
     assert!(t.max_item_bytes.p95 > 800e6, "{}", t.max_item_bytes.p95);
     let chunk = t.max_item_collection_bytes.p95;
     assert!((chunk - 16_777_216.0).abs() < 1.0, "{chunk}");
+    // Both sizes shown, each said for what it is.
+    let size = r.verdicts.iter().find(|v| v.check == "partition_size");
+    let detail = size.map_or("", |v| v.detail.as_str());
+    assert!(
+        detail.contains("the appended item counts here up to the 16 MiB item ceiling"),
+        "{detail}"
+    );
 }
 
 /// A ranged `{seller}#{id}` key sorts each seller's documents together: a

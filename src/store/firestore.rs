@@ -215,6 +215,15 @@ impl StoreModel for Firestore {
         hash::place(key, partitions)
     }
 
+    /// A document past 1 MiB is refused ("Usage and limits"); Firestore's
+    /// usual fix for a growing array or map is a subcollection, one
+    /// document an element ("Choose a data structure").
+    fn breach_note(&self, check: &str) -> Option<String> {
+        (check == "item_size").then(|| {
+            "Firestore rejects a write that takes a document past its ceiling: the size shown is what the writes would make; the usual fix for a growing array or map is a subcollection, one document an element (the checklist's bounded_arrays)".into()
+        })
+    }
+
     fn place_in_trial(&self, key: &str, partitions: usize, salt: u64) -> usize {
         hash::place_salted(key, partitions, salt)
     }

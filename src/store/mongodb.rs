@@ -438,6 +438,15 @@ impl StoreModel for MongoDb {
         self.chunk_of(key, partitions)
     }
 
+    /// A jumbo chunk's usual fix in MongoDB is a shard key of higher
+    /// cardinality, not a time bucket or write shards ("Jumbo chunks";
+    /// `refineCollectionShardKey`, 4.4+).
+    fn breach_note(&self, check: &str) -> Option<String> {
+        (check == "partition_size").then(|| {
+            "a jumbo chunk: MongoDB's usual fix is a shard key of higher cardinality, a compound key with a unique suffix (partition_key = \"{entity}#{id}\", refineCollectionShardKey), so that one value's documents split across chunks; write shards are the same with a suffix of that many values".into()
+        })
+    }
+
     fn read_cost(&self, _op: Operation, _c: Consistency, _bytes: f64, _items: f64) -> f64 {
         1.0
     }

@@ -183,6 +183,24 @@ fn design(scenario: &Scenario, store: &dyn StoreModel, tables: &[TableResults]) 
             x.detail = format!("{}; {note}", x.detail);
         }
     }
+    // An appended item past a ceiling the store enforces counts in its
+    // collection only up to that ceiling, while item_size shows what the
+    // writes would make: said where both are shown.
+    if store.item_limit_rejects_writes() {
+        for x in v.iter_mut().filter(|x| x.check == "partition_size") {
+            let over = tables.iter().find(|t| t.name == x.table).and_then(|t| {
+                t.item_size_limit_bytes
+                    .filter(|&limit| t.max_item_bytes.p95 > limit)
+            });
+            if let Some(limit) = over {
+                x.detail = format!(
+                    "{}; the appended item counts here up to the {} item ceiling, past which the store rejects its writes (item_size shows what the writes would make)",
+                    x.detail,
+                    crate::format::bytes(limit)
+                );
+            }
+        }
+    }
     for x in v.iter_mut().filter(|x| x.status != Status::Pass) {
         if let Some(note) = tombstone_note(scenario, store, x) {
             x.detail = format!("{}; {note}", x.detail);
