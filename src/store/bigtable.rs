@@ -390,6 +390,17 @@ impl StoreModel for Bigtable {
         true
     }
 
+    /// Bigtable splits a large or busy tablet and moves tablets between
+    /// nodes ("Bigtable overview": tablets are rebalanced from one node to
+    /// another), its data in Colossus, and the storage limit is the
+    /// cluster's stored bytes ÷ its nodes ("Quotas and limits": storage per
+    /// node). A key prefix's rows split across as many tablets as they fill,
+    /// so its bytes level over the nodes; only a row (the item collection
+    /// of `row_key = "partition_key"`) over its ceiling stays whole.
+    fn balances_stored_bytes(&self) -> bool {
+        true
+    }
+
     /// A tablet over `load_split_threshold` × 1,000 node-ms/s is split down
     /// to its rows, spread to the least-loaded nodes, after `load_split_delay`.
     fn load_split(&self) -> Option<LoadSplit> {

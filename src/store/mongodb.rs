@@ -48,7 +48,8 @@
 //!   its shard's, so only the shards are limited (`hot_node`; the
 //!   throttled share is the load over the shards' limit) and
 //!   `hot_partition` does not apply. The engine still simulates chunks
-//!   in key order (the heatmap, `partitions.csv`) and sums them by shard.
+//!   in key order (`partitions.csv`) and sums them by shard (the load
+//!   chart and heatmap).
 //!   Every request (find, insert, update, delete) costs
 //!   1 op on the shard owning its chunk; reads go to the primary (read
 //!   preference `primary`, the default).
