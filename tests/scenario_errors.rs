@@ -1670,6 +1670,14 @@ fn item_sizes_without_a_unit_warn() {
             .any(|w| w.contains("include = 300 has no unit, so it is read as 300 bytes")),
         "{shown:#?}"
     );
+    // An append's element too (helper-75's `element_size = 40`).
+    let shown = quoted("\"2KB\"\n\n[[access_pattern]]\nname = \"Add note\"\ntable = \"orders\"\noperation = \"append\"\nrate = 10\nby = \"customer\"\nelement_size = 40");
+    assert!(
+        shown.iter().any(|w| w
+            .contains("access_pattern.Add note.element_size: element_size = 40 has no unit, so it is read as 40 bytes")
+            && w.contains("fix: write the unit: element_size = \"40KB\" for kilobytes")),
+        "{shown:#?}"
+    );
 }
 
 /// A query's `range` over a table without a bucket (a new user's 7-day

@@ -2266,6 +2266,23 @@ fn unitless_size_warnings(root: &Section, warnings: &mut Vec<Warning>) -> Result
             }
         }
     }
+    // An append's element (a new user's `element_size = 40`, read as 40
+    // bytes without a word where `item_size = 40` had one).
+    for pattern in root.elements("access_pattern", "[[access_pattern]]")? {
+        if let Some(f) = pattern.get("element_size") {
+            match f.node.get_ref() {
+                DeValue::Table(_) => {
+                    let dist = f.table("element_size = { distribution = \"uniform\", min = \"20B\", max = \"60B\" }")?;
+                    for k in ["median", "p99", "min", "max"] {
+                        if let Some(g) = dist.get(k) {
+                            warn(&g, k);
+                        }
+                    }
+                }
+                _ => warn(&f, "element_size"),
+            }
+        }
+    }
     Ok(())
 }
 
