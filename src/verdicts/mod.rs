@@ -188,10 +188,14 @@ fn design(scenario: &Scenario, store: &dyn StoreModel, tables: &[TableResults]) 
     // writes would make: said where both are shown.
     if store.item_limit_rejects_writes() {
         for x in v.iter_mut().filter(|x| x.check == "partition_size") {
-            let over = tables.iter().find(|t| t.name == x.table).and_then(|t| {
-                t.item_size_limit_bytes
-                    .filter(|&limit| t.max_item_bytes.p95 > limit)
-            });
+            let over = tables
+                .iter()
+                .find(|t| t.name == x.table)
+                .filter(|t| t.patterns.iter().any(|p| p.operation == "append"))
+                .and_then(|t| {
+                    t.item_size_limit_bytes
+                        .filter(|&limit| t.max_item_bytes.p95 > limit)
+                });
             if let Some(limit) = over {
                 x.detail = format!(
                     "{}; the appended item counts here up to the {} item ceiling, past which the store rejects its writes (item_size shows what the writes would make)",
