@@ -2238,19 +2238,29 @@ fn unitless_size_warnings(root: &Section, warnings: &mut Vec<Warning>) -> Result
             fix,
         ));
     };
-    for table in root.elements("table", "[[table]]")? {
-        if let Some(f) = table.get("item_size") {
-            match f.node.get_ref() {
-                DeValue::Table(_) => {
-                    let dist = f.table("item_size = { distribution = \"lognormal\", median = \"1.2KB\", p99 = \"6KB\" }")?;
-                    for k in ["median", "p99", "min", "max"] {
-                        if let Some(g) = dist.get(k) {
-                            warn(&g, k);
-                        }
+    // A size written bare, or a distribution's sizes (`example`: how a
+    // distribution is written, for a malformed one's error).
+    let mut size = |f: &Field, name: &str, example: &str| -> Result<()> {
+        match f.node.get_ref() {
+            DeValue::Table(_) => {
+                let dist = f.table(example)?;
+                for k in ["median", "p99", "min", "max"] {
+                    if let Some(g) = dist.get(k) {
+                        warn(&g, k);
                     }
                 }
-                _ => warn(&f, "item_size"),
             }
+            _ => warn(f, name),
+        }
+        Ok(())
+    };
+    for table in root.elements("table", "[[table]]")? {
+        if let Some(f) = table.get("item_size") {
+            size(
+                &f,
+                "item_size",
+                "item_size = { distribution = \"lognormal\", median = \"1.2KB\", p99 = \"6KB\" }",
+            )?;
         }
         for index in table.elements("index", "[[table.index]]")? {
             let Some(f) = index.get("projection") else {
@@ -2261,7 +2271,7 @@ fn unitless_size_warnings(root: &Section, warnings: &mut Vec<Warning>) -> Result
                     .table("projection = { include = \"200B\" }")?
                     .get("include")
                 {
-                    warn(&g, "include");
+                    size(&g, "include", "projection = { include = \"200B\" }")?;
                 }
             }
         }
@@ -2270,17 +2280,11 @@ fn unitless_size_warnings(root: &Section, warnings: &mut Vec<Warning>) -> Result
     // bytes without a word where `item_size = 40` had one).
     for pattern in root.elements("access_pattern", "[[access_pattern]]")? {
         if let Some(f) = pattern.get("element_size") {
-            match f.node.get_ref() {
-                DeValue::Table(_) => {
-                    let dist = f.table("element_size = { distribution = \"uniform\", min = \"20B\", max = \"60B\" }")?;
-                    for k in ["median", "p99", "min", "max"] {
-                        if let Some(g) = dist.get(k) {
-                            warn(&g, k);
-                        }
-                    }
-                }
-                _ => warn(&f, "element_size"),
-            }
+            size(
+                &f,
+                "element_size",
+                "element_size = { distribution = \"uniform\", min = \"20B\", max = \"60B\" }",
+            )?;
         }
     }
     Ok(())
