@@ -2288,3 +2288,51 @@ fn initial_items_on_a_time_key_is_warned() {
     let s = Scenario::from_str_at(&plain, "s.toml").expect("valid");
     assert!(s.warnings.is_empty(), "{:#?}", s.warnings);
 }
+
+/// A rate that reads like a slip warns where it is written (helper-75):
+/// 26,000,000 a second (a day's count written bare), `"780M/m"` (`m` is
+/// minutes: 13,000,000 a second), and `peak_factor = 300` (a percentage).
+/// A rate of a million a second or less, per `min`, and a peak factor of
+/// 50 or less do not.
+#[test]
+fn implausible_rates_warn_where_they_are_written() {
+    let warned = |from: &str, to: &str| -> Vec<String> {
+        let text = base_with(from, to);
+        let s = Scenario::from_str_at(&text, "r.toml").expect("valid, with warnings");
+        s.warnings.iter().map(ToString::to_string).collect()
+    };
+    let bare = warned("rate = 50", "rate = 26_000_000");
+    assert!(
+        bare.iter().any(|w| w.contains(
+            "rate = 26_000_000 is 26,000,000 operations per second on one pattern: more than a million"
+        ) && w.contains("fix: write the period with the count (rate = \"26M/day\"")),
+        "{bare:#?}"
+    );
+    let minutes = warned("rate = 50", "rate = \"780M/m\"");
+    assert!(
+        minutes.iter().any(|w| w.contains(
+            "rate = \"780M/m\" is per minute (13,000,000 operations per second): `m` is minutes"
+        )),
+        "{minutes:#?}"
+    );
+    let percent = warned("rate = 50", "rate = 50\npeak_factor = 300");
+    assert!(
+        percent.iter().any(|w| w.contains(
+            "peak_factor = 300 makes the busy period 300× the mean rate: likelier a percentage"
+        )),
+        "{percent:#?}"
+    );
+    for quiet in [
+        "rate = 1_000_000",
+        "rate = \"780k/min\"",
+        "rate = 50\npeak_factor = 50",
+    ] {
+        let shown = warned("rate = 50", quiet);
+        assert!(
+            !shown
+                .iter()
+                .any(|w| w.contains(".rate:") || w.contains(".peak_factor:")),
+            "{quiet}: {shown:#?}"
+        );
+    }
+}

@@ -1969,6 +1969,64 @@ fn pattern_table(f: &Field, tables: &[Table]) -> Result<(usize, Option<usize>)> 
     }
 }
 
+/// Requests per second of one pattern past which its rate is likelier a
+/// figure of another period than a real load (a million a second: a new
+/// user's 26,000,000 messages a day written as `rate = 26_000_000`).
+const PLAUSIBLE_RATE_PER_S: f64 = 1e6;
+
+/// Busy-period multipliers past which `peak_factor` is likelier a
+/// percentage (`300` for +200%) than a factor.
+const PLAUSIBLE_PEAK_FACTOR: f64 = 50.0;
+
+/// Located warnings for a pattern's rate that reads like a slip: over
+/// [`PLAUSIBLE_RATE_PER_S`] (a per-day or per-month count written bare),
+/// written per `m` (minutes: a month is `mo`), or a `peak_factor` over
+/// [`PLAUSIBLE_PEAK_FACTOR`] (a percentage).
+fn implausible_rate_warnings(
+    section: &Section,
+    rate_per_s: f64,
+    peak_factor: f64,
+    warnings: &mut Vec<Warning>,
+) {
+    if let Some(f) = section.get("rate") {
+        let written = f.src.snippet(&f.span()).trim().to_string();
+        let per_m = matches!(f.node.get_ref(), DeValue::String(t) if t.trim().ends_with("/m"));
+        if per_m {
+            warnings.push(warning(
+                &f,
+                format!(
+                    "rate = {written} is per minute ({} operations per second): `m` is minutes",
+                    crate::format::sig3(rate_per_s)
+                ),
+                "write the period in full: \"…/min\" for minutes, \"…/mo\" for months",
+            ));
+        } else if rate_per_s > PLAUSIBLE_RATE_PER_S {
+            warnings.push(warning(
+                &f,
+                format!(
+                    "rate = {written} is {} operations per second on one pattern: more than a million, likelier a count per day or month",
+                    crate::format::sig3(rate_per_s)
+                ),
+                "write the period with the count (rate = \"26M/day\", \"780M/mo\"), or keep it if per second is meant",
+            ));
+        }
+    }
+    if let Some(f) = section
+        .get("peak_factor")
+        .filter(|_| peak_factor > PLAUSIBLE_PEAK_FACTOR)
+    {
+        warnings.push(warning(
+            &f,
+            format!(
+                "peak_factor = {} makes the busy period {}× the mean rate: likelier a percentage",
+                crate::format::sig3(peak_factor),
+                crate::format::sig3(peak_factor)
+            ),
+            "write the busy rate ÷ the mean rate: +200% is peak_factor = 3.0",
+        ));
+    }
+}
+
 /// A pattern's `rate` and `peak_factor`, each in range, and their busy
 /// rate (× the largest profile and burst multiplier × traffic growth) at
 /// most [`MAX_BUSY_RATE_PER_S`].
@@ -3093,6 +3151,7 @@ fn access_patterns(
             named.map_or(e, |(message, fix)| op_field.error(message, fix))
         })?;
         let (rate_per_s, peak_factor) = pattern_rate(&section, simulation)?;
+        implausible_rate_warnings(&section, rate_per_s, peak_factor, warnings);
         if let Some(f) = section.get("peak_factor").filter(|_| peak_factor < 1.0) {
             warnings.push(warning(
                 &f,
