@@ -394,12 +394,7 @@ impl GrowthPlan {
     pub fn stored_days(&self, t: f64) -> f64 {
         let t = t.max(0.0);
         let start = self.ttl_days.map_or(0.0, |d| (t - d).max(0.0));
-        let r = self.growth_per_day;
-        if r.abs() < 1e-12 {
-            t - start
-        } else {
-            ((r * t).exp() - (r * start).exp()) / r
-        }
+        self.traffic_days(start, t)
     }
 
     /// Mean bytes one key of class `c` holds at day `t`, `key_overhead` bytes
@@ -455,12 +450,27 @@ impl GrowthPlan {
 
     /// ∫₀ᴴ e^{r·s} ds: days of day-0 traffic over the whole horizon.
     fn effective_days_total(&self) -> f64 {
+        self.traffic_days(0.0, self.horizon_days)
+    }
+
+    /// ∫ₐᵉ e^{r·s} ds: days of day-0 traffic written from day `a` to day
+    /// `e` (0 where `e` ≤ `a`).
+    fn traffic_days(&self, a: f64, e: f64) -> f64 {
         let r = self.growth_per_day;
-        if r.abs() < 1e-12 {
-            self.horizon_days
+        if e <= a {
+            0.0
+        } else if r.abs() < 1e-12 {
+            e - a
         } else {
-            ((r * self.horizon_days).exp() - 1.0) / r
+            ((r * e).exp() - (r * a).exp()) / r
         }
+    }
+
+    /// [`GrowthPlan::traffic_days`] of bucket `k` (b days wide, aligned on
+    /// day 0) still stored on day `d`: its writes from `from` (the TTL's
+    /// reach) to `d`.
+    fn bucket_traffic_days(&self, k: f64, b: f64, from: f64, d: f64) -> f64 {
+        self.traffic_days((k * b).max(from), ((k + 1.0) * b).min(d))
     }
 
     /// The widest time bucket and the fewest write shards that keep every
@@ -575,16 +585,14 @@ impl GrowthPlan {
         let keys = (c.keys / own_buckets * buckets * spread).max(1.0);
         let z = max_of_normals(keys, 0.95);
         let init = self.initial_of(c, upper_tail_of_max(keys, 0.95));
-        let r = self.growth_per_day;
         // The busiest bucket: the horizon's last while traffic grows, its
         // first while it declines (∫ e^{r·s} ds over g days is largest at
         // the end where e^{r·s} is).
-        let tau = if r.abs() < 1e-12 {
+        let tau = if self.growth_per_day.abs() < 1e-12 {
             g
         } else {
-            let last = ((r * h).exp() - (r * (h - g)).exp()) / r;
-            let first = ((r * g).exp() - 1.0) / r;
-            last.max(first)
+            let last = self.traffic_days(h - g, h);
+            last.max(self.traffic_days(0.0, g))
         };
         (z, init, tau)
     }
@@ -613,26 +621,15 @@ impl GrowthPlan {
     /// ```
     pub fn effective_days(&self, t: f64) -> f64 {
         let t = t.max(0.0);
-        let r = self.growth_per_day;
-        let days = |a: f64, e: f64| {
-            if e <= a {
-                0.0
-            } else if r.abs() < 1e-12 {
-                e - a
-            } else {
-                ((r * e).exp() - (r * a).exp()) / r
-            }
-        };
         let Some(b) = self.bucket_days.filter(|b| b.is_finite() && *b > 0.0) else {
-            return days((t - self.growth_days).max(0.0), t);
+            return self.traffic_days((t - self.growth_days).max(0.0), t);
         };
         let from = self.ttl_days.map_or(0.0, |l| (t - l).max(0.0));
-        let bucket = |j: f64| days((j * b).max(from), ((j + 1.0) * b).min(t));
         let (current, oldest) = ((t / b).floor(), (from / b).floor());
         [current, current - 1.0, oldest, oldest + 1.0]
             .into_iter()
             .filter(|&j| j >= oldest && j <= current)
-            .map(bucket)
+            .map(|j| self.bucket_traffic_days(j, b, from, t))
             .fold(0.0, f64::max)
     }
 
@@ -678,13 +675,7 @@ impl GrowthPlan {
     fn stored_items(&self, day: f64) -> (f64, f64) {
         let d = day.max(0.0);
         // Writes still stored on day d: those of the last TTL (all without one).
-        let from = self.ttl_days.map_or(0.0, |l| (d - l).max(0.0));
-        let r = self.growth_per_day;
-        let tau = if r.abs() < 1e-12 {
-            d - from
-        } else {
-            ((r * d).exp() - (r * from).exp()) / r
-        };
+        let tau = self.stored_days(d);
         let finite_keys = if self.distinct_keys.is_finite() {
             self.distinct_keys
         } else {
@@ -778,19 +769,10 @@ impl GrowthPlan {
         if last - first > MAX_STORED_BUCKETS {
             return Vec::new();
         }
-        let r = self.growth_per_day;
-        let days = |a: f64, e: f64| {
-            if r.abs() < 1e-12 {
-                e - a
-            } else {
-                ((r * e).exp() - (r * a).exp()) / r
-            }
-        };
         (first..last)
             .map(|k| {
-                let a = (k as f64 * b).max(from);
-                let e = ((k + 1) as f64 * b).min(d);
-                (days(a, e).max(0.0), k == 0 && from == 0.0)
+                let days = self.bucket_traffic_days(k as f64, b, from, d);
+                (days, k == 0 && from == 0.0)
             })
             .collect()
     }
@@ -986,13 +968,7 @@ impl GrowthPlan {
     /// tail of their maximum for the trial's uniform `u` (the same `u` for
     /// every day, so the path is smooth and non-decreasing in `t`).
     fn largest_item_written(&self, from: f64, t: f64, u: f64) -> f64 {
-        let r = self.growth_per_day;
-        let days = if r.abs() < 1e-12 {
-            t - from
-        } else {
-            ((r * t).exp() - (r * from).exp()) / r
-        };
-        let n = (self.items_written_per_day * days).max(1.0);
+        let n = (self.items_written_per_day * self.traffic_days(from, t)).max(1.0);
         self.item_size.upper_quantile(upper_tail_of_max(n, u))
     }
 

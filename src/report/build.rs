@@ -703,12 +703,11 @@ fn variants(r: &RunResults, charts: &[Chart]) -> Option<Block> {
             ));
         }
     }
-    let mark = format!("; {}", crate::store::LOWER_BOUND_NOTE);
     let bounded = r
         .verdicts
         .iter()
         .chain(r.variants.iter().flat_map(|v| &v.verdicts))
-        .any(|v| v.check == "hot_partition" && v.detail.contains(&mark));
+        .any(crate::results::Verdict::peak_is_lower_bound);
     if bounded {
         intro.push_str(" A peak marked ≥ is a lower bound: that design's hot_partition verdict (summary.json) says what the store's model leaves out.");
     }

@@ -139,10 +139,9 @@ pub fn peak_cell(t: &TableResults, verdicts: &[Verdict]) -> String {
     if !t.has_throughput_limit() {
         return "—".to_string();
     }
-    let mark = format!("; {}", crate::store::LOWER_BOUND_NOTE);
     let bounded = verdicts
         .iter()
-        .any(|v| v.check == "hot_partition" && v.table == t.name && v.detail.contains(&mark));
+        .any(|v| v.table == t.name && v.peak_is_lower_bound());
     let p95 = sig3(t.busiest_server_p95());
     if bounded {
         format!("≥ {p95}")

@@ -1057,6 +1057,17 @@ impl Verdict {
     pub fn concerns(&self, table: &str) -> bool {
         self.table == table || self.table.split(" + ").any(|t| t == table)
     }
+
+    /// Whether this is a `hot_partition` verdict whose peak the store's
+    /// model bounds only from below (its detail carries
+    /// [`crate::store::LOWER_BOUND_NOTE`]: a Cosmos DB hierarchical key's
+    /// hot first level), so a pass there is not proven.
+    pub fn peak_is_lower_bound(&self) -> bool {
+        self.check == "hot_partition"
+            && self
+                .detail
+                .contains(&format!("; {}", crate::store::LOWER_BOUND_NOTE))
+    }
 }
 
 /// One row of the design-review checklist: a static check of the scenario

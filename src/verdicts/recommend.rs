@@ -240,11 +240,7 @@ pub(super) fn recommend(
             // Where the store's model only bounds the peak from below
             // (a hierarchical key's hot first level), the pass is not
             // proven: say so, as the variants table's `≥` does.
-            let mark = format!("; {}", crate::store::LOWER_BOUND_NOTE);
-            let bounded = v
-                .verdicts
-                .iter()
-                .any(|x| x.check == "hot_partition" && x.detail.contains(&mark));
+            let bounded = v.verdicts.iter().any(Verdict::peak_is_lower_bound);
             let peak = if worst > 0.0 && bounded {
                 format!(
                     "p95 peak utilization ≥ {}, under the headroom only as {}: the pass is not proven (its hot_partition verdict says why)",
