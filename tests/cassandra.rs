@@ -571,7 +571,7 @@ by = "sensor"
         panic!("a random ring spreads keys by its ranges' widths")
     };
     let mut share = vec![0.0; nodes.nodes];
-    for (w, replicas) in widths.iter().zip(&nodes.replicas) {
+    for (w, replicas) in widths.iter().zip(nodes.replicas.iter()) {
         for &n in replicas {
             share[n] += w / 3.0;
         }

@@ -104,7 +104,7 @@ impl ExactWindows {
         let (p_count, n_nodes) = (setup.p_count, setup.n_nodes);
         let per_request_reads = setup.simulate_nodes
             && setup.nodes().is_some_and(|nl| {
-                nl.read_replicas < nl.replicas.iter().map(Vec::len).max().unwrap_or(0)
+                nl.read_replicas < nl.replicas.iter().map(<[usize]>::len).max().unwrap_or(0)
             });
         ExactWindows {
             r_units: vec![0.0f64; p_count],

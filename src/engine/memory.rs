@@ -59,7 +59,7 @@ fn node_shares(table: &TablePlan, n_nodes: usize) -> Vec<f64> {
         return share;
     };
     let p = nl.replicas.len().max(1) as f64;
-    for replicas in &nl.replicas {
+    for replicas in nl.replicas.iter() {
         for &n in replicas.iter().filter(|&&n| n < n_nodes) {
             share[n] += 1.0 / p;
         }

@@ -27,20 +27,54 @@ pub(super) fn node_rates(
 ) -> Vec<Vec<f64>> {
     let n_nodes = nl.nodes;
     let mut node_lam = vec![vec![0.0f64; table.streams.len()]; n_nodes];
-    for (p, replicas) in nl.replicas.iter().enumerate().take(p_count) {
-        if skip.is_some_and(|s| s[p]) {
-            continue;
-        }
-        let k = replicas.len().max(1) as f64;
-        let read_share = (nl.read_replicas as f64 / k).min(1.0);
-        for (si, s) in table.streams.iter().enumerate() {
-            let lam = placed[si].per_partition[p];
-            let f = if s.is_write { 1.0 } else { read_share };
+    // Stream by stream over its contiguous per-partition rates (16,384 Redis
+    // slots, every segment of every trial), into one column of node sums:
+    // each node's sum takes its partitions in partition order, as before,
+    // held in a register over a run of partitions on one node (a Redis
+    // master's slots, a MongoDB shard's chunks). A partition without this
+    // stream's requests adds +0, which leaves a sum that started at +0
+    // unchanged, and is skipped.
+    let mut column = vec![0.0f64; n_nodes];
+    for (si, s) in table.streams.iter().enumerate() {
+        column.fill(0.0);
+        let rates = &placed[si].per_partition;
+        let mut run: Option<(usize, f64)> = None;
+        for (p, replicas) in nl.replicas.iter().enumerate().take(p_count) {
+            let lam = rates[p];
+            if lam == 0.0 || skip.is_some_and(|s| s[p]) {
+                continue;
+            }
+            let f = if s.is_write {
+                1.0
+            } else {
+                (nl.read_replicas as f64 / replicas.len().max(1) as f64).min(1.0)
+            };
+            if let [n] = replicas {
+                match &mut run {
+                    Some((m, sum)) if m == n => *sum += lam * f,
+                    _ => {
+                        if let Some((m, sum)) = run {
+                            column[m] = sum;
+                        }
+                        run = (*n < n_nodes).then(|| (*n, column[*n] + lam * f));
+                    }
+                }
+                continue;
+            }
+            if let Some((m, sum)) = run.take() {
+                column[m] = sum;
+            }
             for &n in replicas {
                 if n < n_nodes {
-                    node_lam[n][si] += lam * f;
+                    column[n] += lam * f;
                 }
             }
+        }
+        if let Some((m, sum)) = run {
+            column[m] = sum;
+        }
+        for (lams, &sum) in node_lam.iter_mut().zip(&column) {
+            lams[si] = sum;
         }
     }
     node_lam

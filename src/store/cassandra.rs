@@ -821,7 +821,7 @@ impl StoreModel for Cassandra {
             nodes: Some(NodeLayout {
                 label: "node",
                 nodes: self.nodes,
-                replicas: self.ring.all_replicas().to_vec(),
+                replicas: self.ring.all_replicas().iter().cloned().collect(),
                 read_replicas: self.read_replicas(),
                 read_limit_per_s: None,
                 write_limit_per_s: None,

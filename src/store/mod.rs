@@ -223,7 +223,7 @@ pub struct NodeLayout {
     /// Number of nodes.
     pub nodes: usize,
     /// `replicas[partition]`: the nodes holding it, primary first (length ≥ 1).
-    pub replicas: Vec<Vec<usize>>,
+    pub replicas: Replicas,
     /// Replicas a read contacts (consistency level), ≤ the replica count.
     pub read_replicas: usize,
     /// Read units per second one node serves.
@@ -235,6 +235,70 @@ pub struct NodeLayout {
     /// Bytes one node holds (Redis memory, or a node's disk:
     /// `node_storage`), if limited.
     pub memory_limit_bytes: Option<f64>,
+}
+
+/// Each partition's replica nodes, primary first, in one flat list: the
+/// engine reads every partition's replicas in every segment of every trial
+/// (16,384 Redis Cluster slots), where a list per partition costs a cache
+/// miss each. Built by collecting one `Vec` of nodes per partition.
+///
+/// ```
+/// use keyheat::store::Replicas;
+/// let r: Replicas = vec![vec![0, 1], vec![2]].into_iter().collect();
+/// assert_eq!(r.len(), 2);
+/// assert_eq!(&r[0], &[0, 1]);
+/// assert_eq!(r.get(1), Some(&[2][..]));
+/// assert_eq!(r.get(2), None);
+/// assert_eq!(r.iter().map(<[usize]>::len).collect::<Vec<_>>(), vec![2, 1]);
+/// ```
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Replicas {
+    /// `starts[p]..starts[p + 1]`: partition p's range of `nodes`.
+    starts: Vec<usize>,
+    nodes: Vec<usize>,
+}
+
+impl Replicas {
+    /// Number of partitions.
+    pub fn len(&self) -> usize {
+        self.starts.len().saturating_sub(1)
+    }
+
+    /// Whether there are no partitions.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Partition `p`'s nodes, if there is such a partition.
+    pub fn get(&self, p: usize) -> Option<&[usize]> {
+        (p < self.len()).then(|| &self.nodes[self.starts[p]..self.starts[p + 1]])
+    }
+
+    /// Every partition's nodes, in partition order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &[usize]> + '_ {
+        self.starts.windows(2).map(|w| &self.nodes[w[0]..w[1]])
+    }
+}
+
+impl std::ops::Index<usize> for Replicas {
+    type Output = [usize];
+    fn index(&self, p: usize) -> &[usize] {
+        &self.nodes[self.starts[p]..self.starts[p + 1]]
+    }
+}
+
+impl FromIterator<Vec<usize>> for Replicas {
+    fn from_iter<I: IntoIterator<Item = Vec<usize>>>(lists: I) -> Replicas {
+        let mut r = Replicas {
+            starts: vec![0],
+            nodes: Vec::new(),
+        };
+        for list in lists {
+            r.nodes.extend(list);
+            r.starts.push(r.nodes.len());
+        }
+        r
+    }
 }
 
 /// A store's placement, cost and limit rules.

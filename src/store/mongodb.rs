@@ -1113,7 +1113,14 @@ mod tests {
             ("shard", 3, 1)
         );
         assert_eq!(nodes.combined_limit_per_s, Some(10_000.0));
-        assert_eq!(nodes.replicas, vec![vec![0], vec![1], vec![2]]);
+        assert_eq!(
+            nodes
+                .replicas
+                .iter()
+                .map(<[usize]>::to_vec)
+                .collect::<Vec<_>>(),
+            vec![vec![0], vec![1], vec![2]]
+        );
         assert!(!m.ranged());
         assert_eq!(m.unit_names(), ("ops", "ops"));
         // 100 GiB in 128 MiB chunks: 800 chunks, round-robin over 3 shards.
