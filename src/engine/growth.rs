@@ -728,7 +728,22 @@ impl GrowthPlan {
                 // A class's keys count every bucket begun over the horizon;
                 // each entity key's stored buckets are summed here.
                 let per_key = self.buckets_over_horizon();
+                // Thousands of stored buckets (hourly ones over a year) for
+                // every class on every grid day: where even the longest
+                // bucket, holding the initial items too, stays within the
+                // ceiling, every term is +0 (bytes grow with a bucket's
+                // days and items when no figure is negative).
+                let longest = spans.iter().map(|s| s.0).fold(0.0, f64::max);
                 Box::new(move |keys: f64, items_per_day: f64, appends_per_day: f64| {
+                    let growing = [items_per_day, appends_per_day, es, ee, init]
+                        .iter()
+                        .all(|&x| x >= 0.0);
+                    if growing
+                        && !spans.is_empty()
+                        && bytes(init + items_per_day * longest, longest, appends_per_day) <= limit
+                    {
+                        return keys / per_key * 0.0;
+                    }
                     let over: f64 = spans
                         .iter()
                         .map(|&(days, first)| {
