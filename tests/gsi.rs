@@ -717,3 +717,56 @@ index_key_changes = ["by_title"]
     let got = ix.max_item_collection_bytes.p95;
     assert!((got - want).abs() < 1e-6 * want, "{got} vs {want}");
 }
+
+/// Day 0's stored data counts what growth counts: each initial item with
+/// its local index entry. 1,000 users × 5 initial items of 1,000 B, each
+/// with a 200 B keys-only entry (the sizes above): 6.0 MB on day 0 in the
+/// checkpoints, as in growth.csv's day 0 — helper-78 read 18.0 GB in the
+/// report's checkpoint table beside 21.24 GB in growth.csv.
+#[test]
+fn day_0_stored_data_counts_the_local_index_entries_as_growth_does() {
+    let r = run(r#"
+schema_version = 1
+name = "lsi-day0"
+[store]
+kind = "dynamodb"
+write_capacity = 10000
+[simulation]
+trials = 4
+duration = "1m"
+horizon = "30d"
+growth = "5%/month"
+checkpoints = ["0d", "30d"]
+[[entity]]
+name = "user"
+count = 1000
+[[table]]
+name = "events"
+partition_key = "U#{user}"
+sort_key = "{time}"
+item_size = "1000B"
+initial_items = 5
+[[table.index]]
+name = "by_kind"
+local = true
+sort_key = "K#{id}"
+projection = "keys_only"
+[[access_pattern]]
+name = "Record"
+table = "events"
+operation = "put"
+rate = 10
+by = "user"
+"#);
+    let t = table(&r, "events");
+    let expected = 1000.0 * 5.0 * 1200.0;
+    let day0 = t.checkpoints[0].stored_bytes;
+    assert_eq!(t.checkpoints[0].day, 0.0);
+    assert!((day0 / expected - 1.0).abs() < 1e-9, "{day0} vs {expected}");
+    assert_eq!(t.growth[0].day, 0.0);
+    assert!((t.growth[0].table_bytes / expected - 1.0).abs() < 1e-9);
+    assert_eq!(
+        t.day0_layout(),
+        (t.growth[0].partitions, t.growth[0].table_bytes)
+    );
+}

@@ -413,7 +413,7 @@ fn work(s: &Scenario, model: &Model) -> f64 {
     designs
         .map(|d| {
             let windows = (d.simulation.duration_s / d.simulation.window_s).max(1.0);
-            let checkpoints = d.simulation.checkpoints_days.len().max(1) as f64 + 2.0;
+            let checkpoints = d.simulation.busy_days().len() as f64 + 2.0;
             let plan = engine::plan::build(d, model.store());
             let partitions: f64 = plan
                 .tables

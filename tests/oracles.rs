@@ -838,3 +838,74 @@ peak_factor = 2.0
         k.requests_per_s
     );
 }
+
+/// Checkpoints are judged in increasing order however they are written,
+/// and node storage grows from day-0 rates whatever the first one's day:
+/// a new user's `["180d", "365d"]` grew a ScyllaDB cluster's node storage
+/// from day 180's traffic (49.2 TB stored read 62.3 = × 1.2653) and
+/// `["365d", "0d", "180d"]` from day 365's. Every node of a 3-node, RF 3
+/// ring stores the whole table: 3 × the growth integral at day-0 rates,
+/// 100 puts/s × 1,000 B (992 B and one column's 8 B) × 86,400 s ×
+/// (e^{rH} − 1) / r.
+#[test]
+fn checkpoints_are_judged_in_increasing_order_and_storage_grows_from_day_0_rates() {
+    let text = |checkpoints: &str| {
+        format!(
+            r#"
+schema_version = 1
+name = "ring"
+[store]
+kind = "cassandra"
+nodes = 3
+replication_factor = 3
+columns_per_row = 1
+node_storage = "2TB"
+[simulation]
+trials = 4
+duration = "1m"
+horizon = "365d"
+growth = "5%/month"
+checkpoints = {checkpoints}
+[[entity]]
+name = "device"
+count = 1000
+[[table]]
+name = "readings"
+partition_key = "{{device}}"
+sort_key = "{{time}}"
+item_size = "992B"
+[[access_pattern]]
+name = "ingest"
+table = "readings"
+operation = "put"
+rate = 100
+by = "device"
+"#
+        )
+    };
+    let run = |checkpoints: &str| {
+        let r = crate::util::run(&text(checkpoints));
+        let t = &r.tables[0];
+        let days: Vec<f64> = t.checkpoints.iter().map(|c| c.day).collect();
+        let m = t.nodes.as_ref().unwrap().memory.clone().unwrap();
+        let storage = (m.total_bytes.mean, m.peak_bytes.mean, m.fill.mean_day);
+        (days, storage, t.day0_layout())
+    };
+    let listed = run(r#"["0d", "180d", "365d"]"#);
+    // (and the day the partitions pass Cassandra's 100 MB guideline, 11.9)
+    assert_eq!(listed.0, vec![0.0, 11.9, 180.0, 365.0]);
+    let s = crate::util::scenario(&text(r#"["0d"]"#));
+    let g = s.simulation.growth_per_day;
+    let expected = 3.0 * 100.0 * 1000.0 * 86_400.0 * ((g * 365.0).exp() - 1.0) / g;
+    assert!(
+        (listed.1 .0 / expected - 1.0).abs() < 1e-6,
+        "{} vs {expected}",
+        listed.1 .0
+    );
+    let later = run(r#"["180d", "365d"]"#);
+    assert_eq!(later.0, vec![180.0, 365.0]);
+    assert_eq!(later.1, listed.1);
+    assert_eq!(later.2, listed.2);
+    let unsorted = run(r#"["365d", "0d", "180d"]"#);
+    assert_eq!(unsorted, listed);
+}

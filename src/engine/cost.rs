@@ -173,8 +173,7 @@ pub fn estimate(scenario: &Scenario, options: &Options) -> Result<Estimate> {
             // variants (engine::reuse): its ranks per period, at most
             // MAX_KEPT_BYTES.
             let sim = &d.simulation;
-            let periods =
-                sim.checkpoints_days.len().max(1) + usize::from(sim.growth_per_day != 0.0);
+            let periods = sim.busy_days().len() + usize::from(sim.growth_per_day != 0.0);
             kept = ((e.memory_bytes - FIXED_MEMORY_BYTES).max(0.0) * periods as f64)
                 .min(super::reuse::MAX_KEPT_BYTES as f64);
         }
@@ -210,7 +209,7 @@ pub fn estimate(scenario: &Scenario, options: &Options) -> Result<Estimate> {
 /// refusal (a new user read "× 4 busy periods" of a scenario with 3
 /// checkpoints and 2 variants).
 fn busy_periods(sim: &crate::scenario::Simulation) -> (f64, String) {
-    let listed = sim.checkpoints_days.len().max(1);
+    let listed = sim.busy_days().len();
     let growth = sim.growth_per_day != 0.0;
     let periods = listed + usize::from(growth);
     let n = crate::format::plural(periods, "busy period", "busy periods");
@@ -739,7 +738,7 @@ fn partitions(
         }
     };
     let add = |a: [f64; 2], b: [f64; 2]| [a[0] + b[0], a[1] + b[1]];
-    let days = &s.simulation.checkpoints_days;
+    let days = &s.simulation.busy_days();
     let (first, listed) = (at(0.0), days.iter().map(|&d| at(d)).fold([0.0, 0.0], add));
     let mut sum = [listed[0].max(first[0]), listed[1].max(first[1])];
     // Partitions only multiply with the data: the horizon's are the most.

@@ -801,6 +801,9 @@ impl GrowthPlan {
         for c in &mut self.classes {
             c.items_per_day *= factor;
             c.appends_per_day *= factor;
+            c.writes_per_day *= factor;
+            let (items, appends, writes) = c.mean_rates;
+            c.mean_rates = (items * factor, appends * factor, writes * factor);
             c.band = c
                 .band
                 .iter()

@@ -87,7 +87,7 @@ pub fn total_trials(scenario: &Scenario, options: &Options) -> u64 {
         // Checkpoints the engine adds (a breach day, the horizon's layout)
         // grow the progress bar as they come.
         u64::from(options.trials.unwrap_or(s.simulation.trials))
-            * s.simulation.checkpoints_days.len().max(1) as u64
+            * s.simulation.busy_days().len() as u64
     };
     per(scenario)
         + scenario
@@ -364,7 +364,7 @@ fn simulate(
     detail: bool,
     mut share: Option<Share<'_>>,
 ) -> Result<reduce::Design> {
-    let mut days = scenario.simulation.checkpoints_days.clone();
+    let mut days = scenario.simulation.busy_days();
     let r = scenario.simulation.growth_per_day;
     let mut main: Option<reduce::Design> = None;
     let mut points: Vec<(f64, f64, reduce::Design)> = Vec::new();
@@ -399,7 +399,8 @@ fn simulate(
                         .flatten()
                     {
                         let b = (b * 10.0).round() / 10.0;
-                        if b > 0.0 && !days.iter().any(|x| (x - b).abs() < 0.05) {
+                        // Within the checkpoints judged: past the first.
+                        if b > day && !days.iter().any(|x| (x - b).abs() < 0.05) {
                             days.push(b);
                         }
                     }

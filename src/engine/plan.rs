@@ -496,6 +496,7 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
         initial_bytes: bytes,
         has_local_index: table.indexes.iter().any(|i| i.local),
     };
+    // The items alone set the store's ceilings growth judges against.
     let layout = store.layout(&demand(initial_bytes));
     let patterns: Vec<(usize, &AccessPattern)> = scenario
         .access_patterns
@@ -543,6 +544,11 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
     // checkpoint's scenario has its rates grown to its day already.
     let day = scenario.simulation.day;
     let growth = growth.with_rates_scaled((-scenario.simulation.growth_per_day * day).exp());
+    // Day 0's data as growth counts it (the store's per-item overhead and
+    // local index entries with the items: growth.csv's day 0), and the
+    // layout for it.
+    let initial_bytes = growth.table_bytes(0.0);
+    let layout = store.layout(&demand(initial_bytes));
     // Lay the table out for the data it holds on the simulated day.
     let stored_bytes = if day > 0.0 {
         growth.table_bytes(day)

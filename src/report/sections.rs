@@ -145,12 +145,7 @@ pub(super) fn node_fill_sentence(t: &TableResults) -> Option<String> {
 pub(super) fn partition_growth(t: &TableResults) -> Option<String> {
     let last = t.growth.last()?;
     // Day 0's figures: the table's own may be a later checkpoint's.
-    let (day0_partitions, day0_bytes) = t
-        .checkpoints
-        .first()
-        .map_or((t.partitions, t.stored_bytes), |c| {
-            (c.partitions, c.stored_bytes)
-        });
+    let (day0_partitions, day0_bytes) = t.day0_layout();
     if last.partitions == day0_partitions {
         return None;
     }

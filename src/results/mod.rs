@@ -316,6 +316,21 @@ pub struct TableResults {
 }
 
 impl TableResults {
+    /// Day 0's (partitions, stored bytes): the growth grid's first point
+    /// (day 0, whatever the first checkpoint's day), else the first
+    /// checkpoint's, else the table's own.
+    pub fn day0_layout(&self) -> (usize, f64) {
+        match self.growth.first().filter(|g| g.day == 0.0) {
+            Some(g) => (g.partitions, g.table_bytes),
+            None => self
+                .checkpoints
+                .first()
+                .map_or((self.partitions, self.stored_bytes), |c| {
+                    (c.partitions, c.stored_bytes)
+                }),
+        }
+    }
+
     /// The busiest read by the partition key (a `get` or a `query`, not an
     /// index's): its pattern and busy-period requests per second — what
     /// write shards multiply (a query reads every shard of each bucket it

@@ -311,6 +311,49 @@ pub struct Simulation {
     pub day: f64,
 }
 
+impl Simulation {
+    /// The days whose busy period is simulated: the checkpoints in
+    /// increasing order, each once. The first is the one growth, node
+    /// storage and the representative detail are drawn on (at day-0 rates
+    /// whatever its day): a new user's `["365d", "0d", "180d"]` grew a
+    /// cluster's node storage from day 365's traffic.
+    ///
+    /// ```
+    /// let text = r#"
+    /// schema_version = 1
+    /// name = "demo"
+    /// [store]
+    /// kind = "generic"
+    /// [simulation]
+    /// growth = "4%/month"
+    /// checkpoints = ["365d", "90d", "180d", "90d"]
+    /// [[entity]]
+    /// name = "user"
+    /// count = 1000
+    /// [[table]]
+    /// name = "users"
+    /// partition_key = "USER#{user}"
+    /// item_size = "1KB"
+    /// [[access_pattern]]
+    /// name = "Get user"
+    /// table = "users"
+    /// operation = "get"
+    /// rate = "500/s"
+    /// "#;
+    /// let scenario = keyheat::Scenario::from_str_at(text, "demo.toml").unwrap();
+    /// assert_eq!(scenario.simulation.busy_days(), vec![90.0, 180.0, 365.0]);
+    /// ```
+    pub fn busy_days(&self) -> Vec<f64> {
+        let mut days: Vec<f64> = self.checkpoints_days.iter().map(|d| d.max(0.0)).collect();
+        if days.is_empty() {
+            days.push(0.0);
+        }
+        days.sort_by(f64::total_cmp);
+        days.dedup_by(|a, b| a.to_bits() == b.to_bits());
+        days
+    }
+}
+
 /// A burst: every rate × `factor` from `at_s` for `length_s` seconds of the busy period.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Burst {

@@ -343,7 +343,7 @@ fn hot_partition(t: &TableResults, headroom: f64, ru: &str, wu: &str, per_node: 
     // The table's busy-period figures are those of the judged checkpoint
     // (`results::judged_checkpoint`): say which day when it is not day 0.
     let (u, thr, partitions) = (t.peak_utilization, t.throttled_fraction, t.partitions);
-    let day0_partitions = t.checkpoints.first().map_or(t.partitions, |c| c.partitions);
+    let day0_partitions = t.day0_layout().0;
     let at = if t.day > 0.0 {
         format!(
             " at day {} (traffic × {}{})",
