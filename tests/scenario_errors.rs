@@ -789,6 +789,7 @@ fn full_scenario_parses_into_expected_values() {
                         bucket_items: None,
                     },
                 ],
+                unread_bytes_per_item: 0.0,
             },
             Table {
                 name: "readings".into(),
@@ -813,6 +814,7 @@ fn full_scenario_parses_into_expected_values() {
                 ttl_s: None,
                 initial_items: CountDist::Fixed(0.0),
                 indexes: vec![],
+                unread_bytes_per_item: 0.0,
             },
         ],
         access_patterns: vec![

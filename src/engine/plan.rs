@@ -781,6 +781,7 @@ pub fn global_index_scenario(scenario: &Scenario, ti: usize, xi: usize) -> Scena
         ttl_s: table.ttl_s,
         initial_items: index_initial_items(scenario, table, index),
         indexes: Vec::new(),
+        unread_bytes_per_item: crate::store::INDEX_ENTRY_OVERHEAD_BYTES,
     }];
     let ours = |p: &&AccessPattern| p.table == ti;
     let mut patterns: Vec<AccessPattern> = scenario
@@ -1387,10 +1388,12 @@ fn drawn_severity(
         })
         .sum();
     // A read through a local secondary index returns its entries, costed by
-    // their size: the keys, the projected attributes and 100 B (DynamoDB
-    // Developer Guide, "Provisioned throughput considerations for Local
-    // Secondary Indexes": a query's read units follow the index entries it
-    // reads). A projection of all attributes keeps each item's own size.
+    // their keys and projected attributes (DynamoDB Developer Guide,
+    // "Provisioned throughput considerations for Local Secondary Indexes":
+    // "the sum of all projected attribute sizes across all of the items
+    // returned"); the entry's 100 B of overhead is storage only. A
+    // projection of all attributes keeps each item's own size. A global
+    // index's table reads its entries the same way (`unread_bytes_per_item`).
     let local_index = p
         .index
         .and_then(|x| table.indexes.get(x))
@@ -1400,10 +1403,15 @@ fn drawn_severity(
         _ => Some(crate::store::index_entry_bytes(table, i)),
     });
     let item_size = table.item_size.sampler();
+    let unread = if p.operation.is_write() {
+        0.0
+    } else {
+        table.unread_bytes_per_item
+    };
     let item_bytes = |rng: &mut Xoshiro256PlusPlus| match entry {
-        None => item_size.sample(rng),
-        Some(None) => item_size.sample(rng) + 100.0,
-        Some(Some(bytes)) => bytes,
+        None => item_size.sample(rng) - unread,
+        Some(None) => item_size.sample(rng),
+        Some(Some(bytes)) => bytes - crate::store::INDEX_ENTRY_OVERHEAD_BYTES,
     };
     let per_sub = if p.operation.is_write() {
         items

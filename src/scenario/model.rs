@@ -655,6 +655,10 @@ pub struct Table {
     pub initial_items: CountDist,
     /// Secondary indexes.
     pub indexes: Vec<Index>,
+    /// Bytes of each item stored but not counted by a read (not a scenario
+    /// key): a DynamoDB index entry's 100 B of overhead, which its storage
+    /// counts and its read units do not. 0 for a table.
+    pub unread_bytes_per_item: f64,
 }
 
 /// Operations an access pattern performs.

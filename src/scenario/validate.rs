@@ -1577,6 +1577,7 @@ fn tables(root: &Section, entities: &[Entity], store: &StoreConfig) -> Result<Ve
             ttl_s,
             initial_items,
             indexes,
+            unread_bytes_per_item: 0.0,
         });
     }
     Ok(out)

@@ -825,6 +825,11 @@ pub fn stored_for_s(table: &crate::scenario::Table, store: &dyn StoreModel) -> O
     table.ttl_s.map(|t| t + store.expired_retention_s())
 }
 
+/// Bytes of overhead a DynamoDB index entry stores beyond its keys and
+/// projected attributes (Developer Guide, "item size of a secondary
+/// index"): counted in storage and item collections, not in read units.
+pub const INDEX_ENTRY_OVERHEAD_BYTES: f64 = 100.0;
+
 /// Bytes of one index entry: the keys, the projected attributes and 100 B of
 /// overhead (DynamoDB Developer Guide, "item size of a secondary index":
 /// the table's primary key, the index key attributes, the projected
@@ -844,9 +849,9 @@ pub fn index_entry_bytes(table: &crate::scenario::Table, index: &crate::scenario
         + key_bytes(&table.partition_key)
         + table.sort_key.as_ref().map_or(0.0, key_bytes);
     match &index.projection {
-        Projection::All => table.item_size.mean() + 100.0,
-        Projection::KeysOnly => keys + 100.0,
-        Projection::Include { bytes } => keys + bytes + 100.0,
+        Projection::All => table.item_size.mean() + INDEX_ENTRY_OVERHEAD_BYTES,
+        Projection::KeysOnly => keys + INDEX_ENTRY_OVERHEAD_BYTES,
+        Projection::Include { bytes } => keys + bytes + INDEX_ENTRY_OVERHEAD_BYTES,
     }
 }
 
