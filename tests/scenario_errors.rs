@@ -292,6 +292,43 @@ fn unknown_keys_suggest_the_closest() {
     );
 }
 
+/// A store's own word for a setting names keyheat's (helper-77 wrote
+/// ScyllaDB's `shards_per_node` and read the list of all 19 keys).
+#[test]
+fn a_stores_own_word_for_a_setting_names_keyheats() {
+    assert_eq!(
+        error(&base_with("kind = \"dynamodb\"", "kind = \"scylladb\"\nshards_per_node = 16")),
+        "s.toml:6:1: store.shards_per_node: unknown key `shards_per_node`; keyheat calls it `cores_per_node` \
+         (ScyllaDB runs one shard per core)\n  fix: rename `shards_per_node` to `cores_per_node`"
+    );
+    // Not offered where the store has no such setting.
+    assert!(error(&base_with(
+        "kind = \"dynamodb\"",
+        "kind = \"dynamodb\"\nrf = 3"
+    ))
+    .starts_with("s.toml:6:1: store.rf: unknown key `rf`"));
+    assert!(!error(&base_with(
+        "kind = \"dynamodb\"",
+        "kind = \"dynamodb\"\nrf = 3"
+    ))
+    .contains("replication_factor"));
+}
+
+/// A share over 1 but under 10 may be a percentage or a slipped decimal
+/// point: both are offered (helper-77's `hot_share = 1.5` was told 0.015
+/// alone).
+#[test]
+fn a_share_under_10_offers_both_readings() {
+    let e = error(&base_with(
+        "count = 1000",
+        "count = 1000\npopularity = { distribution = \"hotspot\", hot_fraction = 0.05, hot_share = 1.5 }",
+    ));
+    assert!(
+        e.ends_with("fix: write hot_share = 0.015 if you meant 1.5%, or hot_share = 0.15 for 15% (a fraction of 1)"),
+        "{e}"
+    );
+}
+
 #[test]
 fn unknown_keys_list_the_accepted_ones() {
     assert_eq!(
@@ -2337,4 +2374,26 @@ fn implausible_rates_warn_where_they_are_written() {
             "{quiet}: {shown:#?}"
         );
     }
+}
+
+/// An index keyed exactly as its table warns at its key (helper-78's
+/// global index with the table's own partition and sort keys was accepted
+/// without a word); one keyed otherwise does not.
+#[test]
+fn an_index_keyed_as_its_table_warns() {
+    let text = |pk: &str| {
+        format!(
+            "schema_version = 1\nname = \"d\"\n[store]\nkind = \"dynamodb\"\n[[entity]]\nname = \"user\"\ncount = 1000\n[[table]]\nname = \"t\"\npartition_key = \"U#{{user}}\"\nsort_key = \"{{time}}\"\nitem_size = \"1KB\"\n[[table.index]]\nname = \"copy\"\npartition_key = \"{pk}\"\nsort_key = \"{{time}}\"\n[[access_pattern]]\nname = \"w\"\ntable = \"t\"\noperation = \"put\"\nrate = 10\nby = \"user\"\n"
+        )
+    };
+    let s = Scenario::from_str_at(&text("U#{user}"), "d.toml").expect("valid, with a warning");
+    let shown: Vec<String> = s.warnings.iter().map(ToString::to_string).collect();
+    assert_eq!(shown.len(), 1, "{shown:#?}");
+    assert!(
+        shown[0].starts_with("d.toml:16:12: warning: table.t.index.copy.sort_key: index `copy` is keyed exactly as table `t` (`U#{user}` / `{time}`)"),
+        "{}",
+        shown[0]
+    );
+    let s = Scenario::from_str_at(&text("X#{user}"), "d.toml").expect("valid");
+    assert!(s.warnings.is_empty(), "{:?}", s.warnings);
 }

@@ -563,7 +563,17 @@ fn table(
         }
         match &x.sk {
             Some(sk) => {
-                ix.push(sort_key(sk, &samples_of(t, &sk.name)));
+                let mut f = sort_key(sk, &samples_of(t, &sk.name));
+                // Another attribute drafted as the table's own sort key
+                // (both `{id}`: AWS's TableOfBooks sorts by Title, its
+                // LanguageIndex by Language) is named apart, so the draft
+                // keys the index as the source does.
+                if let Some(table_sk) = t.sk.as_ref().filter(|k| k.name != sk.name) {
+                    if sort_key(table_sk, &samples_of(t, &table_sk.name)).value == f.value {
+                        f.value = string(&format!("{}#{{id}}", sk.name));
+                    }
+                }
+                ix.push(f);
             }
             // A local index is its table's partition key sorted by another
             // attribute, which the source (cut short) does not name.

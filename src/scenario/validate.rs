@@ -197,6 +197,7 @@ pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
     .map_err(|e| with_notes(e, &warnings))?;
     empty_table_warnings(&root, &tables, &access_patterns, &mut warnings)?;
     fresh_key_initial_items_warnings(&root, &tables, &mut warnings)?;
+    same_key_index_warnings(&root, &tables, &mut warnings)?;
     counter_shard_warnings(&root, &tables, &access_patterns, &mut warnings)?;
     zero_capacity(&root, &store, &tables, &access_patterns)
         .map_err(|e| with_notes(e, &warnings))?;
@@ -397,10 +398,20 @@ fn positive(f: &Field, v: f64, example: &str) -> Result<f64> {
 
 /// The fix for a fraction written as a percentage (`hot_share = 37.5`
 /// meant as 37.5%): `key = 0.375`; `stock` for anything else.
+/// Under 10 the value may as well be a slipped decimal point (helper-77's
+/// `hot_share = 1.5`): both readings are offered.
 fn percent_fix(key: &str, v: f64, stock: &str) -> String {
     if v > 1.0 && v < 100.0 {
         let mut f = String::new();
         crate::format::significant_into(v / 100.0, 6, &mut f);
+        if v < 10.0 {
+            let (mut tenth, mut pct) = (String::new(), String::new());
+            crate::format::significant_into(v / 10.0, 6, &mut tenth);
+            crate::format::significant_into(v * 10.0, 6, &mut pct);
+            return format!(
+                "write {key} = {f} if you meant {v}%, or {key} = {tenth} for {pct}% (a fraction of 1)"
+            );
+        }
         format!("write {key} = {f} (a fraction: {v}% is {f})")
     } else {
         stock.to_string()
@@ -2553,6 +2564,46 @@ fn key_sections<'a, 'i>(root: &Section<'a, 'i>) -> Result<Vec<Section<'a, 'i>>> 
         sections.push(table);
     }
     Ok(sections)
+}
+
+/// Warnings for an index keyed exactly as its table (partition key and
+/// sort key): it holds a copy of every item under the same keys, so it
+/// adds write units and storage and no access path (a new user's global
+/// index with the table's own key was accepted without a word).
+fn same_key_index_warnings(
+    root: &Section,
+    tables: &[Table],
+    warnings: &mut Vec<Warning>,
+) -> Result<()> {
+    for (section, t) in root.elements("table", "[[table]]")?.iter().zip(tables) {
+        let sections = section.elements("index", "[[table.index]]")?;
+        for (s, i) in sections.iter().zip(&t.indexes) {
+            let same_sort = match (&i.sort_key, &t.sort_key) {
+                (Some(a), Some(b)) => a.text == b.text,
+                (None, None) => true,
+                _ => false,
+            };
+            if i.partition_key.text != t.partition_key.text || !same_sort {
+                continue;
+            }
+            let Some(f) = s.get("sort_key").or_else(|| s.get("partition_key")) else {
+                continue;
+            };
+            let keys = match &t.sort_key {
+                Some(sk) => format!("`{}` / `{}`", t.partition_key.text, sk.text),
+                None => format!("`{}`", t.partition_key.text),
+            };
+            warnings.push(warning(
+                &f,
+                format!(
+                    "index `{}` is keyed exactly as table `{}` ({keys}): it holds a copy of every item under the same keys, adding write units and storage but no way to find items the table cannot",
+                    i.name, t.name
+                ),
+                "key the index on the attribute a pattern looks items up by (e.g. partition_key = \"STATUS#{status}\"), or remove it and read the table".to_string(),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Warnings for `initial_items` on a table whose partition key holds

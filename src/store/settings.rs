@@ -127,6 +127,29 @@ pub struct Settings {
     path: String,
 }
 
+/// A store's own words for a setting keyheat names otherwise: (the word,
+/// keyheat's setting, why), offered when the word is written as a key (a
+/// new user wrote ScyllaDB's `shards_per_node` and read the list of all
+/// accepted keys).
+const STORE_TERMS: &[(&str, &str, &str)] = &[
+    (
+        "shards_per_node",
+        "cores_per_node",
+        "ScyllaDB runs one shard per core",
+    ),
+    (
+        "smp",
+        "cores_per_node",
+        "ScyllaDB's --smp: one shard per core",
+    ),
+    (
+        "rf",
+        "replication_factor",
+        "the keyspace's replication factor",
+    ),
+    ("replicas", "replication_factor", "copies of each partition"),
+];
+
 impl Settings {
     /// Converts and checks `config`'s settings; `path` names the scenario file
     /// in errors.
@@ -330,6 +353,14 @@ impl Settings {
                     kind.as_str()
                 ),
                 format!("remove `{name}`; only `kind` is read for this store"),
+            )
+        } else if let Some((_, setting, why)) = STORE_TERMS
+            .iter()
+            .find(|(term, setting, _)| *term == name && accepted().any(|a| a == *setting))
+        {
+            (
+                format!("unknown key `{name}`; keyheat calls it `{setting}` ({why})"),
+                format!("rename `{name}` to `{setting}`"),
             )
         } else {
             match did_you_mean(name, accepted()) {
