@@ -768,7 +768,9 @@ fn check(scenario: &Path, trials: Option<u32>) -> Result<ExitCode> {
         ),
         crate::format::plural(s.variants.len(), "variant", "variants"),
         crate::format::sig3(cost.work_s),
-        crate::format::bytes(cost.memory_bytes),
+        // An estimate in decimal units whatever its value (an estimate of
+        // exactly 69 MiB read "69 MiB" beside another's "72.3 MB").
+        crate::format::bytes_short(cost.memory_bytes),
         crate::format::sig3(crate::engine::cost::DEFAULT_MAX_WORK_S),
         crate::format::bytes(crate::engine::cost::DEFAULT_MAX_MEMORY_BYTES),
     );

@@ -861,3 +861,26 @@ fn the_shard_sweep_names_the_failing_index_first() {
         ""
     );
 }
+
+/// A hot partition whose table's units, spread evenly over its partitions,
+/// already pass the headroom of each one's limit is told capacity first
+/// (helper-79's Cosmos DB container: 0.93 of each partition's RU/s from the
+/// even spread alone, told write shards first): 7,200 WCU/s over 8
+/// partitions of 1,000 is 0.900 of each.
+#[test]
+fn an_evenly_loaded_table_is_told_capacity_first() {
+    let mut r = fixture::with_variants(0);
+    r.variants = fixture::with_variants(1).variants;
+    r.recommendation = None;
+    let t = r.tables.iter_mut().find(|t| t.name == "orders").unwrap();
+    assert_eq!(t.partitions, 8);
+    assert_eq!(t.partition_write_limit_per_s, Some(1000.0));
+    t.write_units_per_s = 7200.0;
+    t.read_units_per_s = 0.0;
+    let md = markdown(&r, &[]);
+    has(&md, "Consider more capacity for orders: its busy-period units spread evenly over its 8 partitions already take 0.900 of each one's limit, which no key design spreads further; more write shards");
+    // Below the headroom, the advice starts with the shards.
+    let t = r.tables.iter_mut().find(|t| t.name == "orders").unwrap();
+    t.write_units_per_s = 700.0;
+    has(&markdown(&r, &[]), "Consider more write shards");
+}
