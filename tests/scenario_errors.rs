@@ -2397,3 +2397,19 @@ fn an_index_keyed_as_its_table_warns() {
     let s = Scenario::from_str_at(&text("X#{user}"), "d.toml").expect("valid");
     assert!(s.warnings.is_empty(), "{:?}", s.warnings);
 }
+
+/// A range past the ttl says both durations as the other warnings do
+/// (helper-77 read a 90 s ttl as "1.5 min" in one warning and "0.025 h"
+/// in this one).
+#[test]
+fn a_range_past_the_ttl_gives_durations_in_one_style() {
+    let text = "schema_version = 1\nname = \"r\"\n[store]\nkind = \"cassandra\"\nnodes = 3\n[[entity]]\nname = \"user\"\ncount = 1000\n[[table]]\nname = \"t\"\npartition_key = \"U#{user}#{bucket}\"\nsort_key = \"{time}\"\nbucket = \"1h\"\nitem_size = \"1KB\"\nttl = \"90s\"\n[[access_pattern]]\nname = \"q\"\ntable = \"t\"\noperation = \"query\"\nitems = 10\nrange = \"1d\"\nrate = 10\nby = \"user\"\n";
+    let s = Scenario::from_str_at(text, "r.toml").expect("valid, with a warning");
+    let shown: Vec<String> = s.warnings.iter().map(ToString::to_string).collect();
+    assert!(
+        shown.iter().any(|w| w.contains(
+            "range \"1d\" (24 h) reads further back than table `t`'s ttl keeps items (1.5 min)"
+        )),
+        "{shown:#?}"
+    );
+}

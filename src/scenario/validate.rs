@@ -3133,7 +3133,16 @@ fn range_ttl_warning(
     if range <= ttl {
         return;
     }
-    let hours = |s: f64| format!("{} h", crate::format::axis(s / 3600.0));
+    // Hours, and under an hour the unit the other warnings give a
+    // duration (a new user read a 90 s ttl as "1.5 min" in one warning and
+    // "0.025 h" here).
+    let hours = |s: f64| {
+        if s >= 3600.0 {
+            format!("{} h", crate::format::axis(s / 3600.0))
+        } else {
+            crate::format::duration(s)
+        }
+    };
     warnings.push(warning(
         &f,
         format!(
