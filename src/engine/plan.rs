@@ -1398,10 +1398,9 @@ fn drawn_severity(
         .index
         .and_then(|x| table.indexes.get(x))
         .filter(|i| i.local && !p.operation.is_write());
-    let entry = local_index.map(|i| match i.projection {
-        Projection::All => None,
-        _ => Some(crate::store::index_entry_bytes(table, i)),
-    });
+    let entry = local_index
+        .filter(|i| i.projection != Projection::All)
+        .map(|i| crate::store::index_entry_read_bytes(table, i));
     let item_size = table.item_size.sampler();
     let unread = if p.operation.is_write() {
         0.0
@@ -1410,8 +1409,7 @@ fn drawn_severity(
     };
     let item_bytes = |rng: &mut Xoshiro256PlusPlus| match entry {
         None => item_size.sample(rng) - unread,
-        Some(None) => item_size.sample(rng),
-        Some(Some(bytes)) => bytes - crate::store::INDEX_ENTRY_OVERHEAD_BYTES,
+        Some(bytes) => bytes,
     };
     let per_sub = if p.operation.is_write() {
         items

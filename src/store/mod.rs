@@ -830,13 +830,23 @@ pub fn stored_for_s(table: &crate::scenario::Table, store: &dyn StoreModel) -> O
 /// index"): counted in storage and item collections, not in read units.
 pub const INDEX_ENTRY_OVERHEAD_BYTES: f64 = 100.0;
 
-/// Bytes of one index entry: the keys, the projected attributes and 100 B of
-/// overhead (DynamoDB Developer Guide, "item size of a secondary index":
+/// Bytes of one index entry as stored: [`index_entry_read_bytes`] and
+/// [`INDEX_ENTRY_OVERHEAD_BYTES`].
+pub fn index_entry_bytes(table: &crate::scenario::Table, index: &crate::scenario::Index) -> f64 {
+    index_entry_read_bytes(table, index) + INDEX_ENTRY_OVERHEAD_BYTES
+}
+
+/// Bytes of one index entry a read counts: the keys and the projected
+/// attributes (DynamoDB Developer Guide, "item size of a secondary index":
 /// the table's primary key, the index key attributes, the projected
 /// attributes; a local index shares the table's partition key, so only its
-/// sort key is an attribute of its own). Keys are counted as their template
-/// text plus 16 B per template part (literal or placeholder).
-pub fn index_entry_bytes(table: &crate::scenario::Table, index: &crate::scenario::Index) -> f64 {
+/// sort key is an attribute of its own; a projection of all attributes, the
+/// item). Keys are counted as their template text plus 16 B per template
+/// part (literal or placeholder).
+pub fn index_entry_read_bytes(
+    table: &crate::scenario::Table,
+    index: &crate::scenario::Index,
+) -> f64 {
     use crate::scenario::{KeyTemplate, Projection};
     let key_bytes = |t: &KeyTemplate| t.text.len() as f64 + 16.0 * t.parts.len() as f64;
     let own_partition_key = if index.local {
@@ -849,9 +859,9 @@ pub fn index_entry_bytes(table: &crate::scenario::Table, index: &crate::scenario
         + key_bytes(&table.partition_key)
         + table.sort_key.as_ref().map_or(0.0, key_bytes);
     match &index.projection {
-        Projection::All => table.item_size.mean() + INDEX_ENTRY_OVERHEAD_BYTES,
-        Projection::KeysOnly => keys + INDEX_ENTRY_OVERHEAD_BYTES,
-        Projection::Include { bytes } => keys + bytes + INDEX_ENTRY_OVERHEAD_BYTES,
+        Projection::All => table.item_size.mean(),
+        Projection::KeysOnly => keys,
+        Projection::Include { bytes } => keys + bytes,
     }
 }
 
