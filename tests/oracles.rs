@@ -546,6 +546,7 @@ name = "events"
 partition_key = "D#{{device}}"
 sort_key = "{{time}}"
 item_size = "1KB"
+ttl = "1h"
 [[access_pattern]]
 name = "record"
 table = "events"
@@ -576,6 +577,19 @@ by = "device"
         v.detail
     );
     assert!(v.detail.contains("(day 365"), "{}", v.detail);
+    // Its partitions are split for that twice its previous peak as day 0's
+    // are for twice `previous_peak_*` (6,000 RCU/s and 2,000 WCU/s by
+    // default): ⌈2 × 6,000 / 3,000 + 2 × 2,000 / 1,000⌉ = 8 on day 0,
+    // ⌈2 × 6,000 / 3,000 + limit / 1,000⌉ = 17 on day 365 (an hour's
+    // items, 23 GB, need 3).
+    let by_day: Vec<(f64, usize)> = r.tables[0]
+        .checkpoints
+        .iter()
+        .map(|c| (c.day, c.partitions))
+        .collect();
+    let grown = (4.0 + limit / 1000.0).ceil() as usize;
+    assert_eq!(grown, 17);
+    assert_eq!(by_day, vec![(0.0, 8), (365.0, grown)]);
     // 5,000 WCU/s on day 0 overruns the new table's 4,000 there.
     let r = run(&text(5000.0));
     let v = r

@@ -286,7 +286,10 @@ pub fn build_at(scenario: &Scenario, store: &dyn StoreModel, start_s: f64) -> Pl
     let mut tables: Vec<TablePlan> = Vec::new();
     for (ti, t) in scenario.tables.iter().enumerate() {
         let base = tables.len();
-        tables.push(table_plan(scenario, store, ti, t));
+        let plan = grown_table_plan(store, sim, start_s, &|min| {
+            table_plan(scenario, store, ti, t, min)
+        });
+        tables.push(plan);
         grow_key_limits(&mut tables[base], store, sim, start_s);
         for (xi, index) in t.indexes.iter().enumerate() {
             if !index.local && store.global_indexes() {
@@ -294,7 +297,9 @@ pub fn build_at(scenario: &Scenario, store: &dyn StoreModel, start_s: f64) -> Pl
                 // The index's own capacity (if set) changes only its layout.
                 let own = store.index_store(index.read_capacity, index.write_capacity);
                 let index_store = own.as_deref().unwrap_or(store);
-                let mut plan = table_plan(&v, index_store, 0, &v.tables[0]);
+                let mut plan = grown_table_plan(index_store, sim, start_s, &|min| {
+                    table_plan(&v, index_store, 0, &v.tables[0], min)
+                });
                 plan.global_index_of = Some(base);
                 // Its day-0 entries are the table's items by their index
                 // key value: spread as the index's writes are.
@@ -351,17 +356,59 @@ fn grow_key_limits(
     sim: &crate::scenario::Simulation,
     start_s: f64,
 ) {
+    if let Some(previous) = previous_units_per_s(tp, sim, start_s) {
+        tp.key_limits = store.grown_key_limits(tp.key_limits, previous);
+    }
+}
+
+/// The busiest (read, write) units per second the table served before a
+/// checkpoint `start_s` seconds into the horizon under growing (or
+/// shrinking) traffic: with growth r per day the day before's busy period
+/// (× e^{−r}), or day 0's (× e^{−r·day}) where traffic falls. None on day
+/// 0, a day before the first day's end, or without growth.
+fn previous_units_per_s(
+    tp: &TablePlan,
+    sim: &crate::scenario::Simulation,
+    start_s: f64,
+) -> Option<[f64; 2]> {
     let (r, day) = (sim.growth_per_day, start_s / super::stream::DAY_S);
     if r == 0.0 || day < 1.0 {
-        return;
+        return None;
     }
     let before = if r > 0.0 {
         (-r).exp()
     } else {
         (-r * day).exp()
     };
-    let previous = [false, true].map(|w| tp.busy_units_per_s(w) * before);
-    tp.key_limits = store.grown_key_limits(tp.key_limits, previous);
+    Some([false, true].map(|w| tp.busy_units_per_s(w) * before))
+}
+
+/// A table's plan (`plan(None)`), laid out again on more partitions
+/// (`plan(Some(p))`) where the store has split it for the traffic it served
+/// before the checkpoint ([`StoreModel::grown_partitions`]: DynamoDB
+/// on-demand, twice the previous peak). The plan is a function of its
+/// inputs, so the second one draws the same streams.
+fn grown_table_plan(
+    store: &dyn StoreModel,
+    sim: &crate::scenario::Simulation,
+    start_s: f64,
+    plan: &dyn Fn(Option<usize>) -> TablePlan,
+) -> TablePlan {
+    let first = plan(None);
+    let grown = previous_units_per_s(&first, sim, start_s).and_then(|previous| {
+        store.grown_partitions(
+            &TableDemand {
+                name: first.name.clone(),
+                initial_bytes: first.stored_bytes,
+                has_local_index: false,
+            },
+            previous,
+        )
+    });
+    match grown {
+        Some(p) if p > first.layout.partitions => plan(Some(p)),
+        _ => first,
+    }
 }
 
 /// The table's limits in windows: the store's constant read / write caps
@@ -480,7 +527,41 @@ pub fn rate_profile(sim: &crate::scenario::Simulation, windows: usize) -> Vec<(u
         .collect()
 }
 
-fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Table) -> TablePlan {
+/// The access patterns (with their positions) table `ti` serves itself:
+/// its own and those through its local indexes (every index, where the
+/// store has no global ones).
+fn table_patterns<'s>(
+    scenario: &'s Scenario,
+    store: &dyn StoreModel,
+    ti: usize,
+    table: &Table,
+) -> Vec<(usize, &'s AccessPattern)> {
+    scenario
+        .access_patterns
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| {
+            p.table == ti
+                && p.index.is_none_or(|x| {
+                    table
+                        .indexes
+                        .get(x)
+                        .is_some_and(|i| i.local || !store.global_indexes())
+                })
+        })
+        .collect()
+}
+
+/// One table's plan; `min_partitions`, where set, the fewest partitions
+/// its day's layout has (the store split it for the traffic it served
+/// before: [`grown_table_plan`]).
+fn table_plan(
+    scenario: &Scenario,
+    store: &dyn StoreModel,
+    ti: usize,
+    table: &Table,
+    min_partitions: Option<usize>,
+) -> TablePlan {
     let mut keys = KeySpace::new(&table.partition_key, scenario);
     keys.hashed = store.hashed_parts(&keys.template);
     let pick = shard_pick(scenario, table, &keys);
@@ -498,20 +579,7 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
     };
     // The items alone set the store's ceilings growth judges against.
     let layout = store.layout(&demand(initial_bytes));
-    let patterns: Vec<(usize, &AccessPattern)> = scenario
-        .access_patterns
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| {
-            p.table == ti
-                && p.index.is_none_or(|x| {
-                    table
-                        .indexes
-                        .get(x)
-                        .is_some_and(|i| i.local || !store.global_indexes())
-                })
-        })
-        .collect();
+    let patterns = table_patterns(scenario, store, ti, table);
     let reach = Reach {
         pick: &pick,
         count: None,
@@ -567,12 +635,15 @@ fn table_plan(scenario: &Scenario, store: &dyn StoreModel, ti: usize, table: &Ta
         &|d| store.partition_count(&demand(peak_bytes.at(d))),
     );
     // The day's data sets its layout and table limits (Cosmos DB's 1 RU/s a GB).
-    let (day_bytes, layout) = if day > 0.0 {
+    let (day_bytes, mut layout) = if day > 0.0 {
         let bytes = peak_bytes.at(day);
         (bytes, store.layout(&demand(bytes)))
     } else {
         (initial_bytes, layout)
     };
+    if let Some(p) = min_partitions {
+        layout.partitions = layout.partitions.max(p);
+    }
     // Count buckets: the busiest key's items by the day fill its buckets,
     // the newest taking the writes; keys show its newest bucket's number.
     let count = table.bucket_items.map(|n| {

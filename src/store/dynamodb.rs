@@ -380,6 +380,34 @@ impl StoreModel for DynamoDb {
         }
     }
 
+    /// On demand, a table that has served a busy period is split for twice
+    /// it, as for twice `previous_peak_*` on day 0 (the same planning rule
+    /// as [`StoreModel::layout`]'s): "if you need more than double your
+    /// previous peak on table, DynamoDB automatically allocates more
+    /// capacity as your traffic volume increases" (Developer Guide,
+    /// "DynamoDB on-demand capacity mode"), and partitions are not merged
+    /// back. `partitions` set, or provisioned, they stay as the layout has
+    /// them.
+    fn grown_partitions(
+        &self,
+        table: &TableDemand,
+        previous_units_per_s: [f64; 2],
+    ) -> Option<usize> {
+        if !self.on_demand || self.partitions.is_some() {
+            return None;
+        }
+        let [read, write] = previous_units_per_s;
+        let partitions = Self::planning_partitions(
+            table.initial_bytes,
+            2.0 * self.previous_peak_read.max(read),
+            2.0 * self.previous_peak_write.max(write),
+            self.partition_rcu,
+            self.partition_wcu,
+            self.split_size,
+        );
+        Some(partitions.min(MAX_PARTITIONS))
+    }
+
     /// Storage is billed on each item's size plus 100 B of overhead
     /// ("DynamoDB item sizes and formats": the size of a table counts
     /// 100 bytes of indexing overhead per item; AWS's agent-toolkit cost
@@ -506,7 +534,7 @@ impl StoreModel for DynamoDb {
                 "partitions",
                 match self.partitions {
                     Some(p) => p.to_string(),
-                    None if self.on_demand => "max(ceil(size / 10 GB), ceil(2 × (previous_peak_read/3000 + previous_peak_write/1000)))".to_string(),
+                    None if self.on_demand => "max(ceil(size / 10 GB), ceil(2 × (previous_peak_read/3000 + previous_peak_write/1000))); a later checkpoint's previous peak is at least the busy period a day earlier as traffic grew".to_string(),
                     None => "max(ceil(size / 10 GB), ceil(RCU/3000 + WCU/1000))".to_string(),
                 },
                 "older Developer Guide 'Best practices for tables' planning rule",

@@ -415,6 +415,20 @@ pub trait StoreModel: Send + Sync + std::fmt::Debug {
         limits
     }
 
+    /// The partitions a table holding `table.initial_bytes` is split into
+    /// by a checkpoint after its traffic has grown, where the store splits
+    /// partitions for the traffic a table has served: the busiest traffic
+    /// it served before asked `previous_units_per_s` (read, write units/s).
+    /// None by default: partitions follow the data alone.
+    fn grown_partitions(
+        &self,
+        table: &TableDemand,
+        previous_units_per_s: [f64; 2],
+    ) -> Option<usize> {
+        let _ = (table, previous_units_per_s);
+        None
+    }
+
     /// Limits on one key, or on a table's writes, beyond the per-partition ones
     /// (Firestore's ~1 sustained write/s per document and ~500 writes/s to a
     /// collection with a monotonically increasing indexed field). None by default.

@@ -353,7 +353,7 @@ fn hot_partition(t: &TableResults, headroom: f64, ru: &str, wu: &str, per_node: 
                 String::new()
             } else {
                 format!(
-                    "; {} stored on {} partitions, {} on day 0",
+                    "; {} stored; {} partitions, {} on day 0",
                     human_bytes(t.stored_bytes),
                     crate::format::count(partitions),
                     crate::format::count(day0_partitions)
