@@ -101,9 +101,18 @@ pub(super) fn aggregated_segment(
         };
         tl.record(&o, seg.end, setup.plan.window_s);
         // Over both limits at once, a window loses the larger excess (the
-        // write side's too, which global-index back-pressure builds on).
-        out.throttled_units = out.throttled_units.max(o.throttled_units);
-        out.throttled_write_units = out.throttled_write_units.max(o.throttled_write_units);
+        // write side's too, which global-index back-pressure builds on);
+        // against separate read and write caps, each side its own larger
+        // excess (DynamoDB throttles reads and writes apart: a read cap's
+        // excess is not netted against partitions' throttled writes).
+        let write = out.throttled_write_units.max(o.throttled_write_units);
+        out.throttled_units = if limits.combined.is_some() {
+            out.throttled_units.max(o.throttled_units)
+        } else {
+            let read = |x: &Outcome| (x.throttled_units - x.throttled_write_units).max(0.0);
+            read(&out).max(read(&o)) + write
+        };
+        out.throttled_write_units = write;
         // A table without per-partition limits peaks against the table's;
         // one with them keeps its partitions' peak (the table's is its own
         // figure, `table_limit`).

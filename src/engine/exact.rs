@@ -91,6 +91,12 @@ struct ExactWindows {
     per_request_reads: bool,
     /// Units the current window loses on its servers (partitions or nodes).
     window_over: f64,
+    /// The write units of them.
+    window_over_write: f64,
+    /// The write units the current window loses against the table's
+    /// separate write cap beyond its servers' (its read units' excess is
+    /// taken into `window_over`).
+    table_over_write: f64,
     /// The segment's outcome.
     out: Outcome,
     /// The segment's outcome against the table-level limit, when it has one.
@@ -113,6 +119,8 @@ impl ExactWindows {
             node_w: vec![0.0f64; n_nodes],
             per_request_reads,
             window_over: 0.0,
+            window_over_write: 0.0,
+            table_over_write: 0.0,
             out: Outcome::default(),
             table_out: table_cap.map(|_| Outcome::default()),
             table_sides: [SideOutcome::default(); 2],
@@ -216,7 +224,9 @@ impl ExactWindows {
             let (w_util, w_over) = limits.write_excess(w);
             out.write_peak_utilization = out.write_peak_utilization.max(w_util);
             if over > 0.0 {
-                out.throttled_write_units += w_over * (1.0 - spend / over);
+                let lost = w_over * (1.0 - spend / over);
+                out.throttled_write_units += lost;
+                self.window_over_write += lost;
             }
             out.requested_write_units += w;
             if let Some(series) = acc.series.as_mut() {
@@ -260,6 +270,7 @@ impl ExactWindows {
                 let (w_util, w_over) = limits.write_excess(w);
                 out.write_peak_utilization = out.write_peak_utilization.max(w_util);
                 out.throttled_write_units += w_over;
+                self.window_over_write += w_over;
                 out.requested_write_units += w;
                 if let Some(series) = acc.series.as_mut() {
                     series.record(n, wi, util, r + w);
@@ -298,14 +309,30 @@ impl ExactWindows {
         if own_peak {
             self.out.peak_utilization = self.out.peak_utilization.max(util);
         }
-        // Over both limits at once, a window loses the larger excess.
-        self.window_over = self.window_over.max(over);
+        if limits.combined.is_some() {
+            // Over both limits at once, a window loses the larger excess.
+            self.window_over = self.window_over.max(over);
+        } else {
+            // Separate read and write caps: each side loses the larger of
+            // its excesses over its servers' limits and over its cap (a
+            // read cap's excess is not netted against partitions' writes:
+            // DynamoDB throttles reads and writes apart).
+            let (_, over_w) = limits.write_excess(w);
+            let server_read = self.window_over - self.window_over_write;
+            let read = server_read.max(over - over_w);
+            let write = self.window_over_write.max(over_w);
+            self.table_over_write = write - self.window_over_write;
+            self.window_over = read + write;
+        }
     }
 
     /// Closes the window: its lost units count, its units reset.
     fn end_window(&mut self) {
         self.out.throttled_units += self.window_over;
+        self.out.throttled_write_units += self.table_over_write;
         self.window_over = 0.0;
+        self.window_over_write = 0.0;
+        self.table_over_write = 0.0;
         self.r_units.iter_mut().for_each(|x| *x = 0.0);
         self.w_units.iter_mut().for_each(|x| *x = 0.0);
     }
