@@ -246,6 +246,7 @@ fn low_cardinality_and_date_partition_keys_fail() {
                   [[table]]\nname = \"by_region\"\npartition_key = \"REGION#{region}\"\nitem_size = \"1KB\"\n\
                   [[table]]\nname = \"by_region_sharded\"\npartition_key = \"REGION#{region}\"\nitem_size = \"1KB\"\nshards = 32\n\
                   [[table]]\nname = \"by_day_sharded\"\npartition_key = \"DAY#{bucket}\"\nitem_size = \"1KB\"\nbucket = \"1d\"\nshards = 200\n\
+                  [[table]]\nname = \"by_status_sharded\"\npartition_key = \"STATUS#{status}\"\nitem_size = \"1KB\"\nshards = 16\n\
                   [[table]]\nname = \"by_customer\"\npartition_key = \"C#{customer}\"\nitem_size = \"1KB\"\n\
                   [[table.index]]\nname = \"gsi_status\"\npartition_key = \"S#{status}\"\n";
     let items = rows(&format!(
@@ -266,6 +267,22 @@ fn low_cardinality_and_date_partition_keys_fail() {
     assert!(reason(&items, "key_cardinality", "by_region_sharded").contains("16,000"));
     // a date key with 200 write shards is no longer a sole date key: 200 values warn
     assert_eq!(c("by_day_sharded"), Status::Warn);
+    // Already sharded, the fix is the shard count that reaches the
+    // threshold: 10,000 daily values need 10,000 shards; 3 statuses × 16
+    // shards = 48 fail, and ⌈100 / 3⌉ = 34 shards give 102.
+    assert!(
+        reason(&items, "key_cardinality", "by_day_sharded")
+            .contains("raise shards from 200 (shards = 10000 gives 10,000 or more)"),
+        "{}",
+        reason(&items, "key_cardinality", "by_day_sharded")
+    );
+    assert_eq!(c("by_status_sharded"), Status::Fail);
+    assert!(
+        reason(&items, "key_cardinality", "by_status_sharded")
+            .contains("raise shards from 16 (shards = 34 gives 100 or more)"),
+        "{}",
+        reason(&items, "key_cardinality", "by_status_sharded")
+    );
     assert_eq!(c("by_customer"), Status::Pass);
     // a global index is checked too
     assert_eq!(c("by_customer.gsi_status"), Status::Fail);
@@ -524,5 +541,35 @@ fn the_index_remedy_is_the_stores_own() {
     assert!(
         dynamo.contains("add a global index ([[table.index]])"),
         "{dynamo}"
+    );
+}
+
+#[test]
+fn a_mongodb_index_lives_with_its_documents_and_has_no_key_cardinality_row() {
+    // MongoDB keeps an index's entries on each shard beside their
+    // documents: no separate index partitions to concentrate writes on, so
+    // a status index is not told to write-shard. DynamoDB's global index
+    // keyed the same way is judged (3 statuses: fail).
+    let body =
+        "[[table]]\nname = \"orders\"\npartition_key = \"{customer}\"\nitem_size = \"1KB\"\n\
+                [[table.index]]\nname = \"by_status\"\npartition_key = \"{status}\"\n\
+                [[access_pattern]]\nname = \"Put\"\ntable = \"orders\"\noperation = \"put\"\nrate = 10\nby = \"customer\"\n";
+    let text = doc(body).replace("kind = \"generic\"\n", "kind = \"mongodb\"\n");
+    let items = review(&scenario(&text));
+    assert_eq!(status(&items, "key_cardinality", "orders"), Status::Pass);
+    assert!(
+        !items
+            .iter()
+            .any(|c| c.check == "key_cardinality" && c.subject == "orders.by_status"),
+        "{items:#?}"
+    );
+    let text = doc(body).replace(
+        "kind = \"generic\"\n",
+        "kind = \"dynamodb\"\nmode = \"on_demand\"\n",
+    );
+    let items = review(&scenario(&text));
+    assert_eq!(
+        status(&items, "key_cardinality", "orders.by_status"),
+        Status::Fail
     );
 }

@@ -619,6 +619,10 @@ fn scatter_gather_reads_reach_every_shard() {
         );
     }
     assert!(n.peak_utilization.mean > 0.2 && n.peak_utilization.mean < 0.23);
+    // The table's fan-out (the compare and variants tables' column) says
+    // so: 4 shards a broadcast read, 1 a targeted one.
+    assert_eq!(scattered.tables[0].fan_out, 4);
+    assert_eq!(targeted.tables[0].fan_out, 1);
 }
 
 /// A `{time}` shard key: 100 inserts/s and 50 time-range queries/s on 3

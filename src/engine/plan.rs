@@ -162,6 +162,17 @@ impl TablePlan {
         }
     }
 
+    /// The most requests one read issues, as the results report it: the
+    /// table's [`TablePlan::fan_out`], or every shard for a broadcast
+    /// (MongoDB's scatter-gather), whichever is more.
+    pub fn reported_fan_out(&self) -> u32 {
+        self.streams
+            .iter()
+            .filter(|s| s.broadcast)
+            .map(|s| self.sub_requests(s).round() as u32)
+            .fold(self.fan_out, u32::max)
+    }
+
     /// Capacity units per second the busy period asks of the whole table on
     /// one side (writes when `is_write`): Σ busy rate × sub-requests × mean
     /// units per sub-request, in stream order.

@@ -545,7 +545,7 @@ fn table_results(
         size_breach_curve: curve(&grid, per, |t| t.growth.size_breach_day),
         item_size_breach_curve: curve(&grid, per, |t| t.growth.item_breach_day),
         rows_breach_curve: curve(&grid, per, |t| t.growth.rows_breach_day),
-        fan_out: tp.fan_out,
+        fan_out: tp.reported_fan_out(),
         requests_per_s: tp.requests_per_s,
         read_units_per_s: mean(
             &per.iter()

@@ -112,8 +112,13 @@ impl ShardKey {
     fn of(map: &std::collections::BTreeMap<String, SettingValue>) -> Option<ShardKey> {
         match map.get("shard_key") {
             None => Some(ShardKey::Hashed),
-            Some(SettingValue::Text(t)) if t == "hashed" => Some(ShardKey::Hashed),
-            Some(SettingValue::Text(t)) if t == "ranged" => Some(ShardKey::Ranged),
+            // Case aside, as the settings take it (`shard_key = "Ranged"`).
+            Some(SettingValue::Text(t)) if t.eq_ignore_ascii_case("hashed") => {
+                Some(ShardKey::Hashed)
+            }
+            Some(SettingValue::Text(t)) if t.eq_ignore_ascii_case("ranged") => {
+                Some(ShardKey::Ranged)
+            }
             Some(_) => None,
         }
     }
@@ -577,7 +582,7 @@ impl StoreModel for MongoDb {
             f(
                 "shard_ops_per_s",
                 format!("{} ops/s per shard", exact(self.shard_ops_per_s)),
-                "ASSUMPTION: MongoDB publishes no per-shard throughput; a replica-set primary with 8 vCPU, working set in the WiredTiger cache, documents ≤ 1 KB, single-document operations, w: 1. It also caps one chunk (hot_partition), since one shard serves each chunk",
+                "ASSUMPTION: MongoDB publishes no per-shard throughput; a replica-set primary with 8 vCPU, working set in the WiredTiger cache, documents ≤ 1 KB, single-document operations, w: 1. Only the shards are limited: a chunk has no throughput of its own, so hot_partition does not apply and the load over it is the shards' (hot_node)",
                 true,
             ),
             f(
@@ -690,6 +695,7 @@ enum Targeting {
 /// name = "x"
 /// [store]
 /// kind = "mongodb"
+/// shard_key = "ranged"
 /// [[entity]]
 /// name = "user"
 /// count = 1000
@@ -744,12 +750,15 @@ pub fn analyze_shard_key(scenario: &Scenario, table: usize) -> Option<ShardKeyAn
         entity_product * shards * buckets
     };
 
-    // Monotonicity: the first placeholder decides.
+    // Monotonicity: the first placeholder decides; a hashed key's values
+    // are hashes, which no insert order follows (analyzeShardKey reports
+    // a hashed shard key "not monotonic").
     let monotonicity = sk
         .parts
         .iter()
         .find(|p| !matches!(p, TemplatePart::Literal(_)))
         .map_or(Monotonicity::Unknown, |p| match p {
+            _ if sharding == ShardKey::Hashed => Monotonicity::NotMonotonic,
             TemplatePart::Time | TemplatePart::Id | TemplatePart::Bucket => Monotonicity::Monotonic,
             TemplatePart::Entity(e) if is_new(e) => Monotonicity::Monotonic,
             _ => Monotonicity::NotMonotonic,
@@ -782,6 +791,7 @@ pub fn analyze_shard_key(scenario: &Scenario, table: usize) -> Option<ShardKeyAn
             .iter()
             .all(|p| matches!(p, TemplatePart::Literal(_))),
         varying_after_entities: varying_parts_follow_entities(sk),
+        entities_lead: entities_lead(sk),
         sharding,
     };
     for (pi, p) in scenario
@@ -842,6 +852,9 @@ struct KeyShape<'a> {
     constant: bool,
     /// Whether every `{shard}` / `{bucket}` follows the key's last entity.
     varying_after_entities: bool,
+    /// Whether the key names an entity and its entities all come before
+    /// its first `{time}` / `{id}` (a prefix of the key).
+    entities_lead: bool,
     sharding: ShardKey,
 }
 
@@ -863,14 +876,19 @@ impl KeyShape<'_> {
                 _ => Targeting::Single,
             }
         } else if let Some(x) = p.index {
-            let covered = t.indexes.get(x).is_some_and(|ix| {
+            let holds = t.indexes.get(x).is_some_and(|ix| {
                 let ix_entities = ix.partition_key.entities();
-                !fresh && sk_entities.iter().all(|e| ix_entities.contains(e))
+                sk_entities.iter().all(|e| ix_entities.contains(e))
             });
-            if covered {
-                Targeting::Single
-            } else {
-                Targeting::ScatterGather
+            match (holds, fresh, sharding) {
+                (true, false, _) => Targeting::Single,
+                // The shard key's leading fields (`{tenant}` of `{ tenantId:
+                // 1, ts: 1 }`) target a ranged key's chunks of those values
+                // ("Sharded cluster query routing": a query on a prefix of
+                // a compound shard key is targeted); a hashed key is routed
+                // by its whole value's hash.
+                (true, true, ShardKey::Ranged) if self.entities_lead => Targeting::Single,
+                _ => Targeting::ScatterGather,
             }
         } else if by_outside {
             Targeting::ScatterGather
@@ -899,6 +917,25 @@ impl KeyShape<'_> {
                 }
             }
         }
+    }
+}
+
+/// Whether key `sk` names an entity and every entity comes before its
+/// first `{time}` / `{id}`: a read that knows the entities alone knows a
+/// prefix of the key.
+fn entities_lead(sk: &KeyTemplate) -> bool {
+    let last_entity = sk
+        .parts
+        .iter()
+        .rposition(|p| matches!(p, TemplatePart::Entity(_)));
+    let first_fresh = sk
+        .parts
+        .iter()
+        .position(|p| matches!(p, TemplatePart::Time | TemplatePart::Id));
+    match (last_entity, first_fresh) {
+        (Some(e), Some(f)) => e < f,
+        (Some(_), None) => true,
+        (None, _) => false,
     }
 }
 
@@ -1340,12 +1377,50 @@ by = "mailbox"
     }
 
     #[test]
+    fn a_read_through_an_index_on_a_compound_keys_prefix_is_targeted() {
+        // Shard key { user: 1, ts: 1 } (`{user}#{time}`), an index {
+        // mailbox: 1, user: 1, ts: -1 }, a search by mailbox and user
+        // through it: mongos targets the user's chunks by the key's prefix
+        // when ranged; hashed, the key's whole value is hashed and the
+        // search goes everywhere; `{time}#{user}` has no entity prefix.
+        let text = |sharding: &str, key: &str| {
+            MAIL.replace("SHARDING", sharding)
+                .replace(
+                    "partition_key = \"{user}\"",
+                    &format!("partition_key = \"{key}\""),
+                )
+                .replace(
+                    "partition_key = \"{mailbox}\"",
+                    "partition_key = \"{mailbox}#{user}\"\nsort_key = \"{time}\"",
+                )
+        };
+        let search = |sharding: &str, key: &str| {
+            let a = analyze_shard_key(&scenario(&text(sharding, key)), 0).unwrap();
+            !a.scatter_gather_patterns.contains(&2)
+        };
+        assert!(search("ranged", "{user}#{time}"));
+        assert!(!search("hashed", "{user}#{time}"));
+        assert!(!search("ranged", "{time}#{user}"));
+        // A key without {time}: the index's user targets it either way.
+        assert!(search("hashed", "{user}"));
+        assert!(search("ranged", "{user}"));
+    }
+
+    #[test]
     fn a_range_query_over_a_hashed_time_key_is_scatter_gather() {
         let text = MAIL
             .replace("SHARDING", "hashed")
             .replace("partition_key = \"{user}\"", "partition_key = \"{time}\"");
         let a = analyze_shard_key(&scenario(&text), 0).unwrap();
-        assert_eq!(a.monotonicity, Monotonicity::Monotonic);
+        // Hashed: the values are hashes, "not monotonic" as analyzeShardKey
+        // reports a hashed key; ranged (any case), monotonic.
+        assert_eq!(a.monotonicity, Monotonicity::NotMonotonic);
+        for ranged in ["ranged", "Ranged"] {
+            let r = scenario(&text.replace("\"hashed\"", &format!("\"{ranged}\"")));
+            let r = analyze_shard_key(&r, 0).unwrap();
+            assert_eq!(r.monotonicity, Monotonicity::Monotonic, "{ranged}");
+            assert_eq!(r.sharding, ShardKey::Ranged, "{ranged}");
+        }
         assert!(a.most_common_values.is_empty());
         // The inbox query (by user, not in the key) and the index search
         // both go everywhere.

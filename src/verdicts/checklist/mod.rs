@@ -466,8 +466,11 @@ fn part_values(s: &Scenario, p: &TemplatePart, shard_values: f64) -> f64 {
 fn key_cardinality(s: &Scenario) -> Vec<ChecklistItem> {
     const CHECK: &str = "key_cardinality";
     let mut out = Vec::new();
-    let collections = crate::store::Model::new(&s.store, &s.source_path)
-        .is_ok_and(|m| m.store().collection_keys());
+    let model = crate::store::Model::new(&s.store, &s.source_path).ok();
+    let collections = model.as_ref().is_some_and(|m| m.store().collection_keys());
+    // A store without global indexes keeps an index's entries with their
+    // documents (MongoDB): its key spreads nothing.
+    let global = model.as_ref().is_none_or(|m| m.store().global_indexes());
     for table in &s.tables {
         let mut keys: Vec<(String, &KeyTemplate, Sharded)> = vec![(
             table.name.clone(),
@@ -478,17 +481,23 @@ fn key_cardinality(s: &Scenario) -> Vec<ChecklistItem> {
                 index: None,
             },
         )];
-        keys.extend(table.indexes.iter().filter(|i| !i.local).map(|i| {
-            (
-                format!("{}.{}", table.name, i.name),
-                &i.partition_key,
-                Sharded {
-                    shards: i.shards,
-                    shard_by: i.shard_by.as_deref(),
-                    index: Some(i.name.as_str()),
-                },
-            )
-        }));
+        keys.extend(
+            table
+                .indexes
+                .iter()
+                .filter(|i| global && !i.local)
+                .map(|i| {
+                    (
+                        format!("{}.{}", table.name, i.name),
+                        &i.partition_key,
+                        Sharded {
+                            shards: i.shards,
+                            shard_by: i.shard_by.as_deref(),
+                            index: Some(i.name.as_str()),
+                        },
+                    )
+                }),
+        );
         for (subject, pk, sharded) in keys {
             let (status, reason) = if collections
                 && sharded.index.is_none()
@@ -583,6 +592,30 @@ fn cardinality_verdict(s: &Scenario, sh: &Sharded<'_>, pk: &KeyTemplate) -> (Sta
             index_fix.as_str()
         }
     };
+    // Already write-sharded: how many shards the key needs instead.
+    let sharded_fix = |wanted: f64| {
+        let more = shards_for(s, sh, pk, wanted).map_or_else(
+            || {
+                format!(
+                    "no shard count up to {} reaches {}",
+                    count(MAX_SHARDS as usize),
+                    count(wanted as usize)
+                )
+            },
+            |m| format!("shards = {m} gives {} or more", count(wanted as usize)),
+        );
+        match sh.index {
+            None => format!(
+                "Fix: key by a high-cardinality entity, or raise shards from {} ({more})",
+                sh.shards
+            ),
+            Some(name) => format!(
+                "Fix: key the index by a high-cardinality entity, or raise shards on its [[table.index]] (`{name}`) from {} ({more})",
+                sh.shards
+            ),
+        }
+    };
+    let is_sharded = has(|p| matches!(p, TemplatePart::Shard)) && sh.shards > 1;
     if !spreads && dated {
         let what = if has(|p| matches!(p, TemplatePart::Time)) {
             "the write time"
@@ -624,11 +657,21 @@ fn cardinality_verdict(s: &Scenario, sh: &Sharded<'_>, pk: &KeyTemplate) -> (Sta
                 count(FAIL_BELOW_KEYS as usize)
             )
         };
+        let fix = if is_sharded {
+            sharded_fix(FAIL_BELOW_KEYS)
+        } else {
+            fix.to_string()
+        };
         (
             Status::Fail,
             format!("partition key `{key}` has {shown} distinct values{sharded}: {what}{monotonic}. {fix}"),
         )
     } else if n < WARN_BELOW_KEYS {
+        let fix = if is_sharded {
+            sharded_fix(WARN_BELOW_KEYS)
+        } else {
+            fix.to_string()
+        };
         (
             Status::Warn,
             format!(
@@ -642,6 +685,30 @@ fn cardinality_verdict(s: &Scenario, sh: &Sharded<'_>, pk: &KeyTemplate) -> (Sta
             format!("partition key `{key}` has {shown} distinct values{sharded}{monotonic}"),
         )
     }
+}
+
+/// Most write shards a table or index takes (`shards`).
+const MAX_SHARDS: u32 = 10_000;
+
+/// The fewest write shards, more than `sh.shards` and at most
+/// [`MAX_SHARDS`], that give key `pk` at least `wanted` distinct values;
+/// None when none do (the values grow with the shards, so a binary
+/// search finds it).
+fn shards_for(s: &Scenario, sh: &Sharded<'_>, pk: &KeyTemplate, wanted: f64) -> Option<u32> {
+    let values = |m: u32| key_cardinality_sharded(s, m, sh.shard_by, pk);
+    if values(MAX_SHARDS) < wanted {
+        return None;
+    }
+    let (mut lo, mut hi) = (sh.shards, MAX_SHARDS);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if values(mid) >= wanted {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Some(hi)
 }
 
 // ---------------------------------------------------------------------------
