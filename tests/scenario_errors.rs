@@ -2413,3 +2413,38 @@ fn a_range_past_the_ttl_gives_durations_in_one_style() {
         "{shown:#?}"
     );
 }
+
+#[test]
+fn a_stores_own_words_name_keyheats() {
+    // New users wrote their store's own names: a product name for the kind,
+    // AWS's BillingMode, MongoDB's "partitions" for its shards, Bigtable's
+    // API call for the operation.
+    assert_eq!(
+        error(&base_with("kind = \"dynamodb\"", "kind = \"cloud-bigtable\"")),
+        "s.toml:5:8: store.kind: unknown value `cloud-bigtable`; keyheat models that store as `bigtable`\n  fix: write kind = \"bigtable\""
+    );
+    assert_eq!(
+        error(&base_with(
+            "kind = \"dynamodb\"",
+            "kind = \"dynamodb\"\nmode = \"PAY_PER_REQUEST\""
+        )),
+        "s.toml:6:8: store.mode: unknown value `PAY_PER_REQUEST`; keyheat calls it `on_demand` (DynamoDB's BillingMode for on-demand capacity)\n  fix: write mode = \"on_demand\""
+    );
+    assert_eq!(
+        error(&base_with(
+            "kind = \"dynamodb\"",
+            "kind = \"mongodb\"\npartitions = 6"
+        )),
+        "s.toml:6:1: store.partitions: unknown key `partitions`; keyheat calls it `shards` (a sharded collection's servers; its partitions are chunks, `chunks`)\n  fix: rename `partitions` to `shards`"
+    );
+    assert!(error(&base_with(
+        "operation = \"put\"",
+        "operation = \"MutateRow\""
+    ))
+    .contains("unknown value `MutateRow`; keyheat calls this operation `put`"));
+    assert!(error(&base_with(
+        "operation = \"put\"",
+        "operation = \"ReadRows\""
+    ))
+    .contains("unknown value `ReadRows`; keyheat calls this operation `query`"));
+}

@@ -136,21 +136,47 @@ pub fn other_operation_name(text: &str, key: &str) -> Option<(String, String)> {
 }
 
 /// A product's other name for a store keyheat models by another (Firebase's
-/// Cloud Firestore, Firestore in Datastore mode): the message and the fix,
-/// or `None`.
+/// Cloud Firestore, Firestore in Datastore mode), or a longer name holding
+/// a kind's (`cloud-bigtable`) that is no near spelling of one of `kinds`:
+/// the message and the fix, or `None`.
 ///
 /// ```
 /// use keyheat::scenario::suggest::other_store_name;
-/// assert!(other_store_name("Firebase").unwrap().1.contains("kind = \"firestore\""));
-/// assert_eq!(other_store_name("firestor"), None);
+/// const KINDS: &[&str] = &["dynamodb", "firestore", "bigtable", "cosmosdb"];
+/// assert!(other_store_name("Firebase", KINDS).unwrap().1.contains("kind = \"firestore\""));
+/// assert_eq!(other_store_name("firestor", KINDS), None);
+/// assert!(other_store_name("cloud-bigtable", KINDS).unwrap().1.contains("kind = \"bigtable\""));
+/// assert!(other_store_name("Azure Cosmos DB", KINDS).unwrap().1.contains("kind = \"cosmosdb\""));
 /// ```
-pub fn other_store_name(text: &str) -> Option<(String, String)> {
+pub fn other_store_name(text: &str, kinds: &[&str]) -> Option<(String, String)> {
     const OTHER: [(&str, &[&str]); 1] =
         [("firestore", &["firebase", "datastore", "cloud_firestore"])];
+    /// A kind's word inside a product's longer name (`cloud-bigtable`,
+    /// `Amazon DynamoDB`, `Azure Cosmos DB`, `ScyllaDB Cloud`).
+    const WITHIN: [(&str, &str); 7] = [
+        ("bigtable", "bigtable"),
+        ("dynamo", "dynamodb"),
+        ("cosmos", "cosmosdb"),
+        ("mongo", "mongodb"),
+        ("scylla", "scylladb"),
+        ("cassandra", "cassandra"),
+        ("redis", "redis-cluster"),
+    ];
     let lower = text.to_ascii_lowercase().replace([' ', '-'], "_");
-    let (ours, _) = OTHER
+    let ours = OTHER
         .iter()
-        .find(|(_, theirs)| theirs.contains(&lower.as_str()))?;
+        .find(|(_, theirs)| theirs.contains(&lower.as_str()))
+        .map(|(ours, _)| *ours)
+        .or_else(|| {
+            // A near spelling (`dynamo`) keeps its "did you mean".
+            if did_you_mean(text, kinds.iter().copied()).is_some() {
+                return None;
+            }
+            WITHIN
+                .iter()
+                .find(|(word, _)| lower.contains(word))
+                .map(|(_, ours)| *ours)
+        })?;
     Some((
         format!("unknown value `{text}`; keyheat models that store as `{ours}`"),
         format!("write kind = \"{ours}\""),
@@ -159,7 +185,8 @@ pub fn other_store_name(text: &str) -> Option<(String, String)> {
 
 /// Other names for keyheat's operations: each store's or query language's
 /// word (CQL and SQL `INSERT`/`SELECT`, MongoDB's `insertOne`/`find`,
-/// DynamoDB's `PutItem`/`GetItem`), matched in lower case.
+/// DynamoDB's `PutItem`/`GetItem`, Bigtable's `MutateRow`/`ReadRows`,
+/// Cosmos DB's `CreateItem`/`ReadItem`), matched in lower case.
 const OPERATION_SYNONYMS: [(&str, &[&str]); 6] = [
     (
         "put",
@@ -173,13 +200,22 @@ const OPERATION_SYNONYMS: [(&str, &[&str]); 6] = [
             "set",
             "zadd",
             "hset",
+            "mutaterow",
+            "mutaterows",
+            "createitem",
+            "upsertitem",
         ],
     ),
     (
         "get",
-        &["getitem", "findone", "lookup", "hget", "hgetall", "zscore"],
+        &[
+            "getitem", "findone", "lookup", "hget", "hgetall", "zscore", "readrow", "readitem",
+        ],
     ),
-    ("query", &["find", "zrange", "zrevrange", "lrange"]),
+    (
+        "query",
+        &["find", "zrange", "zrevrange", "lrange", "readrows"],
+    ),
     (
         "update",
         &[
@@ -192,6 +228,9 @@ const OPERATION_SYNONYMS: [(&str, &[&str]); 6] = [
             "replaceone",
             "incr",
             "increment",
+            "checkandmutaterow",
+            "readmodifywriterow",
+            "patchitem",
         ],
     ),
     ("delete", &["deleteitem", "deleteone", "remove", "del"]),

@@ -324,10 +324,10 @@ fn store(root: &Section) -> Result<StoreConfig> {
     let kinds: Vec<(&str, StoreKind)> = StoreKind::ALL.iter().map(|&(k, s)| (s, k)).collect();
     let kind_field = section.require("kind", "kind = \"dynamodb\"")?;
     let kind = kind_field.word(&kinds).map_err(|e| {
-        let named = kind_field
-            .str("")
-            .ok()
-            .and_then(super::suggest::other_store_name);
+        let named = kind_field.str("").ok().and_then(|text| {
+            let names: Vec<&str> = kinds.iter().map(|(name, _)| *name).collect();
+            super::suggest::other_store_name(text, &names)
+        });
         named.map_or(e, |(message, fix)| kind_field.error(message, fix))
     })?;
     let mut settings = BTreeMap::new();

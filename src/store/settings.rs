@@ -148,6 +148,35 @@ const STORE_TERMS: &[(&str, &str, &str)] = &[
         "the keyspace's replication factor",
     ),
     ("replicas", "replication_factor", "copies of each partition"),
+    (
+        "partitions",
+        "shards",
+        "a sharded collection's servers; its partitions are chunks, `chunks`",
+    ),
+    ("nodes", "shards", "a sharded cluster's servers"),
+    (
+        "shards",
+        "masters",
+        "a Redis Cluster shard is a master and its replicas",
+    ),
+    (
+        "nodes",
+        "masters",
+        "a Redis Cluster shard is a master and its replicas",
+    ),
+];
+
+/// A store's own word for a setting's value: (setting, its word, keyheat's
+/// word, why), for the error's fix.
+const VALUE_TERMS: &[(&str, &str, &str, &str)] = &[
+    (
+        "mode",
+        "PAY_PER_REQUEST",
+        "on_demand",
+        "DynamoDB's BillingMode for on-demand capacity",
+    ),
+    ("mode", "on-demand", "on_demand", "with an underscore"),
+    ("mode", "ondemand", "on_demand", "with an underscore"),
 ];
 
 impl Settings {
@@ -503,6 +532,15 @@ impl Settings {
         // the word is the catalog's own.
         if let Some(word) = words.iter().find(|w| w.eq_ignore_ascii_case(text)) {
             return Ok(SettingValue::Text((*word).to_string()));
+        }
+        if let Some((_, _, ours, why)) = VALUE_TERMS.iter().find(|(setting, theirs, ours, _)| {
+            *setting == name && theirs.eq_ignore_ascii_case(text) && words.contains(ours)
+        }) {
+            return Err(self.error(
+                name,
+                format!("unknown value `{text}`; keyheat calls it `{ours}` ({why})"),
+                format!("write {name} = \"{ours}\""),
+            ));
         }
         Err(match did_you_mean(text, words.iter().copied()) {
             Some(close) => self.error(
