@@ -901,7 +901,7 @@ impl BreachGate {
         });
         let too_soon = self.min_days.is_some_and(|d| {
             r.tables.iter().any(|t| {
-                t.breaches()
+                t.breaches_with_nodes()
                     .iter()
                     .any(|(_, b)| b.mean_day.is_some_and(|day| day < d))
             })

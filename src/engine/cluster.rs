@@ -2,7 +2,7 @@
 //! over its node rates ([`NodeLoad`]) and the node windows are drawn once for
 //! the whole cluster.
 
-use super::plan::{Method, Plan};
+use super::plan::{Method, Plan, TablePlan};
 use super::window::{collapsed, draw_windows, Component, Limits};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -83,6 +83,16 @@ pub(super) fn cluster_nodes(
         .collect();
     rank_busiest(&mut ranked);
     (ranked, throttled)
+}
+
+/// Whether table `tp` is limited by its nodes alone (no per-partition
+/// limit): its own draws are its nodes' load.
+pub(super) fn limited_by_nodes_alone(tp: &TablePlan) -> bool {
+    let l = &tp.layout;
+    l.nodes.is_some()
+        && l.read_limit_per_s.is_none()
+        && l.write_limit_per_s.is_none()
+        && l.combined_limit_per_s.is_none()
 }
 
 /// One table's part of the cluster's throttled units ([`cluster_nodes`]).
@@ -278,6 +288,7 @@ fn drawn_peaks(
     rng: &mut Xoshiro256PlusPlus,
 ) {
     let mut units = vec![0.0; loads.len()];
+    let shared = loads.len() > 1 || !plan.tables.iter().all(limited_by_nodes_alone);
     let mut cuts: Vec<usize> = loads
         .iter()
         .flat_map(|l| l.segments.iter().flat_map(|s| [s.start, s.end]))
@@ -301,9 +312,10 @@ fn drawn_peaks(
                 collapsed(&comps, limits, b - a, rng)
             };
             *pk = pk.max(o.peak_utilization);
-            // A node's excess is shared only where tables share it (a
-            // table alone keeps its own draws: run_trial).
-            if loads.len() > 1 && o.throttled_units + o.throttled_write_units > 0.0 {
+            // A node's excess is shared only where tables share it or a
+            // table's own draws are its partitions' (a table alone,
+            // limited by its nodes alone, keeps its own draws: run_trial).
+            if shared && o.throttled_units + o.throttled_write_units > 0.0 {
                 node_units(plan, loads, &cursor, (n, a), &mut units);
                 let excess = (o.throttled_units, o.throttled_write_units);
                 share_excess(throttled, &units, excess);

@@ -95,9 +95,16 @@ pub(super) fn checkpoint_sentence(t: &TableResults, headroom: f64) -> Option<Str
             pressed.join(", ")
         )
     };
+    // Where the store limits nodes, the partitions' figures are not the
+    // load (helper-80 read "stays within the headroom" beside a failing
+    // hot_node): say whose they are, and the nodes' own.
+    let (whose, nodes) = match node_load_sentence(t, headroom) {
+        Some(n) => (" of its partitions", format!(" {n}")),
+        None => ("", String::new()),
+    };
     Some(match (first_over(headroom), first_over(1.0)) {
         (None, _) => format!(
-            "The p95 peak utilization stays within the headroom {} through day {}{own}.",
+            "The p95 peak utilization{whose} stays within the headroom {} through day {}{own}.{nodes}",
             axis(headroom),
             day(last.day)
         ),
@@ -114,6 +121,29 @@ pub(super) fn checkpoint_sentence(t: &TableResults, headroom: f64) -> Option<Str
             day(l)
         ),
     })
+}
+
+/// The nodes' own peak when it passes the headroom: "Its shards do not:
+/// the busiest shard's p95 peak utilization is 1.64 on day 365 (traffic ×
+/// 1.43), over the limit (the hot_node verdict)."
+fn node_load_sentence(t: &TableResults, headroom: f64) -> Option<String> {
+    let n = t.nodes.as_ref()?;
+    let p95 = n.peak_utilization.p95;
+    if p95.is_nan() || p95 <= headroom {
+        return None;
+    }
+    let over = if p95 > 1.0 {
+        "over the limit"
+    } else {
+        "over the headroom"
+    };
+    Some(format!(
+        "Its {label}s do not: the busiest {label}'s p95 peak utilization is {} on day {} (traffic × {}), {over} (the hot_node verdict).",
+        sig3(p95),
+        day(n.day),
+        sig3(n.traffic_factor),
+        label = n.label
+    ))
 }
 
 /// When the fullest node's bytes cross the node limit (`node_storage`,
@@ -936,11 +966,11 @@ pub(super) fn finite(x: f64) -> f64 {
 }
 
 /// Earliest mean breach day over a design's tables and their ceilings
-/// ([`TableResults::breaches`], as the terminal's first breach).
+/// ([`TableResults::breaches_with_nodes`], as the terminal's first breach).
 pub(super) fn first_breach(tables: &[TableResults]) -> String {
     let mut best: Option<(f64, &str, &str)> = None;
     for t in tables {
-        for (what, b) in t.breaches() {
+        for (what, b) in t.breaches_with_nodes() {
             if let Some(day) = b.mean_day.filter(|d| d.is_finite()) {
                 if best.is_none_or(|(d, _, _)| day < d) {
                     best = Some((day, what, &t.name));

@@ -89,9 +89,10 @@ pub fn terminal_table(r: &RunResults) -> Vec<String> {
 }
 
 /// The earliest mean first-breach day of a table's item-collection, item
-/// and rows ceilings, if any breaches within the horizon.
+/// and rows ceilings and its nodes' byte limit, if any breaches within the
+/// horizon.
 pub fn first_breach_day(t: &TableResults) -> Option<f64> {
-    t.breaches()
+    t.breaches_with_nodes()
         .iter()
         .filter_map(|(_, b)| b.mean_day.filter(|d| d.is_finite()))
         .reduce(f64::min)

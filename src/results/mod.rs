@@ -432,6 +432,26 @@ impl TableResults {
         ]
     }
 
+    /// [`TableResults::breaches`] and, where the store has nodes with a
+    /// byte limit (`node_storage`, Redis's `node_memory`), the day the
+    /// fullest node first holds it: "the first breach" of the compare and
+    /// variants tables (a new user's disks filled on day 245 beside a
+    /// first breach of "—").
+    pub fn breaches_with_nodes(&self) -> Vec<(&'static str, &Breach)> {
+        let mut all = self.breaches().to_vec();
+        if let Some(m) = self.nodes.as_ref().and_then(|n| n.memory.as_ref()) {
+            if m.limit_bytes.is_some() {
+                let what = if m.check == "node_storage" {
+                    "node storage"
+                } else {
+                    "node memory"
+                };
+                all.push((what, &m.fill));
+            }
+        }
+        all
+    }
+
     /// The table-level limit on the checkpoint the key checks judge
     /// ([`KeyChecks::day`]; else the last of the highest traffic factor),
     /// what the `table_throughput` verdict judges; the table's own

@@ -57,6 +57,17 @@ fn passes(verdicts: &[Verdict]) -> bool {
     verdicts.iter().all(|v| v.status == Status::Pass)
 }
 
+/// Whether variant `v` changes only how the run judges or what traffic it
+/// assumes (`simulation.*`: the window, the growth, the horizon;
+/// `checks.*`: the headroom), not the design: judged at 60 s windows a
+/// design may pass that fails at 1 s, and it is no alternative to build.
+fn judging_only(v: &VariantResults) -> bool {
+    !v.set.is_empty()
+        && v.set
+            .keys()
+            .all(|k| k.starts_with("simulation.") || k.starts_with("checks."))
+}
+
 /// The passing alternative to recommend, with why (the smallest change;
 /// of equal changes, the cheapest or the first): `changes[i]` is
 /// `variants[i]`'s.
@@ -65,7 +76,7 @@ fn pick<'a>(
     changes: &[Change],
 ) -> Option<(&'a VariantResults, String)> {
     let mut passing: Vec<usize> = (0..variants.len())
-        .filter(|&i| passes(&variants[i].verdicts))
+        .filter(|&i| passes(&variants[i].verdicts) && !judging_only(&variants[i]))
         .collect();
     passing.sort_by(|&a, &b| {
         let (ca, cb) = (&changes[a], &changes[b]);
@@ -266,14 +277,34 @@ pub(super) fn recommend(
                 ),
             }
         }
-        None => Recommendation {
-            variant: "none".into(),
-            set: Default::default(),
-            reason: format!(
-                "no alternative passes every check; the base design does not pass {}",
-                failing_base.join(", ")
-            ),
-        },
+        None => {
+            // Passing variants that change only the judging or the traffic
+            // assumed: named, not recommended.
+            let judging: Vec<String> = variants
+                .iter()
+                .filter(|v| passes(&v.verdicts) && judging_only(v))
+                .map(|v| {
+                    let keys: Vec<&str> = v.set.keys().map(String::as_str).collect();
+                    format!("{} ({})", v.name, keys.join(", "))
+                })
+                .collect();
+            let aside = if judging.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " ({} passes, but changes only how the run judges or the traffic it assumes, not the design)",
+                    judging.join(", ")
+                )
+            };
+            Recommendation {
+                variant: "none".into(),
+                set: Default::default(),
+                reason: format!(
+                    "no alternative passes every check{aside}; the base design does not pass {}",
+                    failing_base.join(", ")
+                ),
+            }
+        }
     }
 }
 
@@ -306,6 +337,31 @@ mod tests {
             narrowness: 0.0,
             cost: cost.map(|(c, cur)| (c, cur.to_string())),
         }
+    }
+
+    #[test]
+    fn a_variant_that_changes_only_the_judging_is_not_recommended() {
+        // helper-80: a 60 s window passed where 1 s windows failed, and was
+        // recommended as "the smallest change".
+        let base = [verdict("hot_partition", Status::Fail, "p95 1.07")];
+        let mut window = passing("window-60s");
+        window
+            .set
+            .insert("simulation.window".into(), serde_json::json!("60s"));
+        let mut nodes = passing("12-nodes");
+        nodes
+            .set
+            .insert("store.nodes".into(), serde_json::json!(12));
+        let changes = [change(1, None), change(1, None)];
+        let r = recommend((&base, None), &[window.clone(), nodes], &changes, &[]);
+        assert_eq!(r.variant, "12-nodes");
+        let r = recommend((&base, None), &[window], &changes[..1], &[]);
+        assert_eq!(r.variant, "none");
+        assert!(
+            r.reason.starts_with("no alternative passes every check (window-60s (simulation.window) passes, but changes only how the run judges"),
+            "{}",
+            r.reason
+        );
     }
 
     #[test]
