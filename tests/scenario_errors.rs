@@ -2354,6 +2354,23 @@ fn implausible_rates_warn_where_they_are_written() {
         )),
         "{minutes:#?}"
     );
+    // A burst of factor 300 (helper-82) as a peak factor of 300; 3 is quiet.
+    let burst = |factor: u32| {
+        warned(
+            "kind = \"dynamodb\"",
+            &format!(
+                "kind = \"dynamodb\"\n[simulation]\nbursts = [{{ at = \"1m\", length = \"1m\", factor = {factor} }}]"
+            ),
+        )
+    };
+    let shown = burst(300);
+    assert!(
+        shown.iter().any(|w| w.contains(
+            "simulation.bursts: bursts[0] has factor = 300: its windows ask 300× the busy rate, likelier a percentage"
+        )),
+        "{shown:#?}"
+    );
+    assert!(!burst(3).iter().any(|w| w.contains("bursts")));
     let percent = warned("rate = 50", "rate = 50\npeak_factor = 300");
     assert!(
         percent.iter().any(|w| w.contains(
@@ -2447,4 +2464,29 @@ fn a_stores_own_words_name_keyheats() {
         "operation = \"ReadRows\""
     ))
     .contains("unknown value `ReadRows`; keyheat calls this operation `query`"));
+}
+
+#[test]
+fn a_file_keyheat_imports_and_a_shard_key_document_say_how_to_write_them() {
+    // helper-81 gave `run` its mongosh script, and wrote MongoDB's shard-key
+    // document as the partition key.
+    let e = Scenario::from_str_at(
+        "sh.shardCollection(\"db.events\", { deviceId: \"hashed\" })\n",
+        "init.js",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("fix: a scenario is TOML; to draft one from this .js file run `keyheat import mongodb init.js > design.toml`"),
+        "{e}"
+    );
+    let e = error(&base_with(
+        "partition_key = \"CUSTOMER#{customer}\"",
+        "partition_key = \"{ customerId: 'hashed' }\"",
+    ));
+    assert!(
+        e.contains("a document of fields and values (a MongoDB shard key?)")
+            && e.contains("{ deviceId: \"hashed\" } is partition_key = \"{device}\" with shard_key = \"hashed\""),
+        "{e}"
+    );
 }

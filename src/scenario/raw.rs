@@ -116,6 +116,8 @@ impl<'t> Source<'t> {
             let line_text = self.text[line..].lines().next().unwrap_or("");
             let fix = if duplicate {
                 "remove or rename the repeated key (each key appears once per table)".to_string()
+            } else if let Some(fix) = import_fix(self.path) {
+                fix
             } else if let Some(fix) = thousands_fix(line_text) {
                 fix
             } else {
@@ -124,6 +126,28 @@ impl<'t> Source<'t> {
             self.error(&(start..start), "syntax", format!("invalid TOML: {message}"), fix)
         })
     }
+}
+
+/// For a file that is not TOML by its extension but that `keyheat import`
+/// reads (a NoSQL Workbench or CloudFormation JSON, a mongosh script, CQL,
+/// YAML, Terraform): the import that drafts a scenario from it.
+fn import_fix(path: &str) -> Option<String> {
+    let ext = std::path::Path::new(path)
+        .extension()?
+        .to_str()?
+        .to_ascii_lowercase();
+    let kinds = match ext.as_str() {
+        "json" => "workbench (NoSQL Workbench) or cloudformation",
+        "js" | "mongodb" => "mongodb",
+        "cql" => "cql",
+        "yaml" | "yml" => "cloudformation",
+        "tf" => "terraform",
+        _ => return None,
+    };
+    let kind = kinds.split(' ').next().unwrap_or(kinds);
+    Some(format!(
+        "a scenario is TOML; to draft one from this .{ext} file run `keyheat import {kind} {path} > design.toml` (import kinds for it: {kinds})"
+    ))
 }
 
 /// `text` as a TOML number when it is one once thousands commas, spaces and

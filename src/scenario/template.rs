@@ -141,6 +141,17 @@ fn placeholder(
             fix: "write {bucket} in the key and set bucket = \"1d\" (or \"1h\", \"7d\", …) on the [[table]]; {time} alone is the write time, as in a sort key".to_string(),
         });
     }
+    if name.contains(':') {
+        // A MongoDB shard-key document (`{ deviceId: "hashed" }`,
+        // `{ tenantId: 1, ts: 1 }`) or a JSON object in the braces.
+        return Err(TemplateError {
+            offset,
+            message: format!(
+                "template `{text}` holds `{{{name}}}`, a document of fields and values (a MongoDB shard key?): a key template names entities in braces, one placeholder each"
+            ),
+            fix: "write each field as its entity's placeholder: { deviceId: \"hashed\" } is partition_key = \"{device}\" with shard_key = \"hashed\" under [store]; { tenantId: 1, ts: 1 } is partition_key = \"{tenant}#{time}\" with shard_key = \"ranged\"".to_string(),
+        });
+    }
     let candidates = entities.iter().copied().chain(SPECIAL_PLACEHOLDERS);
     let (hint, fix) = match did_you_mean(name, candidates) {
         Some(close) => (

@@ -183,6 +183,7 @@ pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
     literal_brace_warnings(&root, &entities, &mut warnings)?;
     key_path_warnings(&root, &entities, &mut warnings)?;
     bare_growth_warnings(&root, &mut warnings)?;
+    burst_factor_warnings(&root, &simulation, &mut warnings)?;
     on_demand_capacity_warnings(&root, &store, &mut warnings);
     let ordered = store.orders_keys();
     // An error past here carries the warnings so far as notes: a bucket
@@ -2757,6 +2758,36 @@ fn with_notes(e: Error, warnings: &[Warning]) -> Error {
 /// 5%/month), so `growth = 1` meant as 1% is +100% a month (traffic × 4,096
 /// in a year), with no word (a new user's Cassandra fleet ran at 1,230× its
 /// node limit). A bare number of 0.5 or more warns, with both readings.
+/// A burst `factor` over [`PLAUSIBLE_PEAK_FACTOR`] is likelier a
+/// percentage than a multiplier, as a `peak_factor` is (a new user's
+/// `factor = 300` ran silently). Located at `bursts`.
+fn burst_factor_warnings(
+    root: &Section,
+    simulation: &Simulation,
+    warnings: &mut Vec<Warning>,
+) -> Result<()> {
+    let Some(sim) = root.subsection("simulation", "[simulation]")? else {
+        return Ok(());
+    };
+    let Some(f) = sim.get("bursts") else {
+        return Ok(());
+    };
+    for (i, b) in simulation.bursts.iter().enumerate() {
+        if b.factor > PLAUSIBLE_PEAK_FACTOR {
+            warnings.push(warning(
+                &f,
+                format!(
+                    "bursts[{i}] has factor = {}: its windows ask {}× the busy rate, likelier a percentage",
+                    crate::format::sig3(b.factor),
+                    crate::format::sig3(b.factor)
+                ),
+                "write the burst's rate ÷ the busy rate: +200% is factor = 3",
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn bare_growth_warnings(root: &Section, warnings: &mut Vec<Warning>) -> Result<()> {
     let Some(sim) = root.subsection("simulation", "[simulation]")? else {
         return Ok(());
