@@ -396,6 +396,17 @@ fn build(file: &str, found: &[Collection], skipped: &[String]) -> Draft {
         } else {
             Field::known("partition_key", key, key_note)
         });
+        if !parts.iter().any(|p| p == "{id}" || p == "{time}") {
+            // Every document has its own _id: an insert adds a document
+            // under its shard-key value rather than replacing one, and a
+            // value's documents grow into one chunk range (jumbo when one
+            // value outgrows chunk_size).
+            t.push(Field::known(
+                "sort_key",
+                string("{id}"),
+                "_id: each insert a new document under its shard-key value",
+            ));
+        }
         t.push(Field::todo(
             "item_size",
             string("1KB"),
@@ -439,6 +450,8 @@ mod tests {
         let toml = draft(text, "s.js").unwrap().to_toml();
         assert!(toml.contains("shard_key = \"ranged\""), "{toml}");
         assert!(toml.contains("partition_key = \"{zipcode}\""), "{toml}");
+        // Each insert a new document under its value: a sort key of _id.
+        assert!(toml.contains("sort_key = \"{id}\""), "{toml}");
         assert!(toml.contains("partition_key = \"{customer_id}\""), "{toml}");
         assert!(
             toml.contains("Not imported: line 4: sh.shardCollection(`${db}.x`, key)"),
