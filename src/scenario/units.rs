@@ -454,7 +454,8 @@ fn leading_number(text: &str) -> Option<(String, &str)> {
 
 /// A rate salvaged from how people write them, when no unit suggestion
 /// fits: the leading number (thousands commas dropped) with its k, M or G,
-/// words such as `ops`, `req`, `requests` dropped, and the time unit after
+/// what is counted (`ops`, `requests`, `rows`: a word or two, not a size)
+/// dropped, and the time unit after
 /// `/` or `per` (per second when none): `"500 ops/s"` → `"500/s"`, `"1,500/s"`
 /// → `"1500/s"`, `"20 requests per minute"` → `"20/min"`. Only when the result
 /// parses, so a fix line never offers a number the user did not write.
@@ -465,6 +466,8 @@ fn leading_number(text: &str) -> Option<(String, &str)> {
 /// assert_eq!(salvaged_rate("750 req/s").as_deref(), Some("750/s"));
 /// assert_eq!(salvaged_rate("1,500/s").as_deref(), Some("1500/s"));
 /// assert_eq!(salvaged_rate("2k requests per minute").as_deref(), Some("2k/min"));
+/// assert_eq!(salvaged_rate("20k rows/s").as_deref(), Some("20k/s"));
+/// assert_eq!(salvaged_rate("20 kb/s"), None);
 /// assert_eq!(salvaged_rate("fast"), None);
 /// ```
 pub fn salvaged_rate(text: &str) -> Option<String> {
@@ -484,23 +487,17 @@ pub fn salvaged_rate(text: &str) -> Option<String> {
             None => (lower.clone(), "s".to_string()),
         },
     };
-    const NOISE: [&str; 14] = [
-        "ops",
-        "op",
-        "req",
-        "reqs",
-        "request",
-        "requests",
-        "operations",
-        "operation",
-        "queries",
-        "writes",
-        "reads",
-        "rps",
-        "qps",
-        "tps",
+    // What is counted (`ops`, `requests`, `rows`, `messages`): one or two
+    // words of letters, not a size (`20 kb/s` is bandwidth, not a rate).
+    const SIZES: [&str; 10] = [
+        "b", "kb", "mb", "gb", "kib", "mib", "gib", "byte", "bytes", "bps",
     ];
-    if !words.split_whitespace().all(|w| NOISE.contains(&w)) {
+    let counted: Vec<&str> = words.split_whitespace().collect();
+    if counted.len() > 2
+        || !counted
+            .iter()
+            .all(|w| w.chars().all(|c| c.is_ascii_alphabetic()) && !SIZES.contains(w))
+    {
         return None;
     }
     let unit = match unit.as_str() {
