@@ -228,9 +228,12 @@ impl Landing {
             })
             .collect();
         let zsum: f64 = z.iter().sum();
-        for ((x, &p), zi) in per.iter_mut().zip(w).zip(&z) {
-            *x += (mass * p + sd * (zi - p * zsum)).max(0.0);
-        }
+        let add: Vec<f64> = w
+            .iter()
+            .zip(&z)
+            .map(|(&p, zi)| mass * p + sd * (zi - p * zsum))
+            .collect();
+        add_conserving(per, &add, mass);
     }
 }
 
@@ -1696,8 +1699,27 @@ fn spread(per: &mut [f64], mass: f64, var_keys: f64, rng: &mut Xoshiro256PlusPlu
     let zbar = z.iter().sum::<f64>() / pf;
     // Projection onto Σ = 0 scales the variance by (1 − 1/P); undo that.
     let scale = sd / (1.0 - 1.0 / pf).sqrt();
-    for (x, zi) in per.iter_mut().zip(&z) {
-        *x += (mass / pf + scale * (zi - zbar)).max(0.0);
+    let add: Vec<f64> = z.iter().map(|zi| mass / pf + scale * (zi - zbar)).collect();
+    add_conserving(per, &add, mass);
+}
+
+/// Adds the normal draws `add` (summing to `mass`) to `per`, each at least
+/// 0. Where some draw is negative (a tail of few keys a partition against
+/// its spread: a Zipf tail over Redis Cluster's 16,384 slots), those taken
+/// as 0 would add units no request asked for (a new user's 1,000 writes/s
+/// read 1,066), so the rest are scaled to keep the mass; where none is,
+/// the draws are added as they are.
+fn add_conserving(per: &mut [f64], add: &[f64], mass: f64) {
+    if add.iter().all(|&a| a >= 0.0) {
+        for (x, &a) in per.iter_mut().zip(add) {
+            *x += a;
+        }
+        return;
+    }
+    let kept: f64 = add.iter().map(|a| a.max(0.0)).sum();
+    let scale = if kept > 0.0 { mass / kept } else { 0.0 };
+    for (x, &a) in per.iter_mut().zip(add) {
+        *x += a.max(0.0) * scale;
     }
 }
 
