@@ -105,7 +105,8 @@ const GC_GRACE_SECONDS: f64 = 864_000.0;
 pub const CASSANDRA_LARGE_PARTITION_BYTES: f64 = 100.0 * 1024.0 * 1024.0;
 /// ScyllaDB's large-partition warning: 1000 MiB (`compaction_large_partition_warning_threshold_mb: 1000`).
 pub const SCYLLADB_LARGE_PARTITION_BYTES: f64 = 1000.0 * 1024.0 * 1024.0;
-/// Cassandra's data-modeling guidance: < 100,000 values (cells) per partition.
+/// The data-modeling rule of thumb of < 100,000 values (cells) per
+/// partition (DataStax, "Calculating partition size"; not a limit).
 pub const CASSANDRA_VALUES_WARNING: f64 = 100_000.0;
 /// ScyllaDB's `compaction_rows_count_warning_threshold`: 100,000 rows.
 pub const SCYLLADB_ROWS_WARNING: f64 = 100_000.0;
@@ -1097,8 +1098,8 @@ impl Cassandra {
             out.push(f(
                 "values_warning",
                 format!("{} values per partition", exact(v)),
-                "Cassandra docs, 'Evaluating and Refining Data Models': < 100,000 values and < 100 MB",
-                false,
+                "ASSUMPTION: a rule of thumb, not a Cassandra limit or log warning (DataStax docs, 'Calculating partition size': < 100,000 values and < 100 MB); the hard limit is 2 billion cells",
+                true,
             ));
         }
         out.extend(super::node_storage_figure(

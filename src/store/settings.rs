@@ -154,6 +154,7 @@ const STORE_TERMS: &[(&str, &str, &str)] = &[
         "a sharded collection's servers; its partitions are chunks, `chunks`",
     ),
     ("nodes", "shards", "a sharded cluster's servers"),
+    ("gc_grace_seconds", "gc_grace", "a duration such as \"10d\""),
     (
         "shards",
         "masters",

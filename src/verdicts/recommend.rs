@@ -59,13 +59,17 @@ fn passes(verdicts: &[Verdict]) -> bool {
 
 /// Whether variant `v` changes only how the run judges or what traffic it
 /// assumes (`simulation.*`: the window, the growth, the horizon;
-/// `checks.*`: the headroom), not the design: judged at 60 s windows a
-/// design may pass that fails at 1 s, and it is no alternative to build.
+/// `checks.*`: the headroom; a store's warning thresholds and published
+/// limits, `store.*_warning` and `store.*_limit`), not the design: judged
+/// at 60 s windows, or against a raised row warning, a design may pass
+/// that fails as the store runs it, and it is no alternative to build.
 fn judging_only(v: &VariantResults) -> bool {
-    !v.set.is_empty()
-        && v.set
-            .keys()
-            .all(|k| k.starts_with("simulation.") || k.starts_with("checks."))
+    let judging = |k: &str| {
+        k.starts_with("simulation.")
+            || k.starts_with("checks.")
+            || (k.starts_with("store.") && (k.ends_with("_warning") || k.ends_with("_limit")))
+    };
+    !v.set.is_empty() && v.set.keys().all(|k| judging(k))
 }
 
 /// The passing alternative to recommend, with why (the smallest change;
@@ -348,6 +352,11 @@ mod tests {
         window
             .set
             .insert("simulation.window".into(), serde_json::json!("60s"));
+        // helper-84: a raised row warning passed and was recommended too.
+        let mut rows = passing("rows-2M");
+        rows.set
+            .insert("store.values_warning".into(), serde_json::json!(2_000_000));
+        assert!(judging_only(&rows));
         let mut nodes = passing("12-nodes");
         nodes
             .set
