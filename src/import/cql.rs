@@ -549,6 +549,28 @@ fn header(
 }
 
 /// A table's `item_size` (one row's bytes, see [`row_bytes`]) and `ttl` fields.
+/// The bucket width a partition key column's name gives a number or text
+/// column (`month`, `day_bucket`, `yyyymm`, `week`, `hour`): (bucket,
+/// period), or None for any other name.
+fn period_of(column: &str) -> Option<(&'static str, &'static str)> {
+    let name = column.to_ascii_lowercase();
+    let words: Vec<&str> = name.split(|c: char| !c.is_ascii_alphanumeric()).collect();
+    let has = |w: &[&str]| words.iter().any(|x| w.contains(x));
+    if has(&["month", "yyyymm", "mm"]) {
+        Some(("30d", "month"))
+    } else if has(&["week", "yyyyww"]) {
+        Some(("7d", "week"))
+    } else if has(&["day", "yyyymmdd", "dd"]) {
+        Some(("1d", "day"))
+    } else if has(&["hour", "hh"]) {
+        Some(("1h", "hour"))
+    } else if has(&["year", "yyyy"]) {
+        Some(("365d", "year"))
+    } else {
+        None
+    }
+}
+
 fn row_fields(t: &CqlTable, s: &mut Section, bucket: Option<Field>) {
     let (row, terms, guessed) = row_bytes(t);
     let note = if terms.is_empty() {
@@ -684,6 +706,21 @@ fn build(file: &str, tables: &[CqlTable], keyspaces: &[Keyspace], skipped: &[Str
                     bucket = Some(Field::todo("bucket", string("1h"), format!("partition key column {k} is a timestamp: the time bucket it is rounded to")));
                 }
                 "timeuuid" => parts.push("{id}".to_string()),
+                // A whole-number period column (`month int`: the Apache
+                // data-modeling page's bucket "represented as an integer")
+                // is a time bucket of its period, not an entity of random
+                // values.
+                "int" | "bigint" | "smallint" | "tinyint" | "varint" | "text" | "varchar"
+                    if period_of(k).is_some() =>
+                {
+                    let (width, what) = period_of(k).unwrap_or(("1d", "day"));
+                    parts.push("{bucket}".to_string());
+                    bucket = Some(Field::known(
+                        "bucket",
+                        string(width),
+                        format!("partition key column {k} ({ty}) names a {what}: one partition per {what}"),
+                    ));
+                }
                 _ => {
                     let e = entities.entry(k.clone()).or_insert_with(|| {
                         let e = names.word(k);
@@ -948,6 +985,28 @@ mod tests {
         crate::Scenario::from_str_at(&toml, "u.toml").unwrap();
         assert!(toml.contains("name = \"Write users\""), "{toml}");
         assert!(toml.contains("name = \"Write users_2\""), "{toml}");
+    }
+
+    #[test]
+    fn a_period_column_in_the_partition_key_is_a_bucket() {
+        // The Apache data-modeling page's bucket "represented as an
+        // integer": ((conversation_id, month)) rolls over monthly; a plain
+        // int column stays an entity (helper-84's month was 10,000 Zipf
+        // values that never rolled over).
+        let cql = "CREATE TABLE c.m (conversation_id uuid, month int, id timeuuid, body text,
+              PRIMARY KEY ((conversation_id, month), id));
+            CREATE TABLE c.s (shard int, id timeuuid, PRIMARY KEY ((shard), id));";
+        let toml = draft(cql, "c.cql").unwrap().to_toml();
+        crate::Scenario::from_str_at(&toml, "c.toml").unwrap();
+        assert!(
+            toml.contains("partition_key = \"{conversation_id}#{bucket}\"")
+                && toml.contains("bucket = \"30d\""),
+            "{toml}"
+        );
+        assert!(toml.contains("partition_key = \"{shard_value}\""), "{toml}");
+        assert_eq!(period_of("day_bucket"), Some(("1d", "day")));
+        assert_eq!(period_of("yyyymm"), Some(("30d", "month")));
+        assert_eq!(period_of("monthly_total"), None);
     }
 
     #[test]
