@@ -228,12 +228,12 @@ impl Landing {
             })
             .collect();
         let zsum: f64 = z.iter().sum();
-        let add: Vec<f64> = w
-            .iter()
-            .zip(&z)
-            .map(|(&p, zi)| mass * p + sd * (zi - p * zsum))
-            .collect();
-        add_conserving(per, &add, mass);
+        // Each partition's draw, in place of its z.
+        let mut z = z;
+        for (zi, &p) in z.iter_mut().zip(w) {
+            *zi = mass * p + sd * (*zi - p * zsum);
+        }
+        add_conserving(per, &z, mass);
     }
 }
 
@@ -1699,8 +1699,12 @@ fn spread(per: &mut [f64], mass: f64, var_keys: f64, rng: &mut Xoshiro256PlusPlu
     let zbar = z.iter().sum::<f64>() / pf;
     // Projection onto Σ = 0 scales the variance by (1 − 1/P); undo that.
     let scale = sd / (1.0 - 1.0 / pf).sqrt();
-    let add: Vec<f64> = z.iter().map(|zi| mass / pf + scale * (zi - zbar)).collect();
-    add_conserving(per, &add, mass);
+    // Each partition's draw, in place of its z.
+    let mut z = z;
+    for zi in z.iter_mut() {
+        *zi = mass / pf + scale * (*zi - zbar);
+    }
+    add_conserving(per, &z, mass);
 }
 
 /// Adds the normal draws `add` (summing to `mass`) to `per`, each at least
