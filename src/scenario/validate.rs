@@ -2754,10 +2754,6 @@ fn with_notes(e: Error, warnings: &[Warning]) -> Error {
     e.rewritten(str::to_string, |fix| format!("{fix}{notes}"))
 }
 
-/// A bare `growth` number is the fraction per month (`growth = 0.05` is
-/// 5%/month), so `growth = 1` meant as 1% is +100% a month (traffic × 4,096
-/// in a year), with no word (a new user's Cassandra fleet ran at 1,230× its
-/// node limit). A bare number of 0.5 or more warns, with both readings.
 /// A burst `factor` over [`PLAUSIBLE_PEAK_FACTOR`] is likelier a
 /// percentage than a multiplier, as a `peak_factor` is (a new user's
 /// `factor = 300` ran silently). Located at `bursts`.
@@ -2788,6 +2784,10 @@ fn burst_factor_warnings(
     Ok(())
 }
 
+/// A bare `growth` number is the fraction per month (`growth = 0.05` is
+/// 5%/month), so `growth = 1` meant as 1% is +100% a month (traffic × 4,096
+/// in a year), with no word (a new user's Cassandra fleet ran at 1,230× its
+/// node limit). A bare number of 0.5 or more warns, with both readings.
 fn bare_growth_warnings(root: &Section, warnings: &mut Vec<Warning>) -> Result<()> {
     let Some(sim) = root.subsection("simulation", "[simulation]")? else {
         return Ok(());
