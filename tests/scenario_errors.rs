@@ -1360,6 +1360,7 @@ fn durations_without_a_unit_warn_where_they_are_written() {
     let written = text
         .replace("horizon = 120", "horizon = \"120d\"")
         .replace("checkpoints = [0,", "checkpoints = [\"0d\",")
+        .replace("\"1m\"]", "\"1h\"]")
         .replace("ttl = 90", "ttl = \"90d\"");
     let s = Scenario::from_str_at(&written, "u.toml").expect("valid");
     assert!(s.warnings.is_empty(), "{:?}", s.warnings);
@@ -2371,6 +2372,27 @@ fn implausible_rates_warn_where_they_are_written() {
         "{shown:#?}"
     );
     assert!(!burst(3).iter().any(|w| w.contains("bursts")));
+    // Checkpoints in minutes where months were meant (helper-85).
+    let shown = warned(
+        "kind = \"dynamodb\"",
+        "kind = \"dynamodb\"\n[simulation]\nhorizon = \"365d\"\ncheckpoints = [\"0d\", \"6m\", \"180d\"]",
+    );
+    assert!(
+        shown
+            .iter()
+            .any(|w| w.contains("checkpoint \"6m\" is 6 min (m is minutes)")
+                && w.contains("fix: write \"6mo\" for 6 × 30 days")),
+        "{shown:#?}"
+    );
+    assert_eq!(
+        shown.iter().filter(|w| w.contains("checkpoint \"")).count(),
+        1,
+        "{shown:#?}"
+    );
+    // A rate per day with its words: the day kept (helper-85 was offered
+    // "144M/s").
+    let e = error(&base_with("rate = 50", "rate = \"144M per day\""));
+    assert!(e.contains("fix: write rate = \"144M/d\""), "{e}");
     let percent = warned("rate = 50", "rate = 50\npeak_factor = 300");
     assert!(
         percent.iter().any(|w| w.contains(

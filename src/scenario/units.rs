@@ -467,6 +467,8 @@ fn leading_number(text: &str) -> Option<(String, &str)> {
 /// assert_eq!(salvaged_rate("1,500/s").as_deref(), Some("1500/s"));
 /// assert_eq!(salvaged_rate("2k requests per minute").as_deref(), Some("2k/min"));
 /// assert_eq!(salvaged_rate("20k rows/s").as_deref(), Some("20k/s"));
+/// assert_eq!(salvaged_rate("144M per day").as_deref(), Some("144M/d"));
+/// assert_eq!(salvaged_rate("144M messages per day").as_deref(), Some("144M/d"));
 /// assert_eq!(salvaged_rate("20 kb/s"), None);
 /// assert_eq!(salvaged_rate("fast"), None);
 /// ```
@@ -480,9 +482,10 @@ pub fn salvaged_rate(text: &str) -> Option<String> {
         rest = rest[1..].trim_start();
     }
     let lower = rest.to_ascii_lowercase();
+    let padded = format!(" {lower}");
     let (words, unit) = match lower.split_once('/') {
         Some((w, u)) => (w.to_string(), u.trim().to_string()),
-        None => match lower.split_once(" per ") {
+        None => match padded.split_once(" per ") {
             Some((w, u)) => (w.to_string(), u.trim().to_string()),
             None => (lower.clone(), "s".to_string()),
         },
@@ -494,6 +497,7 @@ pub fn salvaged_rate(text: &str) -> Option<String> {
     ];
     let counted: Vec<&str> = words.split_whitespace().collect();
     if counted.len() > 2
+        || counted.contains(&"per")
         || !counted
             .iter()
             .all(|w| w.chars().all(|c| c.is_ascii_alphabetic()) && !SIZES.contains(w))

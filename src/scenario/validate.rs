@@ -184,6 +184,7 @@ pub(crate) fn scenario(src: &Source, doc: &DeTable) -> Result<Scenario> {
     key_path_warnings(&root, &entities, &mut warnings)?;
     bare_growth_warnings(&root, &mut warnings)?;
     burst_factor_warnings(&root, &simulation, &mut warnings)?;
+    minute_checkpoint_warnings(&root, &simulation, &mut warnings)?;
     on_demand_capacity_warnings(&root, &store, &mut warnings);
     let ordered = store.orders_keys();
     // An error past here carries the warnings so far as notes: a bucket
@@ -2752,6 +2753,50 @@ fn with_notes(e: Error, warnings: &[Warning]) -> Error {
         })
         .collect();
     e.rewritten(str::to_string, |fix| format!("{fix}{notes}"))
+}
+
+/// A checkpoint written `"6m"` is 6 minutes (`m` is minutes; months are
+/// `mo`), as a horizon is: a new user's `["0d", "6m", "12m"]` judged days
+/// 0.0042 and 0.0083 and their day-365 failure went unseen. Located at
+/// each such checkpoint, where the horizon is a day or more (a horizon of
+/// minutes takes checkpoints in minutes).
+fn minute_checkpoint_warnings(
+    root: &Section,
+    simulation: &Simulation,
+    warnings: &mut Vec<Warning>,
+) -> Result<()> {
+    if simulation.horizon_days < 1.0 {
+        return Ok(());
+    }
+    let Some(sim) = root.subsection("simulation", "[simulation]")? else {
+        return Ok(());
+    };
+    let Some(f) = sim.get("checkpoints") else {
+        return Ok(());
+    };
+    let Ok(items) = f.array("checkpoints = [\"0d\", \"180d\"]") else {
+        return Ok(());
+    };
+    for (i, node) in items.iter().enumerate() {
+        let item = f.item(i, node);
+        let DeValue::String(text) = item.node.get_ref() else {
+            continue;
+        };
+        let written = text.trim();
+        let Some(n) = written
+            .strip_suffix('m')
+            .map(str::trim)
+            .filter(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit() || c == b'.'))
+        else {
+            continue;
+        };
+        warnings.push(warning(
+            &item,
+            format!("checkpoint \"{written}\" is {n} min (m is minutes): its busy period is simulated minutes into the horizon"),
+            format!("write \"{n}mo\" for {n} × 30 days (mo is a month of 30 days), or days such as \"180d\""),
+        ));
+    }
+    Ok(())
 }
 
 /// A burst `factor` over [`PLAUSIBLE_PEAK_FACTOR`] is likelier a

@@ -156,6 +156,11 @@ const STORE_TERMS: &[(&str, &str, &str)] = &[
     ("nodes", "shards", "a sharded cluster's servers"),
     ("gc_grace_seconds", "gc_grace", "a duration such as \"10d\""),
     (
+        "billing_mode",
+        "mode",
+        "DynamoDB's BillingMode: `provisioned` or `on_demand`",
+    ),
+    (
         "shards",
         "masters",
         "a Redis Cluster shard is a master and its replicas",
