@@ -2362,6 +2362,15 @@ fn unitless_size_warnings(root: &Section, warnings: &mut Vec<Warning>) -> Result
     Ok(())
 }
 
+/// The number of a duration written `"<n>m"` (`"12m"`, `"6 m"`): minutes
+/// to keyheat, likelier months to whoever wrote it (months are `mo`).
+fn minutes_meant_as_months(written: &str) -> Option<&str> {
+    written
+        .strip_suffix('m')
+        .map(str::trim)
+        .filter(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit() || c == b'.'))
+}
+
 /// Warnings for a horizon shorter than a day: sizes, growth and breaches
 /// are projected to the horizon, so a horizon of minutes projects nothing
 /// and a design that breaches in a month passes without a word (a new
@@ -2387,11 +2396,7 @@ fn short_horizon_warnings(
         _ => return Ok(()),
     };
     let h = crate::format::duration(horizon_s);
-    let months = written
-        .strip_suffix('m')
-        .filter(|n| !n.is_empty() && n.trim().bytes().all(|c| c.is_ascii_digit() || c == b'.'))
-        .map(str::trim);
-    let (message, fix) = match months {
+    let (message, fix) = match minutes_meant_as_months(&written) {
         Some(n) => (
             format!(
                 "horizon = \"{written}\" is {h} (m is minutes): sizes, growth and breaches are projected only {h} ahead"
@@ -2783,11 +2788,7 @@ fn minute_checkpoint_warnings(
             continue;
         };
         let written = text.trim();
-        let Some(n) = written
-            .strip_suffix('m')
-            .map(str::trim)
-            .filter(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit() || c == b'.'))
-        else {
+        let Some(n) = minutes_meant_as_months(written) else {
             continue;
         };
         warnings.push(warning(

@@ -920,19 +920,22 @@ impl KeyShape<'_> {
     }
 }
 
+/// The position of key `sk`'s last entity part, if it names one.
+fn last_entity(sk: &KeyTemplate) -> Option<usize> {
+    sk.parts
+        .iter()
+        .rposition(|p| matches!(p, TemplatePart::Entity(_)))
+}
+
 /// Whether key `sk` names an entity and every entity comes before its
 /// first `{time}` / `{id}`: a read that knows the entities alone knows a
 /// prefix of the key.
 fn entities_lead(sk: &KeyTemplate) -> bool {
-    let last_entity = sk
-        .parts
-        .iter()
-        .rposition(|p| matches!(p, TemplatePart::Entity(_)));
     let first_fresh = sk
         .parts
         .iter()
         .position(|p| matches!(p, TemplatePart::Time | TemplatePart::Id));
-    match (last_entity, first_fresh) {
+    match (last_entity(sk), first_fresh) {
         (Some(e), Some(f)) => e < f,
         (Some(_), None) => true,
         (None, _) => false,
@@ -942,15 +945,11 @@ fn entities_lead(sk: &KeyTemplate) -> bool {
 /// Whether every `{shard}` / `{bucket}` of the key comes after its last
 /// entity, so the values a fan-out reads are adjacent in key order.
 fn varying_parts_follow_entities(sk: &KeyTemplate) -> bool {
-    let last_entity = sk
-        .parts
-        .iter()
-        .rposition(|p| matches!(p, TemplatePart::Entity(_)));
     let first_varying = sk
         .parts
         .iter()
         .position(|p| matches!(p, TemplatePart::Shard | TemplatePart::Bucket));
-    match (last_entity, first_varying) {
+    match (last_entity(sk), first_varying) {
         (Some(e), Some(v)) => v > e,
         _ => true,
     }
