@@ -2486,6 +2486,20 @@ fn a_stores_own_words_name_keyheats() {
         "operation = \"ReadRows\""
     ))
     .contains("unknown value `ReadRows`; keyheat calls this operation `query`"));
+    // helper-86 wrote Cosmos DB's autoscale maximum; with a [pricing] of RU/s
+    // hours, the pricing check had reported the missing `throughput` first.
+    let autoscale = "kind = \"cosmosdb\"\nautoscale_max_throughput = 20000";
+    let e = error(&base_with("kind = \"dynamodb\"", autoscale));
+    assert!(
+        e.starts_with("s.toml:6:1: store.autoscale_max_throughput: unknown key `autoscale_max_throughput`; keyheat calls it `throughput` (keyheat models provisioned RU/s, not autoscale"),
+        "{e}"
+    );
+    let priced = format!("{autoscale}\n[pricing]\nread_unit_hour = 0.00008");
+    let e = error(&base_with("kind = \"dynamodb\"", &priced));
+    assert!(
+        e.starts_with("s.toml:6:1: store.autoscale_max_throughput: unknown key `autoscale_max_throughput`; did you mean `throughput`?"),
+        "{e}"
+    );
 }
 
 #[test]

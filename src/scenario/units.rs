@@ -469,17 +469,52 @@ fn leading_number(text: &str) -> Option<(String, &str)> {
 /// assert_eq!(salvaged_rate("20k rows/s").as_deref(), Some("20k/s"));
 /// assert_eq!(salvaged_rate("144M per day").as_deref(), Some("144M/d"));
 /// assert_eq!(salvaged_rate("144M messages per day").as_deref(), Some("144M/d"));
+/// assert_eq!(salvaged_rate("40m/day").as_deref(), Some("40M/d"));
+/// assert_eq!(salvaged_rate("2K req/s").as_deref(), Some("2k/s"));
+/// assert_eq!(salvaged_rate("3 million per day").as_deref(), Some("3M/d"));
+/// assert_eq!(salvaged_rate("3 million/day").as_deref(), Some("3M/d"));
+/// assert_eq!(salvaged_rate("40 m/s").as_deref(), Some("40/s"));
+/// assert_eq!(salvaged_rate("5µ/s"), None);
 /// assert_eq!(salvaged_rate("20 kb/s"), None);
 /// assert_eq!(salvaged_rate("fast"), None);
 /// ```
 pub fn salvaged_rate(text: &str) -> Option<String> {
     let (number, mut rest) = leading_number(text)?;
     let mut mult = "";
-    if rest.starts_with(['k', 'M', 'G'])
-        && !rest[1..].starts_with(|c: char| c.is_ascii_alphabetic())
-    {
-        mult = &rest[..1];
+    // The multiplier as written (`k`, `M`, `G`); in the other case right
+    // after the number (`40m` is 40 million, never 40 milli-requests; `40
+    // m/s` may mean minutes); or as a word.
+    let t = text.trim();
+    let touching = t
+        .find(|c: char| !(c.is_ascii_digit() || matches!(c, ',' | '.' | '_')))
+        .is_some_and(|i| !t[i..].starts_with(char::is_whitespace));
+    let letter = rest
+        .chars()
+        .next()
+        .filter(|c| c.is_ascii() && !rest[1..].starts_with(|c: char| c.is_ascii_alphabetic()));
+    if let Some(m) = letter.and_then(|c| match c {
+        'k' | 'M' | 'G' => Some(&rest[..1]),
+        'K' if touching => Some("k"),
+        'm' if touching => Some("M"),
+        'g' if touching => Some("G"),
+        _ => None,
+    }) {
+        mult = m;
         rest = rest[1..].trim_start();
+    } else {
+        let end = rest
+            .find(|c: char| !c.is_ascii_alphabetic())
+            .unwrap_or(rest.len());
+        let (word, after) = rest.split_at(end);
+        if let Some(m) = match word.to_ascii_lowercase().as_str() {
+            "thousand" => Some("k"),
+            "million" | "mn" => Some("M"),
+            "billion" | "bn" => Some("G"),
+            _ => None,
+        } {
+            mult = m;
+            rest = after.trim_start();
+        }
     }
     let lower = rest.to_ascii_lowercase();
     let padded = format!(" {lower}");

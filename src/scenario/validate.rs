@@ -3742,10 +3742,12 @@ fn pricing(root: &Section, store: &StoreConfig) -> Result<Option<Pricing>> {
                         format!("add provisioned_{side}_units = 1000 to [pricing] (or, on a store that provisions {side} capacity apart, {capacity} to [store])"),
                     ),
                 };
-                // A misspelt capacity in [store] (`througput`) is the
-                // error to report: the store's own check comes later.
+                // A misspelt capacity in [store] (`througput`), or one
+                // keyheat does not read (`autoscale_max_throughput`), is
+                // the error to report: the store's own check comes later.
                 let typo = store.settings.keys().find_map(|k| {
-                    let close = did_you_mean(k, [capacity])?;
+                    let close = did_you_mean(k, [capacity])
+                        .or_else(|| k.contains(capacity).then_some(capacity))?;
                     Some((k, close, store.positions.get(k)?.key))
                 });
                 if let Some((typo, close, at)) = typo {

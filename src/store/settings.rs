@@ -156,6 +156,16 @@ const STORE_TERMS: &[(&str, &str, &str)] = &[
     ("nodes", "shards", "a sharded cluster's servers"),
     ("gc_grace_seconds", "gc_grace", "a duration such as \"10d\""),
     (
+        "autoscale_max_throughput",
+        "throughput",
+        "keyheat models provisioned RU/s, not autoscale: write autoscale's maximum, the RU/s the partitions may reach; the cost then takes that maximum every hour, where autoscale bills each hour's highest RU/s (at least 10% of the maximum) at 1.5 times the manual rate",
+    ),
+    (
+        "max_throughput",
+        "throughput",
+        "keyheat models provisioned RU/s, not autoscale: write autoscale's maximum",
+    ),
+    (
         "billing_mode",
         "mode",
         "DynamoDB's BillingMode: `provisioned` or `on_demand`",
