@@ -827,3 +827,55 @@ by = "status"
         index.stored_bytes
     );
 }
+
+/// A global index holds one entry per base item: a put that replaces an
+/// item replaces its entry. 1,000 users with one profile item each (no
+/// sort key), put 10 times a second over a 365-day horizon, indexed by a
+/// `{time}` sort key: the table stores 1,000 items of 1,000 B and the
+/// index 1,000 entries (keys only, with their 100 B overhead) at the
+/// horizon, as on day 0. helper-87's Firestore
+/// createdAt index had counted every put as a new entry (2.7 billion
+/// entries, 483 GB, for 2 million posts).
+#[test]
+fn a_global_index_stores_no_more_entries_than_its_table_items() {
+    let text = r#"
+schema_version = 1
+name = "profiles"
+[store]
+kind = "dynamodb"
+[simulation]
+trials = 4
+duration = "1m"
+horizon = "365d"
+[[entity]]
+name = "user"
+count = 1000
+[[table]]
+name = "profiles"
+partition_key = "USER#{user}"
+item_size = "1000B"
+initial_items = 1
+[[table.index]]
+name = "by_updated"
+partition_key = "PROFILES"
+sort_key = "{time}"
+projection = "keys_only"
+[[access_pattern]]
+name = "Save profile"
+table = "profiles"
+operation = "put"
+rate = 10
+by = "user"
+"#;
+    let r = run(text);
+    let s = scenario(text);
+    let entry = keyheat::store::index_entry_bytes(&s.tables[0], &s.tables[0].indexes[0]);
+    let base = table(&r, "profiles");
+    let index = table(&r, "profiles.by_updated");
+    let horizon = |t: &TableResults| t.growth.last().map(|g| (g.day, g.table_bytes));
+    assert_eq!(horizon(base), Some((365.0, 1000.0 * 1000.0)));
+    assert_eq!(horizon(index), Some((365.0, 1000.0 * entry)));
+    assert_eq!(index.stored_bytes, 1000.0 * entry);
+    // Its one key, `PROFILES`, holds them all, and no more.
+    assert_eq!(index.max_item_collection_bytes.p95, 1000.0 * entry);
+}

@@ -1044,3 +1044,89 @@ by = "room"
     let expected = (1_048_576.0 - 2_000.0) / 4e6;
     assert!((day - expected).abs() < 0.01, "{day} vs {expected}");
 }
+
+/// A document stops growing at its 1 MiB ceiling: Firestore rejects the
+/// write that would take it past, so the bytes stored stop there too.
+/// 100 posts of 2,000 B, each appended 100 B at 0.01 a second (86.4 KB a
+/// day) reach 1,048,576 B in about 12 days; on day 365 the collection holds
+/// 100 × 1,048,576 B, not the 100 × (2,000 + 365 × 86,400) B appended
+/// (helper-87's 582 GB of posts for 196).
+#[test]
+fn a_document_appended_past_its_ceiling_stores_only_the_ceiling() {
+    let r = crate::util::run(
+        r#"
+schema_version = 1
+name = "likes"
+[store]
+kind = "firestore"
+[simulation]
+trials = 4
+duration = "1m"
+horizon = "365d"
+[[entity]]
+name = "post"
+count = 100
+[[table]]
+name = "posts"
+partition_key = "posts/{post}"
+item_size = "2000B"
+initial_items = 1
+[[access_pattern]]
+name = "Like"
+table = "posts"
+operation = "append"
+element_size = "100B"
+rate = 1
+by = "post"
+"#,
+    );
+    let posts = &r.tables[0];
+    let last = posts.growth.last().expect("a growth grid");
+    assert_eq!(last.day, 365.0);
+    assert_eq!(last.table_bytes, 100.0 * 1_048_576.0);
+}
+
+/// Firestore orders an index's entries by value and splits them by range:
+/// an index over a whole collection (`partition_key = "posts"`) is not a
+/// low-cardinality key. helper-87's createdAt index failed key_cardinality
+/// ("write-shard the index") while monotonic_index passed it at 326 writes/s.
+#[test]
+fn a_firestore_index_over_a_whole_collection_is_not_a_low_cardinality_key() {
+    let s = crate::util::scenario(
+        r#"
+schema_version = 1
+name = "feed"
+[store]
+kind = "firestore"
+[[entity]]
+name = "post"
+count = 1000
+[[table]]
+name = "posts"
+partition_key = "posts/{post}"
+item_size = "2KB"
+[[table.index]]
+name = "by_created"
+partition_key = "posts"
+sort_key = "{time}"
+projection = "keys_only"
+[[access_pattern]]
+name = "Create post"
+table = "posts"
+operation = "put"
+rate = 5
+by = "post"
+"#,
+    );
+    let items = keyheat::verdicts::checklist::review(&s);
+    let row = items
+        .iter()
+        .find(|i| i.check == "key_cardinality" && i.subject == "posts.by_created")
+        .expect("the index's row");
+    assert_eq!(row.status, Pass, "{}", row.reason);
+    assert!(
+        row.reason.contains("splits them by range"),
+        "{}",
+        row.reason
+    );
+}

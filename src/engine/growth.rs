@@ -233,6 +233,9 @@ pub struct GrowthPlan {
     /// Whether the shard is picked by an entity of the key (`shard_by`):
     /// more shards then spread no key's writes (no shard advice).
     pub shard_by_in_key: bool,
+    /// A global index's base table ([`GrowthPlan::index_of`]): the index
+    /// holds at most one entry per item the table stores.
+    pub base_table: Option<Box<GrowthPlan>>,
     /// Whether writes past `collection_limit` are rejected (stored data
     /// stops at the ceiling) rather than stored.
     pub collection_limit_rejects_writes: bool,
@@ -354,6 +357,7 @@ impl GrowthPlan {
             overhead_bytes: store.row_overhead_bytes() + local_index,
             local_index_bytes: local_index,
             item_limit: layout.item_size_limit_bytes,
+            base_table: None,
             shard_by_in_key: table
                 .shard_by
                 .as_ref()
@@ -673,6 +677,22 @@ impl GrowthPlan {
 
     /// (items stored on `day`, effective days of the writes still stored).
     fn stored_items(&self, day: f64) -> (f64, f64) {
+        let (items, tau) = self.own_stored_items(day);
+        match self.base_items(day) {
+            Some(base) => (items.min(base), tau),
+            None => (items, tau),
+        }
+    }
+
+    /// Items its own writes store on `day` (a global index's before its
+    /// table's items bound them).
+    fn own_items(&self, day: f64) -> f64 {
+        self.own_stored_items(day).0
+    }
+
+    /// [`GrowthPlan::stored_items`] without the bound of a global index's
+    /// table.
+    fn own_stored_items(&self, day: f64) -> (f64, f64) {
         let d = day.max(0.0);
         // Writes still stored on day d: those of the last TTL (all without one).
         let tau = self.stored_days(d);
@@ -697,31 +717,58 @@ impl GrowthPlan {
         (items, tau)
     }
 
-    /// Bytes the key classes would hold past the item-collection ceiling
-    /// on `day` (`tau` effective days of writes stored), when the store
-    /// rejects those writes (mean growth per key). Without a bucket a key
-    /// is one collection; with a time bucket each of its stored buckets
-    /// is one, rejecting its own excess (a new user's Cosmos DB tenants in
-    /// 7-day buckets of up to 92 GB were stored whole: 18.2 TB for 15.9).
-    /// A count bucket bounds each collection's items already.
+    /// A global index's base table's items on `day` ([`GrowthPlan::index_of`]).
+    fn base_items(&self, day: f64) -> Option<f64> {
+        self.base_table.as_ref().map(|b| b.stored_items(day).0)
+    }
+
+    /// The same plan as a global index of the table `base` grows as: an
+    /// index entry is a base item's (DynamoDB writes a put that replaces
+    /// an item as the old entry's delete and the new one's put, Firestore
+    /// re-indexes the replaced document), so the index stores no more
+    /// entries than the table does items. A new user's Firestore posts,
+    /// one document per post, put at 60/s over existing posts, had a
+    /// createdAt index of 2.7 billion entries (483 GB) for 2 million posts.
+    pub fn index_of(mut self, base: &GrowthPlan) -> GrowthPlan {
+        self.base_table = Some(Box::new(base.clone()));
+        self
+    }
+
+    /// Bytes the key classes would hold past the item-collection ceiling,
+    /// or past the item ceiling in their appended items, on `day` (`tau`
+    /// effective days of writes stored), where the store rejects those
+    /// writes (mean growth per key). Without a bucket a key is one
+    /// collection; with a time bucket each of its stored buckets is one,
+    /// rejecting its own excess (a new user's Cosmos DB tenants in 7-day
+    /// buckets of up to 92 GB were stored whole: 18.2 TB for 15.9). A
+    /// key's appends grow one item, which stops at the item ceiling (a new
+    /// user's Firestore posts, appended past 1 MiB, were stored whole: 582
+    /// GB for 196). A count bucket bounds each collection's items already.
     fn rejected_bytes(&self, day: f64, tau: f64, es: f64, ee: f64) -> f64 {
-        let Some(limit) = self
+        let limit = self
             .collection_limit
-            .filter(|_| self.collection_limit_rejects_writes)
-        else {
-            return 0.0;
-        };
-        if self.bucket_items.is_some() {
+            .filter(|_| self.collection_limit_rejects_writes);
+        // The appended item's room under the item ceiling.
+        let room = self
+            .item_limit
+            .filter(|_| self.item_limit_rejects_writes && ee > 0.0)
+            .map(|l| (l - self.sizes().item_es).max(0.0));
+        if (limit.is_none() && room.is_none()) || self.bucket_items.is_some() {
             return 0.0;
         }
         let init = self.initial_items.mean();
-        let bytes = |items: f64, days: f64, appends_per_day: f64| {
+        // One collection's rejected bytes: its appended item's past the
+        // item ceiling, then its own past the collection's.
+        let rejected = |items: f64, days: f64, appends_per_day: f64| {
             let items = self.max_items.map_or(items, |m| items.min(m.max(init)));
-            items * es + appends_per_day * days * ee
+            let appended = appends_per_day * days * ee;
+            let kept = room.map_or(appended, |r| appended.min(r));
+            let over = limit.map_or(0.0, |l| (items * es + kept - l).max(0.0));
+            (appended - kept) + over
         };
         let excess: Box<dyn Fn(f64, f64, f64) -> f64 + '_> = match self.bucket_days {
             None => Box::new(|keys: f64, items_per_day: f64, appends_per_day: f64| {
-                keys * (bytes(init + items_per_day * tau, tau, appends_per_day) - limit).max(0.0)
+                keys * rejected(init + items_per_day * tau, tau, appends_per_day)
             }),
             Some(b) => {
                 let spans = self.stored_bucket_spans(day, b);
@@ -730,8 +777,8 @@ impl GrowthPlan {
                 let per_key = self.buckets_over_horizon();
                 // Thousands of stored buckets (hourly ones over a year) for
                 // every class on every grid day: where even the longest
-                // bucket, holding the initial items too, stays within the
-                // ceiling, every term is +0 (bytes grow with a bucket's
+                // bucket, holding the initial items too, rejects nothing,
+                // every term is +0 (what is rejected grows with a bucket's
                 // days and items when no figure is negative).
                 let longest = spans.iter().map(|s| s.0).fold(0.0, f64::max);
                 Box::new(move |keys: f64, items_per_day: f64, appends_per_day: f64| {
@@ -740,7 +787,7 @@ impl GrowthPlan {
                         .all(|&x| x >= 0.0);
                     if growing
                         && !spans.is_empty()
-                        && bytes(init + items_per_day * longest, longest, appends_per_day) <= limit
+                        && rejected(init + items_per_day * longest, longest, appends_per_day) <= 0.0
                     {
                         return keys / per_key * 0.0;
                     }
@@ -748,7 +795,7 @@ impl GrowthPlan {
                         .iter()
                         .map(|&(days, first)| {
                             let items = if first { init } else { 0.0 } + items_per_day * days;
-                            (bytes(items, days, appends_per_day) - limit).max(0.0)
+                            rejected(items, days, appends_per_day)
                         })
                         .sum();
                     keys / per_key * over
@@ -845,6 +892,7 @@ impl GrowthPlan {
             ttl_days: None,
             shards: 1,
             shard_by_in_key: false,
+            base_table: None,
             collection_limit_rejects_writes: false,
             item_limit_rejects_writes: false,
         }
@@ -1054,12 +1102,21 @@ impl GrowthPlan {
             let from = self.ttl_days.map_or(0.0, |d| (t - d).max(0.0));
             self.largest_item_written(from, t, u_base)
         };
+        // Where a global index's writes would add more entries than its
+        // table holds items ([`GrowthPlan::index_of`]), a key holds no more
+        // than the index stores: its one key of a whole collection
+        // (Firestore's `posts`) held every put as an entry.
+        let index_bytes = |t: f64| match self.base_items(t) {
+            Some(base) if base < self.own_items(t) => self.table_bytes(t),
+            _ => f64::INFINITY,
+        };
         let with_stored = |t: f64, busiest: f64| {
-            if self.items_written_per_day > 0.0 {
+            let bytes = if self.items_written_per_day > 0.0 {
                 busiest.max(stored_max_by(t) + per_item_extra)
             } else {
                 busiest
-            }
+            };
+            bytes.min(index_bytes(t))
         };
         let collection = |t: f64| with_stored(t, keys.day(t)[1]);
         let base_item_breach = self.item_limit.and_then(|limit| {

@@ -298,7 +298,7 @@ pub fn build_at(scenario: &Scenario, store: &dyn StoreModel, start_s: f64) -> Pl
     for (ti, t) in scenario.tables.iter().enumerate() {
         let base = tables.len();
         let plan = grown_table_plan(store, sim, start_s, &|min| {
-            table_plan(scenario, store, ti, t, min)
+            table_plan(scenario, store, ti, t, min, None)
         });
         tables.push(plan);
         grow_key_limits(&mut tables[base], store, sim, start_s);
@@ -308,8 +308,9 @@ pub fn build_at(scenario: &Scenario, store: &dyn StoreModel, start_s: f64) -> Pl
                 // The index's own capacity (if set) changes only its layout.
                 let own = store.index_store(index.read_capacity, index.write_capacity);
                 let index_store = own.as_deref().unwrap_or(store);
+                let table_growth = &tables[base].growth;
                 let mut plan = grown_table_plan(index_store, sim, start_s, &|min| {
-                    table_plan(&v, index_store, 0, &v.tables[0], min)
+                    table_plan(&v, index_store, 0, &v.tables[0], min, Some(table_growth))
                 });
                 plan.global_index_of = Some(base);
                 // Its day-0 entries are the table's items by their index
@@ -565,13 +566,15 @@ fn table_patterns<'s>(
 
 /// One table's plan; `min_partitions`, where set, the fewest partitions
 /// its day's layout has (the store split it for the traffic it served
-/// before: [`grown_table_plan`]).
+/// before: [`grown_table_plan`]); `index_of`, for a global index, its base
+/// table's growth (the index stores no more entries than it items).
 fn table_plan(
     scenario: &Scenario,
     store: &dyn StoreModel,
     ti: usize,
     table: &Table,
     min_partitions: Option<usize>,
+    index_of: Option<&super::growth::GrowthPlan>,
 ) -> TablePlan {
     let mut keys = KeySpace::new(&table.partition_key, scenario);
     keys.hashed = store.hashed_parts(&keys.template);
@@ -622,7 +625,10 @@ fn table_plan(
     // Growth runs from t = 0 at day-0 rates compounded by `growth`; a
     // checkpoint's scenario has its rates grown to its day already.
     let day = scenario.simulation.day;
-    let growth = growth.with_rates_scaled((-scenario.simulation.growth_per_day * day).exp());
+    let mut growth = growth.with_rates_scaled((-scenario.simulation.growth_per_day * day).exp());
+    if let Some(base) = index_of {
+        growth = growth.index_of(base);
+    }
     // Day 0's data as growth counts it (the store's per-item overhead and
     // local index entries with the items: growth.csv's day 0), and the
     // layout for it.
