@@ -215,10 +215,11 @@ pub fn run_sharing(
     Ok((results, reuse.taken))
 }
 
-/// `d` without its representative detail (timeseries, hot keys), as a
-/// variant's design is reduced.
+/// `d` without its representative detail (timeseries, hot keys) and its
+/// rank table, as a variant's design is reduced.
 fn without_detail(d: &mut reduce::Design) -> reduce::Design {
-    // Set aside while `d` is copied (millions of timeseries rows).
+    // Set aside while `d` is copied (millions of timeseries rows, and
+    // the rank table a variant does not report).
     let detail: Vec<_> = d
         .tables
         .iter_mut()
@@ -226,13 +227,15 @@ fn without_detail(d: &mut reduce::Design) -> reduce::Design {
             (
                 std::mem::take(&mut t.timeseries),
                 std::mem::take(&mut t.hot_keys),
+                std::mem::take(&mut t.partition_ranks),
             )
         })
         .collect();
     let copy = d.clone();
-    for (t, (series, keys)) in d.tables.iter_mut().zip(detail) {
+    for (t, (series, keys, ranks)) in d.tables.iter_mut().zip(detail) {
         t.timeseries = series;
         t.hot_keys = keys;
+        t.partition_ranks = ranks;
     }
     copy
 }

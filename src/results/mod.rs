@@ -284,7 +284,8 @@ pub struct TableResults {
     /// read it and the index writes of the table's writes), in scenario
     /// order: its requests, units and share of the table's units and cost.
     pub patterns: Vec<PatternLoad>,
-    /// Per-partition load by rank (1 = the trial's hottest), averaged over trials.
+    /// Per-partition load by rank (1 = the trial's hottest), averaged over
+    /// trials; empty for a variant, whose rank table is not reported.
     pub partition_ranks: Vec<PartitionRank>,
     /// Node-level load, when the store's throughput limit is per node.
     pub nodes: Option<NodeResults>,
