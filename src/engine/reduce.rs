@@ -439,21 +439,29 @@ fn curve<F: Fn(&TableTrial) -> Option<f64>>(
         .collect()
 }
 
+/// The rank table only the base design reports (`partitions.csv`, the
+/// load chart); none for a variant, whose thousands of ranks over every
+/// trial were reduced and dropped (8% of a Redis Cluster design of 4
+/// tables over 16,384 slots and 3 variants).
+fn reported_ranks(
+    plan: &Plan,
+    tp: &super::plan::TablePlan,
+    per: &[&TableTrial],
+) -> Vec<PartitionRank> {
+    if plan.rank_peaks {
+        ranks(per, |t| &t.ranked, tp.layout.partitions.max(1))
+    } else {
+        Vec::new()
+    }
+}
+
 fn table_results(
     plan: &Plan,
     tp: &super::plan::TablePlan,
     per: &[&TableTrial],
     headroom: f64,
 ) -> TableResults {
-    // The rank table only the base design reports (`partitions.csv`, the
-    // load chart): a variant's thousands of ranks over every trial were
-    // reduced and dropped (8% of a Redis Cluster design of 4 tables over
-    // 16,384 slots and 3 variants).
-    let partition_ranks = if plan.rank_peaks {
-        ranks(per, |t| &t.ranked, tp.layout.partitions.max(1))
-    } else {
-        Vec::new()
-    };
+    let partition_ranks = reported_ranks(plan, tp, per);
     let nodes = tp.layout.nodes.as_ref().map(|n| {
         let n_nodes = per.first().map_or(0, |t| t.node_ranked.len());
         let node_ranks = ranks(per, |t| &t.node_ranked, n_nodes);
