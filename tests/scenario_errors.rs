@@ -2486,6 +2486,17 @@ fn a_stores_own_words_name_keyheats() {
         "operation = \"ReadRows\""
     ))
     .contains("unknown value `ReadRows`; keyheat calls this operation `query`"));
+    // helper-89 wrote CQL's table option, and a month as `1M` (the fix had
+    // offered `1m`: a one-minute ttl).
+    assert_eq!(
+        error(&base_with("item_size = \"2KB\"", "item_size = \"2KB\"\ndefault_time_to_live = 2592000")),
+        "s.toml:15:1: table.orders.default_time_to_live: unknown key `default_time_to_live`; keyheat calls it `ttl` (CQL's table option, as a duration such as \"30d\")\n  fix: rename `default_time_to_live` to `ttl`"
+    );
+    let e = error(&base_with(
+        "item_size = \"2KB\"",
+        "item_size = \"2KB\"\nttl = \"1M\"",
+    ));
+    assert!(e.ends_with("fix: write ttl = \"1mo\""), "{e}");
     // helper-86 wrote Cosmos DB's autoscale maximum; with a [pricing] of RU/s
     // hours, the pricing check had reported the missing `throughput` first.
     let autoscale = "kind = \"cosmosdb\"\nautoscale_max_throughput = 20000";

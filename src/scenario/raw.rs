@@ -261,12 +261,21 @@ impl<'a, 'i> Section<'a, 'i> {
             return Ok(());
         };
         let name = k.get_ref().as_ref();
-        let (message, fix) = match did_you_mean(name, accepted.iter().copied()) {
-            Some(close) => (
+        // Stores' own names for a key keyheat names otherwise (CQL's table
+        // option, DynamoDB's TTL attribute).
+        let term = SCENARIO_TERMS
+            .iter()
+            .find(|(term, key, _)| *term == name && accepted.contains(key));
+        let (message, fix) = match (term, did_you_mean(name, accepted.iter().copied())) {
+            (Some((_, key, why)), _) => (
+                format!("unknown key `{name}`; keyheat calls it `{key}` ({why})"),
+                format!("rename `{name}` to `{key}`"),
+            ),
+            (None, Some(close)) => (
                 format!("unknown key `{name}`; did you mean `{close}`?"),
                 format!("rename `{name}` to `{close}`"),
             ),
-            None => (
+            (None, None) => (
                 format!("unknown key `{name}`"),
                 format!(
                     "{} accepts {}{elsewhere}",
@@ -723,6 +732,32 @@ fn with_multiplier(text: &str) -> Option<f64> {
         Some((n * 1e6).round() / 1e6)
     })
 }
+
+/// A store's own name for a key of the scenario: (its name, keyheat's key,
+/// why), offered when the name is written as a key (helper-89 wrote CQL's
+/// `default_time_to_live` on a table).
+const SCENARIO_TERMS: &[(&str, &str, &str)] = &[
+    (
+        "default_time_to_live",
+        "ttl",
+        "CQL's table option, as a duration such as \"30d\"",
+    ),
+    (
+        "time_to_live",
+        "ttl",
+        "an item's time to live, as a duration such as \"30d\"",
+    ),
+    (
+        "expire_after_seconds",
+        "ttl",
+        "MongoDB's TTL index option, as a duration such as \"30d\"",
+    ),
+    (
+        "expireAfterSeconds",
+        "ttl",
+        "MongoDB's TTL index option, as a duration such as \"30d\"",
+    ),
+];
 
 #[cfg(test)]
 mod tests {

@@ -198,6 +198,7 @@ pub fn parse_size(text: &str) -> Result<f64, UnitError> {
 /// assert_eq!(parse_duration("250ms"), Ok(0.25));
 /// assert_eq!(parse_duration("1mo"), Ok(30.0 * 86_400.0));
 /// assert!(parse_duration("3 fortnights").is_err());
+/// assert!(parse_duration("1M").unwrap_err().to_string().contains("did you mean `mo`?"));
 /// ```
 pub fn parse_duration(text: &str) -> Result<f64, UnitError> {
     let accepted = format!(
@@ -216,10 +217,14 @@ pub fn parse_duration(text: &str) -> Result<f64, UnitError> {
         Some(m) => Ok(value * m),
         None => Err(UnitError::new(format!(
             "`{text}` is not a duration: unknown unit `{suffix}`{}; {accepted}",
-            duration_alias(suffix).map_or_else(
-                || case_hint(suffix, DURATION_UNITS),
-                |u| format!(" (did you mean `{u}`?)")
-            )
+            duration_alias(suffix)
+                // An upper-case M is a month (ISO 8601's P1M), never the
+                // minute its lower case would offer (a 1-minute ttl).
+                .or_else(|| (suffix == "M").then_some("mo"))
+                .map_or_else(
+                    || case_hint(suffix, DURATION_UNITS),
+                    |u| format!(" (did you mean `{u}`?)")
+                )
         ))),
     }
 }
