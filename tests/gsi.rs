@@ -879,3 +879,54 @@ by = "user"
     // Its one key, `PROFILES`, holds them all, and no more.
     assert_eq!(index.max_item_collection_bytes.p95, 1000.0 * entry);
 }
+
+/// An item grown by appends costs its grown size (DynamoDB charges an
+/// UpdateItem on the larger of the item's sizes before and after, a
+/// GetItem on the whole item). 100 configs of 1,000 B, each appended 1,000
+/// B at 0.01 a second (864 a day), stop at 400 KB (409,600 B) within a day:
+/// on day 365 an append writes 1,000 + 408,600 + 1,000 B, ⌈410,600 ÷
+/// 1,024⌉ = 401 WCU, and an eventually consistent get reads 409,600 B,
+/// 409,600 ÷ 4,096 × 0.5 = 50 RCU; on day 0, 2 WCU and 0.5 RCU.
+/// helper-88's tickets still cost 2 WCU and 0.5 RCU on day 365.
+#[test]
+fn an_item_grown_by_appends_costs_its_grown_size() {
+    let r = run(r#"
+schema_version = 1
+name = "configs"
+[store]
+kind = "dynamodb"
+read_capacity = 100000
+write_capacity = 100000
+[simulation]
+trials = 4
+duration = "1m"
+horizon = "365d"
+growth = "1%/month"
+checkpoints = ["0d", "365d"]
+[[entity]]
+name = "config"
+count = 100
+[[table]]
+name = "configs"
+partition_key = "CONFIG#{config}"
+item_size = "1000B"
+initial_items = 1
+[[access_pattern]]
+name = "Add a line"
+table = "configs"
+operation = "append"
+element_size = "1000B"
+rate = 1
+by = "config"
+[[access_pattern]]
+name = "Read the config"
+table = "configs"
+operation = "get"
+rate = 10
+by = "config"
+"#);
+    let t = table(&r, "configs");
+    assert_eq!(t.day, 365.0);
+    let units: Vec<f64> = t.patterns.iter().map(|p| p.units_per_request).collect();
+    assert_eq!(units, [401.0, 50.0]);
+}

@@ -827,6 +827,7 @@ fn full_scenario_parses_into_expected_values() {
                     },
                 ],
                 unread_bytes_per_item: 0.0,
+                appended_bytes_per_item: 0.0,
             },
             Table {
                 name: "readings".into(),
@@ -852,6 +853,7 @@ fn full_scenario_parses_into_expected_values() {
                 initial_items: CountDist::Fixed(0.0),
                 indexes: vec![],
                 unread_bytes_per_item: 0.0,
+                appended_bytes_per_item: 0.0,
             },
         ],
         access_patterns: vec![

@@ -717,6 +717,55 @@ impl GrowthPlan {
         (items, tau)
     }
 
+    /// Mean bytes appends have grown a key's item by on `day`, over the
+    /// items appends touch (each key's weighted by its appends: a read of
+    /// the same popularity reads them as often), up to the item ceiling's
+    /// room where the store rejects the writes past it; 0 without appends,
+    /// or where a key holds more than one item (which one an append grows
+    /// is not known). DynamoDB charges an UpdateItem on the larger of the
+    /// item's sizes before and after, and a GetItem on the whole item
+    /// (Developer Guide, "Read/write capacity mode"): helper-88's ticket
+    /// items, appended to 400 KB within a month, still cost 2 WCU an
+    /// append and 0.5 RCU a read on day 365, where they cost 401 and 50.
+    ///
+    /// ```
+    /// # use keyheat::engine::growth::GrowthPlan;
+    /// # let g = GrowthPlan::example_for_docs();
+    /// // No appends: nothing grows.
+    /// assert_eq!(g.appended_item_bytes(30.0), 0.0);
+    /// ```
+    pub fn appended_item_bytes(&self, day: f64) -> f64 {
+        let ee = self.element_size.as_ref().map_or(0.0, SizeDist::mean);
+        if ee <= 0.0 || self.max_items != Some(1.0) || day <= 0.0 {
+            return 0.0;
+        }
+        let room = self
+            .item_limit
+            .filter(|_| self.item_limit_rejects_writes)
+            .map_or(f64::INFINITY, |l| (l - self.sizes().item_es).max(0.0));
+        let tau = self.effective_days(day);
+        let (mut weight, mut bytes) = (0.0f64, 0.0f64);
+        for c in self.classes.iter().filter(|c| c.keys.is_finite()) {
+            let mut add = |keys: f64, appends_per_day: f64| {
+                let w = keys * appends_per_day.max(0.0);
+                weight += w;
+                bytes += w * (appends_per_day * tau * ee).clamp(0.0, room);
+            };
+            if c.band.is_empty() {
+                add(c.keys, c.appends_per_day);
+            } else {
+                for &(k, _, a) in c.band.iter() {
+                    add(k, a);
+                }
+            }
+        }
+        if weight > 0.0 {
+            bytes / weight
+        } else {
+            0.0
+        }
+    }
+
     /// A global index's base table's items on `day` ([`GrowthPlan::index_of`]).
     fn base_items(&self, day: f64) -> Option<f64> {
         self.base_table.as_ref().map(|b| b.stored_items(day).0)

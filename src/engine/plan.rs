@@ -564,6 +564,20 @@ fn table_patterns<'s>(
         .collect()
 }
 
+/// Whether pattern `p`'s stream on `table` is drawn again for the
+/// simulated day, once its data is known: a scan (the day's bytes and
+/// partitions), a query of a count-bucketed table (the buckets filled by
+/// then), and on items appends have grown, any request but a put (which
+/// writes the item anew).
+fn drawn_for_the_day(table: &Table, p: &AccessPattern) -> bool {
+    match p.operation {
+        Operation::Scan => true,
+        Operation::Query if table.bucket_items.is_some() => true,
+        Operation::Put => false,
+        _ => table.appended_bytes_per_item > 0.0,
+    }
+}
+
 /// One table's plan; `min_partitions`, where set, the fewest partitions
 /// its day's layout has (the store split it for the traffic it served
 /// before: [`grown_table_plan`]); `index_of`, for a global index, its base
@@ -671,10 +685,12 @@ fn table_plan(
     });
     // A scan reads every partition of the day's layout, and the day's bytes.
     let scan = (layout.partitions, stored_bytes, growth.table_items(day));
-    let rebuilt = |p: &AccessPattern| {
-        p.operation == Operation::Scan
-            || (p.operation == Operation::Query && table.bucket_items.is_some())
+    // Items grown by appends by the day cost what they have grown to.
+    let grown = Table {
+        appended_bytes_per_item: growth.appended_item_bytes(day),
+        ..table.clone()
     };
+    let rebuilt = |p: &AccessPattern| drawn_for_the_day(&grown, p);
     if patterns.iter().any(|(_, p)| rebuilt(p)) {
         let reach = Reach {
             pick: &pick,
@@ -686,7 +702,7 @@ fn table_plan(
             .zip(&patterns)
             .filter(|(_, (_, p))| rebuilt(p))
             .for_each(|(s, &(pi, p))| {
-                *s = stream(scenario, store, &keys, table, (pi, p), &reach, false)
+                *s = stream(scenario, store, &keys, &grown, (pi, p), &reach, false)
             });
         fan_out = fan_out.max(widest_fan_out(&streams, &patterns, layout.partitions));
     }
@@ -870,6 +886,7 @@ pub fn global_index_scenario(scenario: &Scenario, ti: usize, xi: usize) -> Scena
         initial_items: index_initial_items(scenario, table, index),
         indexes: Vec::new(),
         unread_bytes_per_item: crate::store::INDEX_ENTRY_OVERHEAD_BYTES,
+        appended_bytes_per_item: 0.0,
     }];
     let ours = |p: &&AccessPattern| p.table == ti;
     let mut patterns: Vec<AccessPattern> = scenario
@@ -1495,7 +1512,14 @@ fn drawn_severity(
     } else {
         table.unread_bytes_per_item
     };
+    // The item as grown by appends, but for a put, which writes it anew.
+    let grown = if p.operation == Operation::Put {
+        0.0
+    } else {
+        table.appended_bytes_per_item
+    };
     let item_bytes = |rng: &mut Xoshiro256PlusPlus| match entry {
+        None if grown > 0.0 => item_size.sample(rng) - unread + grown,
         None => item_size.sample(rng) - unread,
         Some(bytes) => bytes,
     };

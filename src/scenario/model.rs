@@ -659,6 +659,13 @@ pub struct Table {
     /// key): a DynamoDB index entry's 100 B of overhead, which its storage
     /// counts and its read units do not. 0 for a table.
     pub unread_bytes_per_item: f64,
+    /// Bytes each item has grown by appends on the simulated day (not a
+    /// scenario key; 0 on day 0): a request that reads or changes the
+    /// item is costed at its grown size (DynamoDB charges an UpdateItem
+    /// on the larger of the item's sizes before and after, a GetItem on
+    /// the whole item). Set by the engine's plan of a checkpoint day
+    /// (the growth plan's `appended_item_bytes`).
+    pub appended_bytes_per_item: f64,
 }
 
 /// Operations an access pattern performs.

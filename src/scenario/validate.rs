@@ -1591,6 +1591,7 @@ fn tables(root: &Section, entities: &[Entity], store: &StoreConfig) -> Result<Ve
             initial_items,
             indexes,
             unread_bytes_per_item: 0.0,
+            appended_bytes_per_item: 0.0,
         });
     }
     Ok(out)
