@@ -2297,6 +2297,17 @@ fn an_index_named_as_a_table_points_to_its_table() {
         "{}",
         error(&variant)
     );
+    // helper-90 misspelt both the table and its index: both are offered
+    // (the fix had been "table.orders.shards", whatever the names).
+    let misspelt = variant.replace("table.by_status.shards", "table.order.index.by_stat.shards");
+    assert!(
+        error(&misspelt).ends_with(
+            "there is no table named `order` (declared: `orders`); did you mean `orders`?\n  \
+             fix: write \"table.orders.index.by_status.shards\""
+        ),
+        "{}",
+        error(&misspelt)
+    );
 }
 
 /// `initial_items` on a partition key holding `{time}` counts nothing (each

@@ -565,6 +565,27 @@ fn element<'r>(
     let guess = rest.rsplit_once('.').map_or(rest, |(head, _)| head);
     let field = rest.rsplit_once('.').map_or("", |(_, f)| f);
     let declared = list(names.iter().map(|&(_, n)| n));
+    // A misspelt table before `.index.` (helper-90's
+    // `table.user.index.recnt.shards`): the table meant, and its index.
+    let misspelt_owner = rest
+        .split_once(".index.")
+        .filter(|_| what == "table")
+        .and_then(|(table, after)| {
+            let close = did_you_mean(table, names.iter().map(|&(_, n)| n))?;
+            let (index, field) = after.split_once('.').unwrap_or((after, ""));
+            let indexes = index_names(items, close);
+            let index = did_you_mean(index, indexes.iter().map(String::as_str))
+                .map_or(index.to_string(), str::to_string);
+            Some((table, close, format!("{index}.{field}")))
+        });
+    if let Some((table, close, after)) = misspelt_owner {
+        return Err((
+            format!(
+                "there is no table named `{table}` (declared: {declared}); did you mean `{close}`?"
+            ),
+            format!("write \"{prefix}.{close}.index.{after}\""),
+        ));
+    }
     if let Some(owner) = index_owner(items, guess).filter(|_| what == "table") {
         // An index named as a table: its path goes through its table.
         return Err((
@@ -582,6 +603,34 @@ fn element<'r>(
             format!("write \"{}\" with a declared {what} name", example_path(prefix)),
         ),
     })
+}
+
+/// The names of the `[[table.index]]`es of table `table` among `tables`.
+fn index_names(tables: &DeArray, table: &str) -> Vec<String> {
+    let name = |t: &DeTable| match t.get("name").map(|v| v.get_ref()) {
+        Some(DeValue::String(s)) => Some(s.to_string()),
+        _ => None,
+    };
+    let tables = tables.iter().filter_map(|t| match t.get_ref() {
+        DeValue::Table(t) => Some(t),
+        _ => None,
+    });
+    let Some(owner) = tables
+        .into_iter()
+        .find(|t| name(t).as_deref() == Some(table))
+    else {
+        return Vec::new();
+    };
+    let Some(DeValue::Array(indexes)) = owner.get("index").map(|v| v.get_ref()) else {
+        return Vec::new();
+    };
+    indexes
+        .iter()
+        .filter_map(|i| match i.get_ref() {
+            DeValue::Table(t) => name(t),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The name of the `[[table]]` among `tables` with an `[[table.index]]`
