@@ -581,7 +581,7 @@ fn drawn_for_the_day(table: &Table, p: &AccessPattern) -> bool {
 /// One table's plan; `min_partitions`, where set, the fewest partitions
 /// its day's layout has (the store split it for the traffic it served
 /// before: [`grown_table_plan`]); `index_of`, for a global index, its base
-/// table's growth (the index stores no more entries than it items).
+/// table's growth (the index stores no more entries than the table items).
 fn table_plan(
     scenario: &Scenario,
     store: &dyn StoreModel,
