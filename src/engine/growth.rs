@@ -739,10 +739,7 @@ impl GrowthPlan {
         if ee <= 0.0 || self.max_items != Some(1.0) || day <= 0.0 {
             return 0.0;
         }
-        let room = self
-            .item_limit
-            .filter(|_| self.item_limit_rejects_writes)
-            .map_or(f64::INFINITY, |l| (l - self.sizes().item_es).max(0.0));
+        let room = self.item_room(&self.sizes()).unwrap_or(f64::INFINITY);
         let tau = self.effective_days(day);
         let (mut weight, mut bytes) = (0.0f64, 0.0f64);
         for c in self.classes.iter().filter(|c| c.keys.is_finite()) {
@@ -764,6 +761,15 @@ impl GrowthPlan {
         } else {
             0.0
         }
+    }
+
+    /// Bytes an item of sizes `s` may grow by under the item ceiling, where
+    /// the store rejects a write past it (none where it does not, or
+    /// without a ceiling).
+    fn item_room(&self, s: &Sizes) -> Option<f64> {
+        self.item_limit
+            .filter(|_| self.item_limit_rejects_writes)
+            .map(|limit| (limit - s.item_es).max(0.0))
     }
 
     /// A global index's base table's items on `day` ([`GrowthPlan::index_of`]).
@@ -798,10 +804,7 @@ impl GrowthPlan {
             .collection_limit
             .filter(|_| self.collection_limit_rejects_writes);
         // The appended item's room under the item ceiling.
-        let room = self
-            .item_limit
-            .filter(|_| self.item_limit_rejects_writes && ee > 0.0)
-            .map(|l| (l - self.sizes().item_es).max(0.0));
+        let room = self.item_room(&self.sizes()).filter(|_| ee > 0.0);
         if (limit.is_none() && room.is_none()) || self.bucket_items.is_some() {
             return 0.0;
         }
@@ -1010,10 +1013,7 @@ impl GrowthPlan {
         // Where the store rejects a write past its item ceiling, the
         // appended item stops there: the collection holds its items and at
         // most the appended item's room under the ceiling.
-        let appended_room = self
-            .item_limit
-            .filter(|_| self.item_limit_rejects_writes && b > 0.0)
-            .map(|limit| (limit - s.item_es).max(0.0));
+        let appended_room = self.item_room(s).filter(|_| b > 0.0);
         let collection = |mean: f64, var: f64, items_mean: f64, items_var: f64| {
             let bytes = (mean + z * var.max(0.0).sqrt()).max(0.0);
             appended_room.map_or(bytes, |room| {

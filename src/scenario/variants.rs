@@ -533,13 +533,7 @@ fn element<'r>(
     let names: Vec<(usize, &str)> = items
         .iter()
         .enumerate()
-        .filter_map(|(i, n)| match n.get_ref() {
-            DeValue::Table(t) => match t.get("name").map(|v| v.get_ref()) {
-                Some(DeValue::String(s)) => Some((i, s.as_ref())),
-                _ => None,
-            },
-            _ => None,
-        })
+        .filter_map(|(i, n)| node_name(n).map(|name| (i, name)))
         .collect();
     let mut best: Option<(usize, &str)> = None;
     for &(i, name) in &names {
@@ -574,7 +568,7 @@ fn element<'r>(
             let close = did_you_mean(table, names.iter().map(|&(_, n)| n))?;
             let (index, field) = after.split_once('.').unwrap_or((after, ""));
             let indexes = index_names(items, close);
-            let index = did_you_mean(index, indexes.iter().map(String::as_str))
+            let index = did_you_mean(index, indexes.iter().copied())
                 .map_or(index.to_string(), str::to_string);
             Some((table, close, format!("{index}.{field}")))
         });
@@ -605,57 +599,44 @@ fn element<'r>(
     })
 }
 
-/// The names of the `[[table.index]]`es of table `table` among `tables`.
-fn index_names(tables: &DeArray, table: &str) -> Vec<String> {
-    let name = |t: &DeTable| match t.get("name").map(|v| v.get_ref()) {
-        Some(DeValue::String(s)) => Some(s.to_string()),
-        _ => None,
-    };
-    let tables = tables.iter().filter_map(|t| match t.get_ref() {
-        DeValue::Table(t) => Some(t),
-        _ => None,
-    });
-    let Some(owner) = tables
-        .into_iter()
-        .find(|t| name(t).as_deref() == Some(table))
-    else {
-        return Vec::new();
-    };
-    let Some(DeValue::Array(indexes)) = owner.get("index").map(|v| v.get_ref()) else {
-        return Vec::new();
-    };
-    indexes
-        .iter()
-        .filter_map(|i| match i.get_ref() {
-            DeValue::Table(t) => name(t),
+/// The `name` of a `[[table]]` or `[[table.index]]` node, if it has one.
+fn node_name<'a>(node: &'a Node<'_>) -> Option<&'a str> {
+    match node.get_ref() {
+        DeValue::Table(t) => match t.get("name").map(|v| v.get_ref()) {
+            Some(DeValue::String(s)) => Some(s.as_ref()),
             _ => None,
-        })
-        .collect()
+        },
+        _ => None,
+    }
+}
+
+/// The names of a `[[table]]` node's `[[table.index]]`es.
+fn index_names_of<'a>(table: &'a Node<'_>) -> Vec<&'a str> {
+    match table.get_ref() {
+        DeValue::Table(t) => match t.get("index").map(|v| v.get_ref()) {
+            Some(DeValue::Array(indexes)) => indexes.iter().filter_map(node_name).collect(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// The names of the `[[table.index]]`es of table `table` among `tables`.
+fn index_names<'a>(tables: &'a DeArray, table: &str) -> Vec<&'a str> {
+    tables
+        .iter()
+        .find(|t| node_name(t) == Some(table))
+        .map_or_else(Vec::new, index_names_of)
 }
 
 /// The name of the `[[table]]` among `tables` with an `[[table.index]]`
 /// named `index`, if any.
 fn index_owner(tables: &DeArray, index: &str) -> Option<String> {
-    let name_of = |n: &Node| match n.get_ref() {
-        DeValue::Table(t) => match t.get("name").map(|v| v.get_ref()) {
-            Some(DeValue::String(s)) => Some(s.to_string()),
-            _ => None,
-        },
-        _ => None,
-    };
-    tables.iter().find_map(|t| {
-        let DeValue::Table(table) = t.get_ref() else {
-            return None;
-        };
-        let Some(DeValue::Array(indexes)) = table.get("index").map(|v| v.get_ref()) else {
-            return None;
-        };
-        indexes
-            .iter()
-            .any(|i| name_of(i).as_deref() == Some(index))
-            .then(|| name_of(t))
-            .flatten()
-    })
+    tables
+        .iter()
+        .find(|t| index_names_of(t).contains(&index))
+        .and_then(node_name)
+        .map(str::to_string)
 }
 
 /// Walks the field part of a path (`shards`, `item_size.p99`,
